@@ -1,0 +1,32 @@
+//! pseudoku builds large, graded Sudoku puzzle banks.
+//!
+//! The library is organised by what each module owns:
+//!
+//! - [`grid`]: the puzzle model (digits, cells, houses, puzzles, solved grids), parsing and
+//!   formatting;
+//! - [`input`]: reading puzzle files with file and line numbers for every bad entry;
+//! - [`solve`]: the exact solver (solution counting, random grids);
+//! - [`transform`]: the symmetry group (geometric maps and digit relabellings);
+//! - [`refdata`]: where the external reference data lives (tests, benchmarks, reports);
+//! - [`rng`]: the seeded random number generator every random choice draws from;
+//! - [`cli`]: the command-line interface.
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod grid;
+pub mod input;
+pub mod refdata;
+pub mod rng;
+pub mod solve;
+pub mod transform;
+
+pub use grid::{Cell, Digit, Grid, House, ParseError, Puzzle};
+pub use rng::Rng;
+pub use solve::{count_solutions, solve, Solutions};
+pub use transform::Transform;
+
+/// The README's code examples, compiled and run as doctests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

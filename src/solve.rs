@@ -1,0 +1,701 @@
+//! The exact solver: counts solutions up to a limit and returns one, by bit-parallel constraint
+//! propagation and depth-first search.
+//!
+//! # Layout
+//!
+//! Candidates are kept per digit and per band: `f[3 * d + b]` is a 27-bit mask of the cells of
+//! band `b` that may still hold digit `d + 1`. Bit `9 * r + c` is row `r` of the band (0-2) and
+//! column `c` (0-8):
+//!
+//! ```text
+//!  bit  26 .............. 18 | 17 .............. 9 | 8 ............... 0
+//!       row 2: cols 8..0     | row 1: cols 8..0    | row 0: cols 8..0
+//! ```
+//!
+//! # Propagation
+//!
+//! - **Digit in band** (one digit, one band at a time): each of the band's three rows and three
+//!   boxes holds the digit exactly once, so the 3x3 "row has a candidate in box" matrix must
+//!   contain a permutation. [`COMPLEX`] keeps only the blocks (a row's three cells inside one
+//!   box) that lie on some permutation inside the matrix: locked candidates of both kinds and
+//!   the band's hidden singles. Then a box whose candidates lie in one column claims that column
+//!   from the other two bands, and a row locked into one box whose candidates lie in one column
+//!   is solved: the cell is cleared for the other digits.
+//! - **Naked singles**: per band, cells with exactly one candidate digit are placed; a cell with
+//!   none is a contradiction.
+//! - **Hidden singles in columns**: a digit with one candidate left in a column is placed.
+//!
+//! Placing during the search is lazy: it only clears the cell's peers in the digit's own band;
+//! the digit-band propagation does the rest. The 27 digit-band checks are unrolled so that each
+//! has its own, well-predicted branch.
+//!
+//! When propagation stalls, the search branches on a cell with two candidates (in the band with
+//! the most unsolved cells), or else on a cell with the fewest candidates, trying each candidate
+//! on a copy of the state and the last one in place.
+//!
+//! The design follows the band-oriented solvers of the Sudoku programmers' community (JSolve,
+//! JCZSolve, fsss2); the code and tables here are written for this project.
+
+use crate::grid::{Grid, Puzzle};
+use crate::rng::Rng;
+
+/// All 27 cells of a band.
+const BAND: u32 = 0x7FF_FFFF;
+
+/// `SHRINK[row]`: which stacks (bit 0-2) of a 9-bit row mask hold a candidate.
+const SHRINK: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        let mut s = 0u8;
+        if i & 0x007 != 0 {
+            s |= 1;
+        }
+        if i & 0x038 != 0 {
+            s |= 2;
+        }
+        if i & 0x1C0 != 0 {
+            s |= 4;
+        }
+        t[i] = s;
+        i += 1;
+    }
+    t
+};
+
+/// `COMPLEX[m]` for a 3x3 row-by-stack presence matrix `m` (bit `3 * row + stack`): the 27-bit
+/// band mask of the blocks that lie on at least one permutation inside `m`; 0 when there is none
+/// (the digit cannot be placed once in each row and box of the band).
+const COMPLEX: [u32; 512] = {
+    // The six permutations of three stacks, as row -> stack.
+    const PERMS: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut keep = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let mut bits = 0u32;
+            let mut r = 0;
+            while r < 3 {
+                bits |= 1 << (3 * r + PERMS[p][r as usize]);
+                r += 1;
+            }
+            if bits & (m as u32) == bits {
+                keep |= bits;
+            }
+            p += 1;
+        }
+        let mut mask = 0u32;
+        let mut b = 0;
+        while b < 9 {
+            if keep & (1 << b) != 0 {
+                let row = b / 3;
+                let stack = b % 3;
+                mask |= 0x7 << (9 * row + 3 * stack);
+            }
+            b += 1;
+        }
+        t[m] = mask;
+        m += 1;
+    }
+    t
+};
+
+/// `LOCKED_MINIROWS[m]` for a presence matrix `m` as in [`COMPLEX`]: the blocks (bit
+/// `3 * row + stack`) that every permutation inside `m` uses, i.e. the row's only possible box.
+const LOCKED_MINIROWS: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        // The kept blocks, folded back from COMPLEX's 27-bit mask.
+        let mask = COMPLEX[m];
+        let mut kept = 0u16;
+        let mut blk = 0;
+        while blk < 9 {
+            if mask & (0x7 << (9 * (blk / 3) + 3 * (blk % 3))) != 0 {
+                kept |= 1 << blk;
+            }
+            blk += 1;
+        }
+        let mut locked = 0u16;
+        let mut r = 0;
+        while r < 3 {
+            let row = (kept >> (3 * r)) & 0x7;
+            if row != 0 && row & (row - 1) == 0 {
+                locked |= row << (3 * r);
+            }
+            r += 1;
+        }
+        t[m] = locked;
+        m += 1;
+    }
+    t
+};
+
+/// `SINGLE_COLUMN_MINIROWS[cols]` for a 9-bit column mask: the blocks (bit `3 * row + stack`,
+/// all three rows) of the stacks in which exactly one column is set.
+const SINGLE_COLUMN_MINIROWS: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut c = 0;
+    while c < 512 {
+        let mut m = 0u16;
+        let mut k = 0;
+        while k < 3 {
+            let part = (c >> (3 * k)) & 0x7;
+            if part != 0 && part & (part - 1) == 0 {
+                m |= (1 | 1 << 3 | 1 << 6) << k;
+            }
+            k += 1;
+        }
+        t[c] = m;
+        c += 1;
+    }
+    t
+};
+
+/// `CLAIMED_COLUMNS[cols]`: the band mask the other two bands keep when this band's digit lies
+/// in columns `cols`: every column that is alone in its stack is removed.
+const CLAIMED_COLUMNS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut c = 0;
+    while c < 512 {
+        let mut keep = BAND;
+        let mut k = 0;
+        while k < 3 {
+            let part = (c >> (3 * k)) & 0x7;
+            if part != 0 && part & (part - 1) == 0 {
+                let col = (part as u32) << (3 * k);
+                keep &= !(col | col << 9 | col << 18);
+            }
+            k += 1;
+        }
+        t[c] = keep;
+        c += 1;
+    }
+    t
+};
+
+/// `SOLVED_ROWS[blocks]`: the 27-bit mask of the rows that hold one of the blocks (bit
+/// `3 * row + stack`).
+const SOLVED_ROWS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut mask = 0u32;
+        let mut r = 0;
+        while r < 3 {
+            if (m >> (3 * r)) & 0x7 != 0 {
+                mask |= 0x1FF << (9 * r);
+            }
+            r += 1;
+        }
+        t[m] = mask;
+        m += 1;
+    }
+    t
+};
+
+/// `PEERS_IN_BAND[p]`: the cells of the same band that share a row, column or box with band
+/// position `p` (excluding `p`).
+const PEERS_IN_BAND: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        let (r, c) = (p / 9, p % 9);
+        let mut m = 0u32;
+        let mut q = 0;
+        while q < 27 {
+            let (r2, c2) = (q / 9, q % 9);
+            if q != p && (r2 == r || c2 == c || c2 / 3 == c / 3) {
+                m |= 1 << q;
+            }
+            q += 1;
+        }
+        t[p] = m;
+        p += 1;
+    }
+    t
+};
+
+/// The three band positions of column `c`.
+const fn column_mask(c: u32) -> u32 {
+    (1 << c) | (1 << (c + 9)) | (1 << (c + 18))
+}
+
+/// The other two bands of band `b`.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// Columns (bit `c`) with a candidate in any row of a band mask.
+#[inline(always)]
+fn fold_any(x: u32) -> u32 {
+    (x | (x >> 9) | (x >> 18)) & 0x1FF
+}
+
+/// Columns (bit `c`) with candidates in at least two rows of a band mask.
+#[inline(always)]
+fn fold_two(x: u32) -> u32 {
+    let (r0, r1, r2) = (x, x >> 9, x >> 18);
+    ((r0 & r1) | (r0 & r2) | (r1 & r2)) & 0x1FF
+}
+
+/// Marker for a contradiction found while propagating.
+struct Contradiction;
+
+/// The solver's whole state; small enough to copy at every branch.
+#[derive(Clone, Copy)]
+struct State {
+    /// Candidates: `f[3 * d + b]`, see the module docs.
+    f: [u32; 27],
+    /// The value of `f[i]` when digit-band `i` was last propagated.
+    done: [u32; 27],
+    /// Unsolved cells per band.
+    unsolved: [u32; 3],
+}
+
+impl State {
+    /// The state of the empty grid.
+    const EMPTY: State = State {
+        f: [BAND; 27],
+        done: [0; 27],
+        unsolved: [BAND; 3],
+    };
+
+    /// The state after placing the clues of `p`, or a contradiction if two clues conflict.
+    fn from_puzzle(p: &Puzzle) -> Result<State, Contradiction> {
+        let mut st = State::EMPTY;
+        for (i, &v) in p.as_bytes().iter().enumerate() {
+            if v != 0 {
+                let (b, pos, d) = (i / 27, (i % 27) as u32, (v - 1) as usize);
+                if st.f[3 * d + b] & (1 << pos) == 0 {
+                    return Err(Contradiction);
+                }
+                st.place(b, pos, d);
+            }
+        }
+        Ok(st)
+    }
+
+    /// Places digit `d` at position `pos` of band `b`, eliminating it from the cell's peers and
+    /// every other digit from the cell.
+    #[inline(always)]
+    fn place(&mut self, b: usize, pos: u32, d: usize) {
+        let bit = 1u32 << pos;
+        for dd in 0..9 {
+            self.restrict(3 * dd + b, !bit);
+        }
+        let i = 3 * d + b;
+        self.f[i] = (self.f[i] & !PEERS_IN_BAND[pos as usize & 31]) | bit;
+        let col = !column_mask(pos % 9);
+        let [b1, b2] = OTHER_BANDS[b];
+        self.restrict(3 * d + b1, col);
+        self.restrict(3 * d + b2, col);
+        self.unsolved[b] &= !bit;
+    }
+
+    /// Places digit `d` at position `pos` of band `b` lazily: only the digit's own band mask is
+    /// updated (the cell's row, column and box peers in the band); propagating that digit-band
+    /// then clears the cell for the other digits and the column in the other bands.
+    #[inline(always)]
+    fn place_lazy(&mut self, b: usize, pos: u32, d: usize) {
+        let i = (3 * d + b) % 27;
+        self.f[i] &= !PEERS_IN_BAND[pos as usize & 31];
+    }
+
+    /// Intersects digit-band `i` with `keep`.
+    #[inline(always)]
+    fn restrict(&mut self, i: usize, keep: u32) {
+        self.f[i % 27] &= keep;
+    }
+
+    /// Propagates digit-in-band constraints until nothing changes.
+    ///
+    /// The 27 digit-bands are checked in a fixed, unrolled sequence: each check is its own
+    /// branch, which the processor predicts far better than one shared loop branch.
+    #[inline(always)]
+    fn propagate_bands(&mut self) -> Result<(), Contradiction> {
+        macro_rules! sweep {
+            ($($i:literal)*) => {
+                loop {
+                    let mut changed = false;
+                    $(
+                        if self.f[$i] != self.done[$i] {
+                            changed = true;
+                            self.update_digit_band::<$i>()?;
+                        }
+                    )*
+                    if !changed {
+                        return Ok(());
+                    }
+                }
+            };
+        }
+        sweep!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26)
+    }
+
+    /// Propagates digit-band `i`: the row/box permutation rule inside the band, column locks
+    /// into the other two bands, and the cells this digit now solves.
+    #[inline(always)]
+    fn update_digit_band<const I: usize>(&mut self) -> Result<(), Contradiction> {
+        let (i, d, b) = (I, I / 3, I % 3);
+        let s = self.f[i];
+        let shrink = (SHRINK[(s & 0x1FF) as usize] as usize
+            | (SHRINK[((s >> 9) & 0x1FF) as usize] as usize) << 3
+            | (SHRINK[((s >> 18) & 0x1FF) as usize] as usize) << 6)
+            & 0x1FF;
+        let s = s & COMPLEX[shrink];
+        if s == 0 {
+            return Err(Contradiction);
+        }
+        self.f[i] = s;
+        self.done[i] = s;
+        // A box of this band whose candidates lie in one column claims that column: the other
+        // bands lose it.
+        let cols = fold_any(s) as usize;
+        let [b1, b2] = OTHER_BANDS[b];
+        let keep = CLAIMED_COLUMNS[cols];
+        self.restrict(3 * d + b1, keep);
+        self.restrict(3 * d + b2, keep);
+        // A row locked into one box whose candidates lie in one column is solved.
+        let solved_blocks = (LOCKED_MINIROWS[shrink] & SINGLE_COLUMN_MINIROWS[cols]) & 0x1FF;
+        let solved = SOLVED_ROWS[solved_blocks as usize] & s & self.unsolved[b];
+        // Unconditional: whether a row was solved is hard to predict, and clearing nothing
+        // is cheap.
+        self.unsolved[b] &= !solved;
+        for dd in 0..9 {
+            if dd != d {
+                self.restrict(3 * dd + b, !solved);
+            }
+        }
+        Ok(())
+    }
+
+    /// Places every naked single and records the cells with two candidates in `pairs`.
+    /// Returns whether any single was placed.
+    #[inline(always)]
+    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Result<bool, Contradiction> {
+        let mut placed = false;
+        for (b, band_pairs) in pairs.iter_mut().enumerate() {
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.f[3 * d + b];
+                three |= two & x;
+                two |= one & x;
+                one |= x;
+            }
+            let unsolved = self.unsolved[b];
+            if one & unsolved != unsolved {
+                return Err(Contradiction);
+            }
+            *band_pairs = unsolved & two & !three;
+            let mut singles = unsolved & !two;
+            while singles != 0 {
+                let pos = singles.trailing_zeros();
+                singles &= singles - 1;
+                let bit = 1 << pos;
+                let Some(d) = (0..9).find(|&d| self.f[3 * d + b] & bit != 0) else {
+                    return Err(Contradiction);
+                };
+                self.place_lazy(b, pos, d);
+                placed = true;
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Places every digit that has one candidate left in some column. Returns whether any was
+    /// placed.
+    #[inline(always)]
+    fn column_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut placed = false;
+        for d in 0..9 {
+            let (a, b, c) = (self.f[3 * d], self.f[3 * d + 1], self.f[3 * d + 2]);
+            // Per column: present at least once / at least twice over the 9 rows.
+            let (fa, fb, fc) = (fold_any(a), fold_any(b), fold_any(c));
+            let one = fa | fb | fc;
+            let two = fold_two(a) | fold_two(b) | fold_two(c) | (fa & fb) | (fa & fc) | (fb & fc);
+            if one != 0x1FF {
+                return Err(Contradiction);
+            }
+            let single_cols = !two & 0x1FF;
+            if single_cols == 0 {
+                continue;
+            }
+            for b in 0..3 {
+                let x = self.f[3 * d + b];
+                let mut hits = x & (single_cols | single_cols << 9 | single_cols << 18);
+                hits &= self.unsolved[b];
+                while hits != 0 {
+                    let pos = hits.trailing_zeros();
+                    hits &= hits - 1;
+                    self.place_lazy(b, pos, d);
+                    placed = true;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Propagates everything to a fixpoint.
+    /// Returns the cells with two candidates (per band) at the fixpoint.
+    fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
+        let mut pairs = [0u32; 3];
+        loop {
+            self.propagate_bands()?;
+            if self.solved() {
+                return Ok(pairs);
+            }
+            if self.naked_singles(&mut pairs)? {
+                continue;
+            }
+            if self.column_singles()? {
+                continue;
+            }
+            return Ok(pairs);
+        }
+    }
+
+    /// True when every cell holds a digit.
+    fn solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// A cell to branch on, as (band, position): one with two candidates if there is one,
+    /// otherwise one with the fewest.
+    fn branch_cell(&self, pairs: &[u32; 3]) -> (usize, u32) {
+        let mut pick: Option<(u32, usize)> = None;
+        for (b, &p) in pairs.iter().enumerate() {
+            if p != 0 {
+                let score = self.unsolved[b].count_ones();
+                if pick.is_none_or(|(s, _)| score > s) {
+                    pick = Some((score, b));
+                }
+            }
+        }
+        if let Some((_, b)) = pick {
+            return (b, pairs[b].trailing_zeros());
+        }
+        let mut best = (0usize, 0u32);
+        let mut best_count = u32::MAX;
+        for b in 0..3 {
+            let unsolved = self.unsolved[b];
+            if best_count > 3 {
+                let mut cells = unsolved;
+                while cells != 0 {
+                    let pos = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    let n = self.candidates(b, pos).count_ones();
+                    if n < best_count {
+                        best_count = n;
+                        best = (b, pos);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The candidate digits of a cell, as a 9-bit mask (bit `d` for digit `d + 1`).
+    #[inline(always)]
+    fn candidates(&self, b: usize, pos: u32) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            m |= ((self.f[3 * d + b] >> pos) & 1) << d;
+        }
+        m
+    }
+
+    /// The solved grid; only meaningful when [`State::solved`].
+    fn grid(&self) -> Grid {
+        let mut cells = [0u8; 81];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut x = self.f[3 * d + b];
+                while x != 0 {
+                    let pos = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    cells[27 * b + pos] = d as u8 + 1;
+                }
+            }
+        }
+        Grid::from_puzzle(Puzzle::from_bytes_unchecked(cells)).expect("a solved state is full")
+    }
+}
+
+/// Depth-first search state: how many solutions to look for and what was found.
+struct Search<'r> {
+    limit: usize,
+    /// Whether to record the first solution found (counting alone is faster).
+    record: bool,
+    count: usize,
+    first: Option<Grid>,
+    /// When set, candidates are tried in random order (for random grids).
+    rng: Option<&'r mut Rng>,
+}
+
+impl Search<'_> {
+    /// Propagates `st` and explores its branches until `limit` solutions are found.
+    /// Works on `st` in place; only the branches that are not the last get a copy.
+    fn run(&mut self, st: &mut State) {
+        let Ok(pairs) = st.propagate() else {
+            return;
+        };
+        if st.solved() {
+            if self.record && self.first.is_none() {
+                self.first = Some(st.grid());
+            }
+            self.count += 1;
+            return;
+        }
+        let (b, pos) = st.branch_cell(&pairs);
+        let mut digits = [0usize; 9];
+        let mut n = 0;
+        let mut cands = st.candidates(b, pos);
+        while cands != 0 {
+            digits[n] = cands.trailing_zeros() as usize;
+            cands &= cands - 1;
+            n += 1;
+        }
+        if let Some(rng) = self.rng.as_deref_mut() {
+            rng.shuffle(&mut digits[..n]);
+        }
+        for (k, &d) in digits[..n].iter().enumerate() {
+            if k + 1 == n {
+                st.place_lazy(b, pos, d);
+                self.run(st);
+                return;
+            }
+            let mut child = *st;
+            child.place_lazy(b, pos, d);
+            self.run(&mut child);
+            if self.count >= self.limit {
+                return;
+            }
+        }
+    }
+}
+
+/// What the exact solver found for a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solutions {
+    /// The puzzle has no solution.
+    None,
+    /// The puzzle has exactly one solution.
+    Unique(Grid),
+    /// The puzzle has two or more solutions; one of them is given.
+    Multiple(Grid),
+}
+
+impl Solutions {
+    /// Number of solutions found, capped at 2 (2 meaning two or more).
+    pub fn count(&self) -> usize {
+        match self {
+            Solutions::None => 0,
+            Solutions::Unique(_) => 1,
+            Solutions::Multiple(_) => 2,
+        }
+    }
+
+    /// The unique solution, if there is exactly one.
+    pub fn unique(self) -> Option<Grid> {
+        match self {
+            Solutions::Unique(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the search for at most `limit` solutions, with or without random branching.
+fn search(p: &Puzzle, limit: usize, record: bool, rng: Option<&mut Rng>) -> (usize, Option<Grid>) {
+    if limit == 0 {
+        return (0, None);
+    }
+    let Ok(mut st) = State::from_puzzle(p) else {
+        return (0, None);
+    };
+    let mut s = Search {
+        limit,
+        record,
+        count: 0,
+        first: None,
+        rng,
+    };
+    s.run(&mut st);
+    (s.count.min(limit), s.first)
+}
+
+/// Counts the solutions of `p`, stopping at `limit` (so the result is at most `limit`).
+pub fn count_solutions(p: &Puzzle, limit: usize) -> usize {
+    search(p, limit, false, None).0
+}
+
+/// Solves `p`, telling whether it has no, one, or several solutions.
+pub fn solve(p: &Puzzle) -> Solutions {
+    match search(p, 2, true, None) {
+        (0, _) => Solutions::None,
+        (1, Some(g)) => Solutions::Unique(g),
+        (_, Some(g)) => Solutions::Multiple(g),
+        (_, None) => unreachable!("a counted solution is recorded"),
+    }
+}
+
+/// True when `p` has exactly one solution.
+pub fn is_unique(p: &Puzzle) -> bool {
+    count_solutions(p, 2) == 1
+}
+
+/// Some solution of `p`, if it has any.
+pub fn first_solution(p: &Puzzle) -> Option<Grid> {
+    search(p, 1, true, None).1
+}
+
+/// A random solution of `p` (candidates are tried in random order), if it has any.
+pub fn random_solution(p: &Puzzle, rng: &mut Rng) -> Option<Grid> {
+    search(p, 1, true, Some(rng)).1
+}
+
+/// A random solved grid drawn with `rng`.
+pub fn random_grid(rng: &mut Rng) -> Grid {
+    // Fill the first row with a random permutation: every grid class is reachable and the
+    // search then never backtracks far.
+    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+    rng.shuffle(&mut digits);
+    let mut cells = [0u8; 81];
+    cells[..9].copy_from_slice(&digits);
+    let p = Puzzle::from_bytes_unchecked(cells);
+    random_solution(&p, rng).expect("a single filled row always completes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complex_table_examples() {
+        // Full matrix: every block allowed.
+        assert_eq!(COMPLEX[0x1FF], BAND);
+        // Empty row 0: impossible.
+        assert_eq!(COMPLEX[0x1F8], 0);
+        // Identity permutation only.
+        assert_eq!(COMPLEX[0b100_010_001], 0x7 | 0x7 << 12 | 0x7 << 24);
+        // Row 0 only in stack 0; rows 1-2 anywhere: rows 1-2 lose stack 0.
+        let m = 0b111_111_001;
+        let mask = COMPLEX[m];
+        assert_eq!(mask & 0x1FF, 0x7);
+        assert_eq!((mask >> 9) & 0x1FF, 0x1F8);
+        assert_eq!((mask >> 18) & 0x1FF, 0x1F8);
+    }
+
+    #[test]
+    fn empty_grid_has_many_solutions() {
+        assert_eq!(count_solutions(&Puzzle::EMPTY, 5), 5);
+        assert!(matches!(solve(&Puzzle::EMPTY), Solutions::Multiple(_)));
+    }
+}

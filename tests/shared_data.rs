@@ -1,0 +1,70 @@
+//! The exact solver on every published list in `../shared/data/` (skipped with a message when
+//! the folder is absent): every puzzle has exactly one solution, except the
+//! `serg_benchmark` list, where every puzzle has two or more.
+
+use pseudoku::input::read_puzzle_file;
+use pseudoku::solve::{count_solutions, solve};
+use pseudoku::{refdata, Puzzle, Solutions};
+
+/// Every list, its row count (from the data README) and the expected solution count.
+const LISTS: &[(&str, usize, usize)] = &[
+    ("17-clue/puzzles.tsv", 49_158, 1),
+    ("17-clue/royle_original_49151.tsv", 49_151, 1),
+    ("se-rated/sudoku_exchange_sample500.tsv", 23_293, 1),
+    ("se-rated/sudoku_exchange_buckets.tsv", 2_000, 1),
+    ("berthier-cb000/puzzles.tsv", 21_375, 1),
+    ("hard/top1465.tsv", 1_465, 1),
+    ("hard/top95.tsv", 95, 1),
+    ("hard/forum_hardest_1106.tsv", 375, 1),
+    ("hard/forum_hardest_1905_11plus.tsv", 48_766, 1),
+    ("hard/isomorphic_pairs.tsv", 48, 1),
+    ("hard/serg_benchmark.tsv", 10_000, 2),
+];
+
+#[test]
+fn every_list_has_the_expected_solution_counts() {
+    if let Err(why) = refdata::dir() {
+        eprintln!("skipping: {why}");
+        return;
+    }
+    for &(rel, rows, expected) in LISTS {
+        let path = refdata::file(rel).unwrap();
+        let puzzles = read_puzzle_file(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert_eq!(puzzles.len(), rows, "{rel}: row count");
+        let wrong: Vec<&Puzzle> = puzzles
+            .iter()
+            .filter(|p| count_solutions(p, 2) != expected)
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{rel}: {} puzzles without {expected} solution(s), first {}",
+            wrong.len(),
+            wrong[0]
+        );
+        eprintln!("{rel}: {rows} puzzles, all with {expected} solution(s)");
+    }
+}
+
+#[test]
+fn solutions_match_the_published_ones() {
+    // The buckets list carries each puzzle's solution in column 4.
+    let path = match refdata::file("se-rated/sudoku_exchange_buckets.tsv") {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("skipping: {why}");
+            return;
+        }
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let p = Puzzle::parse_line(cols[0]).unwrap();
+        let Solutions::Unique(g) = solve(&p) else {
+            panic!("{p}: not unique")
+        };
+        assert_eq!(g.to_line(), cols[3], "{p}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2_000);
+}
