@@ -242,21 +242,34 @@ impl Puzzle {
         let bytes = text.as_bytes();
         let mut cells = [0u8; 81];
         if bytes.len() >= 81 {
-            // Fast path: the first 81 bytes are all cell characters.
-            let mut ok = true;
-            for (cell, &ch) in cells.iter_mut().zip(bytes) {
-                *cell = match ch {
+            // Fast path: the first 81 bytes are all cell characters. Parse and check houses in
+            // one pass; the slow path below finds which error to report.
+            let mut bad = false;
+            let mut seen = [0u16; 27];
+            let mut clash = 0u16;
+            for (i, (cell, &ch)) in cells.iter_mut().zip(bytes).enumerate() {
+                let v = match ch {
                     b'1'..=b'9' => ch - b'0',
                     b'.' | b'0' => 0,
                     _ => {
-                        ok = false;
+                        bad = true;
                         0
                     }
                 };
+                *cell = v;
+                // Bit 0 stands for "empty" and is masked out of the clash test.
+                let bit = (1u16 << v) & !1;
+                let [r, c, b] = HOUSES_OF[i];
+                clash |= (seen[r as usize] | seen[c as usize] | seen[b as usize]) & bit;
+                seen[r as usize] |= bit;
+                seen[c as usize] |= bit;
+                seen[b as usize] |= bit;
             }
-            if ok {
+            if !bad {
                 let p = Puzzle { cells };
-                p.check_consistent()?;
+                if clash != 0 {
+                    p.check_consistent()?;
+                }
                 return Ok(p);
             }
         }
@@ -489,6 +502,18 @@ impl fmt::Debug for Grid {
         write!(f, "Grid({})", self.0.to_line())
     }
 }
+
+/// `HOUSES_OF[cell]`: the indices (rows 0-8, columns 9-17, boxes 18-26) of the cell's houses.
+const HOUSES_OF: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        t[i] = [r as u8, 9 + c as u8, 18 + (3 * (r / 3) + c / 3) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// The value of a cell character: `1`-`9`, or 0 for `.` and `0`.
 fn cell_value(ch: char) -> Option<u8> {
