@@ -242,13 +242,13 @@ impl Puzzle {
         let bytes = text.as_bytes();
         let mut cells = [0u8; 81];
         if bytes.len() >= 81 {
-            // Fast path: the first 81 bytes are all cell characters. Parse and check houses in
-            // one pass; the slow path below finds which error to report.
+            // Fast path: the first 81 bytes are all cell characters. Parsing and the house check
+            // share one pass; on a clash, `check_consistent` names the house.
             let mut bad = false;
             let mut seen = [0u16; 27];
             let mut clash = 0u16;
-            for (i, (cell, &ch)) in cells.iter_mut().zip(bytes).enumerate() {
-                let v = match ch {
+            for ((cell, &ch), houses) in cells.iter_mut().zip(bytes).zip(&HOUSES_OF) {
+                *cell = match ch {
                     b'1'..=b'9' => ch - b'0',
                     b'.' | b'0' => 0,
                     _ => {
@@ -256,14 +256,7 @@ impl Puzzle {
                         0
                     }
                 };
-                *cell = v;
-                // Bit 0 stands for "empty" and is masked out of the clash test.
-                let bit = (1u16 << v) & !1;
-                let [r, c, b] = HOUSES_OF[i];
-                clash |= (seen[r as usize] | seen[c as usize] | seen[b as usize]) & bit;
-                seen[r as usize] |= bit;
-                seen[c as usize] |= bit;
-                seen[b as usize] |= bit;
+                clash |= mark_houses(&mut seen, houses, *cell);
             }
             if !bad {
                 let p = Puzzle { cells };
@@ -331,22 +324,12 @@ impl Puzzle {
     fn check_consistent(&self) -> Result<(), ParseError> {
         // One pass with a bitmask of seen digits per house; on a clash, find the first house in
         // the documented order (rows, columns, boxes) that repeats the digit.
-        let mut rows = [0u16; 9];
-        let mut cols = [0u16; 9];
-        let mut boxes = [0u16; 9];
-        let mut clash = false;
-        for (i, &v) in self.cells.iter().enumerate() {
-            if v != 0 {
-                let bit = 1u16 << v;
-                let (r, c) = (i / 9, i % 9);
-                let b = (r / 3) * 3 + c / 3;
-                clash |= (rows[r] | cols[c] | boxes[b]) & bit != 0;
-                rows[r] |= bit;
-                cols[c] |= bit;
-                boxes[b] |= bit;
-            }
+        let mut seen = [0u16; 27];
+        let mut clash = 0u16;
+        for (&v, houses) in self.cells.iter().zip(&HOUSES_OF) {
+            clash |= mark_houses(&mut seen, houses, v);
         }
-        if !clash {
+        if clash == 0 {
             return Ok(());
         }
         for house in House::all() {
@@ -514,6 +497,21 @@ const HOUSES_OF: [[u8; 3]; 81] = {
     }
     t
 };
+
+/// Records value `v` (0 for empty) of a cell in `seen`, a bitmask of digits per house; `houses`
+/// is the cell's entry of [`HOUSES_OF`]. Returns the digit's bit if one of the cell's houses
+/// already held it.
+#[inline(always)]
+fn mark_houses(seen: &mut [u16; 27], houses: &[u8; 3], v: u8) -> u16 {
+    // Bit 0 stands for "empty" and is masked out.
+    let bit = (1u16 << v) & !1;
+    let (r, c, b) = (houses[0] as usize, houses[1] as usize, houses[2] as usize);
+    let clash = (seen[r] | seen[c] | seen[b]) & bit;
+    seen[r] |= bit;
+    seen[c] |= bit;
+    seen[b] |= bit;
+    clash
+}
 
 /// The value of a cell character: `1`-`9`, or 0 for `.` and `0`.
 fn cell_value(ch: char) -> Option<u8> {
