@@ -38,6 +38,41 @@ pub enum Command {
     /// two or more solutions, or `<puzzle>\tnone` when it has none. With --count prints
     /// `<puzzle>\t<0|1|2>` instead (2 meaning two or more).
     Solve(SolveArgs),
+    /// Rate puzzles: hsolve difficulty and the secondary metrics.
+    ///
+    /// Prints a header line and one tab-separated line per puzzle with the columns
+    /// `puzzle hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class grade clues`;
+    /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
+    /// one solution is reported on stderr as a bad line.
+    Rate(RateArgs),
+    /// Show one hsolve run on a puzzle, step by step, as a person would follow it.
+    ///
+    /// Each line is one search: the step number (or `-` when the search found nothing and the
+    /// solver moved on to the next tier), the tier, the strategy applied, p (possible
+    /// applications), v (valid ones), the running difficulty d, and the move.
+    Explain(ExplainArgs),
+}
+
+/// Arguments of `pseudoku rate`.
+#[derive(Debug, clap::Args)]
+pub struct RateArgs {
+    /// Input file, one puzzle per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-")]
+    pub input: PathBuf,
+    /// hsolve runs per puzzle (the rating is their mean).
+    #[arg(long, default_value_t = crate::hsolve::DEFAULT_RUNS, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+    /// Print one JSON object per line instead of TSV.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `pseudoku explain`.
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 characters, `1`-`9` for clues, `.` or `0` for empty cells.
+    #[arg(value_name = "PUZZLE")]
+    pub puzzle: String,
 }
 
 /// Arguments of `pseudoku solve`.
@@ -64,6 +99,8 @@ pub enum Outcome {
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let result = match cli.command {
         Command::Solve(args) => run_solve(&args),
+        Command::Rate(args) => run_rate(&args),
+        Command::Explain(args) => run_explain(&args),
     };
     match result {
         // The reader of our output went away (`| head`): not an error.
@@ -98,6 +135,98 @@ fn for_each_puzzle(
         }
     }
     Ok(outcome)
+}
+
+/// The name of an input in messages: its path, or `-` for standard input.
+fn source_name(input: &std::path::Path) -> String {
+    input.display().to_string()
+}
+
+fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if !args.json {
+        writeln!(out, "{}", crate::rate::TSV_HEADER)?;
+    }
+    let name = source_name(&args.input);
+    let mut unrated = false;
+    let outcome = for_each_puzzle(&args.input, |entry| {
+        match crate::rate::report(&entry.puzzle, args.runs) {
+            Ok(r) if args.json => writeln!(out, "{}", r.to_json()),
+            Ok(r) => writeln!(out, "{}", r.to_tsv()),
+            Err(e) => {
+                out.flush()?;
+                eprintln!("{name}:{}: {e}", entry.line);
+                unrated = true;
+                Ok(())
+            }
+        }
+    })?;
+    out.flush()?;
+    Ok(if unrated { Outcome::BadInput } else { outcome })
+}
+
+fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
+    use std::fmt::Write as _;
+    let puzzle: crate::grid::Puzzle = args
+        .puzzle
+        .trim()
+        .parse()
+        .map_err(|e| anyhow::anyhow!("bad puzzle: {e}"))?;
+    let trace = crate::hsolve::explain(&puzzle).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    writeln!(out, "{puzzle:#}")?;
+    writeln!(
+        out,
+        "{:>5}  {:>4}  {:<20} {:>10} {:>6} {:>11}  move",
+        "step", "tier", "strategy", "p", "v", "d"
+    )?;
+    let mut step = 0;
+    for s in &trace {
+        let tier = if s.depth > 0 {
+            format!("{}.{}", s.tier, s.depth)
+        } else {
+            s.tier.to_string()
+        };
+        let (n, strategy, mv) = match &s.applied {
+            Some(a) => {
+                step += 1;
+                let mut mv = String::new();
+                crate::strategies::write_effect(&mut mv, &a.effect)?;
+                let mut pattern = String::new();
+                if !a.digits.is_empty() && !matches!(a.effect, crate::candidates::Effect::Place(..))
+                {
+                    write!(pattern, "{} in ", a.digits)?;
+                }
+                if !matches!(a.effect, crate::candidates::Effect::Place(..)) || a.house.is_some() {
+                    write!(pattern, "{}", a.cells)?;
+                }
+                if let Some(h) = a.house {
+                    write!(pattern, " ({h})")?;
+                }
+                let mv = if pattern.is_empty() {
+                    mv
+                } else {
+                    format!("{mv}   [{pattern}]")
+                };
+                (step.to_string(), a.strategy.name().to_string(), mv)
+            }
+            None => ("-".to_string(), "(none found)".to_string(), String::new()),
+        };
+        writeln!(
+            out,
+            "{n:>5}  {tier:>4}  {strategy:<20} {:>10} {:>6} {:>11.2}  {mv}",
+            s.p, s.v, s.d
+        )?;
+    }
+    writeln!(
+        out,
+        "difficulty of this run: {:.2}",
+        trace.last().map_or(0.0, |s| s.d)
+    )?;
+    out.flush()?;
+    Ok(Outcome::Success)
 }
 
 fn run_solve(args: &SolveArgs) -> anyhow::Result<Outcome> {

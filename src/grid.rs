@@ -44,6 +44,13 @@ impl Digit {
         (self.0 - 1) as usize
     }
 
+    /// The digit with zero-based index `i` (0-8); callers guarantee the range.
+    #[inline]
+    pub(crate) const fn from_index(i: usize) -> Digit {
+        debug_assert!(i < 9);
+        Digit(i as u8 + 1)
+    }
+
     /// All nine digits in order.
     pub fn all() -> impl Iterator<Item = Digit> {
         (1..=9).map(Digit)
@@ -99,6 +106,13 @@ impl Cell {
         (self.0 / 27) * 3 + (self.0 % 9) / 3
     }
 
+    /// The cell with index `i` (0-80); callers guarantee the range.
+    #[inline]
+    pub(crate) const fn from_index(i: usize) -> Cell {
+        debug_assert!(i < 81);
+        Cell(i as u8)
+    }
+
     /// All 81 cells in order.
     pub fn all() -> impl Iterator<Item = Cell> {
         (0..81).map(Cell)
@@ -136,6 +150,25 @@ impl House {
             };
         }
         out
+    }
+
+    /// The house's number among all 27: rows 0-8, columns 9-17, boxes 18-26.
+    pub const fn index(self) -> usize {
+        match self {
+            House::Row(i) => i as usize,
+            House::Col(i) => 9 + i as usize,
+            House::Box(i) => 18 + i as usize,
+        }
+    }
+
+    /// The house with number `h` (see [`House::index`]), or `None` unless `h < 27`.
+    pub const fn from_index(h: usize) -> Option<House> {
+        match h {
+            0..=8 => Some(House::Row(h as u8)),
+            9..=17 => Some(House::Col(h as u8 - 9)),
+            18..=26 => Some(House::Box(h as u8 - 18)),
+            _ => None,
+        }
     }
 
     /// All 27 houses: rows, then columns, then boxes.

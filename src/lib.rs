@@ -6,6 +6,13 @@
 //!   formatting;
 //! - [`input`]: reading puzzle files with file and line numbers for every bad entry;
 //! - [`solve`]: the exact solver (solution counting, random grids);
+//! - [`cellset`]: typed bitsets of cells and digits, house and peer tables;
+//! - [`candidates`]: the candidate state of a puzzle being solved by hand;
+//! - [`propagate`]: tier-0 propagation (singles until none is left), for trials;
+//! - [`strategies`]: the human solving strategies, one file each, grouped into tiers;
+//! - [`metrics`]: the secondary metrics (WNEF, box norm, technique grade);
+//! - [`rate`]: one puzzle's full grading (hsolve and the secondary metrics) for output;
+//! - [`hsolve`]: the hsolve difficulty model (ratings) and tier-limited solving;
 //! - [`transform`]: the symmetry group (geometric maps and digit relabellings);
 //! - [`refdata`]: where the external reference data lives (tests, benchmarks, reports);
 //! - [`rng`]: the seeded random number generator every random choice draws from;
@@ -13,12 +20,19 @@
 
 #![warn(missing_docs)]
 
+pub mod candidates;
+pub mod cellset;
 pub mod cli;
 pub mod grid;
+pub mod hsolve;
 pub mod input;
+pub mod metrics;
+pub mod propagate;
+pub mod rate;
 pub mod refdata;
 pub mod rng;
 pub mod solve;
+pub mod strategies;
 pub mod transform;
 
 pub use grid::{Cell, Digit, Grid, House, ParseError, Puzzle};

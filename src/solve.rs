@@ -37,7 +37,9 @@
 //! The design follows the band-oriented solvers of the Sudoku programmers' community (JSolve,
 //! JCZSolve, fsss2); the code and tables here are written for this project.
 
-use crate::grid::{Grid, Puzzle};
+use crate::candidates::Candidates;
+use crate::grid::{Cell, Digit, Grid, Puzzle};
+use crate::propagate::Outcome;
 use crate::rng::Rng;
 
 /// All 27 cells of a band.
@@ -542,6 +544,119 @@ impl State {
             }
         }
         Grid::from_puzzle(Puzzle::from_bytes_unchecked(cells)).expect("a solved state is full")
+    }
+}
+
+/// The solver state of a hand-solving candidate state (the per-digit cell sets of
+/// [`Candidates`] and the band masks share their row-major bit order).
+fn band_state(st: &Candidates) -> State {
+    let mut f = [0u32; 27];
+    for d in 0..9 {
+        let dg = Digit::from_index(d);
+        let bits = (st.cells_with(dg) | st.placed(dg)).bits();
+        for b in 0..3 {
+            f[3 * d + b] = (bits >> (27 * b)) as u32 & BAND;
+        }
+    }
+    let e = st.empty().bits();
+    State {
+        f,
+        done: [0; 27],
+        unsolved: [0, 1, 2].map(|b| (e >> (27 * b)) as u32 & BAND),
+    }
+}
+
+/// The hand-solving candidate state of a solver state.
+fn hand_state(st: &State) -> Candidates {
+    let mut values = [0u8; 81];
+    let mut cells = [0u16; 81];
+    for (b, &unsolved) in st.unsolved.iter().enumerate() {
+        for pos in 0..27u32 {
+            let m = st.candidates(b, pos) as u16;
+            let i = 27 * b + pos as usize;
+            if unsolved >> pos & 1 != 0 || m.count_ones() != 1 {
+                cells[i] = m;
+            } else {
+                values[i] = m.trailing_zeros() as u8 + 1;
+            }
+        }
+    }
+    Candidates::from_parts(values, cells)
+}
+
+/// Assumes `d` in `c` and propagates with the solver's rules (naked singles, hidden singles,
+/// and the row-box interactions inside each band), without branching. Returns how it ended
+/// and, when it stalled and `want_state` is set, the resulting candidate state.
+pub(crate) fn propagate_trial(
+    st: &Candidates,
+    c: Cell,
+    d: Digit,
+    want_state: bool,
+) -> (Outcome, Option<Candidates>) {
+    if !st.candidates(c).contains(d) {
+        return (Outcome::Contradiction, None);
+    }
+    let mut s = band_state(st);
+    let i = c.index();
+    s.place(i / 27, (i % 27) as u32, d.index());
+    match s.propagate() {
+        Err(Contradiction) => (Outcome::Contradiction, None),
+        Ok(_) if s.solved() => (Outcome::Solved, None),
+        Ok(_) => (Outcome::Stalled, want_state.then(|| hand_state(&s))),
+    }
+}
+
+/// A hand-solving state propagated once with the solver's rules, from which many trials are
+/// made: each trial copies it and only re-propagates what the trial value touches.
+pub(crate) struct TrialBase {
+    state: Option<State>,
+}
+
+impl TrialBase {
+    /// Propagates `st` once.
+    pub(crate) fn new(st: &Candidates) -> TrialBase {
+        let mut s = band_state(st);
+        TrialBase {
+            state: s.propagate().ok().map(|_| s),
+        }
+    }
+
+    /// How assuming `d` in `c` ends.
+    #[inline]
+    pub(crate) fn outcome(&self, c: Cell, d: Digit) -> Outcome {
+        let Some(base) = &self.state else {
+            return Outcome::Contradiction;
+        };
+        let i = c.index();
+        let (b, pos) = (i / 27, (i % 27) as u32);
+        if base.f[3 * d.index() + b] >> pos & 1 == 0 {
+            return Outcome::Contradiction;
+        }
+        if base.unsolved[b] >> pos & 1 == 0 {
+            // Already placed by the base propagation.
+            return if base.solved() {
+                Outcome::Solved
+            } else {
+                Outcome::Stalled
+            };
+        }
+        let mut s = *base;
+        s.place(b, pos, d.index());
+        match s.propagate() {
+            Err(Contradiction) => Outcome::Contradiction,
+            Ok(_) if s.solved() => Outcome::Solved,
+            Ok(_) => Outcome::Stalled,
+        }
+    }
+}
+
+/// Propagates a hand-solving state with the solver's rules, without branching.
+pub(crate) fn propagate_state(st: &Candidates) -> (Outcome, Option<Candidates>) {
+    let mut s = band_state(st);
+    match s.propagate() {
+        Err(Contradiction) => (Outcome::Contradiction, None),
+        Ok(_) if s.solved() => (Outcome::Solved, None),
+        Ok(_) => (Outcome::Stalled, Some(hand_state(&s))),
     }
 }
 

@@ -1,0 +1,380 @@
+//! The candidate state of a puzzle being solved by hand (the hsolve paper's "Sudoku Solution
+//! Graph"): the digit of every filled cell and the digits still possible in every empty cell.
+//!
+//! # Layout
+//!
+//! The state is kept twice, once per cell and once per digit, so that cell-wise strategies
+//! (naked subsets) and digit-wise ones (hidden singles, fish) both read a ready-made view:
+//!
+//! ```text
+//!  cells[i]   : u16, bit d-1 set when digit d is still possible in empty cell i (0 if filled)
+//!  values[i]  : u8, the digit in cell i, 0 if empty
+//!  digits[d]  : CellSet, the empty cells where digit d+1 is still possible
+//!  placed[d]  : CellSet, the cells that hold digit d+1
+//!  empty      : CellSet, the empty cells
+//! ```
+//!
+//! Every mutation keeps both views in step. Filling a cell removes its digit from its 20
+//! peers, so the filled cells never repeat a digit in a house.
+
+use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
+use crate::grid::{Cell, Digit, Puzzle};
+
+/// What a strategy may deduce: a digit for a cell, or candidates to remove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The cell holds the digit.
+    Place(Cell, Digit),
+    /// For each digit (index 0-8), the cells from which it is removed.
+    Remove([CellSet; 9]),
+}
+
+impl Effect {
+    /// Removes digit `d` from `cells`.
+    pub fn remove_digit(d: Digit, cells: CellSet) -> Effect {
+        let mut r = [CellSet::EMPTY; 9];
+        r[d.index()] = cells;
+        Effect::Remove(r)
+    }
+
+    /// Removes every digit of `digits` from every cell of `cells`.
+    pub fn remove_digits(digits: DigitSet, cells: CellSet) -> Effect {
+        let mut r = [CellSet::EMPTY; 9];
+        for d in digits.iter() {
+            r[d.index()] = cells;
+        }
+        Effect::Remove(r)
+    }
+
+    /// Number of (cell, digit) candidates the effect removes, counting a placement as one.
+    pub fn size(&self) -> u32 {
+        match self {
+            Effect::Place(..) => 1,
+            Effect::Remove(r) => r.iter().map(|s| s.len()).sum(),
+        }
+    }
+}
+
+/// The candidate state; see the module docs for the layout.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Candidates {
+    cells: [u16; 81],
+    values: [u8; 81],
+    digits: [CellSet; 9],
+    placed: [CellSet; 9],
+    empty: CellSet,
+}
+
+impl Candidates {
+    /// The state of `puzzle` with only the direct restrictions applied: each empty cell may
+    /// hold every digit that is not already in its row, column or box.
+    pub fn new(puzzle: &Puzzle) -> Candidates {
+        let mut st = Candidates {
+            cells: [0x1FF; 81],
+            values: [0; 81],
+            digits: [CellSet::ALL; 9],
+            placed: [CellSet::EMPTY; 9],
+            empty: CellSet::ALL,
+        };
+        for (i, &v) in puzzle.as_bytes().iter().enumerate() {
+            if v != 0 {
+                // A Puzzle never repeats a digit in a house, so the digit is still possible.
+                st.place(Cell::from_index(i), Digit::from_index(v as usize - 1));
+            }
+        }
+        st
+    }
+
+    /// The state with the given filled digits (0 = empty) and candidate masks (ignored for
+    /// filled cells). The caller guarantees that no house repeats a filled digit.
+    pub(crate) fn from_parts(values: [u8; 81], cells: [u16; 81]) -> Candidates {
+        let mut st = Candidates {
+            cells: [0; 81],
+            values,
+            digits: [CellSet::EMPTY; 9],
+            placed: [CellSet::EMPTY; 9],
+            empty: CellSet::EMPTY,
+        };
+        for i in 0..81 {
+            let c = Cell::from_index(i);
+            if values[i] != 0 {
+                st.placed[values[i] as usize - 1].insert(c);
+            } else {
+                st.empty.insert(c);
+                st.cells[i] = cells[i] & 0x1FF;
+                let mut m = st.cells[i];
+                while m != 0 {
+                    st.digits[m.trailing_zeros() as usize].insert(c);
+                    m &= m - 1;
+                }
+            }
+        }
+        st
+    }
+
+    /// The digit in `cell`, if it is filled.
+    #[inline]
+    pub fn value(&self, cell: Cell) -> Option<Digit> {
+        match self.values[cell.index()] {
+            0 => None,
+            v => Some(Digit::from_index(v as usize - 1)),
+        }
+    }
+
+    /// The digits still possible in `cell` (empty for a filled cell).
+    #[inline]
+    pub fn candidates(&self, cell: Cell) -> DigitSet {
+        DigitSet::from_bits(self.cells[cell.index()])
+    }
+
+    /// The empty cells where `d` is still possible.
+    #[inline]
+    pub fn cells_with(&self, d: Digit) -> CellSet {
+        self.digits[d.index()]
+    }
+
+    /// The cells that hold `d`.
+    #[inline]
+    pub fn placed(&self, d: Digit) -> CellSet {
+        self.placed[d.index()]
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(&self) -> CellSet {
+        self.empty
+    }
+
+    /// True when every cell is filled.
+    #[inline]
+    pub fn is_solved(&self) -> bool {
+        self.empty.is_empty()
+    }
+
+    /// Total number of candidates over the empty cells.
+    pub fn candidate_count(&self) -> u32 {
+        self.digits.iter().map(|s| s.len()).sum()
+    }
+
+    /// The filled cells as a puzzle.
+    pub fn to_puzzle(&self) -> Puzzle {
+        // Filling a cell removes its digit from the peers, so no house repeats a digit.
+        Puzzle::from_bytes_unchecked(self.values)
+    }
+
+    /// The per-cell candidate masks (0 for filled cells): with the filled cells implied, a
+    /// complete description of the state, used as a cache key.
+    #[inline]
+    pub(crate) fn masks(&self) -> &[u16; 81] {
+        &self.cells
+    }
+
+    /// True when the state cannot lead to a solution by the direct rules: an empty cell has
+    /// no candidate, or a house has a digit that is neither placed nor possible.
+    pub fn is_broken(&self) -> bool {
+        let any = self.digits.iter().fold(CellSet::EMPTY, |a, &s| a | s);
+        if !self.empty.is_subset(any) {
+            return true;
+        }
+        for d in 0..9 {
+            let cover = self.digits[d] | self.placed[d];
+            for h in 0..27 {
+                if !cover.intersects(CellSet::house_at(h)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Fills `cell` with `d` and removes `d` from its peers. Returns the peers that lost `d`,
+    /// or `None` (changing nothing) if `d` is not a candidate of `cell`.
+    #[inline]
+    pub(crate) fn place(&mut self, cell: Cell, d: Digit) -> Option<CellSet> {
+        let i = cell.index();
+        let mask = self.cells[i];
+        if mask >> d.index() & 1 == 0 {
+            return None;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let e = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.digits[e].remove(cell);
+        }
+        self.cells[i] = 0;
+        self.values[i] = d.get();
+        self.empty.remove(cell);
+        self.placed[d.index()].insert(cell);
+        let lost = self.digits[d.index()] & CellSet::peers(cell);
+        self.digits[d.index()] -= lost;
+        let bit = !(1u16 << d.index());
+        for p in lost {
+            self.cells[p.index()] &= bit;
+        }
+        Some(lost)
+    }
+
+    /// Removes `d` from the candidates of every cell of `cells`; returns the cells that had it.
+    #[inline]
+    pub(crate) fn remove(&mut self, d: Digit, cells: CellSet) -> CellSet {
+        let hit = self.digits[d.index()] & cells;
+        self.digits[d.index()] -= hit;
+        let bit = !(1u16 << d.index());
+        for c in hit {
+            self.cells[c.index()] &= bit;
+        }
+        hit
+    }
+
+    /// Applies `effect`. Returns false (after applying what it could) when a placement was not
+    /// possible, which only happens in a contradictory state.
+    pub fn apply(&mut self, effect: &Effect) -> bool {
+        match *effect {
+            Effect::Place(c, d) => self.place(c, d).is_some(),
+            Effect::Remove(ref r) => {
+                for (di, &cells) in r.iter().enumerate() {
+                    if !cells.is_empty() {
+                        self.remove(Digit::from_index(di), cells);
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// True when `effect` would change the state (places a digit or removes a candidate).
+    pub fn changes(&self, effect: &Effect) -> bool {
+        match *effect {
+            Effect::Place(c, _) => self.empty.contains(c),
+            Effect::Remove(ref r) => r
+                .iter()
+                .zip(self.digits.iter())
+                .any(|(a, b)| a.intersects(*b)),
+        }
+    }
+
+    /// The empty cells with exactly one candidate.
+    #[inline]
+    pub fn naked_single_cells(&self) -> CellSet {
+        let (once, twice) = self.bit_counts();
+        self.empty & (once - twice)
+    }
+
+    /// For each cell, whether it has at least one and at least two candidates.
+    #[inline]
+    fn bit_counts(&self) -> (CellSet, CellSet) {
+        let mut once = CellSet::EMPTY;
+        let mut twice = CellSet::EMPTY;
+        for &s in &self.digits {
+            twice |= once & s;
+            once |= s;
+        }
+        (once, twice)
+    }
+
+    /// The empty cells where some digit has its only place in one of the cell's houses.
+    pub fn hidden_single_cells(&self) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for d in 0..9 {
+            out |= alone_in_a_house(self.digits[d]);
+        }
+        out
+    }
+
+    /// The digit that `cell` must hold as a hidden single, and the house that forces it.
+    pub fn hidden_single_at(&self, cell: Cell) -> Option<(Digit, crate::grid::House)> {
+        for d in DigitSet::from_bits(self.cells[cell.index()]).iter() {
+            for &h in &HOUSES_OF_CELL[cell.index()] {
+                let h = h as usize;
+                if (self.digits[d.index()] & CellSet::house_at(h)).len() == 1 {
+                    return Some((d, crate::grid::House::from_index(h).expect("house < 27")));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The cells of `s` that are the only cell of `s` in their row, column or box.
+#[inline]
+pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
+    let bits = s.bits();
+    let mut out = 0u128;
+    // Rows: 9-bit fields.
+    for r in 0..9 {
+        let x = (bits >> (9 * r)) & 0x1FF;
+        if x != 0 && x & (x - 1) == 0 {
+            out |= x << (9 * r);
+        }
+    }
+    // Columns and boxes by popcount against the house masks.
+    for h in 9..27 {
+        let x = bits & CellSet::house_at(h).bits();
+        if x != 0 && x & (x - 1) == 0 {
+            out |= x;
+        }
+    }
+    CellSet::from_bits(out)
+}
+
+impl std::fmt::Debug for Candidates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for r in 0..9 {
+            for c in 0..9 {
+                let i = 9 * r + c;
+                if self.values[i] != 0 {
+                    write!(f, "{:>10}", format!("={}", self.values[i]))?;
+                } else {
+                    write!(f, "{:>10}", DigitSet::from_bits(self.cells[i]).to_string())?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn direct_restrictions() {
+        let p: Puzzle = P.parse().unwrap();
+        let st = Candidates::new(&p);
+        assert_eq!(st.empty().len(), 81 - p.clues() as u32);
+        // r1c2: row 1 has 4 8 5, column 2 has 3 2, box 1 has 4 3.
+        let c = Cell::at(0, 1).unwrap();
+        assert_eq!(st.candidates(c).to_string(), "1679");
+        assert!(!st.is_broken());
+        assert_eq!(st.to_puzzle(), p);
+        for d in Digit::all() {
+            for c in st.cells_with(d) {
+                assert!(st.candidates(c).contains(d));
+            }
+        }
+    }
+
+    #[test]
+    fn placing_keeps_views_in_step() {
+        let p: Puzzle = P.parse().unwrap();
+        let mut st = Candidates::new(&p);
+        let c = Cell::at(0, 1).unwrap();
+        let d = Digit::new(6).unwrap();
+        let lost = st.place(c, d).unwrap();
+        assert!(!lost.is_empty());
+        assert_eq!(st.value(c), Some(d));
+        assert!(st.candidates(c).is_empty());
+        for peer in CellSet::peers(c) {
+            assert!(!st.candidates(peer).contains(d));
+        }
+        assert!(st.place(c, d).is_none());
+        assert!(st
+            .place(Cell::at(0, 2).unwrap(), Digit::new(4).unwrap())
+            .is_none());
+    }
+}

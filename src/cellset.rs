@@ -1,0 +1,481 @@
+//! Typed bitsets over the board: [`CellSet`] (a set of cells) and [`DigitSet`] (a set of
+//! digits), with the constant house and peer tables the strategies are written against.
+//!
+//! # Layout
+//!
+//! A [`CellSet`] is one `u128`; bit `i` is cell `i` in row-major order (`9 * row + col`), and
+//! bits 81-127 are always zero:
+//!
+//! ```text
+//!  bit 80 ......... 72 | ... | 17 .......... 9 | 8 ........... 0
+//!      row 9: c9..c1   | ... | row 2: c9..c1   | row 1: c9..c1
+//! ```
+//!
+//! A [`DigitSet`] is one `u16`; bit `d - 1` is digit `d`.
+
+use crate::grid::{Cell, Digit, House};
+use std::fmt;
+
+/// A set of cells, one bit per cell (see the module docs for the layout).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CellSet(u128);
+
+/// All 81 cells.
+const ALL_CELLS: u128 = (1u128 << 81) - 1;
+
+impl CellSet {
+    /// The empty set.
+    pub const EMPTY: CellSet = CellSet(0);
+    /// Every cell of the board.
+    pub const ALL: CellSet = CellSet(ALL_CELLS);
+
+    /// The set holding `cell` alone.
+    #[inline]
+    pub const fn single(cell: Cell) -> CellSet {
+        CellSet(1 << cell.index())
+    }
+
+    /// The set from its raw bits; bits above 80 are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u128) -> CellSet {
+        CellSet(bits & ALL_CELLS)
+    }
+
+    /// The raw bits.
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when the set has no cell.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `cell` is in the set.
+    #[inline]
+    pub const fn contains(self, cell: Cell) -> bool {
+        self.0 >> cell.index() & 1 != 0
+    }
+
+    /// Adds `cell`.
+    #[inline]
+    pub fn insert(&mut self, cell: Cell) {
+        self.0 |= 1 << cell.index();
+    }
+
+    /// Removes `cell`.
+    #[inline]
+    pub fn remove(&mut self, cell: Cell) {
+        self.0 &= !(1 << cell.index());
+    }
+
+    /// The lowest cell of the set, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Cell::from_index(self.0.trailing_zeros() as usize))
+        }
+    }
+
+    /// The `n`-th cell of the set in increasing order (0-based), if the set has that many.
+    pub fn nth(self, n: u32) -> Option<Cell> {
+        let lo = self.0 as u64;
+        let lo_count = lo.count_ones();
+        let (mut word, mut n, base) = if n < lo_count {
+            (lo, n, 0)
+        } else {
+            ((self.0 >> 64) as u64, n - lo_count, 64)
+        };
+        if n >= word.count_ones() {
+            return None;
+        }
+        while n > 0 {
+            word &= word - 1;
+            n -= 1;
+        }
+        Some(Cell::from_index(base + word.trailing_zeros() as usize))
+    }
+
+    /// The cells of the set in increasing order.
+    #[inline]
+    pub fn iter(self) -> CellSetIter {
+        CellSetIter(self.0)
+    }
+
+    /// True when the two sets share a cell.
+    #[inline]
+    pub const fn intersects(self, other: CellSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// True when every cell of `self` is in `other`.
+    #[inline]
+    pub const fn is_subset(self, other: CellSet) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// The 20 peers of `cell`: the other cells of its row, column and box.
+    #[inline]
+    pub const fn peers(cell: Cell) -> CellSet {
+        CellSet(PEERS[cell.index()])
+    }
+
+    /// The nine cells of `house`.
+    #[inline]
+    pub const fn house(house: House) -> CellSet {
+        CellSet(HOUSE_BITS[house.index()])
+    }
+
+    /// The nine cells of house number `h` (rows 0-8, columns 9-17, boxes 18-26).
+    #[inline]
+    pub(crate) const fn house_at(h: usize) -> CellSet {
+        CellSet(HOUSE_BITS[h])
+    }
+
+    /// The cells that see every cell of `self` (excluding the cells of `self`); every cell
+    /// when `self` is empty.
+    pub fn common_peers(self) -> CellSet {
+        let mut out = CellSet::ALL;
+        for c in self {
+            out &= CellSet::peers(c);
+        }
+        out
+    }
+}
+
+impl std::ops::BitAnd for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitand(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 & rhs.0)
+    }
+}
+
+impl std::ops::BitOr for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitor(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for CellSet {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: CellSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl std::ops::BitAndAssign for CellSet {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: CellSet) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl std::ops::Sub for CellSet {
+    type Output = CellSet;
+    /// The cells of `self` that are not in `rhs`.
+    #[inline]
+    fn sub(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 & !rhs.0)
+    }
+}
+
+impl std::ops::SubAssign for CellSet {
+    #[inline]
+    fn sub_assign(&mut self, rhs: CellSet) {
+        self.0 &= !rhs.0;
+    }
+}
+
+impl IntoIterator for CellSet {
+    type Item = Cell;
+    type IntoIter = CellSetIter;
+    fn into_iter(self) -> CellSetIter {
+        CellSetIter(self.0)
+    }
+}
+
+impl FromIterator<Cell> for CellSet {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> CellSet {
+        let mut s = CellSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+/// Iterator over the cells of a [`CellSet`], lowest first.
+#[derive(Clone)]
+pub struct CellSetIter(u128);
+
+impl Iterator for CellSetIter {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(Cell::from_index(i))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CellSetIter {}
+
+impl fmt::Display for CellSet {
+    /// The cells as `r1c2 r5c7`, lowest first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for CellSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{self}}}")
+    }
+}
+
+/// A set of digits, one bit per digit (bit `d - 1` is digit `d`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct DigitSet(u16);
+
+impl DigitSet {
+    /// The empty set.
+    pub const EMPTY: DigitSet = DigitSet(0);
+    /// All nine digits.
+    pub const ALL: DigitSet = DigitSet(0x1FF);
+
+    /// The set holding `d` alone.
+    #[inline]
+    pub const fn single(d: Digit) -> DigitSet {
+        DigitSet(1 << d.index())
+    }
+
+    /// The set from its raw bits; bits above 8 are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u16) -> DigitSet {
+        DigitSet(bits & 0x1FF)
+    }
+
+    /// The raw bits.
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Number of digits in the set.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when the set has no digit.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `d` is in the set.
+    #[inline]
+    pub const fn contains(self, d: Digit) -> bool {
+        self.0 >> d.index() & 1 != 0
+    }
+
+    /// Adds `d`.
+    #[inline]
+    pub fn insert(&mut self, d: Digit) {
+        self.0 |= 1 << d.index();
+    }
+
+    /// The smallest digit of the set, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Digit> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Digit::from_index(self.0.trailing_zeros() as usize))
+        }
+    }
+
+    /// The digits of the set in increasing order.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = Digit> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(Digit::from_index(i))
+        })
+    }
+}
+
+impl std::ops::BitAnd for DigitSet {
+    type Output = DigitSet;
+    #[inline]
+    fn bitand(self, rhs: DigitSet) -> DigitSet {
+        DigitSet(self.0 & rhs.0)
+    }
+}
+
+impl std::ops::BitOr for DigitSet {
+    type Output = DigitSet;
+    #[inline]
+    fn bitor(self, rhs: DigitSet) -> DigitSet {
+        DigitSet(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for DigitSet {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: DigitSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl std::ops::Sub for DigitSet {
+    type Output = DigitSet;
+    /// The digits of `self` that are not in `rhs`.
+    #[inline]
+    fn sub(self, rhs: DigitSet) -> DigitSet {
+        DigitSet(self.0 & !rhs.0)
+    }
+}
+
+impl std::ops::Not for DigitSet {
+    type Output = DigitSet;
+    #[inline]
+    fn not(self) -> DigitSet {
+        DigitSet(!self.0 & 0x1FF)
+    }
+}
+
+impl FromIterator<Digit> for DigitSet {
+    fn from_iter<I: IntoIterator<Item = Digit>>(iter: I) -> DigitSet {
+        let mut s = DigitSet::EMPTY;
+        for d in iter {
+            s.insert(d);
+        }
+        s
+    }
+}
+
+impl fmt::Display for DigitSet {
+    /// The digits run together, e.g. `157`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in self.iter() {
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for DigitSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{self}}}")
+    }
+}
+
+/// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
+const HOUSE_BITS: [u128; 27] = {
+    let mut t = [0u128; 27];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        let b = (r / 3) * 3 + c / 3;
+        t[r] |= 1 << i;
+        t[9 + c] |= 1 << i;
+        t[18 + b] |= 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The peers of each cell.
+const PEERS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        let b = (r / 3) * 3 + c / 3;
+        t[i] = (HOUSE_BITS[r] | HOUSE_BITS[9 + c] | HOUSE_BITS[18 + b]) & !(1 << i);
+        i += 1;
+    }
+    t
+};
+
+/// The three houses (row, column, box numbers as in [`CellSet::house_at`]) of each cell.
+pub(crate) const HOUSES_OF_CELL: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        t[i] = [r as u8, 9 + c as u8, 18 + ((r / 3) * 3 + c / 3) as u8];
+        i += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peers_and_houses() {
+        for c in Cell::all() {
+            assert_eq!(CellSet::peers(c).len(), 20);
+            assert!(!CellSet::peers(c).contains(c));
+        }
+        for h in House::all() {
+            let s = CellSet::house(h);
+            assert_eq!(s.len(), 9);
+            assert_eq!(s.iter().collect::<Vec<_>>(), h.cells().to_vec());
+        }
+    }
+
+    #[test]
+    fn nth_and_iter_agree() {
+        let s = CellSet::from_bits(0x1_0000_0000_0000_0000_0105 | 1 << 80);
+        let cells: Vec<Cell> = s.iter().collect();
+        for (n, c) in cells.iter().enumerate() {
+            assert_eq!(s.nth(n as u32), Some(*c));
+        }
+        assert_eq!(s.nth(cells.len() as u32), None);
+        assert_eq!(cells.len() as u32, s.len());
+    }
+
+    #[test]
+    fn digit_sets() {
+        let s: DigitSet = [1, 5, 9].iter().map(|&d| Digit::new(d).unwrap()).collect();
+        assert_eq!(s.to_string(), "159");
+        assert_eq!((!s).len(), 6);
+        assert_eq!(s.first(), Digit::new(1));
+    }
+}

@@ -1,0 +1,520 @@
+//! hsolve: the human-solver difficulty model of the hsolve paper (sections 3.1-3.2), and
+//! solving limited to a tier (the pseudo-generator's reserved cells, section 4.2).
+//!
+//! # The model
+//!
+//! A person searches the strategies tier by tier, easiest first, checking possible
+//! applications in random order until one is valid. If a tier has p possible and v valid
+//! applications, the expected number of checks is E(p, v) = (p + 1) / (v + 1). One **run**:
+//!
+//! ```text
+//! d = 0
+//! until solved:
+//!     for tier in 0, 1, ..., 5, 6 (depth 1), 6 (depth 2), ...:
+//!         p, V = possible and valid applications of the tier's strategies (summed)
+//!         d += E(p, |V|)            # a search that finds nothing costs p + 1
+//!         if V is not empty: apply one application of V, drawn uniformly; next step
+//! ```
+//!
+//! A search that finds nothing is charged too: the paper's hsolve increments d at every
+//! search, and a person who finds no single has still looked at every cell before turning
+//! to pairs. The **rating** is the mean of d over R runs (20 by default), with its standard
+//! deviation, the hardest tier used and the steps per tier.
+//!
+//! Runs are reproducible: run i draws from `Rng::for_job(seed, i)`, and the seed comes from the
+//! puzzle, so the same puzzle always gets the same rating.
+//!
+//! # Speed
+//!
+//! Tier 0 is tracked incrementally: after a placement only the cells and houses it touched are
+//! re-examined for singles. The searches of tiers 1-6 are cached per candidate state across
+//! the runs of one rating: every run reaches the same states whenever tier 0 stalls (the
+//! singles fixpoint does not depend on their order), so most searches are made once per
+//! puzzle rather than once per run.
+
+use crate::candidates::{alone_in_a_house, Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
+use crate::grid::{Digit, Grid, Puzzle};
+use crate::propagate::{propagate, Outcome};
+use crate::rng::Rng;
+use crate::solve::{solve, Solutions};
+use crate::strategies::{self, trial, Application, Context, Strategy};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+/// The default number of runs per rating (the paper's choice: sigma / mu is about 1/10).
+pub const DEFAULT_RUNS: u32 = 20;
+
+/// The deepest trial-and-error nesting hsolve and tier-limited solving will search.
+pub const MAX_TRIAL_DEPTH: u8 = 4;
+
+/// Why a puzzle cannot be rated or solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RateError {
+    /// The puzzle has no solution.
+    #[error("the puzzle has no solution")]
+    NoSolution,
+    /// The puzzle has more than one solution.
+    #[error("the puzzle has more than one solution")]
+    NotUnique,
+    /// Trial and error at the deepest depth found nothing (no known puzzle comes close).
+    #[error("trial and error found nothing at depth {MAX_TRIAL_DEPTH}")]
+    TooDeep,
+}
+
+/// E(p, v) = (p + 1) / (v + 1): the expected number of checks to find one of v valid
+/// applications among p possible ones in random order.
+#[inline]
+pub fn expected_checks(p: u64, v: u64) -> f64 {
+    (p as f64 + 1.0) / (v as f64 + 1.0)
+}
+
+/// The hsolve rating of a puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    /// Mean difficulty d over the runs.
+    pub mean: f64,
+    /// Standard deviation of d over the runs (0 for a single run).
+    pub sd: f64,
+    /// The hardest tier any run used (0-6).
+    pub tier: u8,
+    /// The deepest trial-and-error nesting any run used (0 when tier 6 was not needed).
+    pub depth: u8,
+    /// Mean number of steps (applications made) per run.
+    pub steps: f64,
+    /// Mean number of steps per run at each tier.
+    pub steps_per_tier: [f64; 7],
+    /// Number of runs.
+    pub runs: u32,
+}
+
+/// One search made during a run, for [`explain`].
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The tier searched.
+    pub tier: u8,
+    /// Trial depth for tier 6, else 0.
+    pub depth: u8,
+    /// Possible applications.
+    pub p: u64,
+    /// Valid applications.
+    pub v: u64,
+    /// The application made, or `None` when the search found nothing.
+    pub applied: Option<Application>,
+    /// The running difficulty after this search.
+    pub d: f64,
+}
+
+/// The result of one run.
+#[derive(Clone, Debug, Default)]
+struct RunResult {
+    d: f64,
+    steps: [u32; 7],
+    tier: u8,
+    depth: u8,
+}
+
+/// Where a puzzle's runs draw their random numbers from: the first 8 bytes of the blake3
+/// hash of its 81 cells.
+pub fn seed_of(puzzle: &Puzzle) -> u64 {
+    let h = blake3::hash(puzzle.as_bytes());
+    u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes"))
+}
+
+/// Checks that `puzzle` has exactly one solution.
+fn check_unique(puzzle: &Puzzle) -> Result<Grid, RateError> {
+    match solve(puzzle) {
+        Solutions::None => Err(RateError::NoSolution),
+        Solutions::Multiple(_) => Err(RateError::NotUnique),
+        Solutions::Unique(g) => Ok(g),
+    }
+}
+
+/// Rates `puzzle` with `runs` runs (at least 1), seeded from the puzzle itself.
+pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Rating, RateError> {
+    rate_seeded(puzzle, runs, seed_of(puzzle))
+}
+
+/// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
+pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, RateError> {
+    let solution = check_unique(puzzle)?;
+    let runs = runs.max(1);
+    let start = Candidates::new(puzzle);
+    let mut engine = Engine::new(solution);
+    let mut results = Vec::with_capacity(runs as usize);
+    for i in 0..runs {
+        let mut rng = Rng::for_job(seed, i as u64);
+        results.push(engine.run(&start, &mut rng, None)?);
+    }
+    let n = runs as f64;
+    let mean = results.iter().map(|r| r.d).sum::<f64>() / n;
+    let sd = if runs > 1 {
+        (results.iter().map(|r| (r.d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let mut steps_per_tier = [0.0; 7];
+    for r in &results {
+        for (t, &s) in r.steps.iter().enumerate() {
+            steps_per_tier[t] += s as f64 / n;
+        }
+    }
+    Ok(Rating {
+        mean,
+        sd,
+        tier: results.iter().map(|r| r.tier).max().unwrap_or(0),
+        depth: results.iter().map(|r| r.depth).max().unwrap_or(0),
+        steps: results
+            .iter()
+            .map(|r| r.steps.iter().sum::<u32>() as f64)
+            .sum::<f64>()
+            / n,
+        steps_per_tier,
+        runs,
+    })
+}
+
+/// One run on `puzzle` (seeded from the puzzle), with every search it made in order.
+pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
+    let solution = check_unique(puzzle)?;
+    let mut trace = Vec::new();
+    let mut rng = Rng::for_job(seed_of(puzzle), 0);
+    Engine::new(solution).run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
+    Ok(trace)
+}
+
+/// A fast hasher for the search cache (keys are candidate masks, not attacker-chosen).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The outcome of one tier search: p and the valid applications.
+struct Found {
+    p: u64,
+    apps: Vec<Application>,
+}
+
+/// Runs hsolve, caching tier searches by candidate state.
+struct Engine {
+    ctx: Context,
+    cache: HashMap<([u16; 81], u8), Rc<Found>, BuildHasherDefault<FxHasher>>,
+}
+
+/// The singles available in a state: the cells that are naked singles and the cells that are
+/// hidden singles (a cell may be both).
+#[derive(Clone, Copy)]
+struct Singles {
+    naked: CellSet,
+    hidden: CellSet,
+}
+
+impl Singles {
+    fn of(st: &Candidates) -> Singles {
+        Singles {
+            naked: st.naked_single_cells(),
+            hidden: st.hidden_single_cells(),
+        }
+    }
+
+    /// Updates after `d` was placed in `c`, which had candidates `old`; `lost` are the peers
+    /// that lost `d`. Singles only disappear when their cell is filled (every deduction is
+    /// sound), so only new ones need finding: naked singles among `lost`, hidden singles of
+    /// `d` anywhere, and hidden singles of `c`'s other candidates in `c`'s houses.
+    #[inline]
+    fn after_place(
+        &mut self,
+        st: &Candidates,
+        c: crate::grid::Cell,
+        d: Digit,
+        old: DigitSet,
+        lost: CellSet,
+    ) {
+        self.naked.remove(c);
+        self.hidden.remove(c);
+        for p in lost {
+            if st.candidates(p).len() == 1 {
+                self.naked.insert(p);
+            }
+        }
+        self.hidden |= alone_in_a_house(st.cells_with(d));
+        for e in (old - DigitSet::single(d)).iter() {
+            let places = st.cells_with(e);
+            for &h in &HOUSES_OF_CELL[c.index()] {
+                let x = places & CellSet::house_at(h as usize);
+                if x.len() == 1 {
+                    self.hidden |= x;
+                }
+            }
+        }
+    }
+}
+
+impl Engine {
+    fn new(solution: Grid) -> Engine {
+        Engine {
+            ctx: Context {
+                solution: Some(solution),
+            },
+            cache: HashMap::default(),
+        }
+    }
+
+    /// The search of `slot` (tiers 1-5; 6 + n - 1 for trial depth n) in `st`, cached.
+    fn search(&mut self, st: &Candidates, slot: u8) -> Rc<Found> {
+        let key = (*st.masks(), slot);
+        if let Some(f) = self.cache.get(&key) {
+            return f.clone();
+        }
+        let mut apps = Vec::new();
+        let p = if slot <= 5 {
+            strategies::search_tier(slot, st, &self.ctx, &mut apps)
+        } else {
+            trial::search(st, &self.ctx, slot - 5, &mut apps)
+        };
+        let f = Rc::new(Found { p, apps });
+        self.cache.insert(key, f.clone());
+        f
+    }
+
+    fn run(
+        &mut self,
+        start: &Candidates,
+        rng: &mut Rng,
+        mut trace: Option<&mut Vec<Search>>,
+    ) -> Result<RunResult, RateError> {
+        let mut st = start.clone();
+        let mut singles = Singles::of(&st);
+        let mut res = RunResult::default();
+        'steps: while !st.is_solved() {
+            // Tier 0, tracked incrementally.
+            let p0 = 2 * st.empty().len() as u64;
+            let (nn, nh) = (singles.naked.len(), singles.hidden.len());
+            let v0 = (nn + nh) as u64;
+            res.d += expected_checks(p0, v0);
+            if v0 > 0 {
+                let k = rng.below(nn + nh);
+                let (c, d, strategy, house) = if k < nn {
+                    let c = singles.naked.nth(k).expect("k < count");
+                    let d = st.candidates(c).first().expect("a naked single");
+                    (c, d, Strategy::NakedSingle, None)
+                } else {
+                    let c = singles.hidden.nth(k - nn).expect("k < count");
+                    let (d, h) = st.hidden_single_at(c).expect("a hidden single");
+                    (c, d, Strategy::HiddenSingle, Some(h))
+                };
+                let old = st.candidates(c);
+                let lost = st.place(c, d).expect("singles are candidates");
+                singles.after_place(&st, c, d, old, lost);
+                res.steps[0] += 1;
+                if let Some(t) = trace.as_deref_mut() {
+                    t.push(Search {
+                        tier: 0,
+                        depth: 0,
+                        p: p0,
+                        v: v0,
+                        applied: Some(Application {
+                            strategy,
+                            cells: CellSet::single(c),
+                            digits: DigitSet::single(d),
+                            house,
+                            depth: 0,
+                            effect: Effect::Place(c, d),
+                        }),
+                        d: res.d,
+                    });
+                }
+                continue;
+            }
+            if let Some(t) = trace.as_deref_mut() {
+                t.push(Search {
+                    tier: 0,
+                    depth: 0,
+                    p: p0,
+                    v: 0,
+                    applied: None,
+                    d: res.d,
+                });
+            }
+            for slot in 1..=5 + MAX_TRIAL_DEPTH {
+                let found = self.search(&st, slot);
+                let v = found.apps.len() as u64;
+                res.d += expected_checks(found.p, v);
+                let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };
+                let applied = if v > 0 {
+                    let a = found.apps[rng.index(found.apps.len())];
+                    st.apply(&a.effect);
+                    singles = Singles::of(&st);
+                    res.steps[tier as usize] += 1;
+                    res.tier = res.tier.max(tier);
+                    res.depth = res.depth.max(depth);
+                    Some(a)
+                } else {
+                    None
+                };
+                if let Some(t) = trace.as_deref_mut() {
+                    t.push(Search {
+                        tier,
+                        depth,
+                        p: found.p,
+                        v,
+                        applied,
+                        d: res.d,
+                    });
+                }
+                if applied.is_some() {
+                    continue 'steps;
+                }
+            }
+            return Err(RateError::TooDeep);
+        }
+        Ok(res)
+    }
+}
+
+/// The result of solving with the strategies of tiers 0 to k only.
+#[derive(Clone, Debug)]
+pub struct Fixpoint {
+    /// The candidate state when no strategy of tiers 0-k applies any more.
+    pub state: Candidates,
+    /// The cells still empty: the pseudo-generator's reserved cells.
+    pub reserved: CellSet,
+}
+
+impl Fixpoint {
+    /// True when tiers 0-k solved the puzzle.
+    pub fn solved(&self) -> bool {
+        self.reserved.is_empty()
+    }
+}
+
+/// Solves `puzzle` with the strategies of tiers 0 to `k` (0-6) until none applies.
+///
+/// Only contradictions count as proof (the puzzle may have several solutions), so every step
+/// is sound. The fixpoint does not depend on the order in which applications are made.
+pub fn solve_to_tier(puzzle: &Puzzle, k: u8) -> Result<Fixpoint, RateError> {
+    if crate::solve::count_solutions(puzzle, 1) == 0 {
+        return Err(RateError::NoSolution);
+    }
+    let mut state = Candidates::new(puzzle);
+    fixpoint(&mut state, k);
+    Ok(Fixpoint {
+        reserved: state.empty(),
+        state,
+    })
+}
+
+/// Applies every application of tiers 0 to `k` to `st`, easiest tier first, until none
+/// applies. `st` must have a solution.
+pub fn fixpoint(st: &mut Candidates, k: u8) {
+    let ctx = Context::default();
+    let mut apps = Vec::new();
+    loop {
+        if propagate(st) != Outcome::Stalled {
+            return;
+        }
+        let mut progress = false;
+        'tiers: for slot in 1..=k.min(5) + if k >= 6 { MAX_TRIAL_DEPTH } else { 0 } {
+            apps.clear();
+            if slot <= 5 {
+                strategies::search_tier(slot, st, &ctx, &mut apps);
+            } else {
+                trial::search(st, &ctx, slot - 5, &mut apps);
+            }
+            for a in &apps {
+                st.apply(&a.effect);
+                progress = true;
+            }
+            if progress {
+                break 'tiers;
+            }
+        }
+        if !progress {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const HARD: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    #[test]
+    fn expected_checks_formula() {
+        assert_eq!(expected_checks(9, 0), 10.0);
+        assert_eq!(expected_checks(9, 4), 2.0);
+        assert_eq!(expected_checks(0, 0), 1.0);
+    }
+
+    #[test]
+    fn easy_puzzle_uses_tier_zero_only() {
+        let p: Puzzle = EASY.parse().unwrap();
+        let r = rate(&p, 20).unwrap();
+        assert_eq!(r.tier, 0);
+        assert_eq!(
+            r.steps,
+            p.as_bytes().iter().filter(|&&v| v == 0).count() as f64
+        );
+        assert!(r.mean > 0.0);
+        // Reproducible.
+        assert_eq!(rate(&p, 20).unwrap(), r);
+    }
+
+    #[test]
+    fn hard_puzzle_rates_higher_and_needs_tier_six() {
+        let easy = rate(&EASY.parse().unwrap(), 5).unwrap();
+        let hard = rate(&HARD.parse().unwrap(), 5).unwrap();
+        assert!(hard.mean > 10.0 * easy.mean, "{hard:?} vs {easy:?}");
+        assert_eq!(hard.tier, 6);
+    }
+
+    #[test]
+    fn rejects_puzzles_without_one_solution() {
+        assert_eq!(rate(&Puzzle::EMPTY, 1), Err(RateError::NotUnique));
+    }
+
+    #[test]
+    fn fixpoint_of_tier_six_solves() {
+        let f = solve_to_tier(&HARD.parse().unwrap(), 6).unwrap();
+        assert!(f.solved());
+        let f0 = solve_to_tier(&HARD.parse().unwrap(), 0).unwrap();
+        assert!(!f0.solved());
+        assert!(f0.reserved.len() > 40);
+    }
+}

@@ -1,0 +1,123 @@
+//! One puzzle's full grading, as the `rate` command prints it and the bank stores it: the
+//! hsolve rating with its spread, and the secondary metrics beside it.
+
+use crate::grid::Puzzle;
+use crate::hsolve::{self, RateError, Rating};
+use crate::metrics;
+use serde::Serialize;
+
+/// The TSV header of [`Report::to_tsv`] lines.
+pub const TSV_HEADER: &str =
+    "puzzle\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\tgrade\tclues";
+
+/// Every difficulty measure of one puzzle, rounded for output.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// The puzzle, 81 characters with `.` for empty cells.
+    pub puzzle: String,
+    /// hsolve difficulty: the mean over the runs (2 decimals).
+    pub hsolve: f64,
+    /// Standard deviation of the runs (2 decimals).
+    pub hsolve_sd: f64,
+    /// The hardest tier any run used (0-6).
+    pub tier: u8,
+    /// Mean steps per run (2 decimals).
+    pub steps: f64,
+    /// WNEF (6 decimals).
+    pub wnef: f64,
+    /// WNEF class, 1 (easy) to 4 (evil).
+    pub wnef_class: u8,
+    /// Box norm (4 decimals).
+    pub box_norm: f64,
+    /// Box-norm class, 1 (easy) to 4 (expert).
+    pub box_class: u8,
+    /// Technique grade: easy, medium, hard, insane or computer.
+    pub grade: &'static str,
+    /// Number of clues.
+    pub clues: usize,
+}
+
+fn round(x: f64, decimals: i32) -> f64 {
+    let m = 10f64.powi(decimals);
+    (x * m).round() / m
+}
+
+impl Report {
+    /// Builds the report from an hsolve rating and the puzzle's secondary metrics.
+    pub fn new(puzzle: &Puzzle, rating: &Rating) -> Report {
+        let wnef = metrics::wnef(puzzle);
+        let norm = metrics::box_norm(puzzle);
+        Report {
+            puzzle: puzzle.to_line(),
+            hsolve: round(rating.mean, 2),
+            hsolve_sd: round(rating.sd, 2),
+            tier: rating.tier,
+            steps: round(rating.steps, 2),
+            wnef: round(wnef, 6),
+            wnef_class: metrics::wnef_class(wnef),
+            box_norm: round(norm, 4),
+            box_class: metrics::box_class(norm),
+            grade: metrics::grade(puzzle).name(),
+            clues: puzzle.clues(),
+        }
+    }
+
+    /// One TSV line (no newline) in the order of [`TSV_HEADER`].
+    pub fn to_tsv(&self) -> String {
+        format!(
+            "{}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
+            self.puzzle,
+            self.hsolve,
+            self.hsolve_sd,
+            self.tier,
+            self.steps,
+            self.wnef,
+            self.wnef_class,
+            self.box_norm,
+            self.box_class,
+            self.grade,
+            self.clues
+        )
+    }
+
+    /// One JSON object (no newline) with the keys of [`TSV_HEADER`].
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serializes")
+    }
+}
+
+/// Rates `puzzle` with `runs` hsolve runs and computes the secondary metrics.
+pub fn report(puzzle: &Puzzle, runs: u32) -> Result<Report, RateError> {
+    let rating = hsolve::rate(puzzle, runs)?;
+    Ok(Report::new(puzzle, &rating))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsv_and_json_carry_the_same_fields() {
+        let p: Puzzle =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+                .parse()
+                .unwrap();
+        let r = report(&p, 20).unwrap();
+        let tsv = r.to_tsv();
+        assert_eq!(tsv.split('\t').count(), TSV_HEADER.split('\t').count());
+        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        for (key, value) in TSV_HEADER.split('\t').zip(tsv.split('\t')) {
+            let j = &json[key];
+            match j {
+                serde_json::Value::String(s) => assert_eq!(s, value),
+                serde_json::Value::Number(n) => {
+                    assert_eq!(n.as_f64().unwrap(), value.parse::<f64>().unwrap(), "{key}")
+                }
+                other => panic!("{key}: {other}"),
+            }
+        }
+        assert_eq!(r.tier, 0);
+        assert_eq!(r.grade, "easy");
+        assert_eq!(r.clues, 32);
+    }
+}

@@ -1,0 +1,139 @@
+//! Backtracking (tier 5): in a cell with two candidates, try one and follow it with naked and
+//! hidden singles only. A contradiction proves the other candidate; when the puzzle is known
+//! to have one solution, a trial that completes the grid proves its own value.
+//!
+//! The application places the proven digit; the trial value is reported as its digit.
+//!
+//! Possible applications: the two-candidate cells.
+
+use super::{Application, Context, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Cell, Digit};
+use crate::propagate::{place_and_propagate, Outcome};
+
+/// Assumes `d` in `c` on a copy of `st` and follows it with singles.
+pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Outcome {
+    let mut s = st.clone();
+    place_and_propagate(&mut s, c, d)
+}
+
+/// Pushes every valid backtracking application; returns p, the number of two-candidate
+/// cells.
+pub fn search(st: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64 {
+    let mut p = 0;
+    for c in st.empty() {
+        let ds = st.candidates(c);
+        if ds.len() != 2 {
+            continue;
+        }
+        p += 1;
+        let mut it = ds.iter();
+        let (a, b) = (it.next().expect("two"), it.next().expect("two"));
+        // With the solution known, try the wrong value first: only it can contradict.
+        let order = if ctx.is_solution(c, a) {
+            [(b, a), (a, b)]
+        } else {
+            [(a, b), (b, a)]
+        };
+        for (trial, other) in order {
+            let placed = match try_value(st, c, trial) {
+                Outcome::Contradiction => other,
+                Outcome::Solved if ctx.solution.is_some() => trial,
+                _ => continue,
+            };
+            out.push(Application {
+                strategy: Strategy::Backtracking,
+                cells: CellSet::single(c),
+                digits: DigitSet::single(trial),
+                house: None,
+                depth: 1,
+                effect: Effect::Place(c, placed),
+            });
+            break;
+        }
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Puzzle;
+    use crate::propagate::propagate;
+    use crate::strategies::testing::*;
+
+    /// A puzzle that singles alone cannot finish (it needs tier 5 or more).
+    const HARD: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    #[test]
+    fn singles_solve_an_easy_puzzle() {
+        let mut st = state(
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        );
+        assert_eq!(propagate(&mut st), Outcome::Solved);
+        assert!(crate::solve::is_unique(&st.to_puzzle()));
+    }
+
+    #[test]
+    fn singles_stall_on_a_hard_puzzle() {
+        let mut st = state(HARD);
+        assert_eq!(propagate(&mut st), Outcome::Stalled);
+        assert!(!st.is_broken());
+    }
+
+    #[test]
+    fn a_wrong_value_ends_in_a_contradiction() {
+        // Row 1 misses 8 and 9, and column 8 has its 9 in row 5: r1c8 must be 8, so 8 in
+        // r1c9 leaves r1c8 with nothing.
+        let st = state(concat!(
+            "1234567..",
+            ".........",
+            ".........",
+            ".........",
+            ".......9.",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ));
+        assert_eq!(try_value(&st, rc(1, 9), dg(8)), Outcome::Contradiction);
+        assert_eq!(try_value(&st, rc(1, 9), dg(9)), Outcome::Stalled);
+    }
+
+    #[test]
+    fn every_application_places_the_solution_digit() {
+        let p: Puzzle = HARD.parse().unwrap();
+        let sol = crate::solve::solve(&p).unique().unwrap();
+        let mut st = Candidates::new(&p);
+        propagate(&mut st);
+        let mut out = Vec::new();
+        let n = search(
+            &st,
+            &Context {
+                solution: Some(sol),
+            },
+            &mut out,
+        );
+        let bivalue = st
+            .empty()
+            .iter()
+            .filter(|&c| st.candidates(c).len() == 2)
+            .count();
+        assert_eq!(n, bivalue as u64);
+        for a in &out {
+            let Effect::Place(c, d) = a.effect else {
+                panic!()
+            };
+            assert_eq!(sol.get(c), d);
+        }
+    }
+
+    #[test]
+    fn none_without_two_candidate_cells() {
+        let mut out = Vec::new();
+        assert_eq!(search(&empty(), &Context::default(), &mut out), 0);
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,164 @@
+//! Hidden pair, triple and quad (tiers 1, 2 and 3): k digits whose only places in a house are
+//! the same k cells fill those cells, so the cells lose every other candidate.
+//!
+//! Possible applications: for each of the 27 houses, C(n, k) where n is the number of empty
+//! cells of the house. A valid application is a k-subset of the empty cells holding all the
+//! places of k digits (of the digits missing from the house) and some other candidate.
+
+use super::{choose, empty_in, Application, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Digit, House};
+
+/// Pushes every valid hidden subset of size `k` (2-4); returns p.
+pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    let strategy = match k {
+        2 => Strategy::HiddenPair,
+        3 => Strategy::HiddenTriple,
+        4 => Strategy::HiddenQuad,
+        _ => panic!("hidden subsets have 2 to 4 cells"),
+    };
+    let mut p = 0;
+    for h in 0..27 {
+        let empty = empty_in(st, h);
+        let n = empty.len();
+        p += choose(n, k);
+        if n <= k {
+            continue;
+        }
+        let house_cells = CellSet::house_at(h);
+        // The missing digits with at most k places in the house.
+        let mut digits: Vec<(Digit, CellSet)> = Vec::with_capacity(9);
+        for d in Digit::all() {
+            let places = st.cells_with(d) & house_cells;
+            if !places.is_empty() && places.len() <= k {
+                digits.push((d, places));
+            }
+        }
+        if digits.len() < k as usize {
+            continue;
+        }
+        let house = House::from_index(h).expect("house < 27");
+        extend(
+            st,
+            k,
+            strategy,
+            house,
+            &digits,
+            0,
+            DigitSet::EMPTY,
+            CellSet::EMPTY,
+            out,
+        );
+    }
+    p
+}
+
+/// Grows the digit set `chosen` (whose places are `cells`) from `digits[from..]`.
+#[allow(clippy::too_many_arguments)]
+fn extend(
+    st: &Candidates,
+    k: u32,
+    strategy: Strategy,
+    house: House,
+    digits: &[(Digit, CellSet)],
+    from: usize,
+    chosen: DigitSet,
+    cells: CellSet,
+    out: &mut Vec<Application>,
+) {
+    if chosen.len() == k {
+        if cells.len() != k {
+            return; // fewer cells than digits: a contradiction, not a subset
+        }
+        let effect = Effect::remove_digits(!chosen, cells);
+        if st.changes(&effect) {
+            out.push(Application {
+                strategy,
+                cells,
+                digits: chosen,
+                house: Some(house),
+                depth: 0,
+                effect,
+            });
+        }
+        return;
+    }
+    let need = k as usize - chosen.len() as usize;
+    for i in from..digits.len() {
+        if digits.len() - i < need {
+            break;
+        }
+        let (d, places) = digits[i];
+        let u = cells | places;
+        if u.len() > k {
+            continue;
+        }
+        let mut next = chosen;
+        next.insert(d);
+        extend(st, k, strategy, house, digits, i + 1, next, u, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategies::testing::*;
+
+    #[test]
+    fn finds_a_hidden_pair() {
+        let mut st = empty();
+        // In row 1, digits 1 and 2 only fit in r1c1 and r1c5.
+        let others: Vec<_> = [2, 3, 4, 6, 7, 8, 9].iter().map(|&c| rc(1, c)).collect();
+        remove(&mut st, 1, &others);
+        remove(&mut st, 2, &others);
+        let mut out = Vec::new();
+        let p = search(&st, 2, &mut out);
+        assert_eq!(p, 27 * 36);
+        assert_eq!(out.len(), 1);
+        let a = &out[0];
+        assert_eq!(a.house, Some(House::Row(0)));
+        assert_eq!(a.digits.to_string(), "12");
+        assert_eq!(a.cells, [rc(1, 1), rc(1, 5)].into_iter().collect());
+        assert_eq!(a.effect.size(), 2 * 7);
+    }
+
+    #[test]
+    fn a_hidden_pair_already_naked_is_not_valid() {
+        let mut st = empty();
+        let others: Vec<_> = [2, 3, 4, 6, 7, 8, 9].iter().map(|&c| rc(1, c)).collect();
+        remove(&mut st, 1, &others);
+        remove(&mut st, 2, &others);
+        keep(&mut st, rc(1, 1), "12");
+        keep(&mut st, rc(1, 5), "12");
+        let mut out = Vec::new();
+        search(&st, 2, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn finds_a_hidden_triple_in_a_box() {
+        let mut st = empty();
+        // Box 9: digits 4, 5, 6 only in r7c7, r8c8, r9c9.
+        let others: Vec<_> = [(7, 8), (7, 9), (8, 7), (8, 9), (9, 7), (9, 8)]
+            .iter()
+            .map(|&(r, c)| rc(r, c))
+            .collect();
+        for d in [4, 5, 6] {
+            remove(&mut st, d, &others);
+        }
+        // One of the three cells lacks 6: still a triple.
+        remove(&mut st, 6, &[rc(9, 9)]);
+        let mut out = Vec::new();
+        search(&st, 3, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].house, Some(House::Box(8)));
+        assert_eq!(out[0].digits.to_string(), "456");
+        assert_eq!(out[0].effect.size(), 3 * 6);
+        // And no quad nor pair.
+        out.clear();
+        search(&st, 2, &mut out);
+        search(&st, 4, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
+}

@@ -1,0 +1,314 @@
+//! The human solving strategies of the hsolve paper's Appendix A (and the project's tier 6),
+//! one file per strategy, grouped into difficulty tiers.
+//!
+//! Every strategy has the same shape: [`search`] takes a candidate state, pushes **every valid
+//! application** (one that places a digit or removes at least one candidate) and returns the
+//! number **p of possible applications**, the configurations a person checks, counted exactly
+//! as Appendix A counts them. The hsolve model charges E(p, v) = (p + 1) / (v + 1) checks to
+//! find one of the v valid applications among the p possible ones.
+//!
+//! | tier | strategies |
+//! |---|---|
+//! | 0 | naked single, hidden single |
+//! | 1 | naked pair, hidden pair, locked candidates |
+//! | 2 | naked triple, hidden triple, X-wing |
+//! | 3 | naked quad, hidden quad, swordfish |
+//! | 4 | jellyfish |
+//! | 5 | backtracking on a two-candidate cell with tier-0 propagation |
+//! | 6 | trial and error on any candidate, nested as deep as needed (beyond the paper) |
+//!
+//! XY-wing belongs to no tier: it is used only by the technique grade of paper 004.
+
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::House;
+use std::fmt;
+
+pub mod backtracking;
+pub mod fish;
+pub mod hidden_single;
+pub mod hidden_subset;
+pub mod locked_candidates;
+pub mod naked_single;
+pub mod naked_subset;
+pub mod trial;
+pub mod xy_wing;
+
+/// A solving strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// An empty cell with one candidate.
+    NakedSingle,
+    /// A digit with one possible cell in a house.
+    HiddenSingle,
+    /// Two cells of a house whose candidates are two digits.
+    NakedPair,
+    /// Two digits whose only places in a house are the same two cells.
+    HiddenPair,
+    /// A digit confined to the intersection of a line and a box (pointing or claiming).
+    LockedCandidates,
+    /// Three cells of a house whose candidates are three digits.
+    NakedTriple,
+    /// Three digits confined to three cells of a house.
+    HiddenTriple,
+    /// A digit confined to the same two columns in two rows (or the transpose).
+    XWing,
+    /// Four cells of a house whose candidates are four digits.
+    NakedQuad,
+    /// Four digits confined to four cells of a house.
+    HiddenQuad,
+    /// A digit confined to the same three columns in three rows (or the transpose).
+    Swordfish,
+    /// A digit confined to the same four columns in four rows (or the transpose).
+    Jellyfish,
+    /// A trial value in a two-candidate cell, followed with singles, ends in a contradiction.
+    Backtracking,
+    /// A trial value in any cell, followed with propagation and nested trials, ends in a
+    /// contradiction.
+    TrialAndError,
+    /// A two-candidate pivot and two pincers (for the technique grade only).
+    XyWing,
+}
+
+impl Strategy {
+    /// The strategies of tiers 0 to 6, in tier order.
+    pub const TIERS: [&'static [Strategy]; 7] = [
+        &[Strategy::NakedSingle, Strategy::HiddenSingle],
+        &[
+            Strategy::NakedPair,
+            Strategy::HiddenPair,
+            Strategy::LockedCandidates,
+        ],
+        &[
+            Strategy::NakedTriple,
+            Strategy::HiddenTriple,
+            Strategy::XWing,
+        ],
+        &[
+            Strategy::NakedQuad,
+            Strategy::HiddenQuad,
+            Strategy::Swordfish,
+        ],
+        &[Strategy::Jellyfish],
+        &[Strategy::Backtracking],
+        &[Strategy::TrialAndError],
+    ];
+
+    /// The highest tier.
+    pub const MAX_TIER: u8 = 6;
+
+    /// The strategy's tier, or `None` for XY-wing, which is in no tier.
+    pub fn tier(self) -> Option<u8> {
+        Strategy::TIERS
+            .iter()
+            .position(|t| t.contains(&self))
+            .map(|t| t as u8)
+    }
+
+    /// The strategy's name in lower case, e.g. `hidden pair`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::NakedSingle => "naked single",
+            Strategy::HiddenSingle => "hidden single",
+            Strategy::NakedPair => "naked pair",
+            Strategy::HiddenPair => "hidden pair",
+            Strategy::LockedCandidates => "locked candidates",
+            Strategy::NakedTriple => "naked triple",
+            Strategy::HiddenTriple => "hidden triple",
+            Strategy::XWing => "x-wing",
+            Strategy::NakedQuad => "naked quad",
+            Strategy::HiddenQuad => "hidden quad",
+            Strategy::Swordfish => "swordfish",
+            Strategy::Jellyfish => "jellyfish",
+            Strategy::Backtracking => "backtracking",
+            Strategy::TrialAndError => "trial and error",
+            Strategy::XyWing => "xy-wing",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the searches may assume about the puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The puzzle's solution, when it is known to be the only one. Then a backtracking trial
+    /// that completes the grid proves its value (the paper's rule), and trials skip the
+    /// candidates of the solution, which can never end in a contradiction. Without it only
+    /// contradictions count, which keeps every deduction sound on puzzles with several
+    /// solutions.
+    pub solution: Option<crate::grid::Grid>,
+}
+
+impl Context {
+    /// True when the candidate `d` in `c` is known to be part of the only solution.
+    #[inline]
+    pub fn is_solution(&self, c: crate::grid::Cell, d: crate::grid::Digit) -> bool {
+        self.solution.is_some_and(|g| g.get(c) == d)
+    }
+}
+
+/// One valid application of a strategy: the pattern found and what it deduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Application {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// The cells that form the pattern (the base cells; for fish, the base-line cells).
+    pub cells: CellSet,
+    /// The digits of the pattern.
+    pub digits: DigitSet,
+    /// The house the pattern lives in, for house-based strategies.
+    pub house: Option<House>,
+    /// For trial and error, the nesting depth of the trial (1 = a single trial); else 0.
+    pub depth: u8,
+    /// The deduction.
+    pub effect: Effect,
+}
+
+impl fmt::Display for Application {
+    /// For example `naked pair 27 in r1c2 r1c5 (row 1) => r1c7-2 r1c8-27`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.strategy)?;
+        if self.depth > 1 {
+            write!(f, " (depth {})", self.depth)?;
+        }
+        if !self.digits.is_empty() {
+            write!(f, " {}", self.digits)?;
+        }
+        if !self.cells.is_empty() {
+            write!(f, " in {}", self.cells)?;
+        }
+        if let Some(h) = self.house {
+            write!(f, " ({h})")?;
+        }
+        f.write_str(" => ")?;
+        write_effect(f, &self.effect)
+    }
+}
+
+/// Writes an effect as `r3c4=7` or `r1c7-2 r1c8-27` (cell minus the removed digits).
+pub fn write_effect(f: &mut impl fmt::Write, effect: &Effect) -> fmt::Result {
+    match effect {
+        Effect::Place(c, d) => write!(f, "{c}={d}"),
+        Effect::Remove(r) => {
+            let mut cells = CellSet::EMPTY;
+            for s in r {
+                cells |= *s;
+            }
+            for (i, c) in cells.iter().enumerate() {
+                let ds: DigitSet = (0..9)
+                    .filter(|&d| r[d].contains(c))
+                    .map(crate::grid::Digit::from_index)
+                    .collect();
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}-{ds}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Searches `state` for `strategy`: pushes every valid application onto `out` and returns the
+/// number p of possible applications. Trial and error searches at depth 1 (see
+/// [`trial::search`] for deeper levels).
+pub fn search(
+    strategy: Strategy,
+    state: &Candidates,
+    ctx: &Context,
+    out: &mut Vec<Application>,
+) -> u64 {
+    match strategy {
+        Strategy::NakedSingle => naked_single::search(state, out),
+        Strategy::HiddenSingle => hidden_single::search(state, out),
+        Strategy::NakedPair => naked_subset::search(state, 2, out),
+        Strategy::NakedTriple => naked_subset::search(state, 3, out),
+        Strategy::NakedQuad => naked_subset::search(state, 4, out),
+        Strategy::HiddenPair => hidden_subset::search(state, 2, out),
+        Strategy::HiddenTriple => hidden_subset::search(state, 3, out),
+        Strategy::HiddenQuad => hidden_subset::search(state, 4, out),
+        Strategy::LockedCandidates => locked_candidates::search(state, out),
+        Strategy::XWing => fish::search(state, 2, out),
+        Strategy::Swordfish => fish::search(state, 3, out),
+        Strategy::Jellyfish => fish::search(state, 4, out),
+        Strategy::Backtracking => backtracking::search(state, ctx, out),
+        Strategy::TrialAndError => trial::search(state, ctx, 1, out),
+        Strategy::XyWing => xy_wing::search(state, out),
+    }
+}
+
+/// Searches every strategy of `tier` (0-5, or 6 at depth 1): pushes all valid applications
+/// and returns the summed p.
+pub fn search_tier(tier: u8, state: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64 {
+    Strategy::TIERS[tier as usize]
+        .iter()
+        .map(|&s| search(s, state, ctx, out))
+        .sum()
+}
+
+/// Binomial coefficient C(n, k) for the small values the enumerations use.
+#[inline]
+pub(crate) fn choose(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let (n, k) = (n as u64, k as u64);
+    let mut r = 1u64;
+    for i in 0..k {
+        r = r * (n - i) / (i + 1);
+    }
+    r
+}
+
+/// The empty cells of house number `h` (0-26).
+#[inline]
+pub(crate) fn empty_in(state: &Candidates, h: usize) -> CellSet {
+    state.empty() & CellSet::house_at(h)
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for building hand-made positions in the strategy tests.
+    use crate::candidates::Candidates;
+    use crate::cellset::CellSet;
+    use crate::grid::{Cell, Digit, Puzzle};
+
+    /// The state of an empty board.
+    pub fn empty() -> Candidates {
+        Candidates::new(&Puzzle::EMPTY)
+    }
+
+    /// The state of `puzzle` (81 characters).
+    pub fn state(puzzle: &str) -> Candidates {
+        Candidates::new(&puzzle.parse::<Puzzle>().unwrap())
+    }
+
+    /// Cell from one-based row and column.
+    pub fn rc(r: u8, c: u8) -> Cell {
+        Cell::at(r - 1, c - 1).unwrap()
+    }
+
+    /// Digit from its value.
+    pub fn dg(d: u8) -> Digit {
+        Digit::new(d).unwrap()
+    }
+
+    /// Removes digit `d` from the given cells.
+    pub fn remove(st: &mut Candidates, d: u8, cells: &[Cell]) {
+        st.remove(dg(d), cells.iter().copied().collect::<CellSet>());
+    }
+
+    /// Restricts `cell` to the digits in `keep` (e.g. "12").
+    pub fn keep(st: &mut Candidates, cell: Cell, keep: &str) {
+        for d in 1..=9u8 {
+            if !keep.contains(char::from(b'0' + d)) {
+                st.remove(dg(d), CellSet::single(cell));
+            }
+        }
+    }
+}

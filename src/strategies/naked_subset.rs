@@ -1,0 +1,194 @@
+//! Naked pair, triple and quad (tiers 1, 2 and 3): k empty cells of one house whose candidates
+//! together are only k digits hold those digits, so the other cells of the house lose them.
+//!
+//! Possible applications: for each of the 27 houses, C(n, k) where n is the number of empty
+//! cells of the house (every k-subset of its empty cells). A valid application is a k-subset
+//! whose candidates cover exactly k digits and whose digits appear in another cell of the
+//! house. A pair in a row and a box counts once for each house.
+
+use super::{choose, empty_in, Application, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Cell, House};
+
+/// Pushes every valid naked subset of size `k` (2-4); returns p.
+pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    let strategy = match k {
+        2 => Strategy::NakedPair,
+        3 => Strategy::NakedTriple,
+        4 => Strategy::NakedQuad,
+        _ => panic!("naked subsets have 2 to 4 cells"),
+    };
+    let mut p = 0;
+    for h in 0..27 {
+        let empty = empty_in(st, h);
+        let n = empty.len();
+        p += choose(n, k);
+        if n <= k {
+            continue;
+        }
+        // Only cells with at most k candidates can take part.
+        let small: Vec<Cell> = empty
+            .iter()
+            .filter(|&c| st.candidates(c).len() <= k)
+            .collect();
+        if small.len() < k as usize {
+            continue;
+        }
+        let house = House::from_index(h).expect("house < 27");
+        let mut found = Found {
+            st,
+            k,
+            strategy,
+            house,
+            empty,
+            out,
+        };
+        found.extend(&small, 0, CellSet::EMPTY, DigitSet::EMPTY);
+    }
+    p
+}
+
+/// The recursive enumeration of one house's subsets.
+struct Found<'a> {
+    st: &'a Candidates,
+    k: u32,
+    strategy: Strategy,
+    house: House,
+    empty: CellSet,
+    out: &'a mut Vec<Application>,
+}
+
+impl Found<'_> {
+    fn extend(&mut self, cells: &[Cell], from: usize, chosen: CellSet, union: DigitSet) {
+        if chosen.len() == self.k {
+            let targets = self.empty - chosen;
+            let effect = Effect::remove_digits(union, targets);
+            if self.st.changes(&effect) {
+                self.out.push(Application {
+                    strategy: self.strategy,
+                    cells: chosen,
+                    digits: union,
+                    house: Some(self.house),
+                    depth: 0,
+                    effect,
+                });
+            }
+            return;
+        }
+        let need = self.k as usize - chosen.len() as usize;
+        for i in from..cells.len() {
+            if cells.len() - i < need {
+                break;
+            }
+            let u = union | self.st.candidates(cells[i]);
+            if u.len() > self.k {
+                continue;
+            }
+            let mut next = chosen;
+            next.insert(cells[i]);
+            self.extend(cells, i + 1, next, u);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategies::testing::*;
+
+    #[test]
+    fn finds_a_naked_pair_and_counts_p() {
+        let mut st = empty();
+        // Row 1: r1c1 and r1c2 hold only {1,2}.
+        keep(&mut st, rc(1, 1), "12");
+        keep(&mut st, rc(1, 2), "12");
+        let mut out = Vec::new();
+        let p = search(&st, 2, &mut out);
+        // 27 houses of 9 empty cells: 27 * C(9,2).
+        assert_eq!(p, 27 * 36);
+        // The pair is in row 1 and in box 1: two applications.
+        assert_eq!(out.len(), 2);
+        let row = out.iter().find(|a| a.house == Some(House::Row(0))).unwrap();
+        assert_eq!(row.digits.to_string(), "12");
+        assert_eq!(row.cells.len(), 2);
+        let Effect::Remove(r) = row.effect else {
+            panic!("a pair removes candidates")
+        };
+        assert_eq!(r[0].len(), 7);
+        assert_eq!(r[1].len(), 7);
+        assert!(out.iter().any(|a| a.house == Some(House::Box(0))));
+    }
+
+    #[test]
+    fn a_pair_with_nothing_to_remove_is_not_valid() {
+        let mut st = empty();
+        keep(&mut st, rc(1, 1), "12");
+        keep(&mut st, rc(1, 2), "12");
+        let others: Vec<_> = (3..=9).map(|c| rc(1, c)).collect();
+        remove(&mut st, 1, &others);
+        remove(&mut st, 2, &others);
+        let box_others: Vec<_> = [
+            rc(1, 3),
+            rc(2, 1),
+            rc(2, 2),
+            rc(2, 3),
+            rc(3, 1),
+            rc(3, 2),
+            rc(3, 3),
+        ]
+        .to_vec();
+        remove(&mut st, 1, &box_others);
+        remove(&mut st, 2, &box_others);
+        let mut out = Vec::new();
+        search(&st, 2, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn finds_a_naked_triple_without_any_cell_holding_all_three() {
+        let mut st = empty();
+        keep(&mut st, rc(5, 1), "12");
+        keep(&mut st, rc(5, 5), "23");
+        keep(&mut st, rc(5, 9), "13");
+        let mut out = Vec::new();
+        let p = search(&st, 3, &mut out);
+        assert_eq!(p, 27 * 84);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].house, Some(House::Row(4)));
+        assert_eq!(out[0].digits.to_string(), "123");
+        assert_eq!(out[0].effect.size(), 6 * 3);
+        // No pair in it.
+        out.clear();
+        search(&st, 2, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn finds_a_naked_quad() {
+        let mut st = empty();
+        keep(&mut st, rc(1, 1), "12");
+        keep(&mut st, rc(2, 2), "23");
+        keep(&mut st, rc(3, 3), "34");
+        keep(&mut st, rc(2, 3), "41");
+        let mut out = Vec::new();
+        search(&st, 4, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].house, Some(House::Box(0)));
+        assert_eq!(out[0].effect.size(), 5 * 4);
+    }
+
+    #[test]
+    fn p_counts_only_empty_cells() {
+        let st = state(
+            "123456...........................................................................",
+        );
+        let mut out = Vec::new();
+        // Row 1 has 3 empty cells, boxes 1 and 2 have 6 each, columns 1-6 have 8.
+        let expected = choose(3, 2) // row 1
+            + 8 * choose(9, 2) // rows 2-9
+            + 6 * choose(8, 2) + 3 * choose(9, 2) // columns
+            + 2 * choose(6, 2) + 7 * choose(9, 2); // boxes
+        assert_eq!(search(&st, 2, &mut out), expected);
+    }
+}

@@ -1,0 +1,166 @@
+//! Trial and error (tier 6, beyond the paper, so that every puzzle with one solution gets a
+//! finite rating): assume any candidate of any empty cell and follow it; a contradiction
+//! removes the assumed candidate.
+//!
+//! # Following a trial
+//!
+//! At depth 1 the trial is followed with the exact solver's propagation: naked and hidden
+//! singles plus the row-box interactions inside each band (locked candidates), the logic a
+//! person applies without thinking once a value is pencilled in. At depth n > 1 it is then
+//! also followed with depth n-1 trials, repeated until nothing more follows. (Unlike tier 5,
+//! a trial that completes the grid proves nothing here: tier 6 reasons by contradiction only,
+//! so it is the same deduction whether or not the puzzle is known to have one solution.)
+//!
+//! # p and v
+//!
+//! At depth 1 a possible application is one candidate to try: p = N, the number of
+//! candidates in the empty cells (the tier-5 count, generalised from two-candidate cells to
+//! every candidate). A depth-n trial runs a depth-(n-1) search inside each of its N trials, so
+//! p = N^n. v is the number of candidates whose trial ends in a contradiction. hsolve searches
+//! depth 1, then 2, and so on, charging E(p, v) for each depth it searches, until one finds a
+//! valid application. Depth 2 is enough for every puzzle in the reference data.
+
+use super::{Application, Context, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Cell, Digit};
+use crate::propagate::Outcome;
+use crate::solve::{propagate_state, propagate_trial, TrialBase};
+
+/// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth.
+pub fn search(st: &Candidates, ctx: &Context, depth: u8, out: &mut Vec<Application>) -> u64 {
+    assert!(depth >= 1, "trials have depth 1 or more");
+    let n = st.candidate_count() as u64;
+    let p = (0..depth).fold(1u64, |acc, _| acc.saturating_mul(n));
+    let base = (depth == 1).then(|| TrialBase::new(st));
+    for c in st.empty() {
+        for d in st.candidates(c).iter() {
+            if ctx.is_solution(c, d) {
+                continue; // never contradicts
+            }
+            let outcome = match &base {
+                Some(b) => b.outcome(c, d),
+                None => trial(st, c, d, depth),
+            };
+            if outcome != Outcome::Contradiction {
+                continue;
+            }
+            let effect = Effect::remove_digit(d, CellSet::single(c));
+            out.push(Application {
+                strategy: Strategy::TrialAndError,
+                cells: CellSet::single(c),
+                digits: DigitSet::single(d),
+                house: None,
+                depth,
+                effect,
+            });
+        }
+    }
+    p
+}
+
+/// Assumes `d` in `c` and follows it to the end at `depth`.
+pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
+    if depth <= 1 {
+        return propagate_trial(st, c, d, false).0;
+    }
+    // The same trial, from the base the depth-1 search would use.
+    match propagate_trial(st, c, d, true) {
+        (Outcome::Stalled, Some(mut s)) => follow(&mut s, depth - 1),
+        (o, _) => o,
+    }
+}
+
+/// Applies depth-`depth` removals and propagation to `s` until nothing follows.
+fn follow(s: &mut Candidates, depth: u8) -> Outcome {
+    loop {
+        let mut wrong: Vec<(Cell, Digit)> = Vec::new();
+        let base = (depth == 1).then(|| TrialBase::new(s));
+        for c in s.empty() {
+            for d in s.candidates(c).iter() {
+                let outcome = match &base {
+                    Some(b) => b.outcome(c, d),
+                    None => trial(s, c, d, depth),
+                };
+                match outcome {
+                    Outcome::Contradiction => wrong.push((c, d)),
+                    // The assumptions so far are consistent with a full grid.
+                    Outcome::Solved => return Outcome::Solved,
+                    Outcome::Stalled => {}
+                }
+            }
+        }
+        if wrong.is_empty() {
+            return Outcome::Stalled;
+        }
+        for (c, d) in wrong {
+            s.remove(d, CellSet::single(c));
+        }
+        match propagate_state(s) {
+            (Outcome::Stalled, Some(next)) => *s = next,
+            (o, _) => return o,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Puzzle;
+    use crate::propagate::propagate;
+
+    /// Needs depth-2 trials at the start.
+    const HARD: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    /// The first puzzle of top1465: depth-1 trials find removals at the start.
+    const TOP: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn depth_one_removals_are_all_wrong_candidates() {
+        let p: Puzzle = TOP.parse().unwrap();
+        let sol = crate::solve::solve(&p).unique().unwrap();
+        let mut st = Candidates::new(&p);
+        propagate(&mut st);
+        let mut out = Vec::new();
+        let n = st.candidate_count() as u64;
+        assert_eq!(search(&st, &Context::default(), 1, &mut out), n);
+        assert!(!out.is_empty());
+        for a in &out {
+            let Effect::Remove(r) = a.effect else {
+                panic!("trials only remove")
+            };
+            let c = a.cells.first().unwrap();
+            let d = a.digits.first().unwrap();
+            assert!(r[d.index()].contains(c));
+            assert_ne!(sol.get(c), d, "the solution digit is never removed");
+        }
+    }
+
+    #[test]
+    fn depth_two_finds_what_depth_one_cannot() {
+        let p: Puzzle = HARD.parse().unwrap();
+        let sol = crate::solve::solve(&p).unique().unwrap();
+        let mut st = Candidates::new(&p);
+        propagate(&mut st);
+        let n = st.candidate_count() as u64;
+        let mut out = Vec::new();
+        let ctx = Context {
+            solution: Some(sol),
+        };
+        assert_eq!(search(&st, &ctx, 1, &mut out), n);
+        assert!(
+            out.is_empty(),
+            "singles after one trial find no contradiction here"
+        );
+        assert_eq!(search(&st, &ctx, 2, &mut out), n * n);
+        assert!(!out.is_empty());
+        for a in &out {
+            assert_ne!(sol.get(a.cells.first().unwrap()), a.digits.first().unwrap());
+        }
+        // Without the solution the same removals are found.
+        let mut plain = Vec::new();
+        search(&st, &Context::default(), 2, &mut plain);
+        assert_eq!(plain, out);
+    }
+}
