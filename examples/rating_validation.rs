@@ -219,7 +219,11 @@ fn means_by(out: &mut String, label: &str, measures: &[Measures], scale: &[f64])
         e.1 += m.hsolve;
         e.2 += m.tier;
     }
-    writeln!(out, "| {label} | puzzles | mean hsolve | mean hardest tier |").unwrap();
+    writeln!(
+        out,
+        "| {label} | puzzles | mean hsolve | mean hardest tier |"
+    )
+    .unwrap();
     writeln!(out, "|---:|---:|---:|---:|").unwrap();
     for (k, (n, sum, tiers)) in groups {
         writeln!(
@@ -361,7 +365,8 @@ fn main() {
     if let Some(dir) = std::path::Path::new(&out_path).parent() {
         std::fs::create_dir_all(dir).unwrap();
     }
-    let findings = std::fs::read_to_string("docs/rating-validation-findings.md").unwrap_or_default();
+    let findings =
+        std::fs::read_to_string("docs/rating-validation-findings.md").unwrap_or_default();
     doc.push_str(&findings);
     std::fs::write(&out_path, doc).unwrap();
     eprintln!("wrote {out_path} in {elapsed:.1?}");
