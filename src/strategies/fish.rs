@@ -8,7 +8,7 @@
 //! A valid application is such a set of n lines whose places cover exactly n cross lines,
 //! with at least one place to remove in those cross lines.
 
-use super::{choose, Application, Strategy};
+use super::{choose, for_each_subset, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::Digit;
@@ -27,101 +27,66 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
         if places.is_empty() {
             continue;
         }
-        for by_rows in [true, false] {
-            // For each base line, the cross-line indexes of its places.
-            let mut lines: Vec<(u8, u16)> = Vec::with_capacity(9);
-            for i in 0..9u8 {
-                let base = if by_rows { i as usize } else { 9 + i as usize };
-                let m = cross_mask(places & CellSet::house_at(base), by_rows);
+        let bits = places.bits();
+        // Row r's places as columns; column c's places as rows.
+        let mut rows = [0u16; 9];
+        let mut cols = [0u16; 9];
+        for r in 0..9 {
+            let x = (bits >> (9 * r)) as u16 & 0x1FF;
+            rows[r] = x;
+            let mut m = x;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                cols[c] |= 1 << r;
+            }
+        }
+        for (by_rows, lines) in [(true, &mut rows), (false, &mut cols)] {
+            // Lines with 2..=n places take part (exactly 2 for the X-wing); the others get an
+            // impossible mask.
+            let mut eligible = 0;
+            for m in lines.iter_mut() {
                 let k = m.count_ones();
-                if k >= 2 && k <= n {
-                    lines.push((i, m));
+                if (2..=n).contains(&k) {
+                    eligible += 1;
+                } else {
+                    *m = 0x1FF;
                 }
             }
-            p += choose(lines.len() as u32, n);
-            if lines.len() < n as usize {
+            p += choose(eligible, n);
+            if eligible < n {
                 continue;
             }
-            let mut f = Fish {
-                n,
-                strategy,
-                d,
-                by_rows,
-                places,
-                lines: &lines,
-                out,
-            };
-            f.extend(0, 0, 0, 0);
+            let (base_off, cover_off) = if by_rows { (0, 9) } else { (9, 0) };
+            for_each_subset(&lines[..], n, |base, cover| {
+                if cover.count_ones() != n {
+                    return;
+                }
+                let mut base_cells = CellSet::EMPTY;
+                let mut cover_cells = CellSet::EMPTY;
+                for i in 0..9 {
+                    if base >> i & 1 != 0 {
+                        base_cells |= CellSet::house_at(base_off + i);
+                    }
+                    if cover >> i & 1 != 0 {
+                        cover_cells |= CellSet::house_at(cover_off + i);
+                    }
+                }
+                let hit = places & (cover_cells - base_cells);
+                if !hit.is_empty() {
+                    out.push(Application {
+                        strategy,
+                        cells: places & base_cells,
+                        digits: DigitSet::single(d),
+                        house: None,
+                        depth: 0,
+                        effect: Effect::remove_digit(d, hit),
+                    });
+                }
+            });
         }
     }
     p
-}
-
-/// The column (or, for `by_rows == false`, row) indexes of the cells of `s`, as 9 bits.
-#[inline]
-fn cross_mask(s: CellSet, by_rows: bool) -> u16 {
-    let mut m = 0u16;
-    for c in s {
-        m |= 1 << if by_rows { c.col() } else { c.row() };
-    }
-    m
-}
-
-/// The recursive enumeration of one digit's base-line sets.
-struct Fish<'a> {
-    n: u32,
-    strategy: Strategy,
-    d: Digit,
-    by_rows: bool,
-    places: CellSet,
-    lines: &'a [(u8, u16)],
-    out: &'a mut Vec<Application>,
-}
-
-impl Fish<'_> {
-    fn extend(&mut self, from: usize, count: u32, base: u16, cover: u16) {
-        if count == self.n {
-            if cover.count_ones() != self.n {
-                return;
-            }
-            let house_offset = if self.by_rows { 0 } else { 9 };
-            let cross_offset = if self.by_rows { 9 } else { 0 };
-            let mut base_cells = CellSet::EMPTY;
-            let mut cover_cells = CellSet::EMPTY;
-            for i in 0..9 {
-                if base >> i & 1 != 0 {
-                    base_cells |= CellSet::house_at(house_offset + i);
-                }
-                if cover >> i & 1 != 0 {
-                    cover_cells |= CellSet::house_at(cross_offset + i);
-                }
-            }
-            let hit = self.places & (cover_cells - base_cells);
-            if !hit.is_empty() {
-                self.out.push(Application {
-                    strategy: self.strategy,
-                    cells: self.places & base_cells,
-                    digits: DigitSet::single(self.d),
-                    house: None,
-                    depth: 0,
-                    effect: Effect::remove_digit(self.d, hit),
-                });
-            }
-            return;
-        }
-        let need = (self.n - count) as usize;
-        for i in from..self.lines.len() {
-            if self.lines.len() - i < need {
-                break;
-            }
-            let (line, m) = self.lines[i];
-            let u = cover | m;
-            if u.count_ones() > self.n {
-                continue;
-            }
-            self.extend(i + 1, count + 1, base | 1 << line, u);
-        }
-    }
 }
 
 #[cfg(test)]

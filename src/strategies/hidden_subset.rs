@@ -5,10 +5,10 @@
 //! cells of the house. A valid application is a k-subset of the empty cells holding all the
 //! places of k digits (of the digits missing from the house) and some other candidate.
 
-use super::{choose, empty_in, Application, Strategy};
+use super::{choose, empty_in, for_each_subset, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
-use crate::grid::{Digit, House};
+use crate::grid::{Cell, House};
 
 /// Pushes every valid hidden subset of size `k` (2-4); returns p.
 pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
@@ -26,78 +26,56 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
         if n <= k {
             continue;
         }
-        let house_cells = CellSet::house_at(h);
-        // The missing digits with at most k places in the house.
-        let mut digits: Vec<(Digit, CellSet)> = Vec::with_capacity(9);
-        for d in Digit::all() {
-            let places = st.cells_with(d) & house_cells;
-            if !places.is_empty() && places.len() <= k {
-                digits.push((d, places));
+        // Item = digit, mask = its places among the house's empty cells (bit i = i-th cell).
+        let mut cells = [Cell::from_index(0); 9];
+        let mut places = [0u16; 9];
+        let mut all = 0u16;
+        for (i, c) in empty.iter().enumerate() {
+            cells[i] = c;
+            let m = st.candidates(c).bits();
+            all |= m;
+            let mut ds = m;
+            while ds != 0 {
+                let d = ds.trailing_zeros() as usize;
+                ds &= ds - 1;
+                places[d] |= 1 << i;
             }
         }
-        if digits.len() < k as usize {
-            continue;
+        // Digits without a place (placed in the house) must not join a subset: give them an
+        // impossible mask.
+        for (d, pl) in places.iter_mut().enumerate() {
+            if all >> d & 1 == 0 {
+                *pl = 0x1FF;
+            }
         }
-        let house = House::from_index(h).expect("house < 27");
-        extend(
-            st,
-            k,
-            strategy,
-            house,
-            &digits,
-            0,
-            DigitSet::EMPTY,
-            CellSet::EMPTY,
-            out,
-        );
-    }
-    p
-}
-
-/// Grows the digit set `chosen` (whose places are `cells`) from `digits[from..]`.
-#[allow(clippy::too_many_arguments)]
-fn extend(
-    st: &Candidates,
-    k: u32,
-    strategy: Strategy,
-    house: House,
-    digits: &[(Digit, CellSet)],
-    from: usize,
-    chosen: DigitSet,
-    cells: CellSet,
-    out: &mut Vec<Application>,
-) {
-    if chosen.len() == k {
-        if cells.len() != k {
-            return; // fewer cells than digits: a contradiction, not a subset
-        }
-        let effect = Effect::remove_digits(!chosen, cells);
-        if st.changes(&effect) {
+        let n = n as usize;
+        for_each_subset(&places, k, |chosen, union| {
+            if union.count_ones() != k {
+                return; // fewer cells than digits: a contradiction, not a subset
+            }
+            let mut subset = CellSet::EMPTY;
+            let mut extra = false;
+            for (i, &c) in cells[..n].iter().enumerate() {
+                if union >> i & 1 != 0 {
+                    subset.insert(c);
+                    extra |= st.candidates(c).bits() & !chosen != 0;
+                }
+            }
+            if !extra {
+                return; // nothing to remove
+            }
+            let digits = DigitSet::from_bits(chosen);
             out.push(Application {
                 strategy,
-                cells,
-                digits: chosen,
-                house: Some(house),
+                cells: subset,
+                digits,
+                house: House::from_index(h),
                 depth: 0,
-                effect,
+                effect: Effect::remove_digits(!digits, subset),
             });
-        }
-        return;
+        });
     }
-    let need = k as usize - chosen.len() as usize;
-    for i in from..digits.len() {
-        if digits.len() - i < need {
-            break;
-        }
-        let (d, places) = digits[i];
-        let u = cells | places;
-        if u.len() > k {
-            continue;
-        }
-        let mut next = chosen;
-        next.insert(d);
-        extend(st, k, strategy, house, digits, i + 1, next, u, out);
-    }
+    p
 }
 
 #[cfg(test)]

@@ -265,10 +265,94 @@ pub(crate) fn choose(n: u32, k: u32) -> u64 {
     r
 }
 
+/// Calls `f(chosen, union)` for every choice of `k` of the `masks` (at most 9 items) whose
+/// masks together have at most `k` bits: `chosen` has bit i set for each chosen item i,
+/// `union` is the OR of their masks. Items whose own mask has more than `k` bits never take
+/// part. This one enumeration serves naked subsets (items: cells, masks: their digits), hidden
+/// subsets (items: digits, masks: their places in the house) and fish (items: base lines,
+/// masks: the cross lines of their places).
+#[inline]
+pub(crate) fn for_each_subset(masks: &[u16], k: u32, mut f: impl FnMut(u16, u16)) {
+    // The eligible items, in order.
+    let mut items = [(0u8, 0u16); 9];
+    let mut n = 0;
+    for (i, &m) in masks.iter().enumerate() {
+        if m.count_ones() <= k {
+            items[n] = (i as u8, m);
+            n += 1;
+        }
+    }
+    let k = k as usize;
+    if n < k {
+        return;
+    }
+    // Depth-first over increasing item positions, with the union pruned at each level.
+    let mut pos = [0usize; 5];
+    let mut unions = [0u16; 5];
+    let mut chosen = [0u16; 5];
+    let mut depth = 0;
+    pos[0] = 0;
+    loop {
+        if pos[depth] + (k - depth) > n {
+            // Not enough items left at this level: back up.
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            pos[depth] += 1;
+            continue;
+        }
+        let (id, m) = items[pos[depth]];
+        let u = unions[depth] | m;
+        if u.count_ones() as usize > k {
+            pos[depth] += 1;
+            continue;
+        }
+        let c = chosen[depth] | 1 << id;
+        if depth + 1 == k {
+            f(c, u);
+            pos[depth] += 1;
+        } else {
+            depth += 1;
+            unions[depth] = u;
+            chosen[depth] = c;
+            pos[depth] = pos[depth - 1] + 1;
+        }
+    }
+}
+
 /// The empty cells of house number `h` (0-26).
 #[inline]
 pub(crate) fn empty_in(state: &Candidates, h: usize) -> CellSet {
     state.empty() & CellSet::house_at(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_enumerate_exactly_the_small_unions() {
+        // Brute force over all k-subsets of random-looking masks.
+        let masks = [0b011, 0b110, 0b101, 0b1000_0001, 0b11, 0b1_1000_0000, 0b100, 0b1, 0b111];
+        for k in 2..=4u32 {
+            let mut got = Vec::new();
+            for_each_subset(&masks, k, |c, u| got.push((c, u)));
+            let mut want = Vec::new();
+            for c in 0u16..512 {
+                if c.count_ones() != k {
+                    continue;
+                }
+                let u = (0..9).filter(|i| c >> i & 1 != 0).fold(0, |a, i| a | masks[i]);
+                if u.count_ones() <= k {
+                    want.push((c, u));
+                }
+            }
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "k = {k}");
+        }
+    }
 }
 
 #[cfg(test)]

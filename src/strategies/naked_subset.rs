@@ -6,7 +6,7 @@
 //! whose candidates cover exactly k digits and whose digits appear in another cell of the
 //! house. A pair in a row and a box counts once for each house.
 
-use super::{choose, empty_in, Application, Strategy};
+use super::{choose, empty_in, for_each_subset, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, House};
@@ -27,69 +27,41 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
         if n <= k {
             continue;
         }
-        // Only cells with at most k candidates can take part.
-        let small: Vec<Cell> = empty
-            .iter()
-            .filter(|&c| st.candidates(c).len() <= k)
-            .collect();
-        if small.len() < k as usize {
-            continue;
+        let mut cells = [Cell::from_index(0); 9];
+        let mut masks = [0u16; 9];
+        for (i, c) in empty.iter().enumerate() {
+            cells[i] = c;
+            masks[i] = st.candidates(c).bits();
         }
-        let house = House::from_index(h).expect("house < 27");
-        let mut found = Found {
-            st,
-            k,
-            strategy,
-            house,
-            empty,
-            out,
-        };
-        found.extend(&small, 0, CellSet::EMPTY, DigitSet::EMPTY);
+        let n = n as usize;
+        for_each_subset(&masks[..n], k, |chosen, union| {
+            if union.count_ones() != k {
+                return; // fewer digits than cells: a contradiction, not a subset
+            }
+            let mut subset = CellSet::EMPTY;
+            let mut others = 0u16;
+            for (i, &c) in cells[..n].iter().enumerate() {
+                if chosen >> i & 1 != 0 {
+                    subset.insert(c);
+                } else {
+                    others |= masks[i];
+                }
+            }
+            if others & union == 0 {
+                return; // nothing to remove
+            }
+            let digits = DigitSet::from_bits(union);
+            out.push(Application {
+                strategy,
+                cells: subset,
+                digits,
+                house: House::from_index(h),
+                depth: 0,
+                effect: Effect::remove_digits(digits, empty - subset),
+            });
+        });
     }
     p
-}
-
-/// The recursive enumeration of one house's subsets.
-struct Found<'a> {
-    st: &'a Candidates,
-    k: u32,
-    strategy: Strategy,
-    house: House,
-    empty: CellSet,
-    out: &'a mut Vec<Application>,
-}
-
-impl Found<'_> {
-    fn extend(&mut self, cells: &[Cell], from: usize, chosen: CellSet, union: DigitSet) {
-        if chosen.len() == self.k {
-            let targets = self.empty - chosen;
-            let effect = Effect::remove_digits(union, targets);
-            if self.st.changes(&effect) {
-                self.out.push(Application {
-                    strategy: self.strategy,
-                    cells: chosen,
-                    digits: union,
-                    house: Some(self.house),
-                    depth: 0,
-                    effect,
-                });
-            }
-            return;
-        }
-        let need = self.k as usize - chosen.len() as usize;
-        for i in from..cells.len() {
-            if cells.len() - i < need {
-                break;
-            }
-            let u = union | self.st.candidates(cells[i]);
-            if u.len() > self.k {
-                continue;
-            }
-            let mut next = chosen;
-            next.insert(cells[i]);
-            self.extend(cells, i + 1, next, u);
-        }
-    }
 }
 
 #[cfg(test)]
