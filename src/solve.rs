@@ -608,8 +608,15 @@ pub(crate) fn propagate_trial(
 
 /// A hand-solving state propagated once with the solver's rules, from which many trials are
 /// made: each trial copies it and only re-propagates what the trial value touches.
+///
+/// It also remembers what the stalled trials implied. If assuming x places y and x ends
+/// without a contradiction, assuming y cannot end in one either: y's propagation starts from a
+/// state with more candidates than x's closure, and propagation is monotone. So once x
+/// stalls, every candidate its closure placed is known to stall and needs no trial of its own.
 pub(crate) struct TrialBase {
     state: Option<State>,
+    /// Per digit-band, the cells known not to end in a contradiction.
+    stalls: [u32; 27],
 }
 
 impl TrialBase {
@@ -618,12 +625,20 @@ impl TrialBase {
         let mut s = band_state(st);
         TrialBase {
             state: s.propagate().ok().map(|_| s),
+            stalls: [0; 27],
         }
     }
 
-    /// How assuming `d` in `c` ends.
+    /// True when assuming `d` in `c` is known not to end in a contradiction.
     #[inline]
-    pub(crate) fn outcome(&self, c: Cell, d: Digit) -> Outcome {
+    pub(crate) fn known_to_stall(&self, c: Cell, d: Digit) -> bool {
+        let i = c.index();
+        self.stalls[3 * d.index() + i / 27] >> (i % 27) & 1 != 0
+    }
+
+    /// How assuming `d` in `c` ends; a stalled trial's placements are remembered.
+    #[inline]
+    pub(crate) fn outcome(&mut self, c: Cell, d: Digit) -> Outcome {
         let Some(base) = &self.state else {
             return Outcome::Contradiction;
         };
@@ -645,7 +660,17 @@ impl TrialBase {
         match s.propagate() {
             Err(Contradiction) => Outcome::Contradiction,
             Ok(_) if s.solved() => Outcome::Solved,
-            Ok(_) => Outcome::Stalled,
+            Ok(_) => {
+                for band in 0..3 {
+                    let new = base.unsolved[band] & !s.unsolved[band];
+                    if new != 0 {
+                        for dd in 0..9 {
+                            self.stalls[3 * dd + band] |= s.f[3 * dd + band] & new;
+                        }
+                    }
+                }
+                Outcome::Stalled
+            }
         }
     }
 }

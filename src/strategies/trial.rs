@@ -32,13 +32,14 @@ pub fn search(st: &Candidates, ctx: &Context, depth: u8, out: &mut Vec<Applicati
     assert!(depth >= 1, "trials have depth 1 or more");
     let n = st.candidate_count() as u64;
     let p = (0..depth).fold(1u64, |acc, _| acc.saturating_mul(n));
-    let base = (depth == 1).then(|| TrialBase::new(st));
+    let mut base = (depth == 1).then(|| TrialBase::new(st));
     for c in st.empty() {
         for d in st.candidates(c).iter() {
             if ctx.is_solution(c, d) {
                 continue; // never contradicts
             }
-            let outcome = match &base {
+            let outcome = match &mut base {
+                Some(b) if b.known_to_stall(c, d) => continue,
                 Some(b) => b.outcome(c, d),
                 None => trial(st, c, d, depth),
             };
@@ -75,10 +76,11 @@ pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
 fn follow(s: &mut Candidates, depth: u8) -> Outcome {
     loop {
         let mut wrong: Vec<(Cell, Digit)> = Vec::new();
-        let base = (depth == 1).then(|| TrialBase::new(s));
+        let mut base = (depth == 1).then(|| TrialBase::new(s));
         for c in s.empty() {
             for d in s.candidates(c).iter() {
-                let outcome = match &base {
+                let outcome = match &mut base {
+                    Some(b) if b.known_to_stall(c, d) => Outcome::Stalled,
                     Some(b) => b.outcome(c, d),
                     None => trial(s, c, d, depth),
                 };
