@@ -8,7 +8,46 @@
 use super::{choose, empty_in, for_each_subset, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
-use crate::grid::{Cell, House};
+use crate::grid::{Digit, House};
+
+/// Bits 0, 9, ..., 72: one column's cells.
+const COLUMN: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1 << (9 * r);
+        r += 1;
+    }
+    m
+};
+
+/// Multiplier that gathers the nine bits of [`COLUMN`] into bits 72-80 (no two partial
+/// products meet, so nothing carries into that window).
+const GATHER: u128 = {
+    let mut m = 0u128;
+    let mut j = 0;
+    while j < 9 {
+        m |= 1 << (72 - 8 * j);
+        j += 1;
+    }
+    m
+};
+
+/// The places of the cells of `s` inside house `h`, as 9 bits in the order of
+/// [`House::cells`].
+#[inline]
+fn places_in(s: u128, h: usize) -> u16 {
+    match h {
+        0..=8 => (s >> (9 * h)) as u16 & 0x1FF,
+        9..=17 => ((((s >> (h - 9)) & COLUMN).wrapping_mul(GATHER)) >> 72) as u16 & 0x1FF,
+        _ => {
+            let b = h - 18;
+            let o = 27 * (b / 3) + 3 * (b % 3);
+            let x = s >> o;
+            (x as u16 & 7) | ((x >> 9) as u16 & 7) << 3 | ((x >> 18) as u16 & 7) << 6
+        }
+    }
+}
 
 /// Pushes every valid hidden subset of size `k` (2-4); returns p.
 pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
@@ -18,44 +57,34 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
         4 => Strategy::HiddenQuad,
         _ => panic!("hidden subsets have 2 to 4 cells"),
     };
+    let digit_bits: [u128; 9] = std::array::from_fn(|d| st.cells_with(Digit::from_index(d)).bits());
     let mut p = 0;
     for h in 0..27 {
-        let empty = empty_in(st, h);
-        let n = empty.len();
+        let n = empty_in(st, h).len();
         p += choose(n, k);
         if n <= k {
             continue;
         }
-        // Item = digit, mask = its places among the house's empty cells (bit i = i-th cell).
-        let mut cells = [Cell::from_index(0); 9];
+        // Item = digit, mask = its places in the house. A digit without places is already
+        // in the house and must not join a subset: it gets an impossible mask.
         let mut places = [0u16; 9];
-        let mut all = 0u16;
-        for (i, c) in empty.iter().enumerate() {
-            cells[i] = c;
-            let m = st.candidates(c).bits();
-            all |= m;
-            let mut ds = m;
-            while ds != 0 {
-                let d = ds.trailing_zeros() as usize;
-                ds &= ds - 1;
-                places[d] |= 1 << i;
-            }
-        }
-        // Digits without a place (placed in the house) must not join a subset: give them an
-        // impossible mask.
+        let mut small = 0;
         for (d, pl) in places.iter_mut().enumerate() {
-            if all >> d & 1 == 0 {
-                *pl = 0x1FF;
-            }
+            let m = places_in(digit_bits[d], h);
+            *pl = if m == 0 { 0x1FF } else { m };
+            small += u32::from(m.count_ones() <= k && m != 0);
         }
-        let n = n as usize;
+        if small < k {
+            continue;
+        }
+        let cells = House::from_index(h).expect("house < 27").cells();
         for_each_subset(&places, k, |chosen, union| {
             if union.count_ones() != k {
                 return; // fewer cells than digits: a contradiction, not a subset
             }
             let mut subset = CellSet::EMPTY;
             let mut extra = false;
-            for (i, &c) in cells[..n].iter().enumerate() {
+            for (i, &c) in cells.iter().enumerate() {
                 if union >> i & 1 != 0 {
                     subset.insert(c);
                     extra |= st.candidates(c).bits() & !chosen != 0;
@@ -81,6 +110,17 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_follow_the_house_order() {
+        for h in 0..27 {
+            let cells = House::from_index(h).unwrap().cells();
+            for (i, c) in cells.iter().enumerate() {
+                assert_eq!(places_in(CellSet::single(*c).bits(), h), 1 << i, "house {h}");
+            }
+            assert_eq!(places_in(CellSet::ALL.bits(), h), 0x1FF);
+        }
+    }
     use crate::strategies::testing::*;
 
     #[test]
