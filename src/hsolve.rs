@@ -38,7 +38,7 @@ use crate::grid::{Digit, Grid, Puzzle};
 use crate::propagate::{propagate, Outcome};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions};
-use crate::strategies::{self, trial, Application, Context, Strategy};
+use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -292,16 +292,20 @@ impl Engine {
     }
 
     /// The search of `slot` (tiers 1-5; 6 + n - 1 for trial depth n) in `st`, cached.
-    fn search(&mut self, st: &Candidates, slot: u8) -> Rc<Found> {
+    /// `known` carries what the run's earlier trials proved (it only saves work).
+    fn search(&mut self, st: &Candidates, slot: u8, known: &mut Known) -> Rc<Found> {
         let key = (*st.masks(), slot);
         if let Some(f) = self.cache.get(&key) {
+            if slot >= 5 {
+                f.apps.iter().for_each(|a| known.learn(a));
+            }
             return f.clone();
         }
         let mut apps = Vec::new();
-        let p = if slot <= 5 {
-            strategies::search_tier(slot, st, &self.ctx, &mut apps)
-        } else {
-            trial::search(st, &self.ctx, slot - 5, &mut apps)
+        let p = match slot {
+            5 => backtracking::search(st, &self.ctx, known, &mut apps),
+            1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
+            _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
         };
         let f = Rc::new(Found { p, apps });
         self.cache.insert(key, f.clone());
@@ -317,6 +321,7 @@ impl Engine {
         let mut st = start.clone();
         let mut singles = Singles::of(&st);
         let mut res = RunResult::default();
+        let mut known = Known::default();
         'steps: while !st.is_solved() {
             // Tier 0, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
@@ -368,7 +373,7 @@ impl Engine {
                 });
             }
             for slot in 1..=5 + MAX_TRIAL_DEPTH {
-                let found = self.search(&st, slot);
+                let found = self.search(&st, slot, &mut known);
                 let v = found.apps.len() as u64;
                 res.d += expected_checks(found.p, v);
                 let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };
@@ -440,6 +445,7 @@ pub fn solve_to_tier(puzzle: &Puzzle, k: u8) -> Result<Fixpoint, RateError> {
 pub fn fixpoint(st: &mut Candidates, k: u8) {
     let ctx = Context::default();
     let mut apps = Vec::new();
+    let mut known = Known::default();
     loop {
         if propagate(st) != Outcome::Stalled {
             return;
@@ -447,11 +453,11 @@ pub fn fixpoint(st: &mut Candidates, k: u8) {
         let mut progress = false;
         'tiers: for slot in 1..=k.min(5) + if k >= 6 { MAX_TRIAL_DEPTH } else { 0 } {
             apps.clear();
-            if slot <= 5 {
-                strategies::search_tier(slot, st, &ctx, &mut apps);
-            } else {
-                trial::search(st, &ctx, slot - 5, &mut apps);
-            }
+            match slot {
+                5 => backtracking::search(st, &ctx, &mut known, &mut apps),
+                1..=4 => strategies::search_tier(slot, st, &ctx, &mut apps),
+                _ => trial::search(st, &ctx, slot - 5, &mut known, &mut apps),
+            };
             for a in &apps {
                 st.apply(&a.effect);
                 progress = true;

@@ -6,7 +6,7 @@
 //!
 //! Possible applications: the two-candidate cells.
 
-use super::{Application, Context, Strategy};
+use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit};
@@ -18,9 +18,13 @@ pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Outcome {
     place_and_propagate(&mut s, c, d)
 }
 
-/// Pushes every valid backtracking application; returns p, the number of two-candidate
-/// cells.
-pub fn search(st: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64 {
+/// Pushes every valid backtracking application; returns p, the number of two-candidate `known` skips trials whose outcome earlier states proved, and learns the new ones.
+pub fn search(
+    st: &Candidates,
+    ctx: &Context,
+    known: &mut Known,
+    out: &mut Vec<Application>,
+) -> u64 {
     let mut p = 0;
     for c in st.empty() {
         let ds = st.candidates(c);
@@ -37,7 +41,14 @@ pub fn search(st: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64
             [(a, b), (b, a)]
         };
         for (trial, other) in order {
-            let placed = match try_value(st, c, trial) {
+            let outcome = if known.singles_contradict[trial.index()].contains(c) {
+                Outcome::Contradiction
+            } else if known.singles_solve[trial.index()].contains(c) {
+                Outcome::Solved
+            } else {
+                try_value(st, c, trial)
+            };
+            let placed = match outcome {
                 Outcome::Contradiction => other,
                 Outcome::Solved if ctx.solution.is_some() => trial,
                 _ => continue,
@@ -50,6 +61,7 @@ pub fn search(st: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64
                 depth: 1,
                 effect: Effect::Place(c, placed),
             });
+            known.learn(out.last().expect("just pushed"));
             break;
         }
     }
@@ -114,6 +126,7 @@ mod tests {
             &Context {
                 solution: Some(sol),
             },
+            &mut Known::default(),
             &mut out,
         );
         let bivalue = st
@@ -133,7 +146,15 @@ mod tests {
     #[test]
     fn none_without_two_candidate_cells() {
         let mut out = Vec::new();
-        assert_eq!(search(&empty(), &Context::default(), &mut out), 0);
+        assert_eq!(
+            search(
+                &empty(),
+                &Context::default(),
+                &mut Known::default(),
+                &mut out
+            ),
+            0
+        );
         assert!(out.is_empty());
     }
 }

@@ -31,9 +31,9 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
         // Row r's places as columns; column c's places as rows.
         let mut rows = [0u16; 9];
         let mut cols = [0u16; 9];
-        for r in 0..9 {
+        for (r, row) in rows.iter_mut().enumerate() {
             let x = (bits >> (9 * r)) as u16 & 0x1FF;
-            rows[r] = x;
+            *row = x;
             let mut m = x;
             while m != 0 {
                 let c = m.trailing_zeros() as usize;

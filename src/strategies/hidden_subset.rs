@@ -116,7 +116,11 @@ mod tests {
         for h in 0..27 {
             let cells = House::from_index(h).unwrap().cells();
             for (i, c) in cells.iter().enumerate() {
-                assert_eq!(places_in(CellSet::single(*c).bits(), h), 1 << i, "house {h}");
+                assert_eq!(
+                    places_in(CellSet::single(*c).bits(), h),
+                    1 << i,
+                    "house {h}"
+                );
             }
             assert_eq!(places_in(CellSet::ALL.bits(), h), 0x1FF);
         }

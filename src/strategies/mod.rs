@@ -152,6 +152,46 @@ impl Context {
     }
 }
 
+/// What earlier trials on the same solving path proved. Each fact stays true in every later
+/// state of the path, because later states only have fewer candidates and propagation is
+/// monotone: a trial that ended in a contradiction still does, and a trial that completed the
+/// grid with singles still does. Searches use it to skip trials whose outcome is known; their
+/// results do not depend on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Per digit (index 0-8), the cells where assuming it, followed with singles, ends in a
+    /// contradiction.
+    pub singles_contradict: [CellSet; 9],
+    /// Per digit, the cells where assuming it, followed with singles, fills the grid.
+    pub singles_solve: [CellSet; 9],
+    /// Per digit, the cells where assuming it, followed with the trial-and-error propagation,
+    /// ends in a contradiction (a superset of `singles_contradict`: that propagation includes
+    /// singles).
+    pub propagation_contradicts: [CellSet; 9],
+}
+
+impl Known {
+    /// Learns what a valid application of backtracking or trial and error proved.
+    pub fn learn(&mut self, a: &Application) {
+        let (Some(c), Some(d)) = (a.cells.first(), a.digits.first()) else {
+            return;
+        };
+        match (a.strategy, a.effect) {
+            (Strategy::Backtracking, Effect::Place(_, placed)) if placed == d => {
+                self.singles_solve[d.index()].insert(c);
+            }
+            (Strategy::Backtracking, _) => {
+                self.singles_contradict[d.index()].insert(c);
+                self.propagation_contradicts[d.index()].insert(c);
+            }
+            (Strategy::TrialAndError, _) if a.depth == 1 => {
+                self.propagation_contradicts[d.index()].insert(c);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// One valid application of a strategy: the pattern found and what it deduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Application {
@@ -236,8 +276,8 @@ pub fn search(
         Strategy::XWing => fish::search(state, 2, out),
         Strategy::Swordfish => fish::search(state, 3, out),
         Strategy::Jellyfish => fish::search(state, 4, out),
-        Strategy::Backtracking => backtracking::search(state, ctx, out),
-        Strategy::TrialAndError => trial::search(state, ctx, 1, out),
+        Strategy::Backtracking => backtracking::search(state, ctx, &mut Known::default(), out),
+        Strategy::TrialAndError => trial::search(state, ctx, 1, &mut Known::default(), out),
         Strategy::XyWing => xy_wing::search(state, out),
     }
 }
@@ -334,7 +374,17 @@ mod tests {
     #[test]
     fn subsets_enumerate_exactly_the_small_unions() {
         // Brute force over all k-subsets of random-looking masks.
-        let masks = [0b011, 0b110, 0b101, 0b1000_0001, 0b11, 0b1_1000_0000, 0b100, 0b1, 0b111];
+        let masks = [
+            0b011,
+            0b110,
+            0b101,
+            0b1000_0001,
+            0b11,
+            0b1_1000_0000,
+            0b100,
+            0b1,
+            0b111,
+        ];
         for k in 2..=4u32 {
             let mut got = Vec::new();
             for_each_subset(&masks, k, |c, u| got.push((c, u)));
@@ -343,7 +393,9 @@ mod tests {
                 if c.count_ones() != k {
                     continue;
                 }
-                let u = (0..9).filter(|i| c >> i & 1 != 0).fold(0, |a, i| a | masks[i]);
+                let u = (0..9)
+                    .filter(|i| c >> i & 1 != 0)
+                    .fold(0, |a, i| a | masks[i]);
                 if u.count_ones() <= k {
                     want.push((c, u));
                 }

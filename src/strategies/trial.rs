@@ -20,15 +20,22 @@
 //! depth 1, then 2, and so on, charging E(p, v) for each depth it searches, until one finds a
 //! valid application. Depth 2 is enough for every puzzle in the reference data.
 
-use super::{Application, Context, Strategy};
+use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit};
 use crate::propagate::Outcome;
 use crate::solve::{propagate_state, propagate_trial, TrialBase};
 
-/// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth.
-pub fn search(st: &Candidates, ctx: &Context, depth: u8, out: &mut Vec<Application>) -> u64 {
+/// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth. `known` skips
+/// trials whose contradiction earlier states proved (depth 1), and learns the new ones.
+pub fn search(
+    st: &Candidates,
+    ctx: &Context,
+    depth: u8,
+    known: &mut Known,
+    out: &mut Vec<Application>,
+) -> u64 {
     assert!(depth >= 1, "trials have depth 1 or more");
     let n = st.candidate_count() as u64;
     let p = (0..depth).fold(1u64, |acc, _| acc.saturating_mul(n));
@@ -39,6 +46,9 @@ pub fn search(st: &Candidates, ctx: &Context, depth: u8, out: &mut Vec<Applicati
                 continue; // never contradicts
             }
             let outcome = match &mut base {
+                _ if depth == 1 && known.propagation_contradicts[d.index()].contains(c) => {
+                    Outcome::Contradiction
+                }
                 Some(b) if b.known_to_stall(c, d) => continue,
                 Some(b) => b.outcome(c, d),
                 None => trial(st, c, d, depth),
@@ -55,6 +65,7 @@ pub fn search(st: &Candidates, ctx: &Context, depth: u8, out: &mut Vec<Applicati
                 depth,
                 effect,
             });
+            known.learn(out.last().expect("just pushed"));
         }
     }
     p
@@ -126,7 +137,10 @@ mod tests {
         propagate(&mut st);
         let mut out = Vec::new();
         let n = st.candidate_count() as u64;
-        assert_eq!(search(&st, &Context::default(), 1, &mut out), n);
+        assert_eq!(
+            search(&st, &Context::default(), 1, &mut Known::default(), &mut out),
+            n
+        );
         assert!(!out.is_empty());
         for a in &out {
             let Effect::Remove(r) = a.effect else {
@@ -149,19 +163,25 @@ mod tests {
         let ctx = Context {
             solution: Some(sol),
         };
-        assert_eq!(search(&st, &ctx, 1, &mut out), n);
+        assert_eq!(search(&st, &ctx, 1, &mut Known::default(), &mut out), n);
         assert!(
             out.is_empty(),
             "singles after one trial find no contradiction here"
         );
-        assert_eq!(search(&st, &ctx, 2, &mut out), n * n);
+        assert_eq!(search(&st, &ctx, 2, &mut Known::default(), &mut out), n * n);
         assert!(!out.is_empty());
         for a in &out {
             assert_ne!(sol.get(a.cells.first().unwrap()), a.digits.first().unwrap());
         }
         // Without the solution the same removals are found.
         let mut plain = Vec::new();
-        search(&st, &Context::default(), 2, &mut plain);
+        search(
+            &st,
+            &Context::default(),
+            2,
+            &mut Known::default(),
+            &mut plain,
+        );
         assert_eq!(plain, out);
     }
 }
