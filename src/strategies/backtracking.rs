@@ -26,6 +26,11 @@ pub fn search(
     out: &mut Vec<Application>,
 ) -> u64 {
     let mut p = 0;
+    // Per digit, the cells that some stalled trial of this search placed. If x placed y and
+    // stalled, y's own trial starts from more candidates than x's end state: it cannot end in
+    // a contradiction (propagation is monotone) nor fill the grid (x's end state would then be
+    // the full grid), so it is skipped.
+    let mut stalls = [CellSet::EMPTY; 9];
     for c in st.empty() {
         let ds = st.candidates(c);
         if ds.len() != 2 {
@@ -45,8 +50,17 @@ pub fn search(
                 Outcome::Contradiction
             } else if known.singles_solve[trial.index()].contains(c) {
                 Outcome::Solved
+            } else if stalls[trial.index()].contains(c) {
+                Outcome::Stalled
             } else {
-                try_value(st, c, trial)
+                let mut s = st.clone();
+                let o = place_and_propagate(&mut s, c, trial);
+                if o == Outcome::Stalled {
+                    for d in Digit::all() {
+                        stalls[d.index()] |= s.placed(d) - st.placed(d);
+                    }
+                }
+                o
             };
             let placed = match outcome {
                 Outcome::Contradiction => other,
