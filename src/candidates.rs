@@ -296,26 +296,64 @@ impl Candidates {
     }
 }
 
+/// Bits 0, 9, ..., 72: the first cell of each row.
+const ROW_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1 << (9 * r);
+        r += 1;
+    }
+    m
+};
+
+/// The top-left cell of each box.
+const BOX_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut b = 0;
+    while b < 9 {
+        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
+        b += 1;
+    }
+    m
+};
+
+/// The offsets of a box's nine cells from its top-left cell.
+const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+
 /// The cells of `s` that are the only cell of `s` in their row, column or box.
+///
+/// Branch-free: for each house kind, the nine cells of every house are folded onto the
+/// house's first cell counting "at least one" and "at least two"; the houses with exactly one
+/// are then spread back over their cells with a multiplication (the copies never overlap).
 #[inline]
 pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
     let bits = s.bits();
-    let mut out = 0u128;
-    // Rows: 9-bit fields.
+    // Rows: fold the nine columns onto column 0.
+    let (mut once, mut twice) = (0u128, 0u128);
+    for j in 0..9 {
+        let y = (bits >> j) & ROW_STARTS;
+        twice |= once & y;
+        once |= y;
+    }
+    let rows = (once & !twice).wrapping_mul(0x1FF);
+    // Columns: fold the nine rows onto row 0.
+    let (mut once_c, mut twice_c) = (0u32, 0u32);
     for r in 0..9 {
-        let x = (bits >> (9 * r)) & 0x1FF;
-        if x != 0 && x & (x - 1) == 0 {
-            out |= x << (9 * r);
-        }
+        let y = (bits >> (9 * r)) as u32 & 0x1FF;
+        twice_c |= once_c & y;
+        once_c |= y;
     }
-    // Columns and boxes by popcount against the house masks.
-    for h in 9..27 {
-        let x = bits & CellSet::house_at(h).bits();
-        if x != 0 && x & (x - 1) == 0 {
-            out |= x;
-        }
+    let cols = ((once_c & !twice_c) as u128).wrapping_mul(ROW_STARTS);
+    // Boxes: fold the nine cells onto the top-left one.
+    let (mut once_b, mut twice_b) = (0u128, 0u128);
+    for off in BOX_OFFSETS {
+        let y = (bits >> off) & BOX_STARTS;
+        twice_b |= once_b & y;
+        once_b |= y;
     }
-    CellSet::from_bits(out)
+    let boxes = (once_b & !twice_b).wrapping_mul(0b111 | 0b111 << 9 | 0b111 << 18);
+    CellSet::from_bits(bits & (rows | cols | boxes))
 }
 
 impl std::fmt::Debug for Candidates {
@@ -338,6 +376,24 @@ impl std::fmt::Debug for Candidates {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn alone_in_a_house_matches_counting() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..2000 {
+            let bits = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            // Sparse sets make singletons likely.
+            let s = CellSet::from_bits(bits & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128));
+            let mut want = CellSet::EMPTY;
+            for h in 0..27 {
+                let x = s & CellSet::house_at(h);
+                if x.len() == 1 {
+                    want |= x;
+                }
+            }
+            assert_eq!(alone_in_a_house(s), want);
+        }
+    }
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
