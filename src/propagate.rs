@@ -37,48 +37,59 @@ const ROW_STARTS: u128 = {
     m
 };
 
+/// The top-left cell of each box.
+const BOX_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut b = 0;
+    while b < 9 {
+        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
+        b += 1;
+    }
+    m
+};
+
+/// The offsets of a box's nine cells from its top-left cell.
+const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+
 /// The cells of digit `places` (empty cells where it may go) that are alone in a row, column
 /// or box, or `None` when a house has neither a place for it nor the digit itself (`placed`).
+///
+/// Branch-free folds as in `alone_in_a_house`, with a second fold of places and placed cells
+/// together to find the houses the digit can no longer reach.
 #[inline]
 fn digit_scan(places: u128, placed: u128) -> Option<u128> {
-    let mut alone = 0u128;
     let cover = places | placed;
-    // Columns: count places per column over the nine rows, 9 bits at a time.
-    let (mut once, mut twice, mut cov) = (0u32, 0u32, 0u32);
-    for r in 0..9 {
-        let x = (places >> (9 * r)) as u32 & 0x1FF;
-        twice |= once & x;
-        once |= x;
-        cov |= (cover >> (9 * r)) as u32 & 0x1FF;
+    // Rows.
+    let (mut once, mut twice, mut any) = (0u128, 0u128, 0u128);
+    for j in 0..9 {
+        let y = (places >> j) & ROW_STARTS;
+        twice |= once & y;
+        once |= y;
+        any |= (cover >> j) & ROW_STARTS;
     }
-    if cov != 0x1FF {
+    // Columns.
+    let (mut once_c, mut twice_c, mut any_c) = (0u32, 0u32, 0u32);
+    for r in 0..9 {
+        let y = (places >> (9 * r)) as u32 & 0x1FF;
+        twice_c |= once_c & y;
+        once_c |= y;
+        any_c |= (cover >> (9 * r)) as u32 & 0x1FF;
+    }
+    // Boxes.
+    let (mut once_b, mut twice_b, mut any_b) = (0u128, 0u128, 0u128);
+    for off in BOX_OFFSETS {
+        let y = (places >> off) & BOX_STARTS;
+        twice_b |= once_b & y;
+        once_b |= y;
+        any_b |= (cover >> off) & BOX_STARTS;
+    }
+    if any != ROW_STARTS || any_c != 0x1FF || any_b != BOX_STARTS {
         return None;
     }
-    let cols = once & !twice;
-    alone |= places & (cols as u128 * ROW_STARTS);
-    // Rows and boxes: one field each.
-    for r in 0..9 {
-        let x = (places >> (9 * r)) & 0x1FF;
-        if x == 0 {
-            if (cover >> (9 * r)) & 0x1FF == 0 {
-                return None;
-            }
-        } else if x & (x - 1) == 0 {
-            alone |= x << (9 * r);
-        }
-    }
-    for b in 18..27 {
-        let house = CellSet::house_at(b).bits();
-        let x = places & house;
-        if x == 0 {
-            if cover & house == 0 {
-                return None;
-            }
-        } else if x & (x - 1) == 0 {
-            alone |= x;
-        }
-    }
-    Some(alone)
+    let rows = (once & !twice).wrapping_mul(0x1FF);
+    let cols = ((once_c & !twice_c) as u128).wrapping_mul(ROW_STARTS);
+    let boxes = (once_b & !twice_b).wrapping_mul(0b111 | 0b111 << 9 | 0b111 << 18);
+    Some(places & (rows | cols | boxes))
 }
 
 /// The work list of placements still to make.
