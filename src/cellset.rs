@@ -142,6 +142,17 @@ impl CellSet {
         CellSet(HOUSE_BITS[h])
     }
 
+    /// The set mirrored in the main diagonal: cell (r, c) goes to (c, r).
+    pub fn transpose(self) -> CellSet {
+        // Column c, gathered into nine bits by a multiplication, becomes row c.
+        let mut out = 0u128;
+        for c in 0..9 {
+            let col = ((self.0 >> c) & COLUMN_0).wrapping_mul(GATHER_COLUMN) >> 72 & 0x1FF;
+            out |= col << (9 * c);
+        }
+        CellSet(out)
+    }
+
     /// The cells that see every cell of `self` (excluding the cells of `self`); every cell
     /// when `self` is empty.
     pub fn common_peers(self) -> CellSet {
@@ -403,6 +414,29 @@ impl fmt::Debug for DigitSet {
     }
 }
 
+/// Column 1's cells (bits 0, 9, ..., 72).
+const COLUMN_0: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1 << (9 * r);
+        r += 1;
+    }
+    m
+};
+
+/// Multiplier that gathers the nine bits of [`COLUMN_0`] into bits 72-80: bit 9i lands on
+/// 72 + i, and no two partial products meet, so nothing carries into that window.
+const GATHER_COLUMN: u128 = {
+    let mut m = 0u128;
+    let mut j = 0;
+    while j < 9 {
+        m |= 1 << (72 - 8 * j);
+        j += 1;
+    }
+    m
+};
+
 /// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
 const HOUSE_BITS: [u128; 27] = {
     let mut t = [0u128; 27];
@@ -469,6 +503,17 @@ mod tests {
         }
         assert_eq!(s.nth(cells.len() as u32), None);
         assert_eq!(cells.len() as u32, s.len());
+    }
+
+    #[test]
+    fn transpose_mirrors_cells() {
+        for c in Cell::all() {
+            let t = CellSet::single(c).transpose();
+            assert_eq!(t, CellSet::single(Cell::at(c.col(), c.row()).unwrap()));
+        }
+        let s = CellSet::from_bits(0x1234_5678_9abc_def0_1357_9bdf_2468);
+        assert_eq!(s.transpose().transpose(), s);
+        assert_eq!(s.transpose().len(), s.len());
     }
 
     #[test]

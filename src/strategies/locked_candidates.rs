@@ -12,69 +12,63 @@ use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::Digit;
 
-/// The 54 intersections as (line house, box house, shared cells).
-const INTERSECTIONS: [(usize, usize, CellSet); 54] = {
-    let mut t = [(0usize, 0usize, CellSet::EMPTY); 54];
-    let mut n = 0;
-    let mut line = 0;
-    while line < 18 {
-        let mut k = 0;
-        while k < 3 {
-            // The three boxes a row (or column) crosses.
-            let b = if line < 9 {
-                (line / 3) * 3 + k
-            } else {
-                k * 3 + (line - 9) / 3
-            };
-            let bits = CellSet::house_at(line).bits() & CellSet::house_at(18 + b).bits();
-            t[n] = (line, 18 + b, CellSet::from_bits(bits));
-            n += 1;
-            k += 1;
-        }
-        line += 1;
-    }
-    t
-};
+/// The cells of band 0's box `s` (stack 0-2), as bits of the band.
+const BOX_IN_BAND: [u128; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
 
 /// Pushes every valid locked-candidates intersection; returns p.
+///
+/// Rows and columns are handled by the same code: columns are rows of the transposed board.
+/// In each band, a digit's places give a 3x3 matrix "row r has places in box s"; a box whose
+/// places lie in one row points at the rest of that row, and a row whose places lie in one box
+/// claims the rest of that box.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     let mut p = 0;
-    for &(line, bx, shared) in &INTERSECTIONS {
-        let cells = shared & st.empty();
-        if cells.len() < 2 {
-            continue;
-        }
-        p += 1;
-        let line_rest = CellSet::house_at(line) - shared;
-        let box_rest = CellSet::house_at(bx) - shared;
-        let mut removals = [CellSet::EMPTY; 9];
-        let mut digits = DigitSet::EMPTY;
-        for d in Digit::all() {
-            let places = st.cells_with(d);
-            if !places.intersects(shared) {
-                continue;
+    for transposed in [false, true] {
+        let orient = |s: CellSet| if transposed { s.transpose() } else { s };
+        let empty = orient(st.empty()).bits();
+        let places: [u128; 9] = std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits());
+        for band in 0..3 {
+            let base = 27 * band;
+            for r in 0..3 {
+                let row_off = base + 9 * r;
+                for s in 0..3 {
+                    let shared = 7u128 << (row_off + 3 * s);
+                    if (empty & shared).count_ones() < 2 {
+                        continue;
+                    }
+                    p += 1;
+                    let mut removals = [CellSet::EMPTY; 9];
+                    let mut digits = DigitSet::EMPTY;
+                    for (d, &pl) in places.iter().enumerate() {
+                        if pl & shared == 0 {
+                            continue;
+                        }
+                        let row_rest = (0x1FFu128 << row_off) & !shared;
+                        let box_rest = (BOX_IN_BAND[s] << base) & !shared;
+                        let mut hit = 0u128;
+                        if pl & box_rest == 0 {
+                            hit |= pl & row_rest; // pointing
+                        }
+                        if pl & row_rest == 0 {
+                            hit |= pl & box_rest; // claiming
+                        }
+                        if hit != 0 {
+                            removals[d] = orient(CellSet::from_bits(hit));
+                            digits.insert(Digit::from_index(d));
+                        }
+                    }
+                    if !digits.is_empty() {
+                        out.push(Application {
+                            strategy: Strategy::LockedCandidates,
+                            cells: orient(CellSet::from_bits(empty & shared)),
+                            digits,
+                            house: None,
+                            depth: 0,
+                            effect: Effect::Remove(removals),
+                        });
+                    }
+                }
             }
-            let mut hit = CellSet::EMPTY;
-            if !places.intersects(box_rest) {
-                hit |= places & line_rest; // pointing
-            }
-            if !places.intersects(line_rest) {
-                hit |= places & box_rest; // claiming
-            }
-            if !hit.is_empty() {
-                removals[d.index()] = hit;
-                digits.insert(d);
-            }
-        }
-        if !digits.is_empty() {
-            out.push(Application {
-                strategy: Strategy::LockedCandidates,
-                cells,
-                digits,
-                house: None,
-                depth: 0,
-                effect: Effect::Remove(removals),
-            });
         }
     }
     p
