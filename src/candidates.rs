@@ -383,7 +383,9 @@ mod tests {
         for _ in 0..2000 {
             let bits = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
             // Sparse sets make singletons likely.
-            let s = CellSet::from_bits(bits & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128));
+            let s = CellSet::from_bits(
+                bits & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128),
+            );
             let mut want = CellSet::EMPTY;
             for h in 0..27 {
                 let x = s & CellSet::house_at(h);

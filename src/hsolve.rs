@@ -38,7 +38,7 @@ use crate::grid::{Digit, Grid, Puzzle};
 use crate::propagate::{propagate, Outcome};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions};
-use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy};
+use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -226,6 +226,36 @@ struct Found {
     apps: Vec<Application>,
 }
 
+/// The tier-`slot` (1-4) search of `st`, from the same tier's search of `prev`, a state `st`
+/// was reached from by removing candidates. Only the units (houses, digits, intersections)
+/// with a changed cell are searched again; the other units' applications are the same as in
+/// `prev`. Merging by unit gives exactly the list a full search makes.
+fn incremental(slot: u8, st: &Candidates, prev: &Candidates, prev_found: &Found) -> Found {
+    let units = Units::changed(prev, st);
+    let mut fresh = Vec::new();
+    let p = strategies::search_tier_in(slot, st, &units, &mut fresh);
+    let mut apps = Vec::with_capacity(prev_found.apps.len() + fresh.len());
+    for &s in Strategy::TIERS[slot as usize] {
+        let mut old = prev_found
+            .apps
+            .iter()
+            .filter(|a| a.strategy == s && !units.contains(s, a.unit))
+            .peekable();
+        let mut new = fresh.iter().filter(|a| a.strategy == s).peekable();
+        loop {
+            let take_old = match (old.peek(), new.peek()) {
+                (Some(a), Some(b)) => a.unit < b.unit,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let a = if take_old { old.next() } else { new.next() };
+            apps.push(*a.expect("peeked"));
+        }
+    }
+    Found { p, apps }
+}
+
 /// Runs hsolve, caching tier searches by candidate state.
 struct Engine {
     ctx: Context,
@@ -292,24 +322,41 @@ impl Engine {
     }
 
     /// The search of `slot` (tiers 1-5; 6 + n - 1 for trial depth n) in `st`, cached.
-    /// `known` carries what the run's earlier trials proved (it only saves work).
-    fn search(&mut self, st: &Candidates, slot: u8, known: &mut Known) -> Rc<Found> {
+    /// `known` carries what the run's earlier trials proved and `last` the run's previous
+    /// search of each of tiers 1-4; both only save work.
+    fn search(
+        &mut self,
+        st: &Candidates,
+        slot: u8,
+        known: &mut Known,
+        last: &mut [Option<(Candidates, Rc<Found>)>; 5],
+    ) -> Rc<Found> {
         let key = (*st.masks(), slot);
-        if let Some(f) = self.cache.get(&key) {
+        let found = if let Some(f) = self.cache.get(&key) {
             if slot >= 5 {
                 f.apps.iter().for_each(|a| known.learn(a));
             }
-            return f.clone();
-        }
-        let mut apps = Vec::new();
-        let p = match slot {
-            5 => backtracking::search(st, &self.ctx, known, &mut apps),
-            1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
-            _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
+            f.clone()
+        } else {
+            let f = Rc::new(match (slot, &last[slot.min(4) as usize]) {
+                (1..=4, Some((prev, prev_found))) => incremental(slot, st, prev, prev_found),
+                _ => {
+                    let mut apps = Vec::new();
+                    let p = match slot {
+                        5 => backtracking::search(st, &self.ctx, known, &mut apps),
+                        1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
+                        _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
+                    };
+                    Found { p, apps }
+                }
+            });
+            self.cache.insert(key, f.clone());
+            f
         };
-        let f = Rc::new(Found { p, apps });
-        self.cache.insert(key, f.clone());
-        f
+        if (1..=4).contains(&slot) {
+            last[slot as usize] = Some((st.clone(), found.clone()));
+        }
+        found
     }
 
     fn run(
@@ -322,6 +369,7 @@ impl Engine {
         let mut singles = Singles::of(&st);
         let mut res = RunResult::default();
         let mut known = Known::default();
+        let mut last: [Option<(Candidates, Rc<Found>)>; 5] = Default::default();
         'steps: while !st.is_solved() {
             // Tier 0, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
@@ -355,6 +403,7 @@ impl Engine {
                             digits: DigitSet::single(d),
                             house,
                             depth: 0,
+                            unit: c.index() as u8,
                             effect: Effect::Place(c, d),
                         }),
                         d: res.d,
@@ -373,7 +422,7 @@ impl Engine {
                 });
             }
             for slot in 1..=5 + MAX_TRIAL_DEPTH {
-                let found = self.search(&st, slot, &mut known);
+                let found = self.search(&st, slot, &mut known, &mut last);
                 let v = found.apps.len() as u64;
                 res.d += expected_checks(found.p, v);
                 let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };
@@ -513,6 +562,46 @@ mod tests {
     #[test]
     fn rejects_puzzles_without_one_solution() {
         assert_eq!(rate(&Puzzle::EMPTY, 1), Err(RateError::NotUnique));
+    }
+
+    #[test]
+    fn incremental_searches_equal_full_ones() {
+        // Walk random paths of applications from several puzzles; at every state compare each
+        // tier's incremental search (from the previous state) with a full search.
+        let mut rng = Rng::new(11);
+        let ctx = Context::default();
+        for s in [
+            EASY,
+            HARD,
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ] {
+            let p: Puzzle = s.parse().unwrap();
+            for _ in 0..5 {
+                let mut st = Candidates::new(&p);
+                let mut prev: Vec<Option<(Candidates, Found)>> = (0..5).map(|_| None).collect();
+                for _ in 0..200 {
+                    let mut all = Vec::new();
+                    for tier in 0..=4 {
+                        strategies::search_tier(tier, &st, &ctx, &mut all);
+                    }
+                    for tier in 1..=4u8 {
+                        let mut apps = Vec::new();
+                        let p = strategies::search_tier(tier, &st, &ctx, &mut apps);
+                        if let Some((ps, pf)) = &prev[tier as usize] {
+                            let inc = incremental(tier, &st, ps, pf);
+                            assert_eq!(inc.p, p);
+                            assert_eq!(inc.apps, apps);
+                        }
+                        prev[tier as usize] = Some((st.clone(), Found { p, apps }));
+                    }
+                    if all.is_empty() {
+                        break;
+                    }
+                    let a = all[rng.index(all.len())];
+                    st.apply(&a.effect);
+                }
+            }
+        }
     }
 
     #[test]

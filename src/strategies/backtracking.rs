@@ -73,6 +73,7 @@ pub fn search(
                 digits: DigitSet::single(trial),
                 house: None,
                 depth: 1,
+                unit: c.index() as u8,
                 effect: Effect::Place(c, placed),
             });
             known.learn(out.last().expect("just pushed"));

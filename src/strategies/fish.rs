@@ -15,6 +15,12 @@ use crate::grid::Digit;
 
 /// Pushes every valid fish of size `n` (2-4); returns p.
 pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
+    search_in(st, n, 0x1FF, out)
+}
+
+/// Pushes the valid fish of size `n` for the digits of the mask `digits` (bit i = digit
+/// i + 1); returns p over all digits.
+pub(crate) fn search_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Application>) -> u64 {
     let strategy = match n {
         2 => Strategy::XWing,
         3 => Strategy::Swordfish,
@@ -54,7 +60,7 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
                 }
             }
             p += choose(eligible, n);
-            if eligible < n {
+            if eligible < n || digits >> d.index() & 1 == 0 {
                 continue;
             }
             let (base_off, cover_off) = if by_rows { (0, 9) } else { (9, 0) };
@@ -80,6 +86,7 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
                         digits: DigitSet::single(d),
                         house: None,
                         depth: 0,
+                        unit: d.index() as u8,
                         effect: Effect::remove_digit(d, hit),
                     });
                 }

@@ -18,6 +18,7 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                 digits: DigitSet::single(d),
                 house: Some(h),
                 depth: 0,
+                unit: c.index() as u8,
                 effect: Effect::Place(c, d),
             });
         }

@@ -51,6 +51,12 @@ fn places_in(s: u128, h: usize) -> u16 {
 
 /// Pushes every valid hidden subset of size `k` (2-4); returns p.
 pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    search_in(st, k, (1 << 27) - 1, out)
+}
+
+/// Pushes the valid hidden subsets of size `k` in the houses of the mask `houses` (bit h =
+/// house h); returns p over all houses.
+pub(crate) fn search_in(st: &Candidates, k: u32, houses: u32, out: &mut Vec<Application>) -> u64 {
     let strategy = match k {
         2 => Strategy::HiddenPair,
         3 => Strategy::HiddenTriple,
@@ -62,7 +68,7 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
     for h in 0..27 {
         let n = empty_in(st, h).len();
         p += choose(n, k);
-        if n <= k {
+        if n <= k || houses >> h & 1 == 0 {
             continue;
         }
         // Item = digit, mask = its places in the house. A digit without places is already
@@ -100,6 +106,7 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
                 digits,
                 house: House::from_index(h),
                 depth: 0,
+                unit: h as u8,
                 effect: Effect::remove_digits(!digits, subset),
             });
         });

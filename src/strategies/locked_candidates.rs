@@ -22,11 +22,41 @@ const BOX_IN_BAND: [u128; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
 /// places lie in one row points at the rest of that row, and a row whose places lie in one box
 /// claims the rest of that box.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
+    search_in(st, (1 << 54) - 1, out)
+}
+
+/// The cells whose candidates decide each intersection's applications: its line and its box.
+/// Intersection `i` is row-box (`i < 27`) or column-box, numbered band (or stack), line in
+/// it, then box along the line.
+pub(crate) const REACH: [CellSet; 54] = {
+    let mut t = [CellSet::EMPTY; 54];
+    let mut i = 0;
+    while i < 54 {
+        let (transposed, j) = (i >= 27, i % 27);
+        let (band, r, s) = (j / 9, (j / 3) % 3, j % 3);
+        let line = 3 * band + r;
+        let (line_house, box_house) = if transposed {
+            (9 + line, 18 + 3 * s + band)
+        } else {
+            (line, 18 + 3 * band + s)
+        };
+        t[i] = CellSet::from_bits(
+            CellSet::house_at(line_house).bits() | CellSet::house_at(box_house).bits(),
+        );
+        i += 1;
+    }
+    t
+};
+
+/// Pushes the valid intersections of the mask `units` (bit i = intersection i, see [`REACH`]);
+/// returns p over all intersections.
+pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>) -> u64 {
     let mut p = 0;
     for transposed in [false, true] {
         let orient = |s: CellSet| if transposed { s.transpose() } else { s };
         let empty = orient(st.empty()).bits();
-        let places: [u128; 9] = std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits());
+        let places: [u128; 9] =
+            std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits());
         for band in 0..3 {
             let base = 27 * band;
             for r in 0..3 {
@@ -37,6 +67,10 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                         continue;
                     }
                     p += 1;
+                    let unit = 27 * usize::from(transposed) + 9 * band + 3 * r + s;
+                    if units >> unit & 1 == 0 {
+                        continue;
+                    }
                     let mut removals = [CellSet::EMPTY; 9];
                     let mut digits = DigitSet::EMPTY;
                     for (d, &pl) in places.iter().enumerate() {
@@ -64,6 +98,7 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                             digits,
                             house: None,
                             depth: 0,
+                            unit: unit as u8,
                             effect: Effect::Remove(removals),
                         });
                     }

@@ -205,6 +205,10 @@ pub struct Application {
     pub house: Option<House>,
     /// For trial and error, the nesting depth of the trial (1 = a single trial); else 0.
     pub depth: u8,
+    /// The unit the search found it in: the house (0-26) for subsets, the digit index (0-8)
+    /// for fish, the line-box intersection (0-53) for locked candidates, the cell (0-80)
+    /// otherwise. Searches list applications by strategy, then unit.
+    pub unit: u8,
     /// The deduction.
     pub effect: Effect,
 }
@@ -252,6 +256,95 @@ pub fn write_effect(f: &mut impl fmt::Write, effect: &Effect) -> fmt::Result {
             Ok(())
         }
     }
+}
+
+/// The units a search enumerates applications in; p always counts every unit. Searching only
+/// the units a change touched, and keeping the applications of the others, gives exactly the
+/// applications a full search would find (see `hsolve`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Units {
+    /// Houses 0-26, for naked and hidden subsets.
+    pub houses: u32,
+    /// Digit indexes 0-8, for fish.
+    pub digits: u16,
+    /// Line-box intersections 0-53, for locked candidates.
+    pub intersections: u64,
+}
+
+impl Units {
+    /// The units whose applications may differ between `old` and `new` (a state reached from
+    /// `old` by removing candidates): those that contain a cell whose candidates changed.
+    pub fn changed(old: &Candidates, new: &Candidates) -> Units {
+        let (a, b) = (old.masks(), new.masks());
+        let mut cells = CellSet::EMPTY;
+        for i in 0..81 {
+            if a[i] != b[i] {
+                cells.insert(crate::grid::Cell::from_index(i));
+            }
+        }
+        let mut units = Units {
+            houses: 0,
+            digits: 0,
+            intersections: 0,
+        };
+        for c in cells {
+            for &h in &crate::cellset::HOUSES_OF_CELL[c.index()] {
+                units.houses |= 1 << h;
+            }
+            units.digits |= a[c.index()] ^ b[c.index()];
+        }
+        for (i, reach) in locked_candidates::REACH.iter().enumerate() {
+            if reach.intersects(cells) {
+                units.intersections |= 1 << i;
+            }
+        }
+        units
+    }
+
+    /// True when `unit` of `strategy` is one of these units.
+    pub fn contains(&self, strategy: Strategy, unit: u8) -> bool {
+        match strategy {
+            Strategy::NakedPair
+            | Strategy::NakedTriple
+            | Strategy::NakedQuad
+            | Strategy::HiddenPair
+            | Strategy::HiddenTriple
+            | Strategy::HiddenQuad => self.houses >> unit & 1 != 0,
+            Strategy::XWing | Strategy::Swordfish | Strategy::Jellyfish => {
+                self.digits >> unit & 1 != 0
+            }
+            Strategy::LockedCandidates => self.intersections >> unit & 1 != 0,
+            _ => true,
+        }
+    }
+}
+
+/// Searches the strategies of tier `tier` (1-4) in the given units only; returns the summed p
+/// over all units.
+pub(crate) fn search_tier_in(
+    tier: u8,
+    state: &Candidates,
+    units: &Units,
+    out: &mut Vec<Application>,
+) -> u64 {
+    Strategy::TIERS[tier as usize]
+        .iter()
+        .map(|&s| match s {
+            Strategy::NakedPair => naked_subset::search_in(state, 2, units.houses, out),
+            Strategy::NakedTriple => naked_subset::search_in(state, 3, units.houses, out),
+            Strategy::NakedQuad => naked_subset::search_in(state, 4, units.houses, out),
+            Strategy::HiddenPair => hidden_subset::search_in(state, 2, units.houses, out),
+            Strategy::HiddenTriple => hidden_subset::search_in(state, 3, units.houses, out),
+            Strategy::HiddenQuad => hidden_subset::search_in(state, 4, units.houses, out),
+            Strategy::LockedCandidates => {
+                locked_candidates::search_in(state, units.intersections, out)
+            }
+            Strategy::XWing => fish::search_in(state, 2, units.digits, out),
+            Strategy::Swordfish => fish::search_in(state, 3, units.digits, out),
+            Strategy::Jellyfish => fish::search_in(state, 4, units.digits, out),
+            other => panic!("{other} is not searched by units"),
+        })
+        .sum()
 }
 
 /// Searches `state` for `strategy`: pushes every valid application onto `out` and returns the

@@ -13,6 +13,12 @@ use crate::grid::{Cell, House};
 
 /// Pushes every valid naked subset of size `k` (2-4); returns p.
 pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    search_in(st, k, (1 << 27) - 1, out)
+}
+
+/// Pushes the valid naked subsets of size `k` in the houses of the mask `houses` (bit h =
+/// house h); returns p over all houses.
+pub(crate) fn search_in(st: &Candidates, k: u32, houses: u32, out: &mut Vec<Application>) -> u64 {
     let strategy = match k {
         2 => Strategy::NakedPair,
         3 => Strategy::NakedTriple,
@@ -24,7 +30,7 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
         let empty = empty_in(st, h);
         let n = empty.len();
         p += choose(n, k);
-        if n <= k {
+        if n <= k || houses >> h & 1 == 0 {
             continue;
         }
         let mut cells = [Cell::from_index(0); 9];
@@ -57,6 +63,7 @@ pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
                 digits,
                 house: House::from_index(h),
                 depth: 0,
+                unit: h as u8,
                 effect: Effect::remove_digits(digits, empty - subset),
             });
         });

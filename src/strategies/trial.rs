@@ -63,6 +63,7 @@ pub fn search(
                 digits: DigitSet::single(d),
                 house: None,
                 depth,
+                unit: c.index() as u8,
                 effect,
             });
             known.learn(out.last().expect("just pushed"));

@@ -40,6 +40,7 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                         digits: ab | c,
                         house: None,
                         depth: 0,
+                        unit: pivot.index() as u8,
                         effect: Effect::remove_digit(d, hit),
                     });
                 }
