@@ -61,7 +61,7 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
             let base = 27 * band;
             for r in 0..3 {
                 let row_off = base + 9 * r;
-                for s in 0..3 {
+                for (s, &box_cells) in BOX_IN_BAND.iter().enumerate() {
                     let shared = 7u128 << (row_off + 3 * s);
                     if (empty & shared).count_ones() < 2 {
                         continue;
@@ -78,7 +78,7 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
                             continue;
                         }
                         let row_rest = (0x1FFu128 << row_off) & !shared;
-                        let box_rest = (BOX_IN_BAND[s] << base) & !shared;
+                        let box_rest = (box_cells << base) & !shared;
                         let mut hit = 0u128;
                         if pl & box_rest == 0 {
                             hit |= pl & row_rest; // pointing
