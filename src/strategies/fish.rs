@@ -33,20 +33,11 @@ pub(crate) fn search_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Appl
         if places.is_empty() {
             continue;
         }
-        let bits = places.bits();
-        // Row r's places as columns; column c's places as rows.
-        let mut rows = [0u16; 9];
-        let mut cols = [0u16; 9];
-        for (r, row) in rows.iter_mut().enumerate() {
-            let x = (bits >> (9 * r)) as u16 & 0x1FF;
-            *row = x;
-            let mut m = x;
-            while m != 0 {
-                let c = m.trailing_zeros() as usize;
-                m &= m - 1;
-                cols[c] |= 1 << r;
-            }
-        }
+        // Row r's places as columns; column c's places as rows (rows of the transpose).
+        let (bits, tbits) = (places.bits(), places.transpose().bits());
+        let rows: [u16; 9] = std::array::from_fn(|r| (bits >> (9 * r)) as u16 & 0x1FF);
+        let cols: [u16; 9] = std::array::from_fn(|c| (tbits >> (9 * c)) as u16 & 0x1FF);
+        let (mut rows, mut cols) = (rows, cols);
         for (by_rows, lines) in [(true, &mut rows), (false, &mut cols)] {
             // Lines with 2..=n places take part (exactly 2 for the X-wing); the others get an
             // impossible mask.

@@ -55,8 +55,12 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
     for transposed in [false, true] {
         let orient = |s: CellSet| if transposed { s.transpose() } else { s };
         let empty = orient(st.empty()).bits();
-        let places: [u128; 9] =
-            std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits());
+        let mine = if transposed { units >> 27 } else { units } & ((1 << 27) - 1);
+        let places: [u128; 9] = if mine == 0 {
+            [0; 9] // p only
+        } else {
+            std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits())
+        };
         for band in 0..3 {
             let base = 27 * band;
             for r in 0..3 {
