@@ -656,7 +656,7 @@ impl TrialBase {
             };
         }
         let mut s = *base;
-        s.place(b, pos, d.index());
+        s.place_lazy(b, pos, d.index());
         match s.propagate() {
             Err(Contradiction) => Outcome::Contradiction,
             Ok(_) if s.solved() => Outcome::Solved,
