@@ -8,7 +8,6 @@
 //!
 //! ```text
 //!  cells[i]   : u16, bit d-1 set when digit d is still possible in empty cell i (0 if filled)
-//!  values[i]  : u8, the digit in cell i, 0 if empty
 //!  digits[d]  : CellSet, the empty cells where digit d+1 is still possible
 //!  placed[d]  : CellSet, the cells that hold digit d+1
 //!  empty      : CellSet, the empty cells
@@ -59,7 +58,6 @@ impl Effect {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Candidates {
     cells: [u16; 81],
-    values: [u8; 81],
     digits: [CellSet; 9],
     placed: [CellSet; 9],
     empty: CellSet,
@@ -71,7 +69,6 @@ impl Candidates {
     pub fn new(puzzle: &Puzzle) -> Candidates {
         let mut st = Candidates {
             cells: [0x1FF; 81],
-            values: [0; 81],
             digits: [CellSet::ALL; 9],
             placed: [CellSet::EMPTY; 9],
             empty: CellSet::ALL,
@@ -90,7 +87,6 @@ impl Candidates {
     pub(crate) fn from_parts(values: [u8; 81], cells: [u16; 81]) -> Candidates {
         let mut st = Candidates {
             cells: [0; 81],
-            values,
             digits: [CellSet::EMPTY; 9],
             placed: [CellSet::EMPTY; 9],
             empty: CellSet::EMPTY,
@@ -115,10 +111,12 @@ impl Candidates {
     /// The digit in `cell`, if it is filled.
     #[inline]
     pub fn value(&self, cell: Cell) -> Option<Digit> {
-        match self.values[cell.index()] {
-            0 => None,
-            v => Some(Digit::from_index(v as usize - 1)),
+        if self.empty.contains(cell) {
+            return None;
         }
+        (0..9)
+            .find(|&d| self.placed[d].contains(cell))
+            .map(Digit::from_index)
     }
 
     /// The digits still possible in `cell` (empty for a filled cell).
@@ -159,7 +157,13 @@ impl Candidates {
     /// The filled cells as a puzzle.
     pub fn to_puzzle(&self) -> Puzzle {
         // Filling a cell removes its digit from the peers, so no house repeats a digit.
-        Puzzle::from_bytes_unchecked(self.values)
+        let mut cells = [0u8; 81];
+        for (d, placed) in self.placed.iter().enumerate() {
+            for c in *placed {
+                cells[c.index()] = d as u8 + 1;
+            }
+        }
+        Puzzle::from_bytes_unchecked(cells)
     }
 
     /// The per-cell candidate masks (0 for filled cells): with the filled cells implied, a
@@ -203,7 +207,6 @@ impl Candidates {
             self.digits[e].remove(cell);
         }
         self.cells[i] = 0;
-        self.values[i] = d.get();
         self.empty.remove(cell);
         self.placed[d.index()].insert(cell);
         let lost = self.digits[d.index()] & CellSet::peers(cell);
@@ -361,8 +364,8 @@ impl std::fmt::Debug for Candidates {
         for r in 0..9 {
             for c in 0..9 {
                 let i = 9 * r + c;
-                if self.values[i] != 0 {
-                    write!(f, "{:>10}", format!("={}", self.values[i]))?;
+                if let Some(v) = self.value(Cell::from_index(i)) {
+                    write!(f, "{:>10}", format!("={v}"))?;
                 } else {
                     write!(f, "{:>10}", DigitSet::from_bits(self.cells[i]).to_string())?;
                 }

@@ -230,8 +230,8 @@ struct Found {
 /// was reached from by removing candidates. Only the units (houses, digits, intersections)
 /// with a changed cell are searched again; the other units' applications are the same as in
 /// `prev`. Merging by unit gives exactly the list a full search makes.
-fn incremental(slot: u8, st: &Candidates, prev: &Candidates, prev_found: &Found) -> Found {
-    let units = Units::changed(prev, st);
+fn incremental(slot: u8, st: &Candidates, prev: &[u16; 81], prev_found: &Found) -> Found {
+    let units = Units::changed(prev, st.masks());
     let mut fresh = Vec::new();
     let p = strategies::search_tier_in(slot, st, &units, &mut fresh);
     let mut apps = Vec::with_capacity(prev_found.apps.len() + fresh.len());
@@ -329,7 +329,7 @@ impl Engine {
         st: &Candidates,
         slot: u8,
         known: &mut Known,
-        last: &mut [Option<(Candidates, Rc<Found>)>; 5],
+        last: &mut [Option<([u16; 81], Rc<Found>)>; 5],
     ) -> Rc<Found> {
         let key = (*st.masks(), slot);
         let found = if let Some(f) = self.cache.get(&key) {
@@ -354,7 +354,7 @@ impl Engine {
             f
         };
         if (1..=4).contains(&slot) {
-            last[slot as usize] = Some((st.clone(), found.clone()));
+            last[slot as usize] = Some((*st.masks(), found.clone()));
         }
         found
     }
@@ -369,7 +369,7 @@ impl Engine {
         let mut singles = Singles::of(&st);
         let mut res = RunResult::default();
         let mut known = Known::default();
-        let mut last: [Option<(Candidates, Rc<Found>)>; 5] = Default::default();
+        let mut last: [Option<([u16; 81], Rc<Found>)>; 5] = Default::default();
         'steps: while !st.is_solved() {
             // Tier 0, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
@@ -578,7 +578,7 @@ mod tests {
             let p: Puzzle = s.parse().unwrap();
             for _ in 0..5 {
                 let mut st = Candidates::new(&p);
-                let mut prev: Vec<Option<(Candidates, Found)>> = (0..5).map(|_| None).collect();
+                let mut prev: Vec<Option<([u16; 81], Found)>> = (0..5).map(|_| None).collect();
                 for _ in 0..200 {
                     let mut all = Vec::new();
                     for tier in 0..=4 {
@@ -592,7 +592,7 @@ mod tests {
                             assert_eq!(inc.p, p);
                             assert_eq!(inc.apps, apps);
                         }
-                        prev[tier as usize] = Some((st.clone(), Found { p, apps }));
+                        prev[tier as usize] = Some((*st.masks(), Found { p, apps }));
                     }
                     if all.is_empty() {
                         break;

@@ -272,10 +272,10 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    /// The units whose applications may differ between `old` and `new` (a state reached from
-    /// `old` by removing candidates): those that contain a cell whose candidates changed.
-    pub fn changed(old: &Candidates, new: &Candidates) -> Units {
-        let (a, b) = (old.masks(), new.masks());
+    /// The units whose applications may differ between the states with candidate masks `a`
+    /// and `b` (a state reached from `a` by removing candidates): those that contain a cell
+    /// whose candidates changed.
+    pub fn changed(a: &[u16; 81], b: &[u16; 81]) -> Units {
         let mut cells = CellSet::EMPTY;
         for i in 0..81 {
             if a[i] != b[i] {
