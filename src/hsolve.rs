@@ -37,7 +37,7 @@ use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
 use crate::propagate::{propagate, Outcome};
 use crate::rng::Rng;
-use crate::solve::{solve, Solutions};
+use crate::solve::{solve, Solutions, TrialMemo};
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -322,14 +322,16 @@ impl Engine {
     }
 
     /// The search of `slot` (tiers 1-5; 6 + n - 1 for trial depth n) in `st`, cached.
-    /// `known` carries what the run's earlier trials proved and `last` the run's previous
-    /// search of each of tiers 1-4; both only save work.
+    /// `known` carries what the run's earlier trials proved, `last` the run's previous search
+    /// of each of tiers 1-4 and `warm` the end states of its last trial-and-error search; all
+    /// three only save work.
     fn search(
         &mut self,
         st: &Candidates,
         slot: u8,
         known: &mut Known,
         last: &mut [Option<([u16; 81], Rc<Found>)>; 5],
+        warm: &mut Option<TrialMemo>,
     ) -> Rc<Found> {
         let key = (*st.masks(), slot);
         let found = if let Some(f) = self.cache.get(&key) {
@@ -345,6 +347,18 @@ impl Engine {
                     let p = match slot {
                         5 => backtracking::search(st, &self.ctx, known, &mut apps),
                         1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
+                        6 => {
+                            let (p, memo) = trial::search_warm(
+                                st,
+                                &self.ctx,
+                                1,
+                                known,
+                                warm.as_ref(),
+                                &mut apps,
+                            );
+                            *warm = memo;
+                            p
+                        }
                         _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
                     };
                     Found { p, apps }
@@ -370,6 +384,7 @@ impl Engine {
         let mut res = RunResult::default();
         let mut known = Known::default();
         let mut last: [Option<([u16; 81], Rc<Found>)>; 5] = Default::default();
+        let mut warm: Option<TrialMemo> = None;
         'steps: while !st.is_solved() {
             // Tier 0, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
@@ -422,7 +437,7 @@ impl Engine {
                 });
             }
             for slot in 1..=5 + MAX_TRIAL_DEPTH {
-                let found = self.search(&st, slot, &mut known, &mut last);
+                let found = self.search(&st, slot, &mut known, &mut last, &mut warm);
                 let v = found.apps.len() as u64;
                 res.d += expected_checks(found.p, v);
                 let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };

@@ -617,6 +617,43 @@ pub(crate) struct TrialBase {
     state: Option<State>,
     /// Per digit-band, the cells known not to end in a contradiction.
     stalls: [u32; 27],
+    /// The end states of this base's stalled trials, for the next search's warm starts.
+    memo: TrialMemo,
+}
+
+/// The end states of stalled trials made from some state S, by candidate. A trial of the same
+/// candidate from a state S' with fewer candidates ends where the old end state, less what S'
+/// lacks, propagates to (propagation is monotone, so that is the same end), which usually
+/// takes far less work than propagating the trial afresh.
+#[derive(Clone)]
+pub(crate) struct TrialMemo {
+    /// Position in `ends` + 1 of candidate `9 * cell + digit index`, 0 when absent.
+    index: Box<[u16; 729]>,
+    ends: Vec<State>,
+}
+
+impl TrialMemo {
+    fn new() -> TrialMemo {
+        TrialMemo {
+            index: Box::new([0; 729]),
+            ends: Vec::new(),
+        }
+    }
+
+    fn get(&self, c: Cell, d: Digit) -> Option<&State> {
+        match self.index[9 * c.index() + d.index()] {
+            0 => None,
+            i => Some(&self.ends[i as usize - 1]),
+        }
+    }
+
+    fn insert(&mut self, c: Cell, d: Digit, end: State) {
+        let k = 9 * c.index() + d.index();
+        if self.index[k] == 0 {
+            self.ends.push(end);
+            self.index[k] = self.ends.len() as u16;
+        }
+    }
 }
 
 impl TrialBase {
@@ -626,7 +663,13 @@ impl TrialBase {
         TrialBase {
             state: s.propagate().ok().map(|_| s),
             stalls: [0; 27],
+            memo: TrialMemo::new(),
         }
+    }
+
+    /// The end states of this base's stalled trials.
+    pub(crate) fn into_memo(self) -> TrialMemo {
+        self.memo
     }
 
     /// True when assuming `d` in `c` is known not to end in a contradiction.
@@ -636,9 +679,10 @@ impl TrialBase {
         self.stalls[3 * d.index() + i / 27] >> (i % 27) & 1 != 0
     }
 
-    /// How assuming `d` in `c` ends; a stalled trial's placements are remembered.
+    /// How assuming `d` in `c` ends; a stalled trial's placements and end state are
+    /// remembered. `warm` is the memo of an earlier search from a state with more candidates.
     #[inline]
-    pub(crate) fn outcome(&mut self, c: Cell, d: Digit) -> Outcome {
+    pub(crate) fn outcome(&mut self, c: Cell, d: Digit, warm: Option<&TrialMemo>) -> Outcome {
         let Some(base) = &self.state else {
             return Outcome::Contradiction;
         };
@@ -655,8 +699,28 @@ impl TrialBase {
                 Outcome::Stalled
             };
         }
-        let mut s = *base;
-        s.place_lazy(b, pos, d.index());
+        let mut s = match warm.and_then(|m| m.get(c, d)) {
+            Some(end) => {
+                // The old end state less what the base lacks; only the digit-bands that lost
+                // something are propagated again.
+                let mut s = *end;
+                let mut any = [0u32; 3];
+                for k in 0..27 {
+                    s.f[k] &= base.f[k];
+                    any[k % 3] |= s.f[k];
+                }
+                if any != [BAND; 3] {
+                    return Outcome::Contradiction; // a cell lost every digit
+                }
+                s.done = end.f;
+                s
+            }
+            None => {
+                let mut s = *base;
+                s.place_lazy(b, pos, d.index());
+                s
+            }
+        };
         match s.propagate() {
             Err(Contradiction) => Outcome::Contradiction,
             Ok(_) if s.solved() => Outcome::Solved,
@@ -669,6 +733,7 @@ impl TrialBase {
                         }
                     }
                 }
+                self.memo.insert(c, d, s);
                 Outcome::Stalled
             }
         }

@@ -25,7 +25,7 @@ use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit};
 use crate::propagate::Outcome;
-use crate::solve::{propagate_state, propagate_trial, TrialBase};
+use crate::solve::{propagate_state, propagate_trial, TrialBase, TrialMemo};
 
 /// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth. `known` skips
 /// trials whose contradiction earlier states proved (depth 1), and learns the new ones.
@@ -36,6 +36,19 @@ pub fn search(
     known: &mut Known,
     out: &mut Vec<Application>,
 ) -> u64 {
+    search_warm(st, ctx, depth, known, None, out).0
+}
+
+/// [`search`], with the end states of an earlier depth-1 search from a state with more
+/// candidates as warm starts; also returns this search's end states (depth 1 only).
+pub(crate) fn search_warm(
+    st: &Candidates,
+    ctx: &Context,
+    depth: u8,
+    known: &mut Known,
+    warm: Option<&TrialMemo>,
+    out: &mut Vec<Application>,
+) -> (u64, Option<TrialMemo>) {
     assert!(depth >= 1, "trials have depth 1 or more");
     let n = st.candidate_count() as u64;
     let p = (0..depth).fold(1u64, |acc, _| acc.saturating_mul(n));
@@ -50,7 +63,7 @@ pub fn search(
                     Outcome::Contradiction
                 }
                 Some(b) if b.known_to_stall(c, d) => continue,
-                Some(b) => b.outcome(c, d),
+                Some(b) => b.outcome(c, d, warm),
                 None => trial(st, c, d, depth),
             };
             if outcome != Outcome::Contradiction {
@@ -69,7 +82,7 @@ pub fn search(
             known.learn(out.last().expect("just pushed"));
         }
     }
-    p
+    (p, base.map(TrialBase::into_memo))
 }
 
 /// Assumes `d` in `c` and follows it to the end at `depth`.
@@ -93,7 +106,7 @@ fn follow(s: &mut Candidates, depth: u8) -> Outcome {
             for d in s.candidates(c).iter() {
                 let outcome = match &mut base {
                     Some(b) if b.known_to_stall(c, d) => Outcome::Stalled,
-                    Some(b) => b.outcome(c, d),
+                    Some(b) => b.outcome(c, d, None),
                     None => trial(s, c, d, depth),
                 };
                 match outcome {
