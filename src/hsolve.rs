@@ -220,10 +220,12 @@ impl FxHasher {
     }
 }
 
-/// The outcome of one tier search: p and the valid applications.
+/// The outcome of one tier search: p and the valid applications (and, for trial and error,
+/// the end states of its stalled trials, to warm-start later searches).
 struct Found {
     p: u64,
     apps: Vec<Application>,
+    memo: Option<Rc<TrialMemo>>,
 }
 
 /// The tier-`slot` (1-4) search of `st`, from the same tier's search of `prev`, a state `st`
@@ -253,7 +255,11 @@ fn incremental(slot: u8, st: &Candidates, prev: &[u16; 81], prev_found: &Found) 
             apps.push(*a.expect("peeked"));
         }
     }
-    Found { p, apps }
+    Found {
+        p,
+        apps,
+        memo: None,
+    }
 }
 
 /// Runs hsolve, caching tier searches by candidate state.
@@ -331,12 +337,15 @@ impl Engine {
         slot: u8,
         known: &mut Known,
         last: &mut [Option<([u16; 81], Rc<Found>)>; 5],
-        warm: &mut Option<TrialMemo>,
+        warm: &mut Option<Rc<TrialMemo>>,
     ) -> Rc<Found> {
         let key = (*st.masks(), slot);
         let found = if let Some(f) = self.cache.get(&key) {
             if slot >= 5 {
                 f.apps.iter().for_each(|a| known.learn(a));
+            }
+            if let Some(m) = &f.memo {
+                *warm = Some(m.clone());
             }
             f.clone()
         } else {
@@ -344,24 +353,26 @@ impl Engine {
                 (1..=4, Some((prev, prev_found))) => incremental(slot, st, prev, prev_found),
                 _ => {
                     let mut apps = Vec::new();
+                    let mut memo = None;
                     let p = match slot {
                         5 => backtracking::search(st, &self.ctx, known, &mut apps),
                         1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
                         6 => {
-                            let (p, memo) = trial::search_warm(
+                            let (p, m) = trial::search_warm(
                                 st,
                                 &self.ctx,
                                 1,
                                 known,
-                                warm.as_ref(),
+                                warm.as_deref(),
                                 &mut apps,
                             );
-                            *warm = memo;
+                            memo = m.map(Rc::new);
+                            warm.clone_from(&memo);
                             p
                         }
                         _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
                     };
-                    Found { p, apps }
+                    Found { p, apps, memo }
                 }
             });
             self.cache.insert(key, f.clone());
@@ -384,7 +395,7 @@ impl Engine {
         let mut res = RunResult::default();
         let mut known = Known::default();
         let mut last: [Option<([u16; 81], Rc<Found>)>; 5] = Default::default();
-        let mut warm: Option<TrialMemo> = None;
+        let mut warm: Option<Rc<TrialMemo>> = None;
         'steps: while !st.is_solved() {
             // Tier 0, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
@@ -607,7 +618,14 @@ mod tests {
                             assert_eq!(inc.p, p);
                             assert_eq!(inc.apps, apps);
                         }
-                        prev[tier as usize] = Some((*st.masks(), Found { p, apps }));
+                        prev[tier as usize] = Some((
+                            *st.masks(),
+                            Found {
+                                p,
+                                apps,
+                                memo: None,
+                            },
+                        ));
                     }
                     if all.is_empty() {
                         break;
