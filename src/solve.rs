@@ -633,10 +633,10 @@ pub(crate) struct TrialMemo {
 }
 
 impl TrialMemo {
-    fn new() -> TrialMemo {
+    fn with_capacity(n: usize) -> TrialMemo {
         TrialMemo {
             index: Box::new([0; 729]),
-            ends: Vec::new(),
+            ends: Vec::with_capacity(n),
         }
     }
 
@@ -663,7 +663,7 @@ impl TrialBase {
         TrialBase {
             state: s.propagate().ok().map(|_| s),
             stalls: [0; 27],
-            memo: TrialMemo::new(),
+            memo: TrialMemo::with_capacity(st.candidate_count() as usize),
         }
     }
 
