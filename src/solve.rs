@@ -629,7 +629,8 @@ pub(crate) struct TrialBase {
 pub(crate) struct TrialMemo {
     /// Position in `ends` + 1 of candidate `9 * cell + digit index`, 0 when absent.
     index: Box<[u16; 729]>,
-    ends: Vec<State>,
+    /// The end states: candidates and unsolved cells (a propagated state needs no more).
+    ends: Vec<([u32; 27], [u32; 3])>,
 }
 
 impl TrialMemo {
@@ -640,17 +641,17 @@ impl TrialMemo {
         }
     }
 
-    fn get(&self, c: Cell, d: Digit) -> Option<&State> {
+    fn get(&self, c: Cell, d: Digit) -> Option<&([u32; 27], [u32; 3])> {
         match self.index[9 * c.index() + d.index()] {
             0 => None,
             i => Some(&self.ends[i as usize - 1]),
         }
     }
 
-    fn insert(&mut self, c: Cell, d: Digit, end: State) {
+    fn insert(&mut self, c: Cell, d: Digit, end: &State) {
         let k = 9 * c.index() + d.index();
         if self.index[k] == 0 {
-            self.ends.push(end);
+            self.ends.push((end.f, end.unsolved));
             self.index[k] = self.ends.len() as u16;
         }
     }
@@ -700,19 +701,30 @@ impl TrialBase {
             };
         }
         let mut s = match warm.and_then(|m| m.get(c, d)) {
-            Some(end) => {
+            Some((end_f, end_unsolved)) => {
                 // The old end state less what the base lacks; only the digit-bands that lost
                 // something are propagated again.
-                let mut s = *end;
+                let mut s = State {
+                    f: *end_f,
+                    done: *end_f,
+                    unsolved: *end_unsolved,
+                };
                 let mut any = [0u32; 3];
+                let mut lost = 0;
                 for k in 0..27 {
+                    lost |= s.f[k] & !base.f[k];
                     s.f[k] &= base.f[k];
                     any[k % 3] |= s.f[k];
                 }
                 if any != [BAND; 3] {
                     return Outcome::Contradiction; // a cell lost every digit
                 }
-                s.done = end.f;
+                if lost == 0 {
+                    // The base lacks nothing the old end state had: same end.
+                    self.note_stall(base.unsolved, &s);
+                    self.memo.insert(c, d, &s);
+                    return Outcome::Stalled;
+                }
                 s
             }
             None => {
@@ -725,16 +737,24 @@ impl TrialBase {
             Err(Contradiction) => Outcome::Contradiction,
             Ok(_) if s.solved() => Outcome::Solved,
             Ok(_) => {
-                for band in 0..3 {
-                    let new = base.unsolved[band] & !s.unsolved[band];
-                    if new != 0 {
-                        for dd in 0..9 {
-                            self.stalls[3 * dd + band] |= s.f[3 * dd + band] & new;
-                        }
-                    }
-                }
-                self.memo.insert(c, d, s);
+                let unsolved = base.unsolved;
+                self.note_stall(unsolved, &s);
+                self.memo.insert(c, d, &s);
                 Outcome::Stalled
+            }
+        }
+    }
+
+    /// Remembers that the cells a stalled trial placed (its end state `s`, from a base with
+    /// unsolved cells `unsolved`) need no trial of their own.
+    #[inline]
+    fn note_stall(&mut self, unsolved: [u32; 3], s: &State) {
+        for band in 0..3 {
+            let new = unsolved[band] & !s.unsolved[band];
+            if new != 0 {
+                for dd in 0..9 {
+                    self.stalls[3 * dd + band] |= s.f[3 * dd + band] & new;
+                }
             }
         }
     }
