@@ -12,102 +12,95 @@ use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::Digit;
 
-/// The cells of band 0's box `s` (stack 0-2), as bits of the band.
-const BOX_IN_BAND: [u128; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
-
 /// Pushes every valid locked-candidates intersection; returns p.
 ///
-/// Rows and columns are handled by the same code: columns are rows of the transposed board.
-/// In each band, a digit's places give a 3x3 matrix "row r has places in box s"; a box whose
-/// places lie in one row points at the rest of that row, and a row whose places lie in one box
-/// claims the rest of that box.
+/// Each intersection is three masks: the shared cells, the rest of the line and the rest of
+/// the box. A digit whose places in the box lie in the shared cells points at the rest of the
+/// line; one whose places in the line lie there claims the rest of the box.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     search_in(st, (1 << 54) - 1, out)
 }
 
-/// The cells whose candidates decide each intersection's applications: its line and its box.
-/// Intersection `i` is row-box (`i < 27`) or column-box, numbered band (or stack), line in
-/// it, then box along the line.
-pub(crate) const REACH: [CellSet; 54] = {
-    let mut t = [CellSet::EMPTY; 54];
+/// The line and box houses of intersection `i`: row-box (`i < 27`) or column-box, numbered
+/// band (or stack), line in it, then box along the line.
+const fn houses(i: usize) -> (usize, usize) {
+    let (transposed, j) = (i >= 27, i % 27);
+    let (band, r, s) = (j / 9, (j / 3) % 3, j % 3);
+    let line = 3 * band + r;
+    if transposed {
+        (9 + line, 18 + 3 * s + band)
+    } else {
+        (line, 18 + 3 * band + s)
+    }
+}
+
+/// Per intersection: (shared cells, rest of the line, rest of the box).
+const MASKS: [(u128, u128, u128); 54] = {
+    let mut t = [(0u128, 0u128, 0u128); 54];
     let mut i = 0;
     while i < 54 {
-        let (transposed, j) = (i >= 27, i % 27);
-        let (band, r, s) = (j / 9, (j / 3) % 3, j % 3);
-        let line = 3 * band + r;
-        let (line_house, box_house) = if transposed {
-            (9 + line, 18 + 3 * s + band)
-        } else {
-            (line, 18 + 3 * band + s)
-        };
-        t[i] = CellSet::from_bits(
-            CellSet::house_at(line_house).bits() | CellSet::house_at(box_house).bits(),
-        );
+        let (l, b) = houses(i);
+        let (line, bx) = (CellSet::house_at(l).bits(), CellSet::house_at(b).bits());
+        t[i] = (line & bx, line & !bx, bx & !line);
         i += 1;
     }
     t
 };
 
-/// Pushes the valid intersections of the mask `units` (bit i = intersection i, see [`REACH`]);
-/// returns p over all intersections.
+/// The cells whose candidates decide each intersection's applications: its line and its box.
+pub(crate) const REACH: [CellSet; 54] = {
+    let mut t = [CellSet::EMPTY; 54];
+    let mut i = 0;
+    while i < 54 {
+        let (shared, line, bx) = MASKS[i];
+        t[i] = CellSet::from_bits(shared | line | bx);
+        i += 1;
+    }
+    t
+};
+
+/// Pushes the valid intersections of the mask `units` (bit i = intersection i, see
+/// [`REACH`]); returns p over all intersections.
 pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>) -> u64 {
+    let empty = st.empty().bits();
+    let places: [u128; 9] = std::array::from_fn(|d| st.cells_with(Digit::from_index(d)).bits());
     let mut p = 0;
-    for transposed in [false, true] {
-        let orient = |s: CellSet| if transposed { s.transpose() } else { s };
-        let empty = orient(st.empty()).bits();
-        let mine = if transposed { units >> 27 } else { units } & ((1 << 27) - 1);
-        let places: [u128; 9] = if mine == 0 {
-            [0; 9] // p only
-        } else {
-            std::array::from_fn(|d| orient(st.cells_with(Digit::from_index(d))).bits())
-        };
-        for band in 0..3 {
-            let base = 27 * band;
-            for r in 0..3 {
-                let row_off = base + 9 * r;
-                for (s, &box_cells) in BOX_IN_BAND.iter().enumerate() {
-                    let shared = 7u128 << (row_off + 3 * s);
-                    if (empty & shared).count_ones() < 2 {
-                        continue;
-                    }
-                    p += 1;
-                    let unit = 27 * usize::from(transposed) + 9 * band + 3 * r + s;
-                    if units >> unit & 1 == 0 {
-                        continue;
-                    }
-                    let mut removals = [CellSet::EMPTY; 9];
-                    let mut digits = DigitSet::EMPTY;
-                    for (d, &pl) in places.iter().enumerate() {
-                        if pl & shared == 0 {
-                            continue;
-                        }
-                        let row_rest = (0x1FFu128 << row_off) & !shared;
-                        let box_rest = (box_cells << base) & !shared;
-                        let mut hit = 0u128;
-                        if pl & box_rest == 0 {
-                            hit |= pl & row_rest; // pointing
-                        }
-                        if pl & row_rest == 0 {
-                            hit |= pl & box_rest; // claiming
-                        }
-                        if hit != 0 {
-                            removals[d] = orient(CellSet::from_bits(hit));
-                            digits.insert(Digit::from_index(d));
-                        }
-                    }
-                    if !digits.is_empty() {
-                        out.push(Application {
-                            strategy: Strategy::LockedCandidates,
-                            cells: orient(CellSet::from_bits(empty & shared)),
-                            digits,
-                            house: None,
-                            depth: 0,
-                            unit: unit as u8,
-                            effect: Effect::Remove(removals),
-                        });
-                    }
-                }
+    for (unit, &(shared, line_rest, box_rest)) in MASKS.iter().enumerate() {
+        if (empty & shared).count_ones() < 2 {
+            continue;
+        }
+        p += 1;
+        if units >> unit & 1 == 0 {
+            continue;
+        }
+        let mut removals = [CellSet::EMPTY; 9];
+        let mut digits = DigitSet::EMPTY;
+        for (d, &pl) in places.iter().enumerate() {
+            if pl & shared == 0 {
+                continue;
             }
+            let mut hit = 0u128;
+            if pl & box_rest == 0 {
+                hit |= pl & line_rest; // pointing
+            }
+            if pl & line_rest == 0 {
+                hit |= pl & box_rest; // claiming
+            }
+            if hit != 0 {
+                removals[d] = CellSet::from_bits(hit);
+                digits.insert(Digit::from_index(d));
+            }
+        }
+        if !digits.is_empty() {
+            out.push(Application {
+                strategy: Strategy::LockedCandidates,
+                cells: CellSet::from_bits(empty & shared),
+                digits,
+                house: None,
+                depth: 0,
+                unit: unit as u8,
+                effect: Effect::Remove(removals),
+            });
         }
     }
     p
