@@ -47,6 +47,33 @@ const MASKS: [(u128, u128, u128); 54] = {
     t
 };
 
+/// Per intersection, its cells as indexes: 3 shared, 6 in the rest of the line, 6 in the rest
+/// of the box.
+const CELLS: [[u8; 15]; 54] = {
+    let mut t = [[0u8; 15]; 54];
+    let mut i = 0;
+    while i < 54 {
+        let (shared, line, bx) = MASKS[i];
+        let (mut a, mut b, mut c) = (0, 3, 9);
+        let mut k = 0;
+        while k < 81 {
+            if shared >> k & 1 != 0 {
+                t[i][a] = k as u8;
+                a += 1;
+            } else if line >> k & 1 != 0 {
+                t[i][b] = k as u8;
+                b += 1;
+            } else if bx >> k & 1 != 0 {
+                t[i][c] = k as u8;
+                c += 1;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The cells whose candidates decide each intersection's applications: its line and its box.
 pub(crate) const REACH: [CellSet; 54] = {
     let mut t = [CellSet::EMPTY; 54];
@@ -64,6 +91,7 @@ pub(crate) const REACH: [CellSet; 54] = {
 pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>) -> u64 {
     let empty = st.empty().bits();
     let places: [u128; 9] = std::array::from_fn(|d| st.cells_with(Digit::from_index(d)).bits());
+    let masks = st.masks();
     let mut p = 0;
     for (unit, &(shared, line_rest, box_rest)) in MASKS.iter().enumerate() {
         if (empty & shared).count_ones() < 2 {
@@ -73,23 +101,29 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
         if units >> unit & 1 == 0 {
             continue;
         }
+        // The digits with places in the shared cells, the rest of the line, the rest of
+        // the box: pointing digits are missing from the rest of the box, claiming ones from
+        // the rest of the line.
+        let cells = &CELLS[unit];
+        let m = |range: std::ops::Range<usize>| {
+            cells[range].iter().fold(0u16, |a, &c| a | masks[c as usize])
+        };
+        let (in_shared, in_line, in_box) = (m(0..3), m(3..9), m(9..15));
+        let pointing = in_shared & !in_box & in_line;
+        let claiming = in_shared & !in_line & in_box;
+        if pointing | claiming == 0 {
+            continue;
+        }
         let mut removals = [CellSet::EMPTY; 9];
-        let mut digits = DigitSet::EMPTY;
-        for (d, &pl) in places.iter().enumerate() {
-            if pl & shared == 0 {
-                continue;
-            }
-            let mut hit = 0u128;
-            if pl & box_rest == 0 {
-                hit |= pl & line_rest; // pointing
-            }
-            if pl & line_rest == 0 {
-                hit |= pl & box_rest; // claiming
-            }
-            if hit != 0 {
-                removals[d] = CellSet::from_bits(hit);
-                digits.insert(Digit::from_index(d));
-            }
+        let digits = DigitSet::from_bits(pointing | claiming);
+        for d in digits.iter() {
+            let pl = places[d.index()];
+            let hit = if pointing >> d.index() & 1 != 0 {
+                pl & line_rest
+            } else {
+                pl & box_rest
+            };
+            removals[d.index()] = CellSet::from_bits(hit);
         }
         if !digits.is_empty() {
             out.push(Application {
