@@ -43,11 +43,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-#[doc(hidden)]
-pub static TIMES: [std::sync::atomic::AtomicU64; 21] = [const { std::sync::atomic::AtomicU64::new(0) }; 21];
-#[doc(hidden)]
-pub static COUNTS: [std::sync::atomic::AtomicU64; 21] = [const { std::sync::atomic::AtomicU64::new(0) }; 21];
-
 /// The default number of runs per rating (the paper's choice: sigma / mu is about 1/10).
 pub const DEFAULT_RUNS: u32 = 20;
 
@@ -345,9 +340,6 @@ impl Engine {
         warm: &mut Option<Rc<TrialMemo>>,
     ) -> Rc<Found> {
         let key = (*st.masks(), slot);
-        let t0 = std::time::Instant::now();
-        let hit = self.cache.contains_key(&key);
-        let inc = last[slot.min(4) as usize].is_some() && (1..=4).contains(&slot);
         let found = if let Some(f) = self.cache.get(&key) {
             if slot >= 5 {
                 f.apps.iter().for_each(|a| known.learn(a));
@@ -389,9 +381,6 @@ impl Engine {
         if (1..=4).contains(&slot) {
             last[slot as usize] = Some((*st.masks(), found.clone()));
         }
-        let k = slot.min(6) as usize * 3 + if hit { 0 } else if inc { 1 } else { 2 };
-        TIMES[k].fetch_add(t0.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-        COUNTS[k].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         found
     }
 
