@@ -182,3 +182,159 @@ fn a_closed_output_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+const EASY: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+const RATE_COLUMNS: [&str; 11] = [
+    "puzzle",
+    "hsolve",
+    "hsolve_sd",
+    "tier",
+    "steps",
+    "wnef",
+    "wnef_class",
+    "box_norm",
+    "box_class",
+    "grade",
+    "clues",
+];
+
+#[test]
+fn rate_prints_a_header_and_one_line_per_puzzle() {
+    let out = pseudoku()
+        .arg("rate")
+        .write_stdin(format!("{EASY}\n{HARD}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0].split('\t').collect::<Vec<_>>(), RATE_COLUMNS);
+    let easy: Vec<&str> = lines[1].split('\t').collect();
+    let hard: Vec<&str> = lines[2].split('\t').collect();
+    assert_eq!(easy.len(), 11);
+    assert_eq!(easy[0], EASY);
+    assert_eq!(easy[3], "0", "singles solve the easy puzzle");
+    assert_eq!(easy[9], "easy");
+    assert_eq!(easy[10], "32");
+    let (e, h): (f64, f64) = (easy[1].parse().unwrap(), hard[1].parse().unwrap());
+    assert!(h > e, "{h} <= {e}");
+    assert_ne!(hard[3], "0", "singles alone do not solve the hard puzzle");
+    assert_ne!(hard[9], "easy");
+    // The same input rates the same.
+    pseudoku()
+        .arg("rate")
+        .write_stdin(format!("{EASY}\n{HARD}\n"))
+        .assert()
+        .success()
+        .stdout(text);
+}
+
+#[test]
+fn rate_json_has_the_same_keys_and_values() {
+    let tsv = pseudoku()
+        .args(["rate", "--runs", "5"])
+        .write_stdin(format!("{EASY}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json = pseudoku()
+        .args(["rate", "--runs", "5", "--json"])
+        .write_stdin(format!("{EASY}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let tsv = String::from_utf8(tsv).unwrap();
+    let values: Vec<&str> = tsv.lines().nth(1).unwrap().split('\t').collect();
+    let json = String::from_utf8(json).unwrap();
+    assert_eq!(json.lines().count(), 1);
+    let obj: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    for (key, value) in RATE_COLUMNS.iter().zip(values) {
+        match &obj[key] {
+            serde_json::Value::String(s) => assert_eq!(s, value),
+            serde_json::Value::Number(n) => {
+                assert_eq!(n.as_f64().unwrap(), value.parse::<f64>().unwrap(), "{key}")
+            }
+            other => panic!("{key}: {other}"),
+        }
+    }
+}
+
+#[test]
+fn rate_reports_bad_and_unrateable_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.txt");
+    std::fs::write(&path, format!("{EASY}\n{}\nxyz\n{}\n{EASY}\n", multi(), none())).unwrap();
+    let name = path.display().to_string();
+    let assert = pseudoku()
+        .args(["rate", "--runs", "2"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "{name}:2: the puzzle has more than one solution\n\
+             {name}:3: wrong length: expected 81 cells, found 3\n\
+             {name}:4: the puzzle has no solution\n"
+        ));
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert_eq!(out.lines().count(), 3, "header and the two good lines");
+}
+
+#[test]
+fn rate_rejects_zero_runs() {
+    pseudoku()
+        .args(["rate", "--runs", "0"])
+        .write_stdin(EASY)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn explain_shows_every_search_and_the_difficulty() {
+    let assert = pseudoku().args(["explain", HARD]).assert().success();
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("step  tier  strategy"), "{out}");
+    assert!(out.contains("hidden single") || out.contains("naked single"));
+    assert!(out.contains("(none found)"));
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("difficulty of this run: "), "{last}");
+    // Steps are numbered 1, 2, 3, ... and d never decreases.
+    let mut step = 0;
+    let mut d = 0.0;
+    for line in out.lines().filter(|l| l.len() > 50 && !l.contains("strategy")) {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols[0] != "-" {
+            step += 1;
+            assert_eq!(cols[0], step.to_string());
+        }
+    }
+    assert!(step > 0);
+    for line in out.lines().filter(|l| l.len() > 50 && !l.contains("strategy")) {
+        // Columns: step 5, tier 4, strategy 20, p 10, v 6, d 11, with separators.
+        let x: f64 = line[52..63].trim().parse().unwrap();
+        assert!(x >= d, "{line}");
+        d = x;
+    }
+}
+
+#[test]
+fn explain_rejects_bad_puzzles() {
+    pseudoku()
+        .args(["explain", "123"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad puzzle: wrong length"));
+    pseudoku()
+        .args(["explain", &multi()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("more than one solution"));
+}
