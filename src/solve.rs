@@ -749,8 +749,8 @@ impl TrialBase {
     /// unsolved cells `unsolved`) need no trial of their own.
     #[inline]
     fn note_stall(&mut self, unsolved: [u32; 3], s: &State) {
-        for band in 0..3 {
-            let new = unsolved[band] & !s.unsolved[band];
+        for (band, (&before, &after)) in unsolved.iter().zip(&s.unsolved).enumerate() {
+            let new = before & !after;
             if new != 0 {
                 for dd in 0..9 {
                     self.stalls[3 * dd + band] |= s.f[3 * dd + band] & new;

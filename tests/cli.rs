@@ -272,7 +272,11 @@ fn rate_json_has_the_same_keys_and_values() {
 fn rate_reports_bad_and_unrateable_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mixed.txt");
-    std::fs::write(&path, format!("{EASY}\n{}\nxyz\n{}\n{EASY}\n", multi(), none())).unwrap();
+    std::fs::write(
+        &path,
+        format!("{EASY}\n{}\nxyz\n{}\n{EASY}\n", multi(), none()),
+    )
+    .unwrap();
     let name = path.display().to_string();
     let assert = pseudoku()
         .args(["rate", "--runs", "2"])
@@ -309,7 +313,10 @@ fn explain_shows_every_search_and_the_difficulty() {
     // Steps are numbered 1, 2, 3, ... and d never decreases.
     let mut step = 0;
     let mut d = 0.0;
-    for line in out.lines().filter(|l| l.len() > 50 && !l.contains("strategy")) {
+    for line in out
+        .lines()
+        .filter(|l| l.len() > 50 && !l.contains("strategy"))
+    {
         let cols: Vec<&str> = line.split_whitespace().collect();
         if cols[0] != "-" {
             step += 1;
@@ -317,7 +324,10 @@ fn explain_shows_every_search_and_the_difficulty() {
         }
     }
     assert!(step > 0);
-    for line in out.lines().filter(|l| l.len() > 50 && !l.contains("strategy")) {
+    for line in out
+        .lines()
+        .filter(|l| l.len() > 50 && !l.contains("strategy"))
+    {
         // Columns: step 5, tier 4, strategy 20, p 10, v 6, d 11, with separators.
         let x: f64 = line[52..63].trim().parse().unwrap();
         assert!(x >= d, "{line}");

@@ -106,7 +106,9 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
         // the rest of the line.
         let cells = &CELLS[unit];
         let m = |range: std::ops::Range<usize>| {
-            cells[range].iter().fold(0u16, |a, &c| a | masks[c as usize])
+            cells[range]
+                .iter()
+                .fold(0u16, |a, &c| a | masks[c as usize])
         };
         let (in_shared, in_line, in_box) = (m(0..3), m(3..9), m(9..15));
         let pointing = in_shared & !in_box & in_line;
