@@ -627,8 +627,9 @@ pub(crate) struct TrialBase {
 /// takes far less work than propagating the trial afresh.
 #[derive(Clone)]
 pub(crate) struct TrialMemo {
-    /// Position in `ends` + 1 of candidate `9 * cell + digit index`, 0 when absent.
-    index: Box<[u16; 729]>,
+    /// Position in `ends` + 1 of candidate `9 * cell + digit index`, 0 when absent; `None`
+    /// when the memo keeps nothing.
+    index: Option<Box<[u16; 729]>>,
     /// The end states: candidates and unsolved cells (a propagated state needs no more).
     ends: Vec<([u32; 27], [u32; 3])>,
 }
@@ -636,13 +637,21 @@ pub(crate) struct TrialMemo {
 impl TrialMemo {
     fn with_capacity(n: usize) -> TrialMemo {
         TrialMemo {
-            index: Box::new([0; 729]),
+            index: Some(Box::new([0; 729])),
             ends: Vec::with_capacity(n),
         }
     }
 
+    /// A memo that keeps nothing.
+    fn off() -> TrialMemo {
+        TrialMemo {
+            index: None,
+            ends: Vec::new(),
+        }
+    }
+
     fn get(&self, c: Cell, d: Digit) -> Option<&([u32; 27], [u32; 3])> {
-        match self.index[9 * c.index() + d.index()] {
+        match self.index.as_ref()?[9 * c.index() + d.index()] {
             0 => None,
             i => Some(&self.ends[i as usize - 1]),
         }
@@ -650,9 +659,11 @@ impl TrialMemo {
 
     fn insert(&mut self, c: Cell, d: Digit, end: &State) {
         let k = 9 * c.index() + d.index();
-        if self.index[k] == 0 {
-            self.ends.push((end.f, end.unsolved));
-            self.index[k] = self.ends.len() as u16;
+        if let Some(index) = self.index.as_mut() {
+            if index[k] == 0 {
+                self.ends.push((end.f, end.unsolved));
+                index[k] = self.ends.len() as u16;
+            }
         }
     }
 }
@@ -665,6 +676,16 @@ impl TrialBase {
             state: s.propagate().ok().map(|_| s),
             stalls: [0; 27],
             memo: TrialMemo::with_capacity(st.candidate_count() as usize),
+        }
+    }
+
+    /// Propagates `st` once, for trials whose end states are not kept.
+    pub(crate) fn without_memo(st: &Candidates) -> TrialBase {
+        let mut s = band_state(st);
+        TrialBase {
+            state: s.propagate().ok().map(|_| s),
+            stalls: [0; 27],
+            memo: TrialMemo::off(),
         }
     }
 

@@ -53,6 +53,9 @@ pub(crate) fn search_warm(
     let n = st.candidate_count() as u64;
     let p = (0..depth).fold(1u64, |acc, _| acc.saturating_mul(n));
     let mut base = (depth == 1).then(|| TrialBase::new(st));
+    // Deeper trials: the cells a stalled trial placed need no trial of their own (the nested
+    // propagation is monotone too).
+    let mut stalls = [CellSet::EMPTY; 9];
     for c in st.empty() {
         for d in st.candidates(c).iter() {
             if ctx.is_solution(c, d) {
@@ -64,7 +67,8 @@ pub(crate) fn search_warm(
                 }
                 Some(b) if b.known_to_stall(c, d) => continue,
                 Some(b) => b.outcome(c, d, warm),
-                None => trial(st, c, d, depth),
+                None if stalls[d.index()].contains(c) => continue,
+                None => deep_trial(st, c, d, depth, &mut stalls),
             };
             if outcome != Outcome::Contradiction {
                 continue;
@@ -97,17 +101,42 @@ pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
     }
 }
 
+/// A trial at `depth` >= 2 from `st`; when it stalls, the cells its end state placed are
+/// added to `stalls`.
+fn deep_trial(
+    st: &Candidates,
+    c: Cell,
+    d: Digit,
+    depth: u8,
+    stalls: &mut [CellSet; 9],
+) -> Outcome {
+    match propagate_trial(st, c, d, true) {
+        (Outcome::Stalled, Some(mut s)) => {
+            let o = follow(&mut s, depth - 1);
+            if o == Outcome::Stalled {
+                for dg in Digit::all() {
+                    stalls[dg.index()] |= s.placed(dg) - st.placed(dg);
+                }
+            }
+            o
+        }
+        (o, _) => o,
+    }
+}
+
 /// Applies depth-`depth` removals and propagation to `s` until nothing follows.
 fn follow(s: &mut Candidates, depth: u8) -> Outcome {
     loop {
         let mut wrong: Vec<(Cell, Digit)> = Vec::new();
-        let mut base = (depth == 1).then(|| TrialBase::new(s));
+        let mut base = (depth == 1).then(|| TrialBase::without_memo(s));
+        let mut stalls = [CellSet::EMPTY; 9];
         for c in s.empty() {
             for d in s.candidates(c).iter() {
                 let outcome = match &mut base {
                     Some(b) if b.known_to_stall(c, d) => Outcome::Stalled,
                     Some(b) => b.outcome(c, d, None),
-                    None => trial(s, c, d, depth),
+                    None if stalls[d.index()].contains(c) => Outcome::Stalled,
+                    None => deep_trial(s, c, d, depth, &mut stalls),
                 };
                 match outcome {
                     Outcome::Contradiction => wrong.push((c, d)),
