@@ -124,14 +124,19 @@ fn deep_trial(
     }
 }
 
-/// Applies depth-`depth` removals and propagation to `s` until nothing follows.
+/// Applies depth-`depth` removals and propagation to `s` until nothing follows. Each removal
+/// is made as soon as it is found (the end state does not depend on the order), so that the
+/// trials after it start from a smaller state.
 fn follow(s: &mut Candidates, depth: u8) -> Outcome {
     loop {
-        let mut wrong: Vec<(Cell, Digit)> = Vec::new();
+        let mut changed = false;
         let mut base = (depth == 1).then(|| TrialBase::without_memo(s));
         let mut stalls = [CellSet::EMPTY; 9];
         for c in s.empty() {
             for d in s.candidates(c).iter() {
+                if !s.candidates(c).contains(d) {
+                    continue; // removed since the scan began
+                }
                 let outcome = match &mut base {
                     Some(b) if b.known_to_stall(c, d) => Outcome::Stalled,
                     Some(b) => b.outcome(c, d, None),
@@ -139,22 +144,27 @@ fn follow(s: &mut Candidates, depth: u8) -> Outcome {
                     None => deep_trial(s, c, d, depth, &mut stalls),
                 };
                 match outcome {
-                    Outcome::Contradiction => wrong.push((c, d)),
+                    Outcome::Contradiction => {
+                        s.remove(d, CellSet::single(c));
+                        match propagate_state(s) {
+                            (Outcome::Stalled, Some(next)) => *s = next,
+                            (o, _) => return o,
+                        }
+                        changed = true;
+                        if depth == 1 {
+                            base = Some(TrialBase::without_memo(s));
+                        } else {
+                            stalls = [CellSet::EMPTY; 9];
+                        }
+                    }
                     // The assumptions so far are consistent with a full grid.
                     Outcome::Solved => return Outcome::Solved,
                     Outcome::Stalled => {}
                 }
             }
         }
-        if wrong.is_empty() {
+        if !changed {
             return Outcome::Stalled;
-        }
-        for (c, d) in wrong {
-            s.remove(d, CellSet::single(c));
-        }
-        match propagate_state(s) {
-            (Outcome::Stalled, Some(next)) => *s = next,
-            (o, _) => return o,
         }
     }
 }
