@@ -246,6 +246,21 @@ impl Candidates {
         }
     }
 
+    /// `effect` limited to what it would change here: its removals of candidates the state
+    /// still has (a placement is kept as it is).
+    pub fn restrict(&self, effect: &Effect) -> Effect {
+        match *effect {
+            Effect::Place(..) => *effect,
+            Effect::Remove(ref r) => {
+                let mut out = *r;
+                for (o, &have) in out.iter_mut().zip(self.digits.iter()) {
+                    *o &= have;
+                }
+                Effect::Remove(out)
+            }
+        }
+    }
+
     /// True when `effect` would change the state (places a digit or removes a candidate).
     pub fn changes(&self, effect: &Effect) -> bool {
         match *effect {

@@ -453,7 +453,10 @@ impl Engine {
                 res.d += expected_checks(found.p, v);
                 let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };
                 let applied = if v > 0 {
-                    let a = found.apps[rng.index(found.apps.len())];
+                    let mut a = found.apps[rng.index(found.apps.len())];
+                    if trace.is_some() {
+                        a.effect = st.restrict(&a.effect); // show what it removes
+                    }
                     st.apply(&a.effect);
                     singles = Singles::of(&st);
                     res.steps[tier as usize] += 1;

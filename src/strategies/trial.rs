@@ -103,13 +103,7 @@ pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
 
 /// A trial at `depth` >= 2 from `st`; when it stalls, the cells its end state placed are
 /// added to `stalls`.
-fn deep_trial(
-    st: &Candidates,
-    c: Cell,
-    d: Digit,
-    depth: u8,
-    stalls: &mut [CellSet; 9],
-) -> Outcome {
+fn deep_trial(st: &Candidates, c: Cell, d: Digit, depth: u8, stalls: &mut [CellSet; 9]) -> Outcome {
     match propagate_trial(st, c, d, true) {
         (Outcome::Stalled, Some(mut s)) => {
             let o = follow(&mut s, depth - 1);
