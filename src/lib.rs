@@ -6,6 +6,7 @@
 //!   formatting;
 //! - [`input`]: reading puzzle files with file and line numbers for every bad entry;
 //! - [`solve`]: the exact solver (solution counting, random grids);
+//! - [`canon`]: the exact canonical (minlex) form and the equivalence key;
 //! - [`cellset`]: typed bitsets of cells and digits, house and peer tables;
 //! - [`candidates`]: the candidate state of a puzzle being solved by hand;
 //! - [`propagate`]: tier-0 propagation (singles until none is left), for trials;
@@ -21,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod candidates;
+pub mod canon;
 pub mod cellset;
 pub mod cli;
 pub mod grid;

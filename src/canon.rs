@@ -1,0 +1,408 @@
+//! The exact canonical form of a puzzle or grid (its "minlex" form) and its equivalence key.
+//!
+//! # Definition
+//!
+//! Over all 3,359,232 geometric maps (optional transpose, then band, row-in-band, stack and
+//! column-in-stack permutations), relabel the digits in order of first appearance (reading row
+//! by row) and write the 81 cells with `0` for empty; the canonical form is the smallest such
+//! string. Empty sorts before every digit. Two puzzles are the same puzzle up to symmetry
+//! exactly when their canonical forms are equal; the **key** is the blake3 hash of the
+//! 81-character form.
+//!
+//! # Search
+//!
+//! The form is built row by row. A *candidate* is a partial map: the transpose flag, the input
+//! rows chosen for the output rows so far (whole bands at a time), the column map once a row
+//! with clues has fixed it, and the digit labels given so far. At each output row, every
+//! candidate is extended with every allowed input row; only the extensions whose row (after
+//! relabelling) equals the smallest one found survive. Ties are all kept, so puzzles and grids
+//! with automorphisms come out right: at the end the survivors are exactly the maps that
+//! produce the form, and their number is the automorphism count.
+//!
+//! While the rows so far are empty, the column map is left open. The first row with clues
+//! fixes it up to the maps that order that row minimally, generated directly (stacks by
+//! ascending clue count, empty cells first inside each stack) rather than by trying all 1,296.
+
+use crate::grid::{Grid, Puzzle};
+use crate::transform::Transform;
+
+/// The canonical form of a puzzle or grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    /// The canonical cells, row-major, 0 for empty.
+    pub cells: [u8; 81],
+    /// One map (with its relabelling) that turns the input into `cells`.
+    pub transform: Transform,
+    /// Number of symmetries that fix the input: geometric maps that produce the form, times
+    /// the relabellings of the digits the input does not use.
+    pub automorphisms: u64,
+}
+
+impl Canonical {
+    /// The form as 81 characters, `0` for empty (the string the key hashes).
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| char::from(b'0' + v)).collect()
+    }
+
+    /// The equivalence key: blake3 of the 81-character form.
+    pub fn key(&self) -> Key {
+        let text: [u8; 81] = std::array::from_fn(|i| b'0' + self.cells[i]);
+        Key(*blake3::hash(&text).as_bytes())
+    }
+
+    /// The form as a puzzle.
+    pub fn puzzle(&self) -> Puzzle {
+        Puzzle::from_bytes_unchecked(self.cells)
+    }
+}
+
+/// A 32-byte equivalence key; displayed as lowercase hex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(pub [u8; 32]);
+
+impl Key {
+    /// The key as 64 lowercase hex digits.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The first 8 bytes, little-endian: a seed for random choices tied to the class.
+    pub fn seed(&self) -> u64 {
+        u64::from_le_bytes(self.0[..8].try_into().expect("8 bytes"))
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+/// The canonical form of `puzzle`.
+pub fn canonical(puzzle: &Puzzle) -> Canonical {
+    canonical_cells(puzzle.as_bytes())
+}
+
+/// The canonical form of a solution grid.
+pub fn canonical_grid(grid: &Grid) -> Canonical {
+    canonical_cells(grid.as_bytes())
+}
+
+/// The key of `puzzle`'s class.
+pub fn key(puzzle: &Puzzle) -> Key {
+    canonical(puzzle).key()
+}
+
+/// A column map: `cols[c]` is the input column that becomes column `c`.
+type Cols = [u8; 9];
+
+/// A partial map (see the module docs).
+#[derive(Clone, Copy)]
+struct Cand {
+    /// 0 for the input, 1 for its transpose.
+    t: u8,
+    /// Input row of each output row chosen so far.
+    rows: [u8; 9],
+    /// Input bands used so far (bit b).
+    bands: u8,
+    /// Input rows used so far (bit r).
+    used: u16,
+    /// The column map, once fixed.
+    cols: Option<Cols>,
+    /// Label of each digit (index 1-9), 0 while unseen.
+    labels: [u8; 10],
+    /// The next label to give.
+    next: u8,
+}
+
+/// The row `row` of the input under `cols`, relabelled with (and updating) `labels`.
+#[inline]
+fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 10], next: &mut u8) -> [u8; 9] {
+    let mut out = [0u8; 9];
+    for (o, &c) in out.iter_mut().zip(cols) {
+        let v = row[c as usize];
+        if v != 0 {
+            if labels[v as usize] == 0 {
+                labels[v as usize] = *next;
+                *next += 1;
+            }
+            *o = labels[v as usize];
+        }
+    }
+    out
+}
+
+/// Every column map that orders `row` minimally when nothing constrains the columns yet: the
+/// stacks in ascending order of clue count, and inside each stack its empty cells first. (All
+/// of them give the same pattern; their relabellings differ, so all are kept.)
+fn minimal_column_maps(row: &[u8; 9]) -> Vec<Cols> {
+    let count = |s: usize| (0..3).filter(|&k| row[3 * s + k] != 0).count();
+    let counts = [count(0), count(1), count(2)];
+    let mut out = Vec::new();
+    for order in PERMS3 {
+        let ordered = [counts[order[0]], counts[order[1]], counts[order[2]]];
+        if !(ordered[0] <= ordered[1] && ordered[1] <= ordered[2]) {
+            continue;
+        }
+        // Inside each stack: the orders that put empty cells first.
+        let inner: Vec<Vec<[u8; 3]>> = order
+            .iter()
+            .map(|&s| {
+                PERMS3
+                    .iter()
+                    .filter(|p| {
+                        let filled: Vec<bool> =
+                            p.iter().map(|&k| row[3 * s + k] != 0).collect();
+                        filled.windows(2).all(|w| !w[0] || w[1])
+                    })
+                    .map(|p| [p[0] as u8, p[1] as u8, p[2] as u8])
+                    .collect()
+            })
+            .collect();
+        for a in &inner[0] {
+            for b in &inner[1] {
+                for c in &inner[2] {
+                    let mut cols = [0u8; 9];
+                    for (slot, (&s, inner)) in order.iter().zip([a, b, c]).enumerate() {
+                        for k in 0..3 {
+                            cols[3 * slot + k] = 3 * s as u8 + inner[k];
+                        }
+                    }
+                    out.push(cols);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The six permutations of three things.
+const PERMS3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+fn canonical_cells(cells: &[u8; 81]) -> Canonical {
+    // The input and its transpose, as rows.
+    let mut g = [[[0u8; 9]; 9]; 2];
+    for r in 0..9 {
+        for c in 0..9 {
+            g[0][r][c] = cells[9 * r + c];
+            g[1][c][r] = cells[9 * r + c];
+        }
+    }
+    let start = |t: u8| Cand {
+        t,
+        rows: [0; 9],
+        bands: 0,
+        used: 0,
+        cols: None,
+        labels: [0; 10],
+        next: 1,
+    };
+    let mut cands = vec![start(0), start(1)];
+    let mut next_cands: Vec<Cand> = Vec::new();
+    let mut form = [0u8; 81];
+    for i in 0..9 {
+        let mut best: Option<[u8; 9]> = None;
+        next_cands.clear();
+        for cand in &cands {
+            for r in 0..9u8 {
+                let band = r / 3;
+                let allowed = if i % 3 == 0 {
+                    cand.bands & (1 << band) == 0
+                } else {
+                    band == cand.rows[i - 1] / 3 && cand.used & (1 << r) == 0
+                };
+                if !allowed {
+                    continue;
+                }
+                let row = &g[cand.t as usize][r as usize];
+                let mut base = *cand;
+                base.rows[i] = r;
+                base.bands |= 1 << band;
+                base.used |= 1 << r;
+                let maps: Vec<Cols> = match cand.cols {
+                    Some(cols) => vec![cols],
+                    None if row.iter().all(|&v| v == 0) => {
+                        consider(&mut best, &mut next_cands, [0; 9], base);
+                        continue;
+                    }
+                    None => minimal_column_maps(row),
+                };
+                for cols in maps {
+                    let mut c = base;
+                    c.cols = Some(cols);
+                    let s = relabel(row, &cols, &mut c.labels, &mut c.next);
+                    consider(&mut best, &mut next_cands, s, c);
+                }
+            }
+        }
+        form[9 * i..9 * i + 9].copy_from_slice(&best.expect("every level has a candidate"));
+        std::mem::swap(&mut cands, &mut next_cands);
+    }
+    let used = {
+        let mut m = 0u16;
+        for &v in cells {
+            m |= 1 << v;
+        }
+        (m >> 1).count_ones() as u64
+    };
+    let unused_relabellings: u64 = (1..=9 - used).product();
+    let maps: u64 = cands
+        .iter()
+        .map(|c| if c.cols.is_some() { 1 } else { 1296 })
+        .sum();
+    let first = &cands[0];
+    Canonical {
+        cells: form,
+        transform: to_transform(first),
+        automorphisms: maps * unused_relabellings,
+    }
+}
+
+/// Keeps `cand` if its row `s` is the smallest so far (dropping the others) or ties with it.
+#[inline]
+fn consider(best: &mut Option<[u8; 9]>, next: &mut Vec<Cand>, s: [u8; 9], cand: Cand) {
+    match best {
+        Some(b) if s > *b => {}
+        Some(b) if s == *b => next.push(cand),
+        _ => {
+            *best = Some(s);
+            next.clear();
+            next.push(cand);
+        }
+    }
+}
+
+/// The transform of a complete candidate (unseen digits get the remaining labels in order).
+fn to_transform(c: &Cand) -> Transform {
+    let cols = c.cols.unwrap_or([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    let mut labels = c.labels;
+    let mut next = c.next;
+    for l in labels.iter_mut().skip(1) {
+        if *l == 0 {
+            *l = next;
+            next += 1;
+        }
+    }
+    let digits: [u8; 9] = std::array::from_fn(|d| labels[d + 1]);
+    Transform::new(c.t == 1, c.rows, cols, digits).expect("a complete candidate is a valid map")
+}
+
+/// The canonical form by brute force: every one of the 3,359,232 maps, each relabelled. Slow
+/// (about a second per position); the reference the tests hold [`canonical`] to.
+pub fn canonical_brute_force(cells: &[u8; 81]) -> ([u8; 81], u64) {
+    let mut best = [10u8; 81];
+    let mut count = 0u64;
+    let lines = all_line_maps();
+    let mut g = [[[0u8; 9]; 9]; 2];
+    for r in 0..9 {
+        for c in 0..9 {
+            g[0][r][c] = cells[9 * r + c];
+            g[1][c][r] = cells[9 * r + c];
+        }
+    }
+    for grid in &g {
+        for rows in &lines {
+            for cols in &lines {
+                let mut labels = [0u8; 10];
+                let mut next = 1;
+                let mut s = [0u8; 81];
+                let mut order = std::cmp::Ordering::Equal;
+                for i in 0..81 {
+                    let v = grid[rows[i / 9] as usize][cols[i % 9] as usize];
+                    let x = if v == 0 {
+                        0
+                    } else {
+                        if labels[v as usize] == 0 {
+                            labels[v as usize] = next;
+                            next += 1;
+                        }
+                        labels[v as usize]
+                    };
+                    s[i] = x;
+                    if order == std::cmp::Ordering::Equal {
+                        order = x.cmp(&best[i]);
+                        if order == std::cmp::Ordering::Greater {
+                            break;
+                        }
+                    }
+                }
+                match order {
+                    std::cmp::Ordering::Less => {
+                        best = s;
+                        count = 1;
+                    }
+                    std::cmp::Ordering::Equal => count += 1,
+                    std::cmp::Ordering::Greater => {}
+                }
+            }
+        }
+    }
+    let mut m = 0u16;
+    for &v in cells {
+        m |= 1 << v;
+    }
+    let used = (m >> 1).count_ones() as u64;
+    (best, count * (1..=9 - used).product::<u64>())
+}
+
+/// All 1,296 band-preserving line maps.
+fn all_line_maps() -> Vec<[u8; 9]> {
+    let mut out = Vec::with_capacity(1296);
+    for b in PERMS3 {
+        for p0 in PERMS3 {
+            for p1 in PERMS3 {
+                for p2 in PERMS3 {
+                    let inner = [p0, p1, p2];
+                    let mut m = [0u8; 9];
+                    for slot in 0..3 {
+                        for k in 0..3 {
+                            m[3 * slot + k] = (3 * b[slot] + inner[slot][k]) as u8;
+                        }
+                    }
+                    out.push(m);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    const HARD: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn transform_produces_the_form_and_forms_are_invariant() {
+        let p: Puzzle = HARD.parse().unwrap();
+        let c = canonical(&p);
+        assert_eq!(c.transform.apply(&p).as_bytes(), &c.cells);
+        let mut rng = Rng::new(5);
+        for _ in 0..50 {
+            let t = Transform::random(&mut rng);
+            let q = t.apply(&p);
+            let cq = canonical(&q);
+            assert_eq!(cq.cells, c.cells);
+            assert_eq!(cq.automorphisms, c.automorphisms);
+            assert_eq!(cq.transform.apply(&q).as_bytes(), &c.cells);
+        }
+        assert_eq!(canonical(&c.puzzle()).cells, c.cells);
+    }
+
+    #[test]
+    fn empty_grid() {
+        let c = canonical(&Puzzle::EMPTY);
+        assert_eq!(c.cells, [0; 81]);
+        assert_eq!(c.automorphisms, 3_359_232 * 362_880);
+    }
+}
