@@ -151,8 +151,7 @@ fn minimal_column_maps(row: &[u8; 9]) -> Vec<Cols> {
                 PERMS3
                     .iter()
                     .filter(|p| {
-                        let filled: Vec<bool> =
-                            p.iter().map(|&k| row[3 * s + k] != 0).collect();
+                        let filled: Vec<bool> = p.iter().map(|&k| row[3 * s + k] != 0).collect();
                         filled.windows(2).all(|w| !w[0] || w[1])
                     })
                     .map(|p| [p[0] as u8, p[1] as u8, p[2] as u8])
