@@ -21,8 +21,9 @@
 //! to pairs. The **rating** is the mean of d over R runs (20 by default), with its standard
 //! deviation, the hardest tier used and the steps per tier.
 //!
-//! Runs are reproducible: run i draws from `Rng::for_job(seed, i)`, and the seed comes from the
-//! puzzle, so the same puzzle always gets the same rating.
+//! Runs are reproducible: they are made on the puzzle's canonical form, run i drawing from
+//! `Rng::for_job(seed, i)` with the seed taken from the class key, so every symmetry of a
+//! puzzle gets the identical rating.
 //!
 //! # Speed
 //!
@@ -115,11 +116,10 @@ struct RunResult {
     depth: u8,
 }
 
-/// Where a puzzle's runs draw their random numbers from: the first 8 bytes of the blake3
-/// hash of its 81 cells.
+/// Where a puzzle's runs draw their random numbers from: the first 8 bytes of its class key
+/// (the blake3 hash of its canonical form), so every member of a class gets the same seed.
 pub fn seed_of(puzzle: &Puzzle) -> u64 {
-    let h = blake3::hash(puzzle.as_bytes());
-    u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes"))
+    crate::canon::key(puzzle).seed()
 }
 
 /// Checks that `puzzle` has exactly one solution.
@@ -131,9 +131,12 @@ fn check_unique(puzzle: &Puzzle) -> Result<Grid, RateError> {
     }
 }
 
-/// Rates `puzzle` with `runs` runs (at least 1), seeded from the puzzle itself.
+/// Rates `puzzle` with `runs` runs (at least 1): the runs are made on its canonical form,
+/// seeded from its class key, so every puzzle of a class (every symmetry of it) gets the
+/// identical rating.
 pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Rating, RateError> {
-    rate_seeded(puzzle, runs, seed_of(puzzle))
+    let c = crate::canon::canonical(puzzle);
+    rate_seeded(&c.puzzle(), runs, c.key().seed())
 }
 
 /// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
@@ -175,7 +178,9 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, Rate
     })
 }
 
-/// One run on `puzzle` (seeded from the puzzle), with every search it made in order.
+/// One run on `puzzle` as given (seeded from its class key), with every search it made in
+/// order. (Ratings are made on the canonical form, so this run is an illustration of the
+/// model on the puzzle as the reader sees it, not one of the rating's runs.)
 pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
     let solution = check_unique(puzzle)?;
     let mut trace = Vec::new();

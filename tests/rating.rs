@@ -182,3 +182,27 @@ fn every_list_gets_finite_ratings_and_the_hardest_rate_highest() {
         assert_eq!(hsolve::rate(&p, 1), Err(RateError::NotUnique));
     }
 }
+
+mod symmetry {
+    use super::*;
+    use pseudoku::Transform;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// Every symmetry of a puzzle gets the identical rating and report.
+        #[test]
+        fn equivalent_puzzles_rate_identically(i in 0usize..54, seed in any::<u64>()) {
+            let p = samples()[i];
+            let t = Transform::random(&mut pseudoku::Rng::new(seed));
+            let q = t.apply(&p);
+            prop_assert_eq!(hsolve::rate(&q, 5).unwrap(), hsolve::rate(&p, 5).unwrap());
+            let (a, b) = (pseudoku::rate::report(&p, 5).unwrap(), pseudoku::rate::report(&q, 5).unwrap());
+            prop_assert_eq!(
+                (a.hsolve, a.hsolve_sd, a.tier, a.steps, a.grade, a.clues),
+                (b.hsolve, b.hsolve_sd, b.tier, b.steps, b.grade, b.clues)
+            );
+        }
+    }
+}
