@@ -51,6 +51,28 @@ pub enum Command {
     /// solver moved on to the next tier), the tier, the strategy applied, p (possible
     /// applications), v (valid ones), the running difficulty d, and the move.
     Explain(ExplainArgs),
+    /// Print each puzzle's exact canonical (minlex) form and its class key.
+    ///
+    /// Per input puzzle: `<input>\t<canonical>\t<key>\t<automorphisms>`: the canonical form as
+    /// 81 characters with `0` for empty, the blake3 key of that string in hex, and the number of
+    /// symmetries that fix the input. Two puzzles are the same puzzle up to symmetry exactly when
+    /// their keys are equal. With --grid, the puzzle's solution grid is canonicalized instead (a
+    /// puzzle without exactly one solution is then reported as a bad line).
+    Canon(CanonArgs),
+}
+
+/// Arguments of `pseudoku canon`.
+#[derive(Debug, clap::Args)]
+pub struct CanonArgs {
+    /// Input file, one puzzle per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-")]
+    pub input: PathBuf,
+    /// Canonicalize each puzzle's solution grid instead of the puzzle.
+    #[arg(long)]
+    pub grid: bool,
+    /// Print one JSON object per line (keys `input canonical key automorphisms`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `pseudoku rate`.
@@ -101,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Solve(args) => run_solve(&args),
         Command::Rate(args) => run_rate(&args),
         Command::Explain(args) => run_explain(&args),
+        Command::Canon(args) => run_canon(&args),
     };
     match result {
         // The reader of our output went away (`| head`): not an error.
@@ -164,6 +187,69 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     })?;
     out.flush()?;
     Ok(if unrated { Outcome::BadInput } else { outcome })
+}
+
+fn run_canon(args: &CanonArgs) -> anyhow::Result<Outcome> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let name = source_name(&args.input);
+    let mut unsolvable = false;
+    let outcome = for_each_puzzle(&args.input, |entry| {
+        let p = entry.puzzle;
+        let c = if args.grid {
+            match solve(&p) {
+                Solutions::Unique(g) => crate::canon::canonical_grid(&g),
+                other => {
+                    out.flush()?;
+                    let why = if other.count() == 0 {
+                        "the puzzle has no solution"
+                    } else {
+                        "the puzzle has more than one solution"
+                    };
+                    eprintln!("{name}:{}: {why}", entry.line);
+                    unsolvable = true;
+                    return Ok(());
+                }
+            }
+        } else {
+            crate::canon::canonical(&p)
+        };
+        if args.json {
+            /// One `canon --json` line, keys in this order.
+            #[derive(serde::Serialize)]
+            struct Line {
+                input: String,
+                canonical: String,
+                key: String,
+                automorphisms: u64,
+            }
+            let line = Line {
+                input: p.to_line(),
+                canonical: c.to_line(),
+                key: c.key().to_hex(),
+                automorphisms: c.automorphisms,
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&line).expect("serializable")
+            )
+        } else {
+            writeln!(
+                out,
+                "{p}\t{}\t{}\t{}",
+                c.to_line(),
+                c.key(),
+                c.automorphisms
+            )
+        }
+    })?;
+    out.flush()?;
+    Ok(if unsolvable {
+        Outcome::BadInput
+    } else {
+        outcome
+    })
 }
 
 fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {

@@ -348,3 +348,57 @@ fn explain_rejects_bad_puzzles() {
         .code(2)
         .stderr(predicate::str::contains("more than one solution"));
 }
+
+#[test]
+fn canon_prints_form_key_and_automorphisms() {
+    // Two symmetries of the same puzzle, and the puzzle itself: one key.
+    let p: pseudoku::Puzzle = HARD.parse().unwrap();
+    let t = pseudoku::Transform::random(&mut pseudoku::Rng::new(3));
+    let q = t.apply(&p).to_line();
+    let out = pseudoku()
+        .arg("canon")
+        .write_stdin(format!("{HARD}\n{q}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0][0], HARD);
+    assert_eq!(lines[1][0], q);
+    assert_eq!(lines[0][1], lines[1][1]);
+    assert_eq!(lines[0][1].len(), 81);
+    assert!(lines[0][1].chars().all(|c| c.is_ascii_digit()));
+    assert_eq!(lines[0][2], lines[1][2]);
+    assert_eq!(lines[0][2].len(), 64);
+    assert_eq!(lines[0][3], "1");
+    let key = pseudoku::canon::canonical(&p).key().to_hex();
+    assert_eq!(lines[0][2], key);
+}
+
+#[test]
+fn canon_grid_and_json() {
+    let out = pseudoku()
+        .args(["canon", "--grid", "--json"])
+        .write_stdin(format!("{HARD}\n{}\n{}\n", multi(), none()))
+        .assert()
+        .code(1)
+        .stderr("-:2: the puzzle has more than one solution\n-:3: the puzzle has no solution\n")
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"input\":"), "{text}");
+    let obj: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    let form = obj["canonical"].as_str().unwrap();
+    assert!(
+        form.starts_with("123456789"),
+        "a grid's form starts with its first row"
+    );
+    assert_eq!(obj["input"], HARD);
+    assert_eq!(obj["key"].as_str().unwrap().len(), 64);
+    assert_eq!(obj["automorphisms"], 1);
+}

@@ -185,8 +185,8 @@ fn every_list_gets_finite_ratings_and_the_hardest_rate_highest() {
 
 mod symmetry {
     use super::*;
-    use pseudoku::Transform;
     use proptest::prelude::*;
+    use pseudoku::Transform;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
