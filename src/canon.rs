@@ -203,10 +203,19 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
         labels: [0; 10],
         next: 1,
     };
-    let mut cands = vec![start(0), start(1)];
     let mut next_cands: Vec<Cand> = Vec::new();
     let mut form = [0u8; 81];
-    for i in 0..9 {
+    let (mut cands, first) = if cells[..9].iter().all(|&v| v != 0) && is_full(cells) {
+        // A full grid: every first row reads 123456789, whatever the column map; the second
+        // row decides it (see `full_band_start`).
+        let (cands, rows) = full_band_start(&g);
+        form[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        form[9..18].copy_from_slice(&rows);
+        (cands, 2)
+    } else {
+        (vec![start(0), start(1)], 0)
+    };
+    for i in first..9 {
         let mut best: Option<[u8; 9]> = None;
         next_cands.clear();
         for cand in &cands {
@@ -261,6 +270,162 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
         cells: form,
         transform: to_transform(first),
         automorphisms: maps * unused_relabellings,
+    }
+}
+
+/// True when every cell is filled.
+fn is_full(cells: &[u8; 81]) -> bool {
+    cells.iter().all(|&v| v != 0)
+}
+
+/// The first two output rows of a full grid. Whatever the column map C, the first row reads
+/// 123456789, so a digit's label is its column's output position + 1, and the second row reads
+/// (C^-1 p C)(j) + 1, where p sends each input column to the column of the first row holding
+/// the digit the second row has there. For every choice of the first two rows, the column maps
+/// minimizing that are found column by column: choosing C(j) forces where p(C(j)) must go (the
+/// smallest free position its stack allows), so only genuine ties branch.
+fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
+    let mut best = [u8::MAX; 9];
+    let mut out: Vec<Cand> = Vec::new();
+    for t in 0..2u8 {
+        for r0 in 0..9u8 {
+            let b = r0 / 3;
+            for r1 in 3 * b..3 * b + 3 {
+                if r1 == r0 {
+                    continue;
+                }
+                let (row0, row1) = (&g[t as usize][r0 as usize], &g[t as usize][r1 as usize]);
+                let mut where0 = [0u8; 10];
+                for (c, &v) in row0.iter().enumerate() {
+                    where0[v as usize] = c as u8;
+                }
+                let p: [u8; 9] = std::array::from_fn(|c| where0[row1[c] as usize]);
+                let mut found: Vec<Cols> = Vec::new();
+                let mut sigma = [0u8; 9];
+                let mut search = Conjugate {
+                    p,
+                    pos: [u8::MAX; 9],
+                    cols: [u8::MAX; 9],
+                    stack_of: [u8::MAX; 3],
+                    best: &mut best,
+                    found: &mut found,
+                    improved: false,
+                };
+                search.dfs(0, &mut sigma);
+                if search.improved {
+                    out.clear();
+                }
+                for cols in found {
+                    let mut labels = [0u8; 10];
+                    let mut next = 1;
+                    relabel(row0, &cols, &mut labels, &mut next);
+                    let mut rows = [0u8; 9];
+                    rows[0] = r0;
+                    rows[1] = r1;
+                    out.push(Cand {
+                        t,
+                        rows,
+                        bands: 1 << b,
+                        used: 1 << r0 | 1 << r1,
+                        cols: Some(cols),
+                        labels,
+                        next,
+                    });
+                }
+            }
+        }
+    }
+    let row: [u8; 9] = std::array::from_fn(|j| best[j] + 1);
+    (out, row)
+}
+
+/// The depth-first search of `full_band_start` for one permutation `p`.
+struct Conjugate<'a> {
+    p: [u8; 9],
+    /// Output position of each input column, `u8::MAX` while free.
+    pos: [u8; 9],
+    /// Input column of each output position, `u8::MAX` while free.
+    cols: [u8; 9],
+    /// Input stack of each output stack, `u8::MAX` while free.
+    stack_of: [u8; 3],
+    /// The smallest (C^-1 p C) found so far, over all searches.
+    best: &'a mut [u8; 9],
+    /// The column maps reaching `best` in this search.
+    found: &'a mut Vec<Cols>,
+    /// Whether this search lowered `best` (the earlier searches' maps are then worse).
+    improved: bool,
+}
+
+impl Conjugate<'_> {
+    /// Places input column `c` at output position `j`; false if that breaks the stacks.
+    fn assign(&mut self, c: u8, j: u8) -> bool {
+        let (os, is) = (j / 3, c / 3);
+        if self.stack_of[os as usize] == u8::MAX {
+            if self.stack_of.contains(&is) {
+                return false;
+            }
+            self.stack_of[os as usize] = is;
+        } else if self.stack_of[os as usize] != is {
+            return false;
+        }
+        self.pos[c as usize] = j;
+        self.cols[j as usize] = c;
+        true
+    }
+
+    /// The smallest free output position input column `c` may take.
+    fn smallest_free(&self, c: u8) -> Option<u8> {
+        let is = c / 3;
+        match self.stack_of.iter().position(|&s| s == is) {
+            Some(os) => {
+                (3 * os as u8..3 * os as u8 + 3).find(|&q| self.cols[q as usize] == u8::MAX)
+            }
+            None => (0..3u8)
+                .find(|&os| self.stack_of[os as usize] == u8::MAX)
+                .map(|os| 3 * os),
+        }
+    }
+
+    fn dfs(&mut self, j: usize, sigma: &mut [u8; 9]) {
+        if j == 9 {
+            if *sigma < *self.best {
+                *self.best = *sigma;
+                self.found.clear();
+                self.improved = true;
+            }
+            if *sigma == *self.best {
+                self.found.push(self.cols);
+            }
+            return;
+        }
+        let choices: Vec<u8> = if self.cols[j] != u8::MAX {
+            vec![self.cols[j]]
+        } else {
+            (0..9u8)
+                .filter(|&c| self.pos[c as usize] == u8::MAX)
+                .collect()
+        };
+        for c in choices {
+            let saved = (self.pos, self.cols, self.stack_of);
+            let forced = self.cols[j] == c;
+            if !forced && !self.assign(c, j as u8) {
+                continue;
+            }
+            let d = self.p[c as usize];
+            let q = if self.pos[d as usize] != u8::MAX {
+                Some(self.pos[d as usize])
+            } else {
+                self.smallest_free(d).filter(|&q| self.assign(d, q))
+            };
+            if let Some(q) = q {
+                sigma[j] = q;
+                // Prune: the prefix must not exceed the best one.
+                if sigma[..=j] <= self.best[..=j] {
+                    self.dfs(j + 1, sigma);
+                }
+            }
+            (self.pos, self.cols, self.stack_of) = saved;
+        }
     }
 }
 
