@@ -132,6 +132,58 @@ fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 10], next: &mut u8) -> 
     out
 }
 
+/// Like [`relabel`], but gives up (`None`) as soon as the row exceeds `bound`.
+#[inline]
+fn relabel_within(
+    row: &[u8; 9],
+    cols: &Cols,
+    labels: &mut [u8; 10],
+    next: &mut u8,
+    bound: Option<&[u8; 9]>,
+) -> Option<[u8; 9]> {
+    let mut out = [0u8; 9];
+    let mut equal = bound.is_some();
+    for (j, &c) in cols.iter().enumerate() {
+        let v = row[c as usize];
+        if v != 0 {
+            if labels[v as usize] == 0 {
+                labels[v as usize] = *next;
+                *next += 1;
+            }
+            out[j] = labels[v as usize];
+        }
+        if equal {
+            let b = bound.expect("equal implies a bound")[j];
+            if out[j] > b {
+                return None;
+            }
+            equal = out[j] == b;
+        }
+    }
+    Some(out)
+}
+
+/// The clue pattern of a row: bit c set when column c holds a digit.
+#[inline]
+fn pattern(row: &[u8; 9]) -> usize {
+    row.iter()
+        .enumerate()
+        .fold(0, |m, (c, &v)| m | (usize::from(v != 0) << c))
+}
+
+/// [`minimal_column_maps`] for every clue pattern, computed once.
+fn minimal_maps_table() -> &'static [Vec<Cols>] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<Cols>>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..512usize)
+            .map(|m| {
+                let row: [u8; 9] = std::array::from_fn(|c| u8::from(m >> c & 1 != 0));
+                minimal_column_maps(&row)
+            })
+            .collect()
+    })
+}
+
 /// Every column map that orders `row` minimally when nothing constrains the columns yet: the
 /// stacks in ascending order of clue count, and inside each stack its empty cells first. (All
 /// of them give the same pattern; their relabellings differ, so all are kept.)
@@ -234,18 +286,29 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
                 base.rows[i] = r;
                 base.bands |= 1 << band;
                 base.used |= 1 << r;
-                let maps: Vec<Cols> = match cand.cols {
-                    Some(cols) => vec![cols],
+                let one;
+                let maps: &[Cols] = match cand.cols {
+                    Some(cols) => {
+                        one = [cols];
+                        &one
+                    }
                     None if row.iter().all(|&v| v == 0) => {
                         consider(&mut best, &mut next_cands, [0; 9], base);
                         continue;
                     }
-                    None => minimal_column_maps(row),
+                    None => &minimal_maps_table()[pattern(row)],
                 };
                 for cols in maps {
+                    let mut labels = base.labels;
+                    let mut next = base.next;
+                    let Some(s) = relabel_within(row, cols, &mut labels, &mut next, best.as_ref())
+                    else {
+                        continue; // already larger than the best row
+                    };
                     let mut c = base;
-                    c.cols = Some(cols);
-                    let s = relabel(row, &cols, &mut c.labels, &mut c.next);
+                    c.cols = Some(*cols);
+                    c.labels = labels;
+                    c.next = next;
                     consider(&mut best, &mut next_cands, s, c);
                 }
             }
