@@ -107,8 +107,13 @@ struct Cand {
     bands: u8,
     /// Input rows used so far (bit r).
     used: u16,
-    /// The column map, once fixed.
-    cols: Option<Cols>,
+    /// The input stack of each output stack, once a row with clues has fixed it.
+    sigma: Option<[u8; 3]>,
+    /// For each input stack, the orders of its columns still allowed (bit k: `PERMS3[k]`):
+    /// the candidate stands for every map combining `sigma` (or any stack order while it is
+    /// open) with one allowed order per stack. All of them give the rows so far, with the same
+    /// labels.
+    inner: [u8; 3],
     /// Label of each digit (index 1-9), 0 while unseen.
     labels: [u8; 10],
     /// The next label to give.
@@ -127,101 +132,6 @@ fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 10], next: &mut u8) -> 
                 *next += 1;
             }
             *o = labels[v as usize];
-        }
-    }
-    out
-}
-
-/// Like [`relabel`], but gives up (`None`) as soon as the row exceeds `bound`.
-#[inline]
-fn relabel_within(
-    row: &[u8; 9],
-    cols: &Cols,
-    labels: &mut [u8; 10],
-    next: &mut u8,
-    bound: Option<&[u8; 9]>,
-) -> Option<[u8; 9]> {
-    let mut out = [0u8; 9];
-    let mut equal = bound.is_some();
-    for (j, &c) in cols.iter().enumerate() {
-        let v = row[c as usize];
-        if v != 0 {
-            if labels[v as usize] == 0 {
-                labels[v as usize] = *next;
-                *next += 1;
-            }
-            out[j] = labels[v as usize];
-        }
-        if equal {
-            let b = bound.expect("equal implies a bound")[j];
-            if out[j] > b {
-                return None;
-            }
-            equal = out[j] == b;
-        }
-    }
-    Some(out)
-}
-
-/// The clue pattern of a row: bit c set when column c holds a digit.
-#[inline]
-fn pattern(row: &[u8; 9]) -> usize {
-    row.iter()
-        .enumerate()
-        .fold(0, |m, (c, &v)| m | (usize::from(v != 0) << c))
-}
-
-/// [`minimal_column_maps`] for every clue pattern, computed once.
-fn minimal_maps_table() -> &'static [Vec<Cols>] {
-    static TABLE: std::sync::OnceLock<Vec<Vec<Cols>>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        (0..512usize)
-            .map(|m| {
-                let row: [u8; 9] = std::array::from_fn(|c| u8::from(m >> c & 1 != 0));
-                minimal_column_maps(&row)
-            })
-            .collect()
-    })
-}
-
-/// Every column map that orders `row` minimally when nothing constrains the columns yet: the
-/// stacks in ascending order of clue count, and inside each stack its empty cells first. (All
-/// of them give the same pattern; their relabellings differ, so all are kept.)
-fn minimal_column_maps(row: &[u8; 9]) -> Vec<Cols> {
-    let count = |s: usize| (0..3).filter(|&k| row[3 * s + k] != 0).count();
-    let counts = [count(0), count(1), count(2)];
-    let mut out = Vec::new();
-    for order in PERMS3 {
-        let ordered = [counts[order[0]], counts[order[1]], counts[order[2]]];
-        if !(ordered[0] <= ordered[1] && ordered[1] <= ordered[2]) {
-            continue;
-        }
-        // Inside each stack: the orders that put empty cells first.
-        let inner: Vec<Vec<[u8; 3]>> = order
-            .iter()
-            .map(|&s| {
-                PERMS3
-                    .iter()
-                    .filter(|p| {
-                        let filled: Vec<bool> = p.iter().map(|&k| row[3 * s + k] != 0).collect();
-                        filled.windows(2).all(|w| !w[0] || w[1])
-                    })
-                    .map(|p| [p[0] as u8, p[1] as u8, p[2] as u8])
-                    .collect()
-            })
-            .collect();
-        for a in &inner[0] {
-            for b in &inner[1] {
-                for c in &inner[2] {
-                    let mut cols = [0u8; 9];
-                    for (slot, (&s, inner)) in order.iter().zip([a, b, c]).enumerate() {
-                        for k in 0..3 {
-                            cols[3 * slot + k] = 3 * s as u8 + inner[k];
-                        }
-                    }
-                    out.push(cols);
-                }
-            }
         }
     }
     out
@@ -251,7 +161,8 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
         rows: [0; 9],
         bands: 0,
         used: 0,
-        cols: None,
+        sigma: None,
+        inner: [0x3F; 3],
         labels: [0; 10],
         next: 1,
     };
@@ -286,31 +197,19 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
                 base.rows[i] = r;
                 base.bands |= 1 << band;
                 base.used |= 1 << r;
-                let one;
-                let maps: &[Cols] = match cand.cols {
-                    Some(cols) => {
-                        one = [cols];
-                        &one
-                    }
-                    None if row.iter().all(|&v| v == 0) => {
-                        consider(&mut best, &mut next_cands, [0; 9], base);
-                        continue;
-                    }
-                    None => &minimal_maps_table()[pattern(row)],
-                };
-                for cols in maps {
-                    let mut labels = base.labels;
-                    let mut next = base.next;
-                    let Some(s) = relabel_within(row, cols, &mut labels, &mut next, best.as_ref())
-                    else {
-                        continue; // already larger than the best row
-                    };
-                    let mut c = base;
-                    c.cols = Some(*cols);
-                    c.labels = labels;
-                    c.next = next;
-                    consider(&mut best, &mut next_cands, s, c);
+                if row.iter().all(|&v| v == 0) {
+                    // An empty row reads the same under every map and labels nothing.
+                    consider(&mut best, &mut next_cands, [0; 9], base);
+                    continue;
                 }
+                let mut refine = Refine {
+                    row,
+                    base: &base,
+                    best: &mut best,
+                    out: &mut next_cands,
+                    s: [0; 9],
+                };
+                refine.slot(0, [0; 3], 0, base.inner, base.labels, base.next);
             }
         }
         form[9 * i..9 * i + 9].copy_from_slice(&best.expect("every level has a candidate"));
@@ -326,7 +225,14 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
     let unused_relabellings: u64 = (1..=9 - used).product();
     let maps: u64 = cands
         .iter()
-        .map(|c| if c.cols.is_some() { 1 } else { 1296 })
+        .map(|c| {
+            let inner: u64 = c.inner.iter().map(|m| m.count_ones() as u64).product();
+            if c.sigma.is_some() {
+                inner
+            } else {
+                6 * inner
+            }
+        })
         .sum();
     let first = &cands[0];
     Canonical {
@@ -385,12 +291,21 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
                     let mut rows = [0u8; 9];
                     rows[0] = r0;
                     rows[1] = r1;
+                    let sigma: [u8; 3] = std::array::from_fn(|k| cols[3 * k] / 3);
+                    let mut inner = [0u8; 3];
+                    for (k, &st) in sigma.iter().enumerate() {
+                        let order: [usize; 3] =
+                            std::array::from_fn(|i| (cols[3 * k + i] - 3 * st) as usize);
+                        let o = PERMS3.iter().position(|p| *p == order).expect("a permutation");
+                        inner[st as usize] = 1 << o;
+                    }
                     out.push(Cand {
                         t,
                         rows,
                         bands: 1 << b,
                         used: 1 << r0 | 1 << r1,
-                        cols: Some(cols),
+                        sigma: Some(sigma),
+                        inner,
                         labels,
                         next,
                     });
@@ -492,6 +407,90 @@ impl Conjugate<'_> {
     }
 }
 
+/// The refinement of one candidate by one input row: over the candidate's maps, the smallest
+/// reading of the row, and the candidates (narrower map sets) that give it. Output stacks are
+/// filled in order; for each, every allowed input stack and column order is read, and the
+/// orders that read the same with the same new labels stay together as one set.
+struct Refine<'a> {
+    row: &'a [u8; 9],
+    base: &'a Cand,
+    best: &'a mut Option<[u8; 9]>,
+    out: &'a mut Vec<Cand>,
+    /// The row read so far.
+    s: [u8; 9],
+}
+
+impl Refine<'_> {
+    fn slot(
+        &mut self,
+        k: usize,
+        sigma: [u8; 3],
+        used: u8,
+        inner: [u8; 3],
+        labels: [u8; 10],
+        next: u8,
+    ) {
+        if k == 3 {
+            let mut c = *self.base;
+            c.sigma = Some(sigma);
+            c.inner = inner;
+            c.labels = labels;
+            c.next = next;
+            consider(self.best, self.out, self.s, c);
+            return;
+        }
+        let stacks: &[u8] = match &self.base.sigma {
+            Some(fixed) => std::slice::from_ref(&fixed[k]),
+            None => &[0, 1, 2],
+        };
+        for &st in stacks {
+            if used & (1 << st) != 0 {
+                continue;
+            }
+            // Group the allowed orders of this stack by what they read and label.
+            let mut groups: [([u8; 3], [u8; 10], u8, u8); 6] = [([0; 3], [0; 10], 0, 0); 6];
+            let mut n = 0;
+            let mut m = inner[st as usize];
+            while m != 0 {
+                let o = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let (mut l, mut nx) = (labels, next);
+                let mut piece = [0u8; 3];
+                for (x, &col) in piece.iter_mut().zip(&PERMS3[o]) {
+                    let v = self.row[3 * st as usize + col];
+                    if v != 0 {
+                        if l[v as usize] == 0 {
+                            l[v as usize] = nx;
+                            nx += 1;
+                        }
+                        *x = l[v as usize];
+                    }
+                }
+                match groups[..n].iter_mut().find(|g| g.0 == piece && g.1 == l) {
+                    Some(g) => g.3 |= 1 << o,
+                    None => {
+                        groups[n] = (piece, l, nx, 1 << o);
+                        n += 1;
+                    }
+                }
+            }
+            for &(piece, l, nx, mask) in &groups[..n] {
+                self.s[3 * k..3 * k + 3].copy_from_slice(&piece);
+                if let Some(b) = self.best {
+                    if self.s[..3 * k + 3] > b[..3 * k + 3] {
+                        continue;
+                    }
+                }
+                let mut sg = sigma;
+                sg[k] = st;
+                let mut inn = inner;
+                inn[st as usize] = mask;
+                self.slot(k + 1, sg, used | 1 << st, inn, l, nx);
+            }
+        }
+    }
+}
+
 /// Keeps `cand` if its row `s` is the smallest so far (dropping the others) or ties with it.
 #[inline]
 fn consider(best: &mut Option<[u8; 9]>, next: &mut Vec<Cand>, s: [u8; 9], cand: Cand) {
@@ -508,7 +507,14 @@ fn consider(best: &mut Option<[u8; 9]>, next: &mut Vec<Cand>, s: [u8; 9], cand: 
 
 /// The transform of a complete candidate (unseen digits get the remaining labels in order).
 fn to_transform(c: &Cand) -> Transform {
-    let cols = c.cols.unwrap_or([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    let sigma = c.sigma.unwrap_or([0, 1, 2]);
+    let mut cols = [0u8; 9];
+    for (slot, &st) in sigma.iter().enumerate() {
+        let order = PERMS3[c.inner[st as usize].trailing_zeros() as usize];
+        for k in 0..3 {
+            cols[3 * slot + k] = 3 * st + order[k] as u8;
+        }
+    }
     let mut labels = c.labels;
     let mut next = c.next;
     for l in labels.iter_mut().skip(1) {
