@@ -114,15 +114,15 @@ struct Cand {
     /// open) with one allowed order per stack. All of them give the rows so far, with the same
     /// labels.
     inner: [u8; 3],
-    /// Label of each digit (index 1-9), 0 while unseen.
-    labels: [u8; 10],
+    /// Label of each digit (index 1-9), 0 while unseen (16 bytes: compared as one word).
+    labels: [u8; 16],
     /// The next label to give.
     next: u8,
 }
 
 /// The row `row` of the input under `cols`, relabelled with (and updating) `labels`.
 #[inline]
-fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 10], next: &mut u8) -> [u8; 9] {
+fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 16], next: &mut u8) -> [u8; 9] {
     let mut out = [0u8; 9];
     for (o, &c) in out.iter_mut().zip(cols) {
         let v = row[c as usize];
@@ -163,7 +163,7 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
         used: 0,
         sigma: None,
         inner: [0x3F; 3],
-        labels: [0; 10],
+        labels: [0; 16],
         next: 1,
     };
     let mut next_cands: Vec<Cand> = Vec::new();
@@ -179,7 +179,7 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
         (vec![start(0), start(1)], 0)
     };
     for i in first..9 {
-        let mut best: Option<[u8; 9]> = None;
+        let mut best: Option<u64> = None;
         next_cands.clear();
         for cand in &cands {
             for r in 0..9u8 {
@@ -199,7 +199,7 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
                 base.used |= 1 << r;
                 if row.iter().all(|&v| v == 0) {
                     // An empty row reads the same under every map and labels nothing.
-                    consider(&mut best, &mut next_cands, [0; 9], base);
+                    consider(&mut best, &mut next_cands, 0, base);
                     continue;
                 }
                 let mut refine = Refine {
@@ -207,12 +207,14 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
                     base: &base,
                     best: &mut best,
                     out: &mut next_cands,
-                    s: [0; 9],
                 };
-                refine.slot(0, [0; 3], 0, base.inner, base.labels, base.next);
+                refine.slot(0, 0, true, [0; 3], 0, base.inner, base.labels, base.next);
             }
         }
-        form[9 * i..9 * i + 9].copy_from_slice(&best.expect("every level has a candidate"));
+        let best = best.expect("every level has a candidate");
+        for j in 0..9 {
+            form[9 * i + j] = (best >> (4 * (8 - j)) & 0xF) as u8;
+        }
         std::mem::swap(&mut cands, &mut next_cands);
     }
     let used = {
@@ -285,7 +287,7 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
                     out.clear();
                 }
                 for cols in found {
-                    let mut labels = [0u8; 10];
+                    let mut labels = [0u8; 16];
                     let mut next = 1;
                     relabel(row0, &cols, &mut labels, &mut next);
                     let mut rows = [0u8; 9];
@@ -296,7 +298,10 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
                     for (k, &st) in sigma.iter().enumerate() {
                         let order: [usize; 3] =
                             std::array::from_fn(|i| (cols[3 * k + i] - 3 * st) as usize);
-                        let o = PERMS3.iter().position(|p| *p == order).expect("a permutation");
+                        let o = PERMS3
+                            .iter()
+                            .position(|p| *p == order)
+                            .expect("a permutation");
                         inner[st as usize] = 1 << o;
                     }
                     out.push(Cand {
@@ -414,20 +419,25 @@ impl Conjugate<'_> {
 struct Refine<'a> {
     row: &'a [u8; 9],
     base: &'a Cand,
-    best: &'a mut Option<[u8; 9]>,
+    /// The smallest row so far, packed: 4 bits per cell, the first cell highest, so that
+    /// integer order is the strings' order.
+    best: &'a mut Option<u64>,
     out: &'a mut Vec<Cand>,
-    /// The row read so far.
-    s: [u8; 9],
 }
 
 impl Refine<'_> {
+    /// Fills output stack `k`, the row read so far being `s` (packed, see `best`) and
+    /// `tight` telling whether it equals the best row's prefix.
+    #[allow(clippy::too_many_arguments)]
     fn slot(
         &mut self,
         k: usize,
+        s: u64,
+        tight: bool,
         sigma: [u8; 3],
         used: u8,
         inner: [u8; 3],
-        labels: [u8; 10],
+        labels: [u8; 16],
         next: u8,
     ) {
         if k == 3 {
@@ -436,37 +446,45 @@ impl Refine<'_> {
             c.inner = inner;
             c.labels = labels;
             c.next = next;
-            consider(self.best, self.out, self.s, c);
+            consider(self.best, self.out, s, c);
             return;
         }
         let stacks: &[u8] = match &self.base.sigma {
             Some(fixed) => std::slice::from_ref(&fixed[k]),
             None => &[0, 1, 2],
         };
+        let shift = 4 * (6 - 3 * k); // where this stack's three cells go in the packed row
         for &st in stacks {
             if used & (1 << st) != 0 {
                 continue;
             }
             // Group the allowed orders of this stack by what they read and label.
-            let mut groups: [([u8; 3], [u8; 10], u8, u8); 6] = [([0; 3], [0; 10], 0, 0); 6];
+            let mut groups: [(u16, [u8; 16], u8, u8); 6] = [(0, [0; 16], 0, 0); 6];
             let mut n = 0;
             let mut m = inner[st as usize];
+            let cells = &self.row[3 * st as usize..3 * st as usize + 3];
             while m != 0 {
                 let o = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let (mut l, mut nx) = (labels, next);
-                let mut piece = [0u8; 3];
-                for (x, &col) in piece.iter_mut().zip(&PERMS3[o]) {
-                    let v = self.row[3 * st as usize + col];
-                    if v != 0 {
-                        if l[v as usize] == 0 {
-                            l[v as usize] = nx;
+                let mut piece = 0u16;
+                for &col in &PERMS3[o] {
+                    let v = cells[col] as usize;
+                    let x = if v != 0 {
+                        if l[v] == 0 {
+                            l[v] = nx;
                             nx += 1;
                         }
-                        *x = l[v as usize];
-                    }
+                        l[v]
+                    } else {
+                        0
+                    };
+                    piece = piece << 4 | x as u16;
                 }
-                match groups[..n].iter_mut().find(|g| g.0 == piece && g.1 == l) {
+                match groups[..n]
+                    .iter_mut()
+                    .find(|g| g.0 == piece && u128::from_ne_bytes(g.1) == u128::from_ne_bytes(l))
+                {
                     Some(g) => g.3 |= 1 << o,
                     None => {
                         groups[n] = (piece, l, nx, 1 << o);
@@ -475,17 +493,22 @@ impl Refine<'_> {
                 }
             }
             for &(piece, l, nx, mask) in &groups[..n] {
-                self.s[3 * k..3 * k + 3].copy_from_slice(&piece);
-                if let Some(b) = self.best {
-                    if self.s[..3 * k + 3] > b[..3 * k + 3] {
-                        continue;
+                let mut now_tight = false;
+                if tight {
+                    if let Some(b) = *self.best {
+                        let bp = (b >> shift & 0xFFF) as u16;
+                        if piece > bp {
+                            continue;
+                        }
+                        now_tight = piece == bp;
                     }
                 }
                 let mut sg = sigma;
                 sg[k] = st;
                 let mut inn = inner;
                 inn[st as usize] = mask;
-                self.slot(k + 1, sg, used | 1 << st, inn, l, nx);
+                let s2 = s | (piece as u64) << shift;
+                self.slot(k + 1, s2, now_tight, sg, used | 1 << st, inn, l, nx);
             }
         }
     }
@@ -493,7 +516,7 @@ impl Refine<'_> {
 
 /// Keeps `cand` if its row `s` is the smallest so far (dropping the others) or ties with it.
 #[inline]
-fn consider(best: &mut Option<[u8; 9]>, next: &mut Vec<Cand>, s: [u8; 9], cand: Cand) {
+fn consider(best: &mut Option<u64>, next: &mut Vec<Cand>, s: u64, cand: Cand) {
     match best {
         Some(b) if s > *b => {}
         Some(b) if s == *b => next.push(cand),
