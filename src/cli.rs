@@ -59,6 +59,78 @@ pub enum Command {
     /// their keys are equal. With --grid, the puzzle's solution grid is canonicalized instead (a
     /// puzzle without exactly one solution is then reported as a bad line).
     Canon(CanonArgs),
+    /// The seed library: mine seeds, import them, list them.
+    #[command(subcommand)]
+    Seeds(SeedsCommand),
+}
+
+/// The `seeds` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SeedsCommand {
+    /// Mine seeds: random minimal puzzles classified by the hardest tier they need, with
+    /// neighbourhood climbing from the rare tiers (3, 4, 6); new classes are added to the
+    /// library until every tier has its quota.
+    Mine(MineArgs),
+    /// Import seeds from a file: plain 81-character puzzles or lines of the seed format.
+    ///
+    /// Each puzzle is checked (one solution) and analysed; bad lines are reported as
+    /// FILE:LINE: reason, the good ones are added (one per class) and a summary is printed.
+    Import(ImportArgs),
+    /// Summarize the library by tier: count, rating range, reserved-cell range.
+    List(ListArgs),
+}
+
+/// Where the library lives.
+#[derive(Debug, clap::Args)]
+pub struct LibraryArg {
+    /// The library file.
+    #[arg(long, value_name = "FILE", default_value = "seeds/library.tsv")]
+    pub library: PathBuf,
+}
+
+/// Arguments of `pseudoku seeds mine`.
+#[derive(Debug, clap::Args)]
+pub struct MineArgs {
+    /// Keep seeds needing at least this tier.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub tier: u8,
+    /// Seeds wanted per tier for tiers 1-3 and for tiers 5-6 together (tier 4: a tenth).
+    #[arg(long, default_value_t = 300)]
+    pub count: usize,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of the random choices (the same seed gives the same library).
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Give up after this many candidate puzzles.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_jobs: u64,
+    /// Neighbourhood moves tried from each rare find.
+    #[arg(long, default_value_t = 20)]
+    pub climb: u32,
+    /// Where to write the library (merged with what is there).
+    #[arg(long, value_name = "FILE", default_value = "seeds/library.tsv")]
+    pub out: PathBuf,
+}
+
+/// Arguments of `pseudoku seeds import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The file to import; `-` reads standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: PathBuf,
+    /// The library.
+    #[command(flatten)]
+    pub library: LibraryArg,
+}
+
+/// Arguments of `pseudoku seeds list`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// The library.
+    #[command(flatten)]
+    pub library: LibraryArg,
 }
 
 /// Arguments of `pseudoku canon`.
@@ -124,6 +196,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Rate(args) => run_rate(&args),
         Command::Explain(args) => run_explain(&args),
         Command::Canon(args) => run_canon(&args),
+        Command::Seeds(SeedsCommand::Mine(args)) => run_mine(&args),
+        Command::Seeds(SeedsCommand::Import(args)) => run_import(&args),
+        Command::Seeds(SeedsCommand::List(args)) => run_list(&args),
     };
     match result {
         // The reader of our output went away (`| head`): not an error.
@@ -187,6 +262,171 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     })?;
     out.flush()?;
     Ok(if unrated { Outcome::BadInput } else { outcome })
+}
+
+/// Reads a library file (an absent file is an empty library).
+fn load_library(path: &std::path::Path) -> anyhow::Result<crate::seeds::Library> {
+    use anyhow::Context as _;
+    let mut lib = crate::seeds::Library::default();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(lib),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let seed = crate::seeds::Seed::parse_line(line, "library")
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        lib.add(seed);
+    }
+    Ok(lib)
+}
+
+/// Writes a library file (creating its folder).
+fn save_library(path: &std::path::Path, lib: &crate::seeds::Library) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, lib.to_text()).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
+    let lib = load_library(&args.library.library)?;
+    print!("{}", lib.summary());
+    Ok(Outcome::Success)
+}
+
+fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
+    use anyhow::Context as _;
+    use std::io::BufRead as _;
+    let mut lib = load_library(&args.library.library)?;
+    let name = source_name(&args.input);
+    let reader: Box<dyn io::BufRead> = if name == "-" {
+        Box::new(io::BufReader::new(io::stdin()))
+    } else {
+        Box::new(io::BufReader::new(
+            std::fs::File::open(&args.input).with_context(|| name.clone())?,
+        ))
+    };
+    let (mut added, mut duplicates, mut bad) = (0, 0, 0);
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{name}:{}", i + 1))?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match crate::seeds::Seed::parse_line(&line, &format!("import:{name}:{}", i + 1)) {
+            Ok(seed) => {
+                if lib.add(seed) {
+                    added += 1;
+                } else {
+                    duplicates += 1;
+                }
+            }
+            Err(e) => {
+                eprintln!("{name}:{}: {e}", i + 1);
+                bad += 1;
+            }
+        }
+    }
+    save_library(&args.library.library, &lib)?;
+    println!(
+        "imported {added}, already in the library {duplicates}, bad lines {bad}; library: {} seeds",
+        lib.seeds.len()
+    );
+    Ok(if bad > 0 {
+        Outcome::BadInput
+    } else {
+        Outcome::Success
+    })
+}
+
+fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
+    use rayon::prelude::*;
+    let mut lib = load_library(&args.out)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    // Quotas by tier group: 1, 2, 3, 4, then 5 and 6 together.
+    let group = |t: u8| (t.min(5)) as usize;
+    let mut quota = [0usize; 6];
+    for t in args.tier.max(1)..=5 {
+        quota[t as usize] = if t == 4 {
+            (args.count / 10).max(1)
+        } else {
+            args.count
+        };
+    }
+    let mut have = [0usize; 6];
+    for s in &lib.seeds {
+        have[group(s.tier)] += 1;
+    }
+    let done = |have: &[usize; 6]| (0..6).all(|g| have[g] >= quota[g]);
+    let bar = indicatif::ProgressBar::new(args.max_jobs);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} {pos}/{len} candidates {msg}")
+            .expect("a valid template"),
+    );
+    let start = std::time::Instant::now();
+    let mut job = 0u64;
+    const BATCH: u64 = 512;
+    while job < args.max_jobs && !done(&have) {
+        let end = (job + BATCH).min(args.max_jobs);
+        let found: Vec<Vec<crate::seeds::Seed>> = pool.install(|| {
+            (job..end)
+                .into_par_iter()
+                .map(|j| crate::seeds::mine_job(args.seed, j, args.climb))
+                .collect()
+        });
+        // Accept in job order (the same library whatever the thread count).
+        let mut accepted = Vec::new();
+        let mut keys = std::collections::HashSet::new();
+        let mut pending = have;
+        for s in found.into_iter().flatten() {
+            let g = group(s.tier);
+            if s.tier < args.tier || pending[g] >= quota[g] {
+                continue;
+            }
+            let key = s.key();
+            if lib.contains(&key) || !keys.insert(key) {
+                continue;
+            }
+            pending[g] += 1;
+            accepted.push(s);
+        }
+        let complete: Vec<_> = pool.install(|| {
+            accepted
+                .into_par_iter()
+                .map(crate::seeds::complete)
+                .collect()
+        });
+        for s in complete {
+            let s = s?;
+            have[group(s.tier)] += 1;
+            lib.add(s);
+        }
+        job = end;
+        bar.set_position(job);
+        bar.set_message(format!(
+            "tier 1: {}  2: {}  3: {}  4: {}  5+: {}",
+            have[1], have[2], have[3], have[4], have[5]
+        ));
+    }
+    bar.finish();
+    save_library(&args.out, &lib)?;
+    eprintln!(
+        "mined {job} candidates in {:.1?}; library {}: {} seeds",
+        start.elapsed(),
+        args.out.display(),
+        lib.seeds.len()
+    );
+    print!("{}", lib.summary());
+    Ok(Outcome::Success)
 }
 
 fn run_canon(args: &CanonArgs) -> anyhow::Result<Outcome> {

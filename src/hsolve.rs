@@ -491,6 +491,23 @@ impl Engine {
     }
 }
 
+/// The highest tier.
+pub const HARDEST_TIER: u8 = 6;
+
+/// The hardest tier `puzzle` needs: the smallest k for which tiers 0 to k solve it (the
+/// fixpoints do not depend on the order of moves, so this is a property of the puzzle).
+pub fn hardest_tier(puzzle: &Puzzle) -> Result<u8, RateError> {
+    check_unique(puzzle)?;
+    let mut st = Candidates::new(puzzle);
+    for k in 0..=HARDEST_TIER {
+        fixpoint(&mut st, k);
+        if st.is_solved() {
+            return Ok(k);
+        }
+    }
+    Err(RateError::TooDeep)
+}
+
 /// The result of solving with the strategies of tiers 0 to k only.
 #[derive(Clone, Debug)]
 pub struct Fixpoint {

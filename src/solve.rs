@@ -908,6 +908,41 @@ pub fn solve(p: &Puzzle) -> Solutions {
     }
 }
 
+/// True when `p`, which has the solution `solution`, has another one: one where the cells of
+/// `free` do not all hold their digit of `solution`. (After removing the clues of `free` from
+/// a puzzle with a unique solution, this tells whether it is still unique, searching only
+/// for a solution that differs, which is faster than counting to two.)
+pub fn has_other_solution(p: &Puzzle, solution: &Grid, free: &[crate::grid::Cell]) -> bool {
+    let Ok(st) = State::from_puzzle(p) else {
+        return false;
+    };
+    // Some freed cell differs from the solution: try each one in turn with its solution digit
+    // excluded, the cells before it keeping theirs.
+    let mut base = st;
+    for (k, &c) in free.iter().enumerate() {
+        let i = c.index();
+        let (b, pos) = (i / 27, (i % 27) as u32);
+        let d = solution.as_bytes()[i] as usize - 1;
+        let mut trial = base;
+        trial.f[3 * d + b] &= !(1 << pos);
+        let mut s = Search {
+            limit: 1,
+            record: false,
+            count: 0,
+            first: None,
+            rng: None,
+        };
+        s.run(&mut trial);
+        if s.count > 0 {
+            return true;
+        }
+        if k + 1 < free.len() {
+            base.place(b, pos, d);
+        }
+    }
+    false
+}
+
 /// True when `p` has exactly one solution.
 pub fn is_unique(p: &Puzzle) -> bool {
     count_solutions(p, 2) == 1

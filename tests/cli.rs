@@ -402,3 +402,52 @@ fn canon_grid_and_json() {
     assert_eq!(obj["key"].as_str().unwrap().len(), 64);
     assert_eq!(obj["automorphisms"], 1);
 }
+
+#[test]
+fn seeds_import_and_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib.tsv");
+    let input = dir.path().join("in.txt");
+    let top = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let twin = pseudoku::Transform::random(&mut pseudoku::Rng::new(9))
+        .apply(&top.parse::<pseudoku::Puzzle>().unwrap())
+        .to_line();
+    std::fs::write(
+        &input,
+        format!("# seeds\n{top}\n{HARD}\nxyz\n{}\n{twin}\n", multi()),
+    )
+    .unwrap();
+    let name = input.display().to_string();
+    pseudoku()
+        .args(["seeds", "import"])
+        .arg(&input)
+        .arg("--library")
+        .arg(&lib)
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "{name}:4: wrong length: expected 81 cells, found 3\n\
+             {name}:5: the puzzle has more than one solution\n"
+        ))
+        .stdout("imported 2, already in the library 1, bad lines 2; library: 2 seeds\n");
+    // The library is in the seed format, and importing it again adds nothing.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l.split('\t').count() == 6));
+    pseudoku()
+        .args(["seeds", "import"])
+        .arg(&lib)
+        .arg("--library")
+        .arg(&lib)
+        .assert()
+        .success()
+        .stdout("imported 0, already in the library 2, bad lines 0; library: 2 seeds\n");
+    pseudoku()
+        .args(["seeds", "list", "--library"])
+        .arg(&lib)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("tier\tseeds"))
+        .stdout(predicate::str::contains("all\t2"));
+}

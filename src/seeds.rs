@@ -1,0 +1,345 @@
+//! The seed library: hard puzzles the pseudo-generator turns into many puzzles, with what it
+//! needs to know about each (solution, hardest tier, rating, reserved cells), their text
+//! format, import, summary, and the miner that finds them.
+//!
+//! # Format
+//!
+//! One seed per line, tab-separated; `#` starts a comment line:
+//!
+//! ```text
+//! puzzle  solution  tier  hsolve  reserved  provenance
+//! ```
+//!
+//! `puzzle` is 81 characters (`.` empty), `solution` 81 digits, `tier` the hardest hsolve tier
+//! the puzzle needs (0-6), `hsolve` its rating (mean of 20 runs), `reserved` the number of cells
+//! still empty after solving with tiers 0 to `tier - 1` (the pseudo-generator's reserved cells),
+//! `provenance` how the seed was made (free text without tabs).
+
+use crate::canon::{self, Key};
+use crate::generate::{self, Symmetry};
+use crate::grid::{Grid, ParseError, Puzzle};
+use crate::hsolve::{self, RateError};
+use crate::rng::Rng;
+use std::collections::HashSet;
+use std::fmt;
+
+/// One seed of the library.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seed {
+    /// The seed puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution.
+    pub solution: Grid,
+    /// The hardest tier it needs (0-6).
+    pub tier: u8,
+    /// Its hsolve rating (mean of 20 runs).
+    pub hsolve: f64,
+    /// The cells left empty by tiers 0 to `tier - 1`.
+    pub reserved: u32,
+    /// How it was made.
+    pub provenance: String,
+}
+
+/// Why a seed line was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SeedError {
+    /// The puzzle field is not a puzzle.
+    #[error("{0}")]
+    Puzzle(#[from] ParseError),
+    /// The puzzle cannot be a seed.
+    #[error("{0}")]
+    Rating(#[from] RateError),
+    /// A field of the full format is malformed.
+    #[error("bad {field} field: {reason}")]
+    Field {
+        /// The field's name.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl Seed {
+    /// Computes everything about `puzzle` (which must have exactly one solution).
+    pub fn analyze(puzzle: &Puzzle, provenance: &str) -> Result<Seed, SeedError> {
+        let solution = crate::solve::solve(puzzle)
+            .unique()
+            .ok_or(RateError::NotUnique)?;
+        let tier = hsolve::hardest_tier(puzzle)?;
+        let reserved = if tier == 0 {
+            puzzle.as_bytes().iter().filter(|&&v| v == 0).count() as u32
+        } else {
+            hsolve::solve_to_tier(puzzle, tier - 1)?.reserved.len()
+        };
+        let hsolve = hsolve::rate(puzzle, hsolve::DEFAULT_RUNS)?.mean;
+        Ok(Seed {
+            puzzle: *puzzle,
+            solution,
+            tier,
+            hsolve: (hsolve * 100.0).round() / 100.0,
+            reserved,
+            provenance: provenance.replace(['\t', '\n'], " "),
+        })
+    }
+
+    /// The class key of the seed.
+    pub fn key(&self) -> Key {
+        canon::key(&self.puzzle)
+    }
+
+    /// Reads a line: 81 characters (everything else is computed), or the full format (its
+    /// fields are checked, then recomputed: only the provenance is kept).
+    pub fn parse_line(line: &str, default_provenance: &str) -> Result<Seed, SeedError> {
+        let fields: Vec<&str> = line.trim_end().split('\t').collect();
+        let puzzle = Puzzle::parse_line(fields[0])?;
+        let provenance = if fields.len() >= 6 {
+            let solution = fields[1];
+            if solution.len() != 81 || !solution.bytes().all(|b| (b'1'..=b'9').contains(&b)) {
+                return Err(SeedError::Field {
+                    field: "solution",
+                    reason: "expected 81 digits 1-9".into(),
+                });
+            }
+            for (name, value) in [("tier", fields[2]), ("reserved", fields[4])] {
+                value.parse::<u32>().map_err(|e| SeedError::Field {
+                    field: name,
+                    reason: e.to_string(),
+                })?;
+            }
+            fields[3].parse::<f64>().map_err(|e| SeedError::Field {
+                field: "hsolve",
+                reason: e.to_string(),
+            })?;
+            fields[5]
+        } else {
+            default_provenance
+        };
+        let seed = Seed::analyze(&puzzle, provenance)?;
+        if fields.len() >= 6 && fields[1] != seed.solution.to_line() {
+            return Err(SeedError::Field {
+                field: "solution",
+                reason: "not the puzzle's solution".into(),
+            });
+        }
+        Ok(seed)
+    }
+}
+
+impl fmt::Display for Seed {
+    /// The seed as one line of the format (no newline).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}\t{}\t{}\t{:.2}\t{}\t{}",
+            self.puzzle.to_line(),
+            self.solution.to_line(),
+            self.tier,
+            self.hsolve,
+            self.reserved,
+            self.provenance
+        )
+    }
+}
+
+/// The header written at the top of a library file.
+pub const HEADER: &str =
+    "# pseudoku seed library: puzzle\tsolution\ttier\thsolve\treserved\tprovenance";
+
+/// A library: seeds in order, distinct classes.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// The seeds.
+    pub seeds: Vec<Seed>,
+    keys: HashSet<Key>,
+}
+
+impl Library {
+    /// Adds `seed` unless its class is already there; returns whether it was added.
+    pub fn add(&mut self, seed: Seed) -> bool {
+        if self.keys.insert(seed.key()) {
+            self.seeds.push(seed);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// True when the class of `puzzle` is in the library.
+    pub fn contains(&self, key: &Key) -> bool {
+        self.keys.contains(key)
+    }
+
+    /// Number of seeds of each tier (0-6).
+    pub fn per_tier(&self) -> [usize; 7] {
+        let mut n = [0; 7];
+        for s in &self.seeds {
+            n[s.tier as usize] += 1;
+        }
+        n
+    }
+
+    /// The library as file text (header, then one seed per line, sorted by tier then rating).
+    pub fn to_text(&self) -> String {
+        let mut seeds: Vec<&Seed> = self.seeds.iter().collect();
+        seeds.sort_by(|a, b| {
+            (a.tier, a.hsolve, a.puzzle.to_line())
+                .partial_cmp(&(b.tier, b.hsolve, b.puzzle.to_line()))
+                .expect("ratings are finite")
+        });
+        let mut out = String::from(HEADER);
+        out.push('\n');
+        for s in seeds {
+            out.push_str(&s.to_string());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// One summary line per tier: count, rating range, reserved-cell range.
+    pub fn summary(&self) -> String {
+        let mut out = String::from("tier\tseeds\thsolve min-max\treserved min-max\n");
+        for t in 0..=hsolve::HARDEST_TIER {
+            let ss: Vec<&Seed> = self.seeds.iter().filter(|s| s.tier == t).collect();
+            if ss.is_empty() {
+                continue;
+            }
+            let (lo, hi) = ss.iter().fold((f64::MAX, f64::MIN), |(a, b), s| {
+                (a.min(s.hsolve), b.max(s.hsolve))
+            });
+            let (rlo, rhi) = ss.iter().fold((u32::MAX, 0), |(a, b), s| {
+                (a.min(s.reserved), b.max(s.reserved))
+            });
+            out.push_str(&format!(
+                "{t}\t{}\t{lo:.0}-{hi:.0}\t{rlo}-{rhi}\n",
+                ss.len()
+            ));
+        }
+        out.push_str(&format!("all\t{}\n", self.seeds.len()));
+        out
+    }
+}
+
+/// What one mining job found: seeds (not yet deduplicated), in the order found.
+pub fn mine_job(seed: u64, job: u64, climb: u32) -> Vec<Seed> {
+    let mut rng = Rng::for_job(seed, job);
+    let p = generate::random_minimal(&mut rng, Symmetry::None);
+    let mut found = Vec::new();
+    let Ok(tier) = hsolve::hardest_tier(&p) else {
+        return found;
+    };
+    if tier == 0 {
+        return found;
+    }
+    let prov = |how: &str| format!("mined:{how}:seed={seed}:job={job}");
+    if tier < 3 || (tier >= 5 && tier != 6) {
+        // Common tiers: no climbing (the rating is computed only if the miner keeps it).
+        found.push(light_seed(&p, tier, &prov("masking")));
+        return found;
+    }
+    // Rare tiers: climb by neighbourhood moves, keeping moves that need at least this tier.
+    found.push(light_seed(&p, tier, &prov("masking")));
+    let solution = crate::solve::solve(&p).unique().expect("unique");
+    let (mut cur, mut cur_tier) = (p, tier);
+    for step in 0..climb {
+        let q = generate::neighbour(
+            &cur,
+            &solution,
+            1 + rng.index(2),
+            1 + rng.index(2),
+            &mut rng,
+        );
+        if let Ok(t) = hsolve::hardest_tier(&q) {
+            if t >= cur_tier && t != 5 {
+                found.push(light_seed(&q, t, &prov(&format!("climb{step}"))));
+                cur = q;
+                cur_tier = t;
+            }
+        }
+    }
+    found
+}
+
+/// A seed with its tier but without the costly fields (filled by [`complete`]).
+fn light_seed(p: &Puzzle, tier: u8, provenance: &str) -> Seed {
+    Seed {
+        puzzle: *p,
+        solution: crate::solve::solve(p).unique().expect("unique"),
+        tier,
+        hsolve: f64::NAN,
+        reserved: 0,
+        provenance: provenance.to_string(),
+    }
+}
+
+/// Fills the rating and the reserved-cell count of a seed from [`mine_job`].
+pub fn complete(seed: Seed) -> Result<Seed, SeedError> {
+    Seed::analyze(&seed.puzzle, &seed.provenance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn a_seed_round_trips_through_its_line() {
+        let p: Puzzle = HARD.parse().unwrap();
+        let s = Seed::analyze(&p, "test").unwrap();
+        assert!(s.tier >= 5);
+        assert!(s.reserved > 0);
+        let line = s.to_string();
+        assert_eq!(line.split('\t').count(), 6);
+        let back = Seed::parse_line(&line, "other").unwrap();
+        assert_eq!(back, s);
+        // The plain form computes the same fields with the default provenance.
+        let plain = Seed::parse_line(HARD, "plain").unwrap();
+        assert_eq!(plain.tier, s.tier);
+        assert_eq!(plain.provenance, "plain");
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        assert!(matches!(
+            Seed::parse_line("123", "x"),
+            Err(SeedError::Puzzle(ParseError::WrongLength { .. }))
+        ));
+        let multi = format!(".{}", &HARD[1..]);
+        assert_eq!(
+            Seed::parse_line(&multi, "x").unwrap_err().to_string(),
+            "the puzzle has more than one solution"
+        );
+        let s = Seed::analyze(&HARD.parse().unwrap(), "t").unwrap();
+        let bad = s.to_string().replace(&format!("\t{}\t", s.tier), "\tx\t");
+        assert!(matches!(
+            Seed::parse_line(&bad, "x"),
+            Err(SeedError::Field { field: "tier", .. })
+        ));
+    }
+
+    #[test]
+    fn the_library_keeps_one_seed_per_class() {
+        let p: Puzzle = HARD.parse().unwrap();
+        let t = crate::Transform::random(&mut Rng::new(1));
+        let mut lib = Library::default();
+        assert!(lib.add(Seed::analyze(&p, "a").unwrap()));
+        assert!(!lib.add(Seed::analyze(&t.apply(&p), "b").unwrap()));
+        assert_eq!(lib.seeds.len(), 1);
+        assert!(lib.summary().contains("all\t1"));
+    }
+
+    #[test]
+    fn mining_is_reproducible() {
+        let a: Vec<String> = (0..30)
+            .flat_map(|j| mine_job(7, j, 5))
+            .map(|s| s.puzzle.to_line())
+            .collect();
+        let b: Vec<String> = (0..30)
+            .flat_map(|j| mine_job(7, j, 5))
+            .map(|s| s.puzzle.to_line())
+            .collect();
+        assert_eq!(a, b);
+        assert!(!a.is_empty());
+    }
+}
