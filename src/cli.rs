@@ -374,6 +374,7 @@ fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
     );
     let start = std::time::Instant::now();
     let mut job = 0u64;
+    let mut saved = std::time::Instant::now();
     const BATCH: u64 = 512;
     while job < args.max_jobs && !done(&have) {
         let end = (job + BATCH).min(args.max_jobs);
@@ -411,6 +412,11 @@ fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
             lib.add(s);
         }
         job = end;
+        // Keep what was found if the run is interrupted.
+        if saved.elapsed() > std::time::Duration::from_secs(60) {
+            save_library(&args.out, &lib)?;
+            saved = std::time::Instant::now();
+        }
         bar.set_position(job);
         bar.set_message(format!(
             "tier 1: {}  2: {}  3: {}  4: {}  5+: {}",

@@ -451,3 +451,30 @@ fn seeds_import_and_list() {
         .stdout(predicate::str::contains("tier\tseeds"))
         .stdout(predicate::str::contains("all\t2"));
 }
+
+#[test]
+fn mining_gives_the_same_library_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut texts = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("lib{threads}.tsv"));
+        pseudoku()
+            .args([
+                "seeds",
+                "mine",
+                "--count",
+                "3",
+                "--max-jobs",
+                "3000",
+                "--seed",
+                "5",
+            ])
+            .args(["--threads", threads, "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        texts.push(std::fs::read_to_string(&out).unwrap());
+    }
+    assert_eq!(texts[0], texts[1]);
+    assert!(texts[0].lines().count() > 3, "{}", texts[0]);
+}
