@@ -59,9 +59,53 @@ pub enum Command {
     /// their keys are equal. With --grid, the puzzle's solution grid is canonicalized instead (a
     /// puzzle without exactly one solution is then reported as a bad line).
     Canon(CanonArgs),
+    /// Build (or continue building) a bank of graded, distinct puzzles in SQLite.
+    ///
+    /// Each job takes a seed of the library, applies a random symmetry, reveals random cells
+    /// the seed's weaker solver can fill until it fills them all (the seed's hard core stays
+    /// empty), checks uniqueness, drops duplicates by class key, rates, and stores. Ctrl-C stops
+    /// cleanly: committed puzzles stay, and the same command continues where it stopped. The
+    /// same seed and count give the same bank whatever the thread count.
+    Build(BuildArgs),
+    /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, rating.
+    Verify(VerifyArgs),
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
+}
+
+/// Arguments of `pseudoku build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// New distinct puzzles to store.
+    #[arg(long, default_value_t = 1000)]
+    pub count: u64,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// A seed library file (default: the shipped library).
+    #[arg(long, value_name = "FILE")]
+    pub seeds: Option<PathBuf>,
+    /// Jobs per batch (one transaction per batch).
+    #[arg(long, default_value_t = 256, hide = true)]
+    pub batch: u64,
+}
+
+/// Arguments of `pseudoku verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Rows to check, spread over the bank (0: all).
+    #[arg(long, default_value_t = 1000)]
+    pub sample: u64,
 }
 
 /// The `seeds` subcommands.
@@ -196,6 +240,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Rate(args) => run_rate(&args),
         Command::Explain(args) => run_explain(&args),
         Command::Canon(args) => run_canon(&args),
+        Command::Build(args) => run_build(&args),
+        Command::Verify(args) => run_verify(&args),
         Command::Seeds(SeedsCommand::Mine(args)) => run_mine(&args),
         Command::Seeds(SeedsCommand::Import(args)) => run_import(&args),
         Command::Seeds(SeedsCommand::List(args)) => run_list(&args),
@@ -262,6 +308,97 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     })?;
     out.flush()?;
     Ok(if unrated { Outcome::BadInput } else { outcome })
+}
+
+/// Set by Ctrl-C: a build stops after its current batch.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    use std::io::IsTerminal as _;
+    let lib = match &args.seeds {
+        Some(path) => load_library(path)?,
+        None => crate::seeds::Library::shipped(),
+    };
+    // A second Ctrl-C while stopping is left to the default handler; ignore "already set".
+    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+    let opts = crate::bank::BuildOptions {
+        db: args.db.clone(),
+        count: args.count,
+        threads: args.threads,
+        seed: args.seed,
+        seeds: args.seeds.clone(),
+        batch: args.batch.max(1),
+    };
+    let start = std::time::Instant::now();
+    let tty = io::stderr().is_terminal();
+    let bar = indicatif::ProgressBar::new(args.count);
+    if tty {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} stored, {msg} ETA {eta}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+    } else {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut last_line = std::time::Instant::now();
+    let prog = crate::bank::build(&opts, &lib, &STOP, |p| {
+        let rate = p.stored as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        if tty {
+            bar.set_position(p.stored);
+            bar.set_message(format!("{} duplicates, {rate:.0}/s", p.duplicates));
+        } else if last_line.elapsed().as_secs() >= 5 {
+            eprintln!(
+                "stored {}/{}, {} duplicates, {rate:.0}/s",
+                p.stored, p.count, p.duplicates
+            );
+            last_line = std::time::Instant::now();
+        }
+    })?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let stopped = prog.stored < prog.count;
+    eprintln!(
+        "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
+        if stopped { "stopped:" } else { "stored" },
+        prog.stored,
+        prog.count,
+        args.db.display(),
+        secs,
+        prog.duplicates,
+        prog.rejected,
+        if stopped {
+            "; run the same command to continue"
+        } else {
+            ""
+        }
+    );
+    eprintln!(
+        "stage times: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; insert {:.1} s",
+        prog.stage[0].as_secs_f64(),
+        prog.stage[1].as_secs_f64(),
+        prog.stage[2].as_secs_f64()
+    );
+    Ok(Outcome::Success)
+}
+
+fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    let (checked, mismatches) = crate::bank::verify(&args.db, args.sample)?;
+    for m in &mismatches {
+        println!("row {}: {}", m.id, m.what);
+    }
+    println!(
+        "checked {checked} rows of {}: {} mismatches",
+        args.db.display(),
+        mismatches.len()
+    );
+    Ok(if mismatches.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::BadInput
+    })
 }
 
 /// Reads a library file (an absent file is an empty library).

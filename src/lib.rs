@@ -6,6 +6,8 @@
 //!   formatting;
 //! - [`input`]: reading puzzle files with file and line numbers for every bad entry;
 //! - [`solve`]: the exact solver (solution counting, random grids);
+//! - [`bank`]: the bank builder (pseudo-generator pipeline) and `verify`;
+//! - [`store`]: the SQLite bank: migrations and queries;
 //! - [`canon`]: the exact canonical (minlex) form and the equivalence key;
 //! - [`cellset`]: typed bitsets of cells and digits, house and peer tables;
 //! - [`candidates`]: the candidate state of a puzzle being solved by hand;
@@ -23,6 +25,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bank;
 pub mod candidates;
 pub mod canon;
 pub mod cellset;
@@ -38,6 +41,7 @@ pub mod refdata;
 pub mod rng;
 pub mod seeds;
 pub mod solve;
+pub mod store;
 pub mod strategies;
 pub mod transform;
 

@@ -1,0 +1,154 @@
+//! The bank builder end to end: SQL invariants, determinism across thread counts, and a build
+//! killed with SIGKILL that keeps its committed rows and completes on the next run.
+
+use assert_cmd::Command;
+use pseudoku::{hsolve, solve, Puzzle};
+use rusqlite::Connection;
+use std::path::Path;
+
+fn build(db: &Path, count: u64, threads: u32) {
+    Command::cargo_bin("pseudoku")
+        .unwrap()
+        .args([
+            "build",
+            "--count",
+            &count.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_small_bank_satisfies_its_invariants() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 300, 2);
+    let conn = Connection::open(&db).unwrap();
+    let (n, keys): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT canon_key) FROM puzzles",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((n, keys), (300, 300));
+    let mut stmt = conn
+        .prepare(
+            "SELECT p.puzzle, p.solution, p.clues, s.tier, s.reserved
+             FROM puzzles p JOIN seeds s ON s.id = p.seed_id",
+        )
+        .unwrap();
+    let rows: Vec<(String, String, u32, u8, String)> = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (puzzle, solution, clues, tier, reserved) in rows {
+        let p: Puzzle = puzzle.parse().unwrap();
+        assert_eq!(p.clues() as u32, clues);
+        // Every clue agrees with the solution, which is the only one.
+        assert_eq!(solve::solve(&p).unique().unwrap().to_line(), solution);
+        for (c, s) in puzzle.bytes().zip(solution.bytes()) {
+            assert!(c == b'.' || c == s);
+        }
+        // No clue on a reserved cell: the seed's weaker solver leaves exactly as many cells
+        // empty as the seed has reserved cells (a clue there would leave fewer).
+        let k = tier.saturating_sub(1);
+        let left = hsolve::solve_to_tier(&p, k).unwrap().reserved.len();
+        assert_eq!(
+            left as usize,
+            reserved.bytes().filter(|&b| b == b'1').count(),
+            "{puzzle}"
+        );
+    }
+    // The build is recorded with its rater.
+    let (status, stored, rater): (String, i64, String) = conn
+        .query_row("SELECT status, stored, rater FROM builds", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    assert_eq!((status.as_str(), stored), ("done", 300));
+    assert!(rater.contains("hsolve"));
+    // verify agrees.
+    Command::cargo_bin("pseudoku")
+        .unwrap()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("checked 300 rows"))
+        .stdout(predicates::str::contains("0 mismatches"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bank_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut banks = Vec::new();
+    for threads in [1, 2] {
+        let db = dir.path().join(format!("bank{threads}.db"));
+        build(&db, 400, threads);
+        let conn = Connection::open(&db).unwrap();
+        let rows: Vec<(String, i64, f64)> = conn
+            .prepare("SELECT puzzle, job, rating FROM puzzles ORDER BY job")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        banks.push(rows);
+    }
+    assert_eq!(banks[0].len(), 400);
+    assert_eq!(banks[0], banks[1]);
+}
+
+#[test]
+fn a_killed_build_keeps_its_rows_and_the_next_one_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pseudoku"))
+        .args(["build", "--count", "30000", "--threads", "2", "--db"])
+        .arg(&db)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for some committed rows, then kill without warning.
+    let start = std::time::Instant::now();
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let n: i64 = Connection::open(&db)
+            .and_then(|c| c.query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0)))
+            .unwrap_or(0);
+        if n > 0 || start.elapsed().as_secs() > 60 {
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let conn = Connection::open(&db).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let kept: i64 = conn
+        .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
+        .unwrap();
+    assert!(kept > 0 && kept < 30000, "{kept}");
+    drop(conn);
+    // The same command continues and reaches the requested total.
+    build(&db, 30000, 2);
+    let conn = Connection::open(&db).unwrap();
+    let n: i64 = conn
+        .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 30000);
+    let status: String = conn
+        .query_row("SELECT status FROM builds", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(status, "done");
+}
