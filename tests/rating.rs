@@ -206,3 +206,41 @@ mod symmetry {
         }
     }
 }
+
+#[test]
+fn wings_and_rectangles_never_remove_a_solution_digit() {
+    use pseudoku::candidates::Effect;
+    use pseudoku::strategies::Strategy;
+    let mut found = 0;
+    let mut puzzles = samples();
+    if let Ok(path) = refdata::file("hard/top1465.tsv") {
+        puzzles.extend(read_puzzle_file(&path).unwrap().into_iter().take(300));
+    }
+    for p in puzzles {
+        let sol = pseudoku::solve(&p).unique().unwrap();
+        let st = hsolve::solve_to_tier(&p, 4).unwrap().state;
+        for s in [
+            Strategy::XyWing,
+            Strategy::XyzWing,
+            Strategy::WWing,
+            Strategy::UniqueRectangle,
+        ] {
+            let mut apps = Vec::new();
+            strategies::search(s, &st, &Context::default(), &mut apps);
+            for a in &apps {
+                found += 1;
+                let Effect::Remove(r) = a.effect else {
+                    panic!("{s} only removes")
+                };
+                for c in pseudoku::Cell::all() {
+                    let d = sol.get(c);
+                    assert!(
+                        !r[d.index()].contains(c),
+                        "{s} removes the solution {d} from {c} in {p}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(found > 0);
+}

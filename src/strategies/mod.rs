@@ -17,7 +17,9 @@
 //! | 5 | backtracking on a two-candidate cell with tier-0 propagation |
 //! | 6 | trial and error on any candidate, nested as deep as needed (beyond the paper) |
 //!
-//! XY-wing belongs to no tier: it is used only by the technique grade of paper 004.
+//! XY-wing belongs to no tier: it is used by the technique grade of paper 004. XYZ-wing,
+//! W-wing and the unique rectangle (type 1, which assumes a unique solution) belong to no
+//! hsolve tier either: they are here for the rating beyond the paper.
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
@@ -32,7 +34,10 @@ pub mod locked_candidates;
 pub mod naked_single;
 pub mod naked_subset;
 pub mod trial;
+pub mod unique_rectangle;
+pub mod w_wing;
 pub mod xy_wing;
+pub mod xyz_wing;
 
 /// A solving strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,6 +73,12 @@ pub enum Strategy {
     TrialAndError,
     /// A two-candidate pivot and two pincers (for the technique grade only).
     XyWing,
+    /// A three-candidate pivot and two pincers (no hsolve tier).
+    XyzWing,
+    /// Two equal two-candidate cells joined by a strong link (no hsolve tier).
+    WWing,
+    /// Unique rectangle, type 1; assumes a unique solution (no hsolve tier).
+    UniqueRectangle,
 }
 
 impl Strategy {
@@ -123,6 +134,9 @@ impl Strategy {
             Strategy::Backtracking => "backtracking",
             Strategy::TrialAndError => "trial and error",
             Strategy::XyWing => "xy-wing",
+            Strategy::XyzWing => "xyz-wing",
+            Strategy::WWing => "w-wing",
+            Strategy::UniqueRectangle => "unique rectangle",
         }
     }
 }
@@ -372,6 +386,9 @@ pub fn search(
         Strategy::Backtracking => backtracking::search(state, ctx, &mut Known::default(), out),
         Strategy::TrialAndError => trial::search(state, ctx, 1, &mut Known::default(), out),
         Strategy::XyWing => xy_wing::search(state, out),
+        Strategy::XyzWing => xyz_wing::search(state, out),
+        Strategy::WWing => w_wing::search(state, out),
+        Strategy::UniqueRectangle => unique_rectangle::search(state, out),
     }
 }
 
