@@ -18,7 +18,8 @@ pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Outcome {
     place_and_propagate(&mut s, c, d)
 }
 
-/// Pushes every valid backtracking application; returns p, the number of two-candidate `known` skips trials whose outcome earlier states proved, and learns the new ones.
+/// Pushes every valid backtracking application; returns p, the number of two-candidate
+/// cells. `known` skips trials whose outcome earlier states proved, and learns the new ones.
 pub fn search(
     st: &Candidates,
     ctx: &Context,

@@ -94,7 +94,7 @@ pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
     if depth <= 1 {
         return propagate_trial(st, c, d, false).0;
     }
-    // The same trial, from the base the depth-1 search would use.
+    // Deeper: propagate, then follow with shallower trials until nothing more follows.
     match propagate_trial(st, c, d, true) {
         (Outcome::Stalled, Some(mut s)) => follow(&mut s, depth - 1),
         (o, _) => o,
