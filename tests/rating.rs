@@ -224,6 +224,8 @@ fn wings_and_rectangles_never_remove_a_solution_digit() {
             Strategy::XyzWing,
             Strategy::WWing,
             Strategy::UniqueRectangle,
+            Strategy::Colouring,
+            Strategy::XyChain,
         ] {
             let mut apps = Vec::new();
             strategies::search(s, &st, &Context::default(), &mut apps);

@@ -18,8 +18,8 @@
 //! | 6 | trial and error on any candidate, nested as deep as needed (beyond the paper) |
 //!
 //! XY-wing belongs to no tier: it is used by the technique grade of paper 004. XYZ-wing,
-//! W-wing and the unique rectangle (type 1, which assumes a unique solution) belong to no
-//! hsolve tier either: they are here for the rating beyond the paper.
+//! W-wing, the unique rectangle (type 1, which assumes a unique solution), simple colouring and
+//! XY-chains belong to no hsolve tier either: they are here for the rating beyond the paper.
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
@@ -27,6 +27,7 @@ use crate::grid::House;
 use std::fmt;
 
 pub mod backtracking;
+pub mod colouring;
 pub mod fish;
 pub mod hidden_single;
 pub mod hidden_subset;
@@ -36,6 +37,7 @@ pub mod naked_subset;
 pub mod trial;
 pub mod unique_rectangle;
 pub mod w_wing;
+pub mod xy_chain;
 pub mod xy_wing;
 pub mod xyz_wing;
 
@@ -79,6 +81,10 @@ pub enum Strategy {
     WWing,
     /// Unique rectangle, type 1; assumes a unique solution (no hsolve tier).
     UniqueRectangle,
+    /// Simple colouring of a digit's strong links (no hsolve tier).
+    Colouring,
+    /// A chain of two-candidate cells (no hsolve tier).
+    XyChain,
 }
 
 impl Strategy {
@@ -137,6 +143,8 @@ impl Strategy {
             Strategy::XyzWing => "xyz-wing",
             Strategy::WWing => "w-wing",
             Strategy::UniqueRectangle => "unique rectangle",
+            Strategy::Colouring => "simple colouring",
+            Strategy::XyChain => "xy-chain",
         }
     }
 }
@@ -389,6 +397,8 @@ pub fn search(
         Strategy::XyzWing => xyz_wing::search(state, out),
         Strategy::WWing => w_wing::search(state, out),
         Strategy::UniqueRectangle => unique_rectangle::search(state, out),
+        Strategy::Colouring => colouring::search(state, out),
+        Strategy::XyChain => xy_chain::search(state, out),
     }
 }
 
