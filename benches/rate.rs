@@ -12,15 +12,12 @@ fn main() {
     divan::main();
 }
 
-/// The puzzles of a reference file (first column).
+/// The puzzles of a reference file, or none (with a message) without the data.
 fn puzzles(rel: &str) -> Vec<Puzzle> {
-    match refdata::file(rel) {
-        Ok(path) => pseudoku::input::read_puzzle_file(&path).expect("readable reference file"),
-        Err(why) => {
-            eprintln!("skipping {rel}: {why}");
-            Vec::new()
-        }
-    }
+    refdata::puzzles(rel).unwrap_or_else(|why| {
+        eprintln!("skipping {rel}: {why}");
+        Vec::new()
+    })
 }
 
 fn rate(bencher: Bencher, rel: &str) {

@@ -16,7 +16,7 @@
 //! Every mutation keeps both views in step. Filling a cell removes its digit from its 20
 //! peers, so the filled cells never repeat a digit in a house.
 
-use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
+use crate::cellset::{CellSet, DigitSet, BOX_OFFSETS, BOX_STARTS, COLUMN_0, HOUSES_OF_CELL};
 use crate::grid::{Cell, Digit, Puzzle};
 
 /// What a strategy may deduce: a digit for a cell, or candidates to remove.
@@ -279,6 +279,18 @@ impl Candidates {
         self.empty & (once - twice)
     }
 
+    /// The empty cells with exactly two candidates.
+    #[inline]
+    pub fn bivalue_cells(&self) -> CellSet {
+        let (mut once, mut twice, mut thrice) = (CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
+        for &s in &self.digits {
+            thrice |= twice & s;
+            twice |= once & s;
+            once |= s;
+        }
+        self.empty & (twice - thrice)
+    }
+
     /// For each cell, whether it has at least one and at least two candidates.
     #[inline]
     fn bit_counts(&self) -> (CellSet, CellSet) {
@@ -314,31 +326,6 @@ impl Candidates {
     }
 }
 
-/// Bits 0, 9, ..., 72: the first cell of each row.
-const ROW_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1 << (9 * r);
-        r += 1;
-    }
-    m
-};
-
-/// The top-left cell of each box.
-const BOX_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut b = 0;
-    while b < 9 {
-        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
-        b += 1;
-    }
-    m
-};
-
-/// The offsets of a box's nine cells from its top-left cell.
-const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
-
 /// The cells of `s` that are the only cell of `s` in their row, column or box.
 ///
 /// Branch-free: for each house kind, the nine cells of every house are folded onto the
@@ -350,7 +337,7 @@ pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
     // Rows: fold the nine columns onto column 0.
     let (mut once, mut twice) = (0u128, 0u128);
     for j in 0..9 {
-        let y = (bits >> j) & ROW_STARTS;
+        let y = (bits >> j) & COLUMN_0;
         twice |= once & y;
         once |= y;
     }
@@ -362,7 +349,7 @@ pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
         twice_c |= once_c & y;
         once_c |= y;
     }
-    let cols = ((once_c & !twice_c) as u128).wrapping_mul(ROW_STARTS);
+    let cols = ((once_c & !twice_c) as u128).wrapping_mul(COLUMN_0);
     // Boxes: fold the nine cells onto the top-left one.
     let (mut once_b, mut twice_b) = (0u128, 0u128);
     for off in BOX_OFFSETS {

@@ -147,8 +147,7 @@ impl CellSet {
         // Column c, gathered into nine bits by a multiplication, becomes row c.
         let mut out = 0u128;
         for c in 0..9 {
-            let col = ((self.0 >> c) & COLUMN_0).wrapping_mul(GATHER_COLUMN) >> 72 & 0x1FF;
-            out |= col << (9 * c);
+            out |= (column_bits(self.0, c) as u128) << (9 * c);
         }
         CellSet(out)
     }
@@ -414,8 +413,8 @@ impl fmt::Debug for DigitSet {
     }
 }
 
-/// Column 1's cells (bits 0, 9, ..., 72).
-const COLUMN_0: u128 = {
+/// Column 1's cells, which are also the first cell of each row (bits 0, 9, ..., 72).
+pub(crate) const COLUMN_0: u128 = {
     let mut m = 0u128;
     let mut r = 0;
     while r < 9 {
@@ -436,6 +435,26 @@ const GATHER_COLUMN: u128 = {
     }
     m
 };
+
+/// The top-left cell of each box.
+pub(crate) const BOX_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut b = 0;
+    while b < 9 {
+        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
+        b += 1;
+    }
+    m
+};
+
+/// The offsets of a box's nine cells from its top-left cell.
+pub(crate) const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+
+/// The cells of column `c` in `bits` (a [`CellSet`]'s bits), as 9 bits, row 1 lowest.
+#[inline]
+pub(crate) fn column_bits(bits: u128, c: usize) -> u16 {
+    (((bits >> c) & COLUMN_0).wrapping_mul(GATHER_COLUMN) >> 72) as u16 & 0x1FF
+}
 
 /// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
 const HOUSE_BITS: [u128; 27] = {

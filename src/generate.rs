@@ -132,7 +132,7 @@ pub fn random_minimal(rng: &mut Rng, symmetry: Symmetry) -> Puzzle {
     mask(grid.as_bytes(), &mut orbits, rng)
 }
 
-/// Makes `p` (unique, with solution `solution`) minimal by removing clues in random order.
+/// Makes `p` (which has one solution) minimal by removing clues in random order.
 pub fn minimize(p: &Puzzle, rng: &mut Rng) -> Puzzle {
     let mut orbits: Vec<Vec<Cell>> = Cell::all()
         .filter(|&c| p.get(c).is_some())

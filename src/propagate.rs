@@ -11,8 +11,8 @@
 //! and the same checks find the contradictions: a cell left without candidates, or a house
 //! left without a place for a digit it lacks.
 
-use crate::candidates::Candidates;
-use crate::cellset::{CellSet, HOUSES_OF_CELL};
+use crate::candidates::{alone_in_a_house, Candidates};
+use crate::cellset::{CellSet, BOX_OFFSETS, BOX_STARTS, COLUMN_0, HOUSES_OF_CELL};
 use crate::grid::{Cell, Digit};
 
 /// How a propagation ended.
@@ -26,70 +26,22 @@ pub enum Outcome {
     Stalled,
 }
 
-/// Bits 0, 9, 18, ..., 72: the first cell of each row.
-const ROW_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1 << (9 * r);
-        r += 1;
-    }
-    m
-};
-
-/// The top-left cell of each box.
-const BOX_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut b = 0;
-    while b < 9 {
-        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
-        b += 1;
-    }
-    m
-};
-
-/// The offsets of a box's nine cells from its top-left cell.
-const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
-
 /// The cells of digit `places` (empty cells where it may go) that are alone in a row, column
 /// or box, or `None` when a house has neither a place for it nor the digit itself (`placed`).
-///
-/// Branch-free folds as in `alone_in_a_house`, with a second fold of places and placed cells
-/// together to find the houses the digit can no longer reach.
 #[inline]
 fn digit_scan(places: u128, placed: u128) -> Option<u128> {
+    // Fold every house onto its first cell: a house the digit no longer reaches leaves a hole.
     let cover = places | placed;
-    // Rows.
-    let (mut once, mut twice, mut any) = (0u128, 0u128, 0u128);
-    for j in 0..9 {
-        let y = (places >> j) & ROW_STARTS;
-        twice |= once & y;
-        once |= y;
-        any |= (cover >> j) & ROW_STARTS;
+    let (mut rows, mut cols, mut boxes) = (0u128, 0u32, 0u128);
+    for (j, off) in BOX_OFFSETS.into_iter().enumerate() {
+        rows |= (cover >> j) & COLUMN_0;
+        cols |= (cover >> (9 * j)) as u32 & 0x1FF;
+        boxes |= (cover >> off) & BOX_STARTS;
     }
-    // Columns.
-    let (mut once_c, mut twice_c, mut any_c) = (0u32, 0u32, 0u32);
-    for r in 0..9 {
-        let y = (places >> (9 * r)) as u32 & 0x1FF;
-        twice_c |= once_c & y;
-        once_c |= y;
-        any_c |= (cover >> (9 * r)) as u32 & 0x1FF;
-    }
-    // Boxes.
-    let (mut once_b, mut twice_b, mut any_b) = (0u128, 0u128, 0u128);
-    for off in BOX_OFFSETS {
-        let y = (places >> off) & BOX_STARTS;
-        twice_b |= once_b & y;
-        once_b |= y;
-        any_b |= (cover >> off) & BOX_STARTS;
-    }
-    if any != ROW_STARTS || any_c != 0x1FF || any_b != BOX_STARTS {
+    if rows != COLUMN_0 || cols != 0x1FF || boxes != BOX_STARTS {
         return None;
     }
-    let rows = (once & !twice).wrapping_mul(0x1FF);
-    let cols = ((once_c & !twice_c) as u128).wrapping_mul(ROW_STARTS);
-    let boxes = (once_b & !twice_b).wrapping_mul(0b111 | 0b111 << 9 | 0b111 << 18);
-    Some(places & (rows | cols | boxes))
+    Some(alone_in_a_house(CellSet::from_bits(places)).bits())
 }
 
 /// The work list of placements still to make.

@@ -20,6 +20,11 @@ pub fn dir() -> Result<PathBuf, String> {
     }
 }
 
+/// The puzzles of one reference file (its first column), if the folder exists.
+pub fn puzzles(rel: &str) -> Result<Vec<crate::Puzzle>, String> {
+    crate::input::read_puzzle_file(&file(rel)?).map_err(|e| e.to_string())
+}
+
 /// The path of one reference file, e.g. `file("hard/top1465.tsv")`, if the folder exists.
 pub fn file(rel: &str) -> Result<PathBuf, String> {
     let path = dir()?.join(rel);

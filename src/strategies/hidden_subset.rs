@@ -7,31 +7,8 @@
 
 use super::{choose, empty_in, for_each_subset, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
+use crate::cellset::{column_bits, CellSet, DigitSet};
 use crate::grid::{Digit, House};
-
-/// Bits 0, 9, ..., 72: one column's cells.
-const COLUMN: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1 << (9 * r);
-        r += 1;
-    }
-    m
-};
-
-/// Multiplier that gathers the nine bits of [`COLUMN`] into bits 72-80 (no two partial
-/// products meet, so nothing carries into that window).
-const GATHER: u128 = {
-    let mut m = 0u128;
-    let mut j = 0;
-    while j < 9 {
-        m |= 1 << (72 - 8 * j);
-        j += 1;
-    }
-    m
-};
 
 /// The places of the cells of `s` inside house `h`, as 9 bits in the order of
 /// [`House::cells`].
@@ -39,7 +16,7 @@ const GATHER: u128 = {
 fn places_in(s: u128, h: usize) -> u16 {
     match h {
         0..=8 => (s >> (9 * h)) as u16 & 0x1FF,
-        9..=17 => ((((s >> (h - 9)) & COLUMN).wrapping_mul(GATHER)) >> 72) as u16 & 0x1FF,
+        9..=17 => column_bits(s, h - 9),
         _ => {
             let b = h - 18;
             let o = 27 * (b / 3) + 3 * (b % 3);

@@ -12,11 +12,7 @@ use crate::cellset::CellSet;
 
 /// Pushes every valid W-wing; returns p.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    let bivalue: Vec<_> = st
-        .empty()
-        .iter()
-        .filter(|&c| st.candidates(c).len() == 2)
-        .collect();
+    let bivalue: Vec<_> = st.bivalue_cells().iter().collect();
     let mut p = 0;
     for (i, &a) in bivalue.iter().enumerate() {
         for &b in &bivalue[i + 1..] {

@@ -16,11 +16,7 @@ const MAX_LEN: usize = 8;
 /// Pushes every valid XY-chain (one per start cell and digit, with all its removals);
 /// returns p, the number of two-candidate cells.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    let bivalue: CellSet = st
-        .empty()
-        .iter()
-        .filter(|&c| st.candidates(c).len() == 2)
-        .collect();
+    let bivalue = st.bivalue_cells();
     for start in bivalue {
         for x in st.candidates(start).iter() {
             // If start is not x it is the other digit, which the next cell then is not.

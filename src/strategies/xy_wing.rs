@@ -10,11 +10,7 @@ use crate::cellset::CellSet;
 
 /// Pushes every valid XY-wing; returns p, the number of two-candidate cells.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    let bivalue: CellSet = st
-        .empty()
-        .iter()
-        .filter(|&c| st.candidates(c).len() == 2)
-        .collect();
+    let bivalue = st.bivalue_cells();
     for pivot in bivalue {
         let ab = st.candidates(pivot);
         let wings: Vec<_> = (bivalue & CellSet::peers(pivot))
