@@ -316,6 +316,9 @@ static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(
 fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     use std::io::IsTerminal as _;
     let lib = match &args.seeds {
+        Some(path) if !path.is_file() => {
+            anyhow::bail!("{}: no such seed library file", path.display())
+        }
         Some(path) => load_library(path)?,
         None => crate::seeds::Library::shipped(),
     };

@@ -44,10 +44,10 @@ pub struct Seed {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SeedError {
     /// The puzzle field is not a puzzle.
-    #[error("{0}")]
+    #[error(transparent)]
     Puzzle(#[from] ParseError),
     /// The puzzle cannot be a seed.
-    #[error("{0}")]
+    #[error(transparent)]
     Rating(#[from] RateError),
     /// A field of the full format is malformed.
     #[error("bad {field} field: {reason}")]

@@ -478,3 +478,35 @@ fn mining_gives_the_same_library_whatever_the_thread_count() {
     assert_eq!(texts[0], texts[1]);
     assert!(texts[0].lines().count() > 3, "{}", texts[0]);
 }
+
+#[test]
+fn build_reports_bad_seed_libraries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    pseudoku()
+        .args([
+            "build",
+            "--count",
+            "5",
+            "--seeds",
+            "/nonexistent/seeds.tsv",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr("pseudoku: /nonexistent/seeds.tsv: no such seed library file\n");
+    let bad = dir.path().join("seeds.tsv");
+    std::fs::write(&bad, "abc\n").unwrap();
+    pseudoku()
+        .args(["build", "--count", "5", "--seeds"])
+        .arg(&bad)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "pseudoku: {}:1: wrong length: expected 81 cells, found 3\n",
+            bad.display()
+        ));
+}
