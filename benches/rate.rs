@@ -1,12 +1,13 @@
-//! hsolve rating (20 runs per puzzle, the default) plus the uniqueness check it starts with,
-//! on the reference lists, in puzzles/s, single thread.
+//! The two ratings with their defaults (difficulty 10 runs, hsolve 20 runs per puzzle), each
+//! including the canonical form and the uniqueness check it starts with, and both together as
+//! `rate` and the bank compute them, on the reference lists, in puzzles/s, single thread.
 //!
 //! Run: `cargo bench --bench rate`. Needs `../shared/data/` (or `$PSEUDOKU_DATA`); without it
 //! the benchmark prints a message and measures nothing.
 
 use divan::counter::ItemsCount;
 use divan::Bencher;
-use pseudoku::{hsolve, metrics, refdata, Puzzle};
+use pseudoku::{difficulty, hsolve, metrics, refdata, Puzzle};
 
 fn main() {
     divan::main();
@@ -20,29 +21,64 @@ fn puzzles(rel: &str) -> Vec<Puzzle> {
     })
 }
 
-fn rate(bencher: Bencher, rel: &str) {
+/// Runs `f` over every puzzle of `rel` per sample (the sum keeps the work observable).
+fn over(bencher: Bencher, rel: &str, f: impl Fn(&Puzzle) -> f64 + Sync) {
     let list = puzzles(rel);
-    bencher.counter(ItemsCount::new(list.len())).bench(|| {
-        let mut sum = 0.0;
-        for p in &list {
-            sum += hsolve::rate(divan::black_box(p), hsolve::DEFAULT_RUNS)
-                .expect("unique")
-                .mean;
-        }
-        sum
+    bencher
+        .counter(ItemsCount::new(list.len()))
+        .bench(|| list.iter().map(|p| f(divan::black_box(p))).sum::<f64>());
+}
+
+fn rate(bencher: Bencher, rel: &str) {
+    over(bencher, rel, |p| {
+        hsolve::rate(p, hsolve::DEFAULT_RUNS).expect("unique").mean
+    });
+}
+
+fn rate_difficulty(bencher: Bencher, rel: &str) {
+    over(bencher, rel, |p| {
+        difficulty::rate(p, difficulty::DEFAULT_RUNS)
+            .expect("unique")
+            .value
+    });
+}
+
+fn rate_both(bencher: Bencher, rel: &str) {
+    over(bencher, rel, |p| {
+        let (d, h) = pseudoku::rate::ratings(p, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)
+            .expect("unique");
+        d.value + h.mean
     });
 }
 
 fn secondary(bencher: Bencher, rel: &str) {
-    let list = puzzles(rel);
-    bencher.counter(ItemsCount::new(list.len())).bench(|| {
-        let mut sum = 0.0;
-        for p in &list {
-            let p = divan::black_box(p);
-            sum += metrics::wnef(p) + metrics::box_norm(p) + metrics::grade(p).level() as f64;
-        }
-        sum
+    over(bencher, rel, |p| {
+        metrics::wnef(p) + metrics::box_norm(p) + metrics::grade(p).level() as f64
     });
+}
+
+/// difficulty, 10 runs per puzzle.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn difficulty_buckets(b: Bencher) {
+    rate_difficulty(b, "se-rated/sudoku_exchange_buckets.tsv");
+}
+
+/// difficulty, 10 runs per puzzle.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn difficulty_top1465(b: Bencher) {
+    rate_difficulty(b, "hard/top1465.tsv");
+}
+
+/// Both ratings, one canonical form.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn both_buckets(b: Bencher) {
+    rate_both(b, "se-rated/sudoku_exchange_buckets.tsv");
+}
+
+/// Both ratings, one canonical form.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn both_top1465(b: Bencher) {
+    rate_both(b, "hard/top1465.tsv");
 }
 
 /// hsolve, 20 runs per puzzle.

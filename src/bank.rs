@@ -20,6 +20,7 @@
 
 use crate::canon;
 use crate::cellset::CellSet;
+use crate::difficulty;
 use crate::grid::{Cell, Puzzle};
 use crate::hsolve;
 use crate::rate::Report;
@@ -37,7 +38,7 @@ use std::time::{Duration, Instant};
 pub const RATER: &str = concat!(
     "pseudoku ",
     env!("CARGO_PKG_VERSION"),
-    " hsolve tiers 0-6, 20 runs on the canonical form, seed = class key"
+    " difficulty (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
 );
 
 /// A seed ready for the pseudo-generator.
@@ -137,13 +138,12 @@ pub fn pseudo_generate(seeds: &[Prepared], rng_seed: u64, job: u64) -> JobResult
 
 /// Rates a generated puzzle into a bank row.
 pub fn rate(g: &Generated, seeds: &[Prepared]) -> Row {
-    let rating = hsolve::rate_seeded(
-        &g.canon.puzzle(),
-        hsolve::DEFAULT_RUNS,
-        g.canon.key().seed(),
-    )
-    .expect("a generated puzzle is unique");
-    let r = Report::new(&g.puzzle, &rating);
+    let (p, seed) = (g.canon.puzzle(), g.canon.key().seed());
+    let rating =
+        hsolve::rate_seeded(&p, hsolve::DEFAULT_RUNS, seed).expect("a generated puzzle is unique");
+    let d = difficulty::rate_seeded(&p, difficulty::DEFAULT_RUNS, seed)
+        .expect("a generated puzzle is unique");
+    let r = Report::new(&g.puzzle, &d, &rating);
     Row {
         puzzle: g.puzzle.to_line(),
         solution: g
@@ -153,6 +153,7 @@ pub fn rate(g: &Generated, seeds: &[Prepared]) -> Row {
         canon: g.canon.to_line(),
         canon_key: g.canon.key().to_hex(),
         clues: g.puzzle.clues() as u32,
+        difficulty: r.difficulty,
         rating: r.hsolve,
         rating_sd: r.hsolve_sd,
         tier: r.tier,
@@ -253,6 +254,7 @@ pub fn build(
         .num_threads(opts.threads)
         .build()?;
     let mut conn = store::open(&opts.db)?;
+    pool.install(|| backfill_difficulty(&mut conn))?;
     let seeds = store_seeds(&conn, pool.install(|| prepare(lib)))?;
     anyhow::ensure!(!seeds.is_empty(), "the seed library is empty");
     let args = format!(
@@ -345,6 +347,36 @@ pub fn build(
     Ok(prog)
 }
 
+/// Rates the rows stored before the bank had a `difficulty` column (migration 0003 leaves
+/// them NULL), 1,000 per transaction, on the current rayon pool. Returns how many.
+pub fn backfill_difficulty(conn: &mut rusqlite::Connection) -> anyhow::Result<u64> {
+    let todo: Vec<(i64, String)> = conn
+        .prepare("SELECT id, puzzle FROM puzzles WHERE difficulty IS NULL ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for chunk in todo.chunks(1000) {
+        let rated: Vec<(i64, f64)> = chunk
+            .par_iter()
+            .map(|(id, puzzle)| -> anyhow::Result<(i64, f64)> {
+                let p = Puzzle::parse_line(puzzle)
+                    .map_err(|e| anyhow::anyhow!("puzzle {id} does not parse: {e}"))?;
+                let r = crate::rate::report(&p, None)
+                    .map_err(|e| anyhow::anyhow!("puzzle {id} cannot be rated: {e}"))?;
+                Ok((*id, r.difficulty))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let tx = conn.transaction()?;
+        {
+            let mut stmt = tx.prepare_cached("UPDATE puzzles SET difficulty = ?2 WHERE id = ?1")?;
+            for (id, d) in &rated {
+                stmt.execute(rusqlite::params![id, d])?;
+            }
+        }
+        tx.commit()?;
+    }
+    Ok(todo.len() as u64)
+}
+
 /// A row that `verify` found wrong.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
@@ -365,10 +397,21 @@ pub fn verify(db: &Path, sample: u64) -> anyhow::Result<(u64, Vec<Mismatch>)> {
         (total as u64).div_ceil(sample)
     };
     let mut stmt = conn.prepare(
-        "SELECT id, puzzle, solution, canon, canon_key, rating, rating_sd, tier, grade
+        "SELECT id, puzzle, solution, canon, canon_key, rating, rating_sd, tier, grade, difficulty
          FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
     )?;
-    type Stored = (i64, String, String, String, String, f64, f64, u8, String);
+    type Stored = (
+        i64,
+        String,
+        String,
+        String,
+        String,
+        f64,
+        f64,
+        u8,
+        String,
+        Option<f64>,
+    );
     let rows: Vec<Stored> = stmt
         .query_map([step as i64], |r| {
             Ok((
@@ -381,13 +424,14 @@ pub fn verify(db: &Path, sample: u64) -> anyhow::Result<(u64, Vec<Mismatch>)> {
                 r.get(6)?,
                 r.get(7)?,
                 r.get(8)?,
+                r.get(9)?,
             ))
         })?
         .collect::<Result<_, _>>()?;
     let checked = rows.len() as u64;
     let mismatches: Vec<Mismatch> = rows
         .par_iter()
-        .flat_map_iter(|(id, puzzle, solution, canon, key, rating, sd, tier, grade)| {
+        .flat_map_iter(|(id, puzzle, solution, canon, key, rating, sd, tier, grade, stored_d)| {
             let mut out = Vec::new();
             let mut bad = |what: String| out.push(Mismatch { id: *id, what });
             let p = match Puzzle::parse_line(puzzle) {
@@ -409,13 +453,19 @@ pub fn verify(db: &Path, sample: u64) -> anyhow::Result<(u64, Vec<Mismatch>)> {
             if c.key().to_hex() != *key {
                 bad("key does not match the canonical form".into());
             }
-            match hsolve::rate(&p, hsolve::DEFAULT_RUNS) {
-                Ok(r) => {
-                    let report = Report::new(&p, &r);
+            match crate::rate::report(&p, None) {
+                Ok(report) => {
                     if report.hsolve != *rating || report.hsolve_sd != *sd || report.tier != *tier || report.grade != grade {
                         bad(format!(
                             "rating {} sd {} tier {} grade {} != stored {rating} {sd} {tier} {grade}",
                             report.hsolve, report.hsolve_sd, report.tier, report.grade
+                        ));
+                    }
+                    if *stored_d != Some(report.difficulty) {
+                        bad(format!(
+                            "difficulty {} != stored {}",
+                            report.difficulty,
+                            stored_d.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
                 }

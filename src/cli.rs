@@ -38,10 +38,11 @@ pub enum Command {
     /// two or more solutions, or `<puzzle>\tnone` when it has none. With --count prints
     /// `<puzzle>\t<0|1|2>` instead (2 meaning two or more).
     Solve(SolveArgs),
-    /// Rate puzzles: hsolve difficulty and the secondary metrics.
+    /// Rate puzzles: difficulty, the paper's hsolve and the secondary metrics.
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
-    /// `puzzle hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class grade clues`;
+    /// `puzzle difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class grade
+    /// clues`;
     /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
     /// one solution is reported on stderr as a bad line.
     Rate(RateArgs),
@@ -197,9 +198,10 @@ pub struct RateArgs {
     /// Input file, one puzzle per line; `-` or nothing reads standard input.
     #[arg(value_name = "FILE|-", default_value = "-")]
     pub input: PathBuf,
-    /// hsolve runs per puzzle (the rating is their mean).
-    #[arg(long, default_value_t = crate::hsolve::DEFAULT_RUNS, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub runs: u32,
+    /// Runs per puzzle for both ratings (each is the mean of its runs); by default 10 for
+    /// difficulty and 20 for hsolve.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: Option<u32>,
     /// Print one JSON object per line instead of TSV.
     #[arg(long)]
     pub json: bool,

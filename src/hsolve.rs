@@ -95,6 +95,9 @@ pub struct Rating {
 pub struct Search {
     /// The tier searched.
     pub tier: u8,
+    /// Its position on the ladder searched (0 = singles; for hsolve, tiers 0-5 are positions
+    /// 0-5 and tier 6 at depth n is position 5 + n).
+    pub rung: u8,
     /// Trial depth for tier 6, else 0.
     pub depth: u8,
     /// Possible applications.
@@ -107,15 +110,6 @@ pub struct Search {
     pub d: f64,
 }
 
-/// The result of one run.
-#[derive(Clone, Debug, Default)]
-struct RunResult {
-    d: f64,
-    steps: [u32; 7],
-    tier: u8,
-    depth: u8,
-}
-
 /// Where a puzzle's runs draw their random numbers from: the first 8 bytes of its class key
 /// (the blake3 hash of its canonical form), so every member of a class gets the same seed.
 pub fn seed_of(puzzle: &Puzzle) -> u64 {
@@ -123,7 +117,7 @@ pub fn seed_of(puzzle: &Puzzle) -> u64 {
 }
 
 /// Checks that `puzzle` has exactly one solution.
-fn check_unique(puzzle: &Puzzle) -> Result<Grid, RateError> {
+pub(crate) fn check_unique(puzzle: &Puzzle) -> Result<Grid, RateError> {
     match solve(puzzle) {
         Solutions::None => Err(RateError::NoSolution),
         Solutions::Multiple(_) => Err(RateError::NotUnique),
@@ -144,12 +138,14 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, Rate
     let solution = check_unique(puzzle)?;
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
-    let mut engine = Engine::new(solution);
+    let mut engine = Engine::new(solution, &PAPER_LADDER, false);
     let mut results = Vec::with_capacity(runs as usize);
     for i in 0..runs {
         let mut rng = Rng::for_job(seed, i as u64);
         results.push(engine.run(&start, &mut rng, None)?);
     }
+    // Positions 0-5 are tiers 0-5; position 5 + n is tier 6 at depth n.
+    let tier_of = |pos: usize| pos.min(6);
     let n = runs as f64;
     let mean = results.iter().map(|r| r.d).sum::<f64>() / n;
     let sd = if runs > 1 {
@@ -159,15 +155,16 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, Rate
     };
     let mut steps_per_tier = [0.0; 7];
     for r in &results {
-        for (t, &s) in r.steps.iter().enumerate() {
-            steps_per_tier[t] += s as f64 / n;
+        for (pos, &s) in r.steps.iter().enumerate() {
+            steps_per_tier[tier_of(pos)] += s as f64 / n;
         }
     }
+    let hardest = results.iter().map(|r| r.hardest).max().unwrap_or(0);
     Ok(Rating {
         mean,
         sd,
-        tier: results.iter().map(|r| r.tier).max().unwrap_or(0),
-        depth: results.iter().map(|r| r.depth).max().unwrap_or(0),
+        tier: tier_of(hardest) as u8,
+        depth: hardest.saturating_sub(5) as u8,
         steps: results
             .iter()
             .map(|r| r.steps.iter().sum::<u32>() as f64)
@@ -185,7 +182,11 @@ pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
     let solution = check_unique(puzzle)?;
     let mut trace = Vec::new();
     let mut rng = Rng::for_job(seed_of(puzzle), 0);
-    Engine::new(solution).run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
+    Engine::new(solution, &PAPER_LADDER, false).run(
+        &Candidates::new(puzzle),
+        &mut rng,
+        Some(&mut trace),
+    )?;
     Ok(trace)
 }
 
@@ -225,24 +226,88 @@ impl FxHasher {
     }
 }
 
-/// The outcome of one tier search: p and the valid applications (and, for trial and error,
-/// the end states of its stalled trials, to warm-start later searches).
+/// One search of a ladder: what a person looks for, in order, once singles stall. Each
+/// search is charged one E(p, v).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rung {
+    /// These strategies, searched together.
+    Strategies(&'static [Strategy]),
+    /// Backtracking on two-candidate cells (hsolve's tier 5).
+    Backtracking,
+    /// Trial and error at this depth (tier 6).
+    Trial(u8),
+}
+
+impl Rung {
+    /// True when every strategy of the rung is searched unit by unit (subsets, fish, locked
+    /// candidates), so its searches can be incremental.
+    fn by_units(self) -> bool {
+        match self {
+            Rung::Strategies(list) => list.iter().all(|s| {
+                matches!(
+                    s,
+                    Strategy::NakedPair
+                        | Strategy::NakedTriple
+                        | Strategy::NakedQuad
+                        | Strategy::HiddenPair
+                        | Strategy::HiddenTriple
+                        | Strategy::HiddenQuad
+                        | Strategy::LockedCandidates
+                        | Strategy::XWing
+                        | Strategy::Swordfish
+                        | Strategy::Jellyfish
+                )
+            }),
+            _ => false,
+        }
+    }
+
+    /// The hsolve tier and trial depth this rung reports in [`Search`] (for the paper's
+    /// ladder, position i of the strategy rungs is tier i).
+    fn tier_and_depth(self, position: usize) -> (u8, u8) {
+        match self {
+            Rung::Strategies(_) => (position as u8, 0),
+            Rung::Backtracking => (5, 0),
+            Rung::Trial(n) => (6, n),
+        }
+    }
+}
+
+/// hsolve's ladder: tiers 1 to 4, tier 5, then tier 6 at depths 1 to [`MAX_TRIAL_DEPTH`].
+pub(crate) const PAPER_LADDER: [Rung; 4 + 1 + MAX_TRIAL_DEPTH as usize] = [
+    Rung::Strategies(Strategy::TIERS[1]),
+    Rung::Strategies(Strategy::TIERS[2]),
+    Rung::Strategies(Strategy::TIERS[3]),
+    Rung::Strategies(Strategy::TIERS[4]),
+    Rung::Backtracking,
+    Rung::Trial(1),
+    Rung::Trial(2),
+    Rung::Trial(3),
+    Rung::Trial(4),
+];
+
+/// The most positions a ladder has: singles, then at most 11 rungs.
+pub(crate) const POSITIONS: usize = 12;
+
+/// The outcome of one search: p and the valid applications (and, for trial and error, the
+/// end states of its stalled trials, to warm-start later searches).
 struct Found {
     p: u64,
     apps: Vec<Application>,
     memo: Option<Rc<TrialMemo>>,
 }
 
-/// The tier-`slot` (1-4) search of `st`, from the same tier's search of `prev`, a state `st`
-/// was reached from by removing candidates. Only the units (houses, digits, intersections)
-/// with a changed cell are searched again; the other units' applications are the same as in
-/// `prev`. Merging by unit gives exactly the list a full search makes.
-fn incremental(slot: u8, st: &Candidates, prev: &[u16; 81], prev_found: &Found) -> Found {
+/// The search of `list` (strategies searched by units) in `st`, from the same search of
+/// `prev`, a state `st` was reached from by removing candidates. Only the units (houses,
+/// digits, intersections) with a changed cell are searched again; the other units'
+/// applications are the same as in `prev`. Merging by unit gives exactly the list a full
+/// search makes.
+fn incremental(list: &[Strategy], st: &Candidates, prev: &[u16; 81], prev_found: &Found) -> Found {
     let units = Units::changed(prev, st.masks());
     let mut fresh = Vec::new();
-    let p = strategies::search_tier_in(slot, st, &units, &mut fresh);
+    let p = strategies::search_in(list, st, &units, &mut fresh);
     let mut apps = Vec::with_capacity(prev_found.apps.len() + fresh.len());
-    for &s in Strategy::TIERS[slot as usize] {
+    for &s in list {
         let mut old = prev_found
             .apps
             .iter()
@@ -267,10 +332,35 @@ fn incremental(slot: u8, st: &Candidates, prev: &[u16; 81], prev_found: &Found) 
     }
 }
 
-/// Runs hsolve, caching tier searches by candidate state.
-struct Engine {
+/// The result of one run.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunResult {
+    /// The run's difficulty d: every search's E(p, v), summed in order.
+    pub d: f64,
+    /// Per position (0 = singles, i + 1 = rung i of the ladder): its searches' E(p, v).
+    pub checks: [f64; POSITIONS],
+    /// Per position: the refutation effort of the trials it applied (when measured).
+    pub refutation: [f64; POSITIONS],
+    /// Per position: the applications made.
+    pub steps: [u32; POSITIONS],
+    /// The hardest position used.
+    pub hardest: usize,
+}
+
+/// The searches of one rating, by candidate state and rung.
+type SearchCache = HashMap<([u16; 81], u8), Rc<Found>, BuildHasherDefault<FxHasher>>;
+
+/// The refutation efforts of one rating, by candidate state, cell, digit and trial depth.
+type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, BuildHasherDefault<FxHasher>>;
+
+/// Runs a ladder, caching searches (and refutation efforts) by candidate state.
+pub(crate) struct Engine {
     ctx: Context,
-    cache: HashMap<([u16; 81], u8), Rc<Found>, BuildHasherDefault<FxHasher>>,
+    ladder: &'static [Rung],
+    /// Measure the refutation effort of every trial applied.
+    refute: bool,
+    cache: SearchCache,
+    efforts: EffortCache,
 }
 
 /// The singles available in a state: the cells that are naked singles and the cells that are
@@ -323,30 +413,35 @@ impl Singles {
 }
 
 impl Engine {
-    fn new(solution: Grid) -> Engine {
+    /// An engine for `ladder`, on a puzzle with this (only) solution.
+    pub(crate) fn new(solution: Grid, ladder: &'static [Rung], refute: bool) -> Engine {
+        assert!(ladder.len() < POSITIONS, "a ladder has at most 11 rungs");
         Engine {
             ctx: Context {
                 solution: Some(solution),
             },
+            ladder,
+            refute,
             cache: HashMap::default(),
+            efforts: HashMap::default(),
         }
     }
 
-    /// The search of `slot` (tiers 1-5; 6 + n - 1 for trial depth n) in `st`, cached.
-    /// `known` carries what the run's earlier trials proved, `last` the run's previous search
-    /// of each of tiers 1-4 and `warm` the end states of its last trial-and-error search; all
-    /// three only save work.
+    /// The search of rung `i` in `st`, cached. `known` carries what the run's earlier trials
+    /// proved, `last` the run's previous search of each incremental rung and `warm` the end
+    /// states of its last depth-1 trial-and-error search; all three only save work.
     fn search(
         &mut self,
         st: &Candidates,
-        slot: u8,
+        i: usize,
         known: &mut Known,
-        last: &mut [Option<([u16; 81], Rc<Found>)>; 5],
+        last: &mut [Option<([u16; 81], Rc<Found>)>],
         warm: &mut Option<Rc<TrialMemo>>,
     ) -> Rc<Found> {
-        let key = (*st.masks(), slot);
+        let rung = self.ladder[i];
+        let key = (*st.masks(), i as u8);
         let found = if let Some(f) = self.cache.get(&key) {
-            if slot >= 5 {
+            if matches!(rung, Rung::Backtracking | Rung::Trial(_)) {
                 f.apps.iter().for_each(|a| known.learn(a));
             }
             if let Some(m) = &f.memo {
@@ -354,15 +449,20 @@ impl Engine {
             }
             f.clone()
         } else {
-            let f = Rc::new(match (slot, &last[slot.min(4) as usize]) {
-                (1..=4, Some((prev, prev_found))) => incremental(slot, st, prev, prev_found),
+            let f = Rc::new(match (rung, &last[i]) {
+                (Rung::Strategies(list), Some((prev, prev_found))) if rung.by_units() => {
+                    incremental(list, st, prev, prev_found)
+                }
                 _ => {
                     let mut apps = Vec::new();
                     let mut memo = None;
-                    let p = match slot {
-                        5 => backtracking::search(st, &self.ctx, known, &mut apps),
-                        1..=4 => strategies::search_tier(slot, st, &self.ctx, &mut apps),
-                        6 => {
+                    let p = match rung {
+                        Rung::Strategies(list) => list
+                            .iter()
+                            .map(|&s| strategies::search(s, st, &self.ctx, &mut apps))
+                            .sum(),
+                        Rung::Backtracking => backtracking::search(st, &self.ctx, known, &mut apps),
+                        Rung::Trial(1) => {
                             let (p, m) = trial::search_warm(
                                 st,
                                 &self.ctx,
@@ -375,7 +475,7 @@ impl Engine {
                             warm.clone_from(&memo);
                             p
                         }
-                        _ => trial::search(st, &self.ctx, slot - 5, known, &mut apps),
+                        Rung::Trial(n) => trial::search(st, &self.ctx, n, known, &mut apps),
                     };
                     Found { p, apps, memo }
                 }
@@ -383,13 +483,32 @@ impl Engine {
             self.cache.insert(key, f.clone());
             f
         };
-        if (1..=4).contains(&slot) {
-            last[slot as usize] = Some((*st.masks(), found.clone()));
+        if rung.by_units() {
+            last[i] = Some((*st.masks(), found.clone()));
         }
         found
     }
 
-    fn run(
+    /// The refutation effort of the trial `a` (found by `rung`) in `st`, cached.
+    fn effort(&mut self, st: &Candidates, a: &Application, rung: Rung) -> u32 {
+        let (Some(c), Some(d)) = (a.cells.first(), a.digits.first()) else {
+            return 0;
+        };
+        let depth = match rung {
+            Rung::Trial(n) => n,
+            _ => 0,
+        };
+        let key = (*st.masks(), c.index() as u8, d.index() as u8, depth);
+        if let Some(&e) = self.efforts.get(&key) {
+            return e;
+        }
+        let e = crate::refutation::effort(st, c, d, depth, u32::MAX).1;
+        self.efforts.insert(key, e);
+        e
+    }
+
+    /// One run from `start`.
+    pub(crate) fn run(
         &mut self,
         start: &Candidates,
         rng: &mut Rng,
@@ -399,14 +518,16 @@ impl Engine {
         let mut singles = Singles::of(&st);
         let mut res = RunResult::default();
         let mut known = Known::default();
-        let mut last: [Option<([u16; 81], Rc<Found>)>; 5] = Default::default();
+        let mut last: [Option<([u16; 81], Rc<Found>)>; POSITIONS] = Default::default();
         let mut warm: Option<Rc<TrialMemo>> = None;
         'steps: while !st.is_solved() {
-            // Tier 0, tracked incrementally.
+            // Singles, tracked incrementally.
             let p0 = 2 * st.empty().len() as u64;
             let (nn, nh) = (singles.naked.len(), singles.hidden.len());
             let v0 = (nn + nh) as u64;
-            res.d += expected_checks(p0, v0);
+            let e0 = expected_checks(p0, v0);
+            res.d += e0;
+            res.checks[0] += e0;
             if v0 > 0 {
                 let k = rng.below(nn + nh);
                 let (c, d, strategy, house) = if k < nn {
@@ -425,6 +546,7 @@ impl Engine {
                 if let Some(t) = trace.as_deref_mut() {
                     t.push(Search {
                         tier: 0,
+                        rung: 0,
                         depth: 0,
                         p: p0,
                         v: v0,
@@ -445,6 +567,7 @@ impl Engine {
             if let Some(t) = trace.as_deref_mut() {
                 t.push(Search {
                     tier: 0,
+                    rung: 0,
                     depth: 0,
                     p: p0,
                     v: 0,
@@ -452,21 +575,27 @@ impl Engine {
                     d: res.d,
                 });
             }
-            for slot in 1..=5 + MAX_TRIAL_DEPTH {
-                let found = self.search(&st, slot, &mut known, &mut last, &mut warm);
+            for i in 0..self.ladder.len() {
+                let rung = self.ladder[i];
+                let pos = i + 1;
+                let found = self.search(&st, i, &mut known, &mut last, &mut warm);
                 let v = found.apps.len() as u64;
-                res.d += expected_checks(found.p, v);
-                let (tier, depth) = if slot <= 5 { (slot, 0) } else { (6, slot - 5) };
+                let e = expected_checks(found.p, v);
+                res.d += e;
+                res.checks[pos] += e;
+                let (tier, depth) = rung.tier_and_depth(pos);
                 let applied = if v > 0 {
                     let mut a = found.apps[rng.index(found.apps.len())];
+                    if self.refute && !matches!(rung, Rung::Strategies(_)) {
+                        res.refutation[pos] += self.effort(&st, &a, rung) as f64;
+                    }
                     if trace.is_some() {
                         a.effect = st.restrict(&a.effect); // show what it removes
                     }
                     st.apply(&a.effect);
                     singles = Singles::of(&st);
-                    res.steps[tier as usize] += 1;
-                    res.tier = res.tier.max(tier);
-                    res.depth = res.depth.max(depth);
+                    res.steps[pos] += 1;
+                    res.hardest = res.hardest.max(pos);
                     Some(a)
                 } else {
                     None
@@ -474,6 +603,7 @@ impl Engine {
                 if let Some(t) = trace.as_deref_mut() {
                     t.push(Search {
                         tier,
+                        rung: pos as u8,
                         depth,
                         p: found.p,
                         v,
@@ -629,21 +759,36 @@ mod tests {
             let p: Puzzle = s.parse().unwrap();
             for _ in 0..5 {
                 let mut st = Candidates::new(&p);
-                let mut prev: Vec<Option<([u16; 81], Found)>> = (0..5).map(|_| None).collect();
+                // hsolve's tiers 1-4 and the difficulty ladder's rungs searched by units.
+                let lists: Vec<&[Strategy]> = PAPER_LADDER
+                    .iter()
+                    .chain(crate::difficulty::LADDER.iter())
+                    .filter(|r| r.by_units())
+                    .map(|r| match r {
+                        Rung::Strategies(list) => *list,
+                        _ => unreachable!(),
+                    })
+                    .collect();
+                assert_eq!(lists.len(), 7);
+                let mut prev: Vec<Option<([u16; 81], Found)>> =
+                    lists.iter().map(|_| None).collect();
                 for _ in 0..200 {
                     let mut all = Vec::new();
                     for tier in 0..=4 {
                         strategies::search_tier(tier, &st, &ctx, &mut all);
                     }
-                    for tier in 1..=4u8 {
+                    for (i, list) in lists.iter().enumerate() {
                         let mut apps = Vec::new();
-                        let p = strategies::search_tier(tier, &st, &ctx, &mut apps);
-                        if let Some((ps, pf)) = &prev[tier as usize] {
-                            let inc = incremental(tier, &st, ps, pf);
+                        let p: u64 = list
+                            .iter()
+                            .map(|&s| strategies::search(s, &st, &ctx, &mut apps))
+                            .sum();
+                        if let Some((ps, pf)) = &prev[i] {
+                            let inc = incremental(list, &st, ps, pf);
                             assert_eq!(inc.p, p);
                             assert_eq!(inc.apps, apps);
                         }
-                        prev[tier as usize] = Some((
+                        prev[i] = Some((
                             *st.masks(),
                             Found {
                                 p,

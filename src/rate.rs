@@ -1,6 +1,8 @@
 //! One puzzle's full grading, as the `rate` command prints it and the bank stores it: the
-//! hsolve rating with its spread, and the secondary metrics beside it.
+//! `difficulty` rating, the hsolve rating with its spread, and the secondary metrics beside
+//! them.
 
+use crate::difficulty::{self, Difficulty};
 use crate::grid::Puzzle;
 use crate::hsolve::{self, RateError, Rating};
 use crate::metrics;
@@ -8,13 +10,15 @@ use serde::Serialize;
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
-    "puzzle\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\tgrade\tclues";
+    "puzzle\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\tgrade\tclues";
 
 /// Every difficulty measure of one puzzle, rounded for output.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The puzzle, 81 characters with `.` for empty cells.
     pub puzzle: String,
+    /// The rating beyond the paper: log10 of the expected weighted work (3 decimals).
+    pub difficulty: f64,
     /// hsolve difficulty: the mean over the runs (2 decimals).
     pub hsolve: f64,
     /// Standard deviation of the runs (2 decimals).
@@ -43,12 +47,13 @@ fn round(x: f64, decimals: i32) -> f64 {
 }
 
 impl Report {
-    /// Builds the report from an hsolve rating and the puzzle's secondary metrics.
-    pub fn new(puzzle: &Puzzle, rating: &Rating) -> Report {
+    /// Builds the report from the two ratings and the puzzle's secondary metrics.
+    pub fn new(puzzle: &Puzzle, difficulty: &Difficulty, rating: &Rating) -> Report {
         let wnef = metrics::wnef(puzzle);
         let norm = metrics::box_norm(puzzle);
         Report {
             puzzle: puzzle.to_line(),
+            difficulty: round(difficulty.value, 3),
             hsolve: round(rating.mean, 2),
             hsolve_sd: round(rating.sd, 2),
             tier: rating.tier,
@@ -65,8 +70,9 @@ impl Report {
     /// One TSV line (no newline) in the order of [`TSV_HEADER`].
     pub fn to_tsv(&self) -> String {
         format!(
-            "{}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
+            "{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
             self.puzzle,
+            self.difficulty,
             self.hsolve,
             self.hsolve_sd,
             self.tier,
@@ -86,10 +92,29 @@ impl Report {
     }
 }
 
-/// Rates `puzzle` with `runs` hsolve runs and computes the secondary metrics.
-pub fn report(puzzle: &Puzzle, runs: u32) -> Result<Report, RateError> {
-    let rating = hsolve::rate(puzzle, runs)?;
-    Ok(Report::new(puzzle, &rating))
+/// Both ratings of `puzzle`, made on its canonical form with the seed from its class key
+/// (canonicalized once): `difficulty` with `difficulty_runs` runs, hsolve with `hsolve_runs`.
+pub fn ratings(
+    puzzle: &Puzzle,
+    difficulty_runs: u32,
+    hsolve_runs: u32,
+) -> Result<(Difficulty, Rating), RateError> {
+    let c = crate::canon::canonical(puzzle);
+    let (p, seed) = (c.puzzle(), c.key().seed());
+    let rating = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
+    let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
+    Ok((d, rating))
+}
+
+/// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
+/// secondary metrics.
+pub fn report(puzzle: &Puzzle, runs: Option<u32>) -> Result<Report, RateError> {
+    let (d, rating) = ratings(
+        puzzle,
+        runs.unwrap_or(difficulty::DEFAULT_RUNS),
+        runs.unwrap_or(hsolve::DEFAULT_RUNS),
+    )?;
+    Ok(Report::new(puzzle, &d, &rating))
 }
 
 #[cfg(test)]
@@ -102,7 +127,7 @@ mod tests {
             "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
                 .parse()
                 .unwrap();
-        let r = report(&p, 20).unwrap();
+        let r = report(&p, None).unwrap();
         let tsv = r.to_tsv();
         assert_eq!(tsv.split('\t').count(), TSV_HEADER.split('\t').count());
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();

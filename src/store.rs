@@ -18,10 +18,15 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "0002_builds.sql",
         include_str!("../migrations/0002_builds.sql"),
     ),
+    (
+        3,
+        "0003_difficulty.sql",
+        include_str!("../migrations/0003_difficulty.sql"),
+    ),
 ];
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Opens (creating if needed) the bank at `path` and brings its schema up to date.
 pub fn open(path: &Path) -> rusqlite::Result<Connection> {
@@ -143,6 +148,8 @@ pub struct Row {
     pub canon_key: String,
     /// Number of clues.
     pub clues: u32,
+    /// The `difficulty` rating (log10 of the expected weighted work).
+    pub difficulty: f64,
     /// hsolve mean.
     pub rating: f64,
     /// hsolve standard deviation.
@@ -174,8 +181,9 @@ pub fn commit_batch(conn: &mut Connection, build: &Build, rows: &[Row]) -> rusql
     {
         let mut stmt = tx.prepare_cached(
             "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
-                tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform, build_id, job)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform, build_id, job,
+                difficulty)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         )?;
         for r in rows {
             stmt.execute(params![
@@ -195,7 +203,8 @@ pub fn commit_batch(conn: &mut Connection, build: &Build, rows: &[Row]) -> rusql
                 r.seed_id,
                 r.transform,
                 build.id,
-                r.job as i64
+                r.job as i64,
+                r.difficulty
             ])?;
         }
         tx.execute(

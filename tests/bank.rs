@@ -74,7 +74,7 @@ fn a_small_bank_satisfies_its_invariants() {
         })
         .unwrap();
     assert_eq!((status.as_str(), stored), ("done", 300));
-    assert!(rater.contains("hsolve"));
+    assert!(rater.contains("hsolve") && rater.contains("difficulty"));
     // verify agrees.
     Command::cargo_bin("pseudoku")
         .unwrap()
@@ -87,6 +87,43 @@ fn a_small_bank_satisfies_its_invariants() {
 }
 
 #[test]
+fn rows_from_before_the_difficulty_column_are_rated_on_the_next_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 50, 2);
+    let conn = Connection::open(&db).unwrap();
+    let stored: Vec<f64> = conn
+        .prepare("SELECT difficulty FROM puzzles ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    // As a bank of schema version 2 would be after migration 0003: no difficulty yet.
+    conn.execute("UPDATE puzzles SET difficulty = NULL WHERE id % 2 = 0", [])
+        .unwrap();
+    drop(conn);
+    build(&db, 60, 2); // a new build of 60 more puzzles fills the gaps first
+    let conn = Connection::open(&db).unwrap();
+    let after: Vec<f64> = conn
+        .prepare("SELECT difficulty FROM puzzles ORDER BY id LIMIT 50")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(after, stored, "the same values as rated at build time");
+    let nulls: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM puzzles WHERE difficulty IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(nulls, 0);
+}
+
+#[test]
 fn the_same_seed_gives_the_same_bank_whatever_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     let mut banks = Vec::new();
@@ -94,10 +131,10 @@ fn the_same_seed_gives_the_same_bank_whatever_the_thread_count() {
         let db = dir.path().join(format!("bank{threads}.db"));
         build(&db, 400, threads);
         let conn = Connection::open(&db).unwrap();
-        let rows: Vec<(String, i64, f64)> = conn
-            .prepare("SELECT puzzle, job, rating FROM puzzles ORDER BY job")
+        let rows: Vec<(String, i64, f64, f64)> = conn
+            .prepare("SELECT puzzle, job, rating, difficulty FROM puzzles ORDER BY job")
             .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();

@@ -186,8 +186,9 @@ fn a_closed_output_pipe_is_not_an_error() {
 const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
-const RATE_COLUMNS: [&str; 11] = [
+const RATE_COLUMNS: [&str; 12] = [
     "puzzle",
+    "difficulty",
     "hsolve",
     "hsolve_sd",
     "tier",
@@ -216,15 +217,18 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(lines[0].split('\t').collect::<Vec<_>>(), RATE_COLUMNS);
     let easy: Vec<&str> = lines[1].split('\t').collect();
     let hard: Vec<&str> = lines[2].split('\t').collect();
-    assert_eq!(easy.len(), 11);
+    assert_eq!(easy.len(), 12);
     assert_eq!(easy[0], EASY);
-    assert_eq!(easy[3], "0", "singles solve the easy puzzle");
-    assert_eq!(easy[9], "easy");
-    assert_eq!(easy[10], "32");
-    let (e, h): (f64, f64) = (easy[1].parse().unwrap(), hard[1].parse().unwrap());
-    assert!(h > e, "{h} <= {e}");
-    assert_ne!(hard[3], "0", "singles alone do not solve the hard puzzle");
-    assert_ne!(hard[9], "easy");
+    assert_eq!(easy[4], "0", "singles solve the easy puzzle");
+    assert_eq!(easy[10], "easy");
+    assert_eq!(easy[11], "32");
+    // Both ratings: difficulty, then hsolve.
+    for col in [1, 2] {
+        let (e, h): (f64, f64) = (easy[col].parse().unwrap(), hard[col].parse().unwrap());
+        assert!(h > e, "{} {h} <= {e}", RATE_COLUMNS[col]);
+    }
+    assert_ne!(hard[4], "0", "singles alone do not solve the hard puzzle");
+    assert_ne!(hard[10], "easy");
     // The same input rates the same.
     pseudoku()
         .arg("rate")

@@ -2,6 +2,7 @@
 //! fixpoint, and (when `../shared/data/` is present) finite ratings on samples of every list.
 
 use pseudoku::candidates::Candidates;
+use pseudoku::difficulty;
 use pseudoku::hsolve::{self, RateError};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::strategies::{self, Context};
@@ -191,17 +192,22 @@ mod symmetry {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
 
-        /// Every symmetry of a puzzle gets the identical rating and report.
+        /// Every symmetry of a puzzle gets the identical ratings (hsolve and difficulty) and
+        /// report.
         #[test]
         fn equivalent_puzzles_rate_identically(i in 0usize..54, seed in any::<u64>()) {
             let p = samples()[i];
             let t = Transform::random(&mut pseudoku::Rng::new(seed));
             let q = t.apply(&p);
             prop_assert_eq!(hsolve::rate(&q, 5).unwrap(), hsolve::rate(&p, 5).unwrap());
-            let (a, b) = (pseudoku::rate::report(&p, 5).unwrap(), pseudoku::rate::report(&q, 5).unwrap());
+            prop_assert_eq!(difficulty::rate(&q, 3).unwrap(), difficulty::rate(&p, 3).unwrap());
+            let (a, b) = (
+                pseudoku::rate::report(&p, Some(5)).unwrap(),
+                pseudoku::rate::report(&q, Some(5)).unwrap(),
+            );
             prop_assert_eq!(
-                (a.hsolve, a.hsolve_sd, a.tier, a.steps, a.grade, a.clues),
-                (b.hsolve, b.hsolve_sd, b.tier, b.steps, b.grade, b.clues)
+                (a.difficulty, a.hsolve, a.hsolve_sd, a.tier, a.steps, a.grade, a.clues),
+                (b.difficulty, b.hsolve, b.hsolve_sd, b.tier, b.steps, b.grade, b.clues)
             );
         }
     }

@@ -115,17 +115,7 @@ mod tests {
     fn a_wrong_value_ends_in_a_contradiction() {
         // Row 1 misses 8 and 9, and column 8 has its 9 in row 5: r1c8 must be 8, so 8 in
         // r1c9 leaves r1c8 with nothing.
-        let st = state(concat!(
-            "1234567..",
-            ".........",
-            ".........",
-            ".........",
-            ".......9.",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-        ));
+        let st = state(ROW_ONE_MISSES_8_9);
         assert_eq!(try_value(&st, rc(1, 9), dg(8)), Outcome::Contradiction);
         assert_eq!(try_value(&st, rc(1, 9), dg(9)), Outcome::Stalled);
     }

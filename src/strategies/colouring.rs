@@ -11,8 +11,28 @@
 
 use super::{Application, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::CellSet;
-use crate::grid::Digit;
+use crate::cellset::{CellSet, HOUSES_OF_CELL};
+use crate::grid::{Cell, Digit};
+
+/// The cells joined to `c` by a strong link of a digit with places `places`: in each of
+/// `c`'s houses where the digit has exactly two places, the other one.
+#[inline]
+fn partners(places: CellSet, c: Cell) -> CellSet {
+    let mut out = CellSet::EMPTY;
+    for &h in &HOUSES_OF_CELL[c.index()] {
+        let x = places & CellSet::house_at(h as usize);
+        if x.len() == 2 {
+            out |= x;
+        }
+    }
+    out - CellSet::single(c)
+}
+
+/// The union of the peers of the cells of `s`.
+#[inline]
+pub(super) fn seen_by(s: CellSet) -> CellSet {
+    s.iter().fold(CellSet::EMPTY, |a, c| a | CellSet::peers(c))
+}
 
 /// Pushes every valid colouring (one application per chain with removals); returns p, the
 /// number of chains over all digits.
@@ -20,53 +40,34 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     let mut p = 0;
     for d in Digit::all() {
         let places = st.cells_with(d);
-        // Strong links: pairs of places alone in a house.
-        let mut links: Vec<(usize, usize)> = Vec::new();
+        // The cells in some strong link.
+        let mut linked = CellSet::EMPTY;
         for h in 0..27 {
             let x = places & CellSet::house_at(h);
             if x.len() == 2 {
-                let mut it = x.iter();
-                let (a, b) = (it.next().expect("two"), it.next().expect("two"));
-                links.push((a.index(), b.index()));
+                linked |= x;
             }
         }
-        // Colour each chain by breadth-first search.
-        let mut colour = [0u8; 81]; // 0 = none, 1 or 2
-        for &(start, _) in &links {
-            if colour[start] != 0 {
-                continue;
-            }
-            colour[start] = 1;
-            let mut queue = vec![start];
-            let mut chain = vec![start];
-            while let Some(u) = queue.pop() {
-                for &(a, b) in &links {
-                    let v = if a == u {
-                        b
-                    } else if b == u {
-                        a
-                    } else {
-                        continue;
-                    };
-                    if colour[v] == 0 {
-                        colour[v] = 3 - colour[u];
-                        queue.push(v);
-                        chain.push(v);
-                    }
-                }
-            }
-            p += 1;
-            let side = |k: u8| -> CellSet {
-                chain
+        // Colour each chain breadth first, alternating colours level by level.
+        let mut left = linked;
+        while let Some(start) = left.first() {
+            let mut colours = [CellSet::single(start), CellSet::EMPTY];
+            let mut frontier = CellSet::single(start);
+            let mut seen = frontier;
+            let mut k = 0;
+            while !frontier.is_empty() {
+                let next = frontier
                     .iter()
-                    .filter(|&&i| colour[i] == k)
-                    .map(|&i| crate::grid::Cell::from_index(i))
-                    .collect()
-            };
-            let (one, two) = (side(1), side(2));
-            let sees = |s: CellSet| -> CellSet {
-                s.iter().fold(CellSet::EMPTY, |a, c| a | CellSet::peers(c))
-            };
+                    .fold(CellSet::EMPTY, |a, c| a | partners(places, c))
+                    - seen;
+                k ^= 1;
+                colours[k] |= next;
+                seen |= next;
+                frontier = next;
+            }
+            left -= seen;
+            p += 1;
+            let [one, two] = colours;
             let mut hit = CellSet::EMPTY;
             // Wrap: a colour seeing itself is false.
             for s in [one, two] {
@@ -75,11 +76,11 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                 }
             }
             // Trap: outside cells seeing both colours.
-            hit |= (places - one - two) & sees(one) & sees(two);
+            hit |= (places - seen) & seen_by(one) & seen_by(two);
             if !hit.is_empty() {
                 out.push(Application {
                     strategy: Strategy::Colouring,
-                    cells: one | two,
+                    cells: seen,
                     digits: crate::cellset::DigitSet::single(d),
                     house: None,
                     depth: 0,

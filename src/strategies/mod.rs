@@ -341,15 +341,15 @@ impl Units {
     }
 }
 
-/// Searches the strategies of tier `tier` (1-4) in the given units only; returns the summed p
-/// over all units.
-pub(crate) fn search_tier_in(
-    tier: u8,
+/// Searches `strategies` (subsets, fish and locked candidates) in the given units only;
+/// returns the summed p over all units.
+pub(crate) fn search_in(
+    strategies: &[Strategy],
     state: &Candidates,
     units: &Units,
     out: &mut Vec<Application>,
 ) -> u64 {
-    Strategy::TIERS[tier as usize]
+    strategies
         .iter()
         .map(|&s| match s {
             Strategy::NakedPair => naked_subset::search_in(state, 2, units.houses, out),
@@ -533,6 +533,20 @@ pub(crate) mod testing {
     use crate::candidates::Candidates;
     use crate::cellset::CellSet;
     use crate::grid::{Cell, Digit, Puzzle};
+
+    /// Row 1 misses 8 and 9, and column 8 has its 9 in row 5: r1c8 must be 8, so assuming 8
+    /// in r1c9 leaves r1c8 with nothing, and assuming 9 there places 8 in r1c8 and stalls.
+    pub const ROW_ONE_MISSES_8_9: &str = concat!(
+        "1234567..",
+        ".........",
+        ".........",
+        ".........",
+        ".......9.",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    );
 
     /// The state of an empty board.
     pub fn empty() -> Candidates {

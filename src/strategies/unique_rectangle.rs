@@ -13,65 +13,42 @@ use crate::grid::Cell;
 
 /// Pushes every valid unique rectangle of type 1; returns p, the number of two-candidate
 /// cells.
+///
+/// Each rectangle with three pure corners is found once, from the pure corner diagonal to the
+/// fourth: that corner shares its row with one pure corner and its column with the other.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    let mut p = 0;
-    let mut seen = std::collections::HashSet::new();
-    for a in st.empty() {
+    let bivalue = st.bivalue_cells();
+    for a in bivalue {
         let xy = st.candidates(a);
-        if xy.len() != 2 {
-            continue;
-        }
-        p += 1;
-        for r in 0..9u8 {
-            for c in 0..9u8 {
-                if r == a.row() || c == a.col() {
+        let same = |x: &Cell| st.candidates(*x) == xy;
+        let in_row = bivalue & CellSet::house_at(a.row() as usize);
+        let in_col = bivalue & CellSet::house_at(9 + a.col() as usize);
+        for b in in_row.iter().filter(|x| *x != a && same(x)) {
+            for c in in_col.iter().filter(|x| *x != a && same(x)) {
+                let d = Cell::at(c.row(), b.col()).expect("inside");
+                // Two boxes: the rows share a band or the columns share a stack, not both.
+                let one_band = a.row() / 3 == c.row() / 3;
+                let one_stack = a.col() / 3 == b.col() / 3;
+                if one_band == one_stack || !st.empty().contains(d) {
                     continue;
                 }
-                let corners = [
-                    a,
-                    Cell::at(a.row(), c).expect("inside"),
-                    Cell::at(r, a.col()).expect("inside"),
-                    Cell::at(r, c).expect("inside"),
-                ];
-                let boxes: std::collections::BTreeSet<u8> =
-                    corners.iter().map(|x| x.box_index()).collect();
-                if boxes.len() != 2 || !corners.iter().all(|&x| st.empty().contains(x)) {
-                    continue;
-                }
-                let pure: Vec<Cell> = corners
-                    .iter()
-                    .copied()
-                    .filter(|&x| st.candidates(x) == xy)
-                    .collect();
-                let rest: Vec<Cell> = corners
-                    .iter()
-                    .copied()
-                    .filter(|&x| st.candidates(x) != xy)
-                    .collect();
-                if pure.len() != 3 || rest.len() != 1 {
-                    continue;
-                }
-                let target = rest[0];
-                if !(xy - st.candidates(target)).is_empty() {
+                let target = st.candidates(d);
+                if !(xy - target).is_empty() || target == xy {
                     continue; // the fourth corner must hold both digits and more
-                }
-                let key: CellSet = corners.into_iter().collect();
-                if !seen.insert(key.bits()) {
-                    continue;
                 }
                 out.push(Application {
                     strategy: Strategy::UniqueRectangle,
-                    cells: key,
+                    cells: [a, b, c, d].into_iter().collect(),
                     digits: xy,
                     house: None,
                     depth: 0,
-                    unit: target.index() as u8,
-                    effect: Effect::remove_digits(xy, CellSet::single(target)),
+                    unit: d.index() as u8,
+                    effect: Effect::remove_digits(xy, CellSet::single(d)),
                 });
             }
         }
     }
-    p
+    bivalue.len() as u64
 }
 
 #[cfg(test)]

@@ -8,25 +8,67 @@
 use super::{Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
-use crate::grid::{Cell, Digit};
+use crate::grid::Digit;
 
-/// The longest chain searched.
+/// The longest chain searched, in cells.
 const MAX_LEN: usize = 8;
 
 /// Pushes every valid XY-chain (one per start cell and digit, with all its removals);
 /// returns p, the number of two-candidate cells.
+///
+/// From each start and digit x the chain is followed breadth first over (cell, forced value)
+/// states, one level per cell added: a walk of forcings is sound even where it revisits a
+/// cell, so the states reached are exactly the ends of the chains. A state reached again at
+/// a later level continues nothing new, and the only ends skipped that way are cells of the
+/// start's own two digits beside it, whose removals a naked pair makes (an earlier rung).
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     let bivalue = st.bivalue_cells();
+    // Per digit v, the two-candidate cells holding v.
+    let with: [CellSet; 9] = std::array::from_fn(|v| bivalue & st.cells_with(Digit::from_index(v)));
     for start in bivalue {
         for x in st.candidates(start).iter() {
-            // If start is not x it is the other digit, which the next cell then is not.
+            // If start is not x it is the other digit, which the next cells then are not.
             let other = (st.candidates(start) - DigitSet::single(x))
                 .first()
                 .expect("two candidates");
+            // frontier[v]: cells forced to v at this level; seen[v]: forced to v so far.
+            let mut frontier = [CellSet::EMPTY; 9];
+            frontier[other.index()] = CellSet::single(start);
+            let mut seen = frontier;
+            let mut ends = CellSet::EMPTY;
+            for level in 1..MAX_LEN {
+                let mut next = [CellSet::EMPTY; 9];
+                for v in 0..9 {
+                    if frontier[v].is_empty() {
+                        continue;
+                    }
+                    // Cells seeing a cell forced to v lose v and hold their other digit.
+                    let reach = with[v] & super::colouring::seen_by(frontier[v]);
+                    for c in reach {
+                        let forced = (st.candidates(c) - DigitSet::from_bits(1 << v))
+                            .first()
+                            .expect("two candidates");
+                        next[forced.index()].insert(c);
+                    }
+                }
+                let mut any = false;
+                for v in 0..9 {
+                    next[v] -= seen[v];
+                    seen[v] |= next[v];
+                    any |= !next[v].is_empty();
+                }
+                if level >= 2 {
+                    ends |= next[x.index()];
+                }
+                if !any {
+                    break;
+                }
+                frontier = next;
+            }
             let mut hit = CellSet::EMPTY;
-            let mut path = vec![start];
-            extend(st, bivalue, x, other, &mut path, &mut hit);
-            hit -= CellSet::single(start);
+            for end in ends - CellSet::single(start) {
+                hit |= st.cells_with(x) & CellSet::peers(start) & CellSet::peers(end);
+            }
             if !hit.is_empty() {
                 out.push(Application {
                     strategy: Strategy::XyChain,
@@ -41,38 +83,6 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
         }
     }
     bivalue.len() as u64
-}
-
-/// From the last cell of `path`, whose forced value is `value`, walks on to cells that lose
-/// `value` and so hold their other digit; where that digit is `x`, the cells seeing both ends
-/// lose `x`.
-fn extend(
-    st: &Candidates,
-    bivalue: CellSet,
-    x: Digit,
-    value: Digit,
-    path: &mut Vec<Cell>,
-    hit: &mut CellSet,
-) {
-    if path.len() >= MAX_LEN {
-        return;
-    }
-    let last = *path.last().expect("non-empty");
-    for next in bivalue & CellSet::peers(last) {
-        if path.contains(&next) || !st.candidates(next).contains(value) {
-            continue;
-        }
-        let forced = (st.candidates(next) - DigitSet::single(value))
-            .first()
-            .expect("two candidates");
-        path.push(next);
-        if forced == x && path.len() >= 3 {
-            let ends = CellSet::peers(path[0]) & CellSet::peers(next);
-            *hit |= st.cells_with(x) & ends;
-        }
-        extend(st, bivalue, x, forced, path, hit);
-        path.pop();
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,232 @@
+//! The rating beyond the paper: `difficulty`, hsolve's model of a human expert with the
+//! strategies people use between fish and guessing, and the cost of verifying a trial as well
+//! as finding it. hsolve itself ([`crate::hsolve`]) is left exactly as the paper defines it.
+//!
+//! # The model
+//!
+//! A run is an hsolve run (searches easiest first, each charged E(p, v) = (p + 1) / (v + 1),
+//! a failed search too) on a longer ladder of searches:
+//!
+//! | position | searched | why here |
+//! |---|---|---|
+//! | 0 | naked and hidden singles | hsolve's tier 0 |
+//! | 1 | locked candidates, naked pair, hidden pair | hsolve's tier 1; SE 2.6-3.4 |
+//! | 2 | naked and hidden triple, X-wing, swordfish | SE 3.2-4.0 (swordfish 3.8 rates below the hidden triple, so it moves down from hsolve's tier 3) |
+//! | 3 | XY-wing, XYZ-wing, W-wing, unique rectangle type 1 | SE 4.2-4.5, HoDoKu "hard": three or four bivalue cells, read at a glance by club players |
+//! | 4 | naked and hidden quad, jellyfish | SE 5.0-5.4: large patterns are harder to see than wings |
+//! | 5 | simple colouring (X-chains of one digit), XY-chains | SE 6.5-6.6 chains, HoDoKu "unfair": the first chains, still without assumptions |
+//! | 6 | backtracking on a two-candidate cell with singles | hsolve's tier 5; a forcing chain from a bivalue cell |
+//! | 7.. | trial and error at depth 1, 2, 3, 4 | hsolve's tier 6; dynamic and nested forcing chains (SE 7.5 and up) |
+//!
+//! The unique rectangle assumes that the puzzle has one solution, which every rated puzzle
+//! has (rating refuses the others) and every bank puzzle has.
+//!
+//! A run records, per position, the summed E(p, v) of its searches (the **checks**), and for
+//! the trial positions the summed **refutation effort** of the trials it applied: the number
+//! of propagation steps from the assumption to the contradiction, nested trials adding their
+//! inner trials' effort (see [`crate::refutation`]). Its difficulty is a weighted sum of these
+//! features:
+//!
+//! ```text
+//! d = sum over positions i of  w_i * checks_i   (w_0 = 1; depths 2-4 share one weight)
+//!   + sum over trial kinds k of u_k * effort_k  (backtracking, depth 1, depth 2-4)
+//! ```
+//!
+//! The **rating** is the mean of d over the runs (20 by default), made on the canonical form
+//! with the seed from the class key, as hsolve's are: every member of a class gets the same
+//! rating. Because a run's path does not depend on the weights, the rating is linear in them,
+//! and the weights are fitted once over the features of the reference data.
+//!
+//! # The weights
+//!
+//! Fitted by `cargo run --release --example fit_difficulty` on half of `../shared/data/`
+//! (the Sudoku Explainer sample and Berthier's sample, split by class key), maximising the
+//! mean Spearman correlation with SE, SER and W on that half, and reported on the other half
+//! (`docs/difficulty-fit.md`). The script rewrites the block below.
+
+use crate::candidates::Candidates;
+use crate::grid::Puzzle;
+use crate::hsolve::{Engine, RateError, Rung, Search};
+use crate::rng::Rng;
+use crate::strategies::Strategy;
+
+/// The rating's ladder after singles: what it searches, in order (positions 1 to 10).
+pub(crate) const LADDER: [Rung; 10] = [
+    Rung::Strategies(&[
+        Strategy::LockedCandidates,
+        Strategy::NakedPair,
+        Strategy::HiddenPair,
+    ]),
+    Rung::Strategies(&[
+        Strategy::NakedTriple,
+        Strategy::HiddenTriple,
+        Strategy::XWing,
+        Strategy::Swordfish,
+    ]),
+    Rung::Strategies(&[
+        Strategy::XyWing,
+        Strategy::XyzWing,
+        Strategy::WWing,
+        Strategy::UniqueRectangle,
+    ]),
+    Rung::Strategies(&[
+        Strategy::NakedQuad,
+        Strategy::HiddenQuad,
+        Strategy::Jellyfish,
+    ]),
+    Rung::Strategies(&[Strategy::Colouring, Strategy::XyChain]),
+    Rung::Backtracking,
+    Rung::Trial(1),
+    Rung::Trial(2),
+    Rung::Trial(3),
+    Rung::Trial(4),
+];
+
+/// The number of features of a rating (see [`FEATURE_NAMES`]).
+pub const FEATURES: usize = 12;
+
+/// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
+/// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
+/// and of deeper trials.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "checks: singles",
+    "checks: pairs and locked candidates",
+    "checks: triples, x-wing, swordfish",
+    "checks: wings and unique rectangle",
+    "checks: quads and jellyfish",
+    "checks: colouring and xy-chains",
+    "checks: backtracking",
+    "checks: trial depth 1",
+    "checks: trial depth 2+",
+    "effort: backtracking",
+    "effort: trial depth 1",
+    "effort: trial depth 2+",
+];
+
+// BEGIN FITTED WEIGHTS (written by examples/fit_difficulty.rs; do not edit by hand)
+/// The weight of each feature (see [`FEATURE_NAMES`]).
+pub const WEIGHTS: [f64; FEATURES] = [
+    1.000000e0, 8.000000e0, 5.120000e2, 2.621440e5, 2.097152e6, 1.677722e7, 1.073742e9, 1.073742e9,
+    1.073742e9, 8.589935e9, 8.589935e9, 8.589935e9,
+];
+// END FITTED WEIGHTS
+
+/// The default number of runs per rating.
+pub const DEFAULT_RUNS: u32 = 10;
+
+/// A puzzle's `difficulty` rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difficulty {
+    /// The rating: log10 of the mean over the runs of the weighted work d (one unit is ten
+    /// times the work).
+    pub value: f64,
+    /// The mean of d over the runs.
+    pub work: f64,
+    /// Standard deviation of d over the runs, relative to their mean (0 for a single run).
+    pub spread: f64,
+    /// The hardest ladder position any run used (0 = singles, 1-5 = the strategy rungs,
+    /// 6 = backtracking, 7-10 = trial and error at depth 1-4).
+    pub hardest: u8,
+    /// The features, averaged over the runs (see [`FEATURE_NAMES`]).
+    pub features: [f64; FEATURES],
+    /// Number of runs.
+    pub runs: u32,
+}
+
+/// The feature vector of one run.
+fn features_of(r: &crate::hsolve::RunResult) -> [f64; FEATURES] {
+    let mut f = [0.0; FEATURES];
+    f[..8].copy_from_slice(&r.checks[..8]);
+    f[8] = r.checks[8..].iter().sum();
+    f[9] = r.refutation[6];
+    f[10] = r.refutation[7];
+    f[11] = r.refutation[8..].iter().sum();
+    f
+}
+
+/// The weighted sum of a feature vector.
+pub fn weigh(features: &[f64; FEATURES], weights: &[f64; FEATURES]) -> f64 {
+    features.iter().zip(weights).map(|(f, w)| f * w).sum()
+}
+
+/// Rates `puzzle` with `runs` runs (at least 1) on its canonical form, seeded from its class
+/// key: every puzzle of a class gets the identical rating.
+pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Difficulty, RateError> {
+    let c = crate::canon::canonical(puzzle);
+    rate_seeded(&c.puzzle(), runs, c.key().seed())
+}
+
+/// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
+pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, RateError> {
+    let solution = crate::hsolve::check_unique(puzzle)?;
+    let runs = runs.max(1);
+    let start = Candidates::new(puzzle);
+    let mut engine = Engine::new(solution, &LADDER, true);
+    let n = runs as f64;
+    let mut features = [0.0; FEATURES];
+    let mut values = Vec::with_capacity(runs as usize);
+    let mut hardest = 0;
+    for i in 0..runs {
+        let mut rng = Rng::for_job(seed, i as u64);
+        let r = engine.run(&start, &mut rng, None)?;
+        let f = features_of(&r);
+        for (a, b) in features.iter_mut().zip(&f) {
+            *a += b / n;
+        }
+        values.push(weigh(&f, &WEIGHTS));
+        hardest = hardest.max(r.hardest);
+    }
+    let work = values.iter().sum::<f64>() / n;
+    let sd = if runs > 1 {
+        (values.iter().map(|v| (v - work).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    Ok(Difficulty {
+        value: work.log10(),
+        work,
+        spread: sd / work,
+        hardest: hardest as u8,
+        features,
+        runs,
+    })
+}
+
+/// One run on `puzzle` as given (seeded from its class key), with every search it made in
+/// order; a search's `tier` is its ladder position (see the module docs) and `depth` the
+/// trial depth. Each search's `d` is the running sum of the unweighted E(p, v), as hsolve
+/// counts them (the weights apply to the rating's features, not to this trace). Like
+/// [`crate::hsolve::explain`], an illustration of the model on the puzzle as the reader sees
+/// it.
+pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
+    let solution = crate::hsolve::check_unique(puzzle)?;
+    let mut trace = Vec::new();
+    let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
+    Engine::new(solution, &LADDER, false).run(
+        &Candidates::new(puzzle),
+        &mut rng,
+        Some(&mut trace),
+    )?;
+    for s in &mut trace {
+        s.tier = s.rung;
+    }
+    Ok(trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_is_the_weighted_features() {
+        let p: Puzzle =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .parse()
+                .unwrap();
+        let d = rate(&p, 5).unwrap();
+        assert!((weigh(&d.features, &WEIGHTS) - d.work).abs() < 1e-9 * d.work);
+        assert!((d.value - d.work.log10()).abs() < 1e-12);
+        assert!(d.hardest >= 6, "top1465's first puzzle needs trials");
+        assert!(d.features[9] + d.features[10] > 0.0, "trials were verified");
+    }
+}
