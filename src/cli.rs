@@ -66,10 +66,26 @@ pub enum Command {
     /// the seed's weaker solver can fill until it fills them all (the seed's hard core stays
     /// empty), checks uniqueness, drops duplicates by class key, rates, and stores. Ctrl-C stops
     /// cleanly: committed puzzles stay, and the same command continues where it stopped. The
-    /// same seed and count give the same bank whatever the thread count.
+    /// same seed and count give the same bank whatever the thread count. With --band or
+    /// --per-band, only puzzles inside the bands are kept, until every quota is met.
     Build(BuildArgs),
     /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, rating.
     Verify(VerifyArgs),
+    /// Get random unserved puzzles of a band, a percentile range or a level.
+    ///
+    /// Prints one line per puzzle: `<puzzle>\t<rating>\t<percentile>\t<id>` (the rating is the
+    /// one the bank's percentiles use), or with --json one object per line with the keys
+    /// `id puzzle solution rating percentile tier`. With --mark-served the puzzles are recorded
+    /// as served in the same transaction, and never handed out again, even to concurrent
+    /// callers. Exits with 1 (after printing what there was) when the range has fewer unserved
+    /// puzzles than asked.
+    Get(GetArgs),
+    /// Replace the reference distribution percentiles are measured against, change the rating
+    /// they use or the level names; every stored percentile is recomputed in one transaction.
+    Calibrate(CalibrateArgs),
+    /// What a bank holds: counts per band and tier, the rating histogram, percentiles against
+    /// the reference, duplicates rejected, seeds used; --plot draws it as an SVG image.
+    Stats(StatsArgs),
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
@@ -96,6 +112,34 @@ pub struct BuildArgs {
     /// Jobs per batch (one transaction per batch).
     #[arg(long, default_value_t = 256, hide = true)]
     pub batch: u64,
+    /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
+    #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands"])]
+    pub band: Option<crate::levels::Band>,
+    /// Build this many puzzles in every band of --bands (quotas; --count is ignored).
+    #[arg(long, value_name = "N", requires = "bands")]
+    pub per_band: Option<u64>,
+    /// The number of bands for --per-band (default: the bank's level names).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub bands: Option<u32>,
+    /// The rating a new bank's percentiles and bands use.
+    #[arg(long, value_enum)]
+    pub rating: Option<crate::levels::RatingKind>,
+}
+
+impl BuildArgs {
+    /// The band quotas asked for (empty: any difficulty).
+    pub fn targets(&self) -> anyhow::Result<Vec<(crate::levels::Band, u64)>> {
+        if let Some(band) = self.band {
+            return Ok(vec![(band, self.count)]);
+        }
+        match (self.per_band, self.bands) {
+            (Some(n), Some(m)) => Ok((1..=m)
+                .map(|k| (crate::levels::Band::new(k, m).expect("1 <= k <= m"), n))
+                .collect()),
+            (None, Some(_)) => anyhow::bail!("--bands needs --per-band N"),
+            _ => Ok(Vec::new()),
+        }
+    }
 }
 
 /// Arguments of `pseudoku verify`.
@@ -107,6 +151,75 @@ pub struct VerifyArgs {
     /// Rows to check, spread over the bank (0: all).
     #[arg(long, default_value_t = 1000)]
     pub sample: u64,
+}
+
+/// Arguments of `pseudoku get`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("range").required(true).args(["band", "percentile", "level"])))]
+pub struct GetArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Band K of M, e.g. 3/4: percentiles [100(K-1)/M, 100K/M).
+    #[arg(long, value_name = "K/M")]
+    pub band: Option<crate::levels::Band>,
+    /// Percentiles [A, B), e.g. 90..95 (B = 100 includes 100).
+    #[arg(long, value_name = "A..B")]
+    pub percentile: Option<crate::levels::PercentileRange>,
+    /// A level of the bank's level names, e.g. hard.
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<String>,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Record the puzzles as served: they are never returned again.
+    #[arg(long)]
+    pub mark_served: bool,
+    /// Seed of the random choice (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Arguments of `pseudoku calibrate`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("change").required(true).multiple(true).args(["from", "default_reference", "rating", "levels"])))]
+pub struct CalibrateArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// A corpus of puzzles to become the reference (e.g. a publisher's past puzzles), one per
+    /// line; bad lines and puzzles without one solution are reported and left out.
+    #[arg(long, value_name = "FILE", conflicts_with = "default_reference")]
+    pub from: Option<PathBuf>,
+    /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles).
+    #[arg(long = "default")]
+    pub default_reference: bool,
+    /// The rating percentiles and bands use.
+    #[arg(long, value_enum)]
+    pub rating: Option<crate::levels::RatingKind>,
+    /// Level names, easiest first, comma-separated (equal bands), e.g. easy,medium,hard,expert.
+    #[arg(long, value_name = "NAMES")]
+    pub levels: Option<crate::levels::LevelSet>,
+    /// Worker threads for rating the corpus (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Arguments of `pseudoku stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the histogram and the counts per band into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// The `seeds` subcommands.
@@ -244,6 +357,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Canon(args) => run_canon(&args),
         Command::Build(args) => run_build(&args),
         Command::Verify(args) => run_verify(&args),
+        Command::Get(args) => run_get(&args),
+        Command::Calibrate(args) => run_calibrate(&args),
+        Command::Stats(args) => run_stats(&args),
         Command::Seeds(SeedsCommand::Mine(args)) => run_mine(&args),
         Command::Seeds(SeedsCommand::Import(args)) => run_import(&args),
         Command::Seeds(SeedsCommand::List(args)) => run_list(&args),
@@ -329,6 +445,8 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let opts = crate::bank::BuildOptions {
         db: args.db.clone(),
         count: args.count,
+        targets: args.targets()?,
+        rating: args.rating,
         threads: args.threads,
         seed: args.seed,
         seeds: args.seeds.clone(),
@@ -380,12 +498,154 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             ""
         }
     );
+    for t in &prog.targets {
+        eprintln!(
+            "band {} {}: {} of {} stored; from {}: {} jobs, {} hits ({:.1}%)",
+            t.band,
+            t.range,
+            t.stored,
+            t.quota,
+            t.source,
+            t.jobs,
+            t.hits,
+            100.0 * t.hits as f64 / t.jobs.max(1) as f64
+        );
+    }
+    if !prog.targets.is_empty() {
+        eprintln!(
+            "{} puzzles fell outside the bands still open",
+            prog.off_band
+        );
+    }
     eprintln!(
         "stage times: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; insert {:.1} s",
         prog.stage[0].as_secs_f64(),
         prog.stage[1].as_secs_f64(),
         prog.stage[2].as_secs_f64()
     );
+    Ok(Outcome::Success)
+}
+
+fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
+    use crate::retrieve::Selector;
+    let selector = match (&args.band, &args.percentile, &args.level) {
+        (Some(b), _, _) => Selector::Band(*b),
+        (_, Some(p), _) => Selector::Percentile(*p),
+        (_, _, Some(l)) => Selector::Level(l.clone()),
+        _ => unreachable!("clap requires one of --band, --percentile, --level"),
+    };
+    let conn = crate::store::open_existing(&args.db)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        crate::rng::splitmix64(t ^ u64::from(std::process::id()) << 32)
+    });
+    let mut rng = crate::rng::Rng::new(seed);
+    let (range, _, puzzles) = crate::retrieve::get(
+        &conn,
+        &selector,
+        args.count as usize,
+        args.mark_served,
+        &mut rng,
+    )?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for p in &puzzles {
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(p)?)?;
+        } else {
+            writeln!(
+                out,
+                "{}\t{}\t{:.3}\t{}",
+                p.puzzle, p.rating, p.percentile, p.id
+            )?;
+        }
+    }
+    out.flush()?;
+    if (puzzles.len() as u64) < args.count {
+        let what = match &args.level {
+            Some(l) => format!("level {l} {range}"),
+            None => format!("percentiles {range}"),
+        };
+        if puzzles.is_empty() {
+            eprintln!("pseudoku: no unserved puzzle left in {what}");
+        } else {
+            eprintln!(
+                "pseudoku: only {} unserved puzzles left in {what} ({} asked)",
+                puzzles.len(),
+                args.count
+            );
+        }
+        return Ok(Outcome::BadInput);
+    }
+    Ok(Outcome::Success)
+}
+
+fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
+    let mut conn = crate::store::open_existing(&args.db)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    let mut outcome = Outcome::Success;
+    let reference = if let Some(path) = &args.from {
+        anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
+        let name = source_name(path);
+        let mut entries = Vec::new();
+        outcome = for_each_puzzle(path, |e| {
+            entries.push(e);
+            Ok(())
+        })?;
+        let puzzles: Vec<(crate::grid::Puzzle, String)> = entries
+            .iter()
+            .map(|e| (e.puzzle, format!("{name}:{}", e.line)))
+            .collect();
+        let mut rows = Vec::new();
+        for r in pool.install(|| crate::bank::rate_reference(&puzzles)) {
+            match r {
+                Ok(row) => rows.push(row),
+                Err((i, e)) => {
+                    eprintln!("{name}:{}: {e}", entries[i].line);
+                    outcome = Outcome::BadInput;
+                }
+            }
+        }
+        anyhow::ensure!(!rows.is_empty(), "{name}: no puzzle to calibrate with");
+        let n = rows.len();
+        Some((rows, format!("user: {name} ({n} puzzles)")))
+    } else if args.default_reference {
+        Some(pool.install(crate::bank::default_reference_rows)?)
+    } else {
+        None
+    };
+    let change = crate::bank::Calibration {
+        reference,
+        rating: args.rating,
+        levels: args.levels.clone(),
+    };
+    let (levels, n) = pool.install(|| crate::bank::calibrate(&mut conn, &change))?;
+    let description = crate::store::setting(&conn, "reference")?.unwrap_or_default();
+    println!(
+        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles recomputed",
+        levels.reference.len(),
+        levels.rating.name(),
+        levels.names
+    );
+    Ok(outcome)
+}
+
+fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
+    let conn = crate::store::open_existing(&args.db)?;
+    let inv = crate::inventory::read(&conn)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&inv)?);
+    } else {
+        print!("{}", inv.to_text());
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, inv.to_svg())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
     Ok(Outcome::Success)
 }
 

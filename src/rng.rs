@@ -43,6 +43,11 @@ impl Rng {
         self.0.next_u64()
     }
 
+    /// A uniform float in [0, 1) (the top 53 bits of the next draw).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
     /// A uniform integer in `0..n`. `n` must be positive.
     pub fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "Rng::below(0)");

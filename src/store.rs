@@ -2,6 +2,7 @@
 //! `PRAGMA user_version`), and the queries the builder and `verify` use. One connection, WAL
 //! mode, batched transactions.
 
+use crate::levels::{LevelSet, PercentileRange, RatingKind, Reference};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashSet;
 use std::path::Path;
@@ -23,10 +24,15 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "0003_difficulty.sql",
         include_str!("../migrations/0003_difficulty.sql"),
     ),
+    (
+        4,
+        "0004_levels.sql",
+        include_str!("../migrations/0004_levels.sql"),
+    ),
 ];
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Opens (creating if needed) the bank at `path` and brings its schema up to date.
 pub fn open(path: &Path) -> rusqlite::Result<Connection> {
@@ -34,8 +40,21 @@ pub fn open(path: &Path) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Concurrent writers (several `get --mark-served`, a build) wait for each other.
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
     migrate(&conn)?;
     Ok(conn)
+}
+
+/// Opens an existing bank (an error naming the path if there is none), bringing its schema up
+/// to date.
+pub fn open_existing(path: &Path) -> anyhow::Result<Connection> {
+    anyhow::ensure!(
+        path.is_file(),
+        "{}: no bank there (build one with `pseudoku build`)",
+        path.display()
+    );
+    Ok(open(path)?)
 }
 
 /// Applies the migrations newer than the database's `user_version`, each in its own
@@ -60,6 +79,13 @@ pub fn version(conn: &Connection) -> rusqlite::Result<u32> {
     conn.pragma_query_value(None, "user_version", |r| r.get(0))
 }
 
+/// The percentiles of the puzzles a build stored.
+pub fn build_percentiles(conn: &Connection, build_id: i64) -> rusqlite::Result<Vec<f64>> {
+    conn.prepare("SELECT percentile FROM puzzles WHERE build_id = ?1")?
+        .query_map([build_id], |r| r.get(0))?
+        .collect()
+}
+
 /// The class keys already in the bank.
 pub fn keys(conn: &Connection) -> rusqlite::Result<HashSet<String>> {
     let mut stmt = conn.prepare("SELECT canon_key FROM puzzles")?;
@@ -82,11 +108,13 @@ pub struct Build {
     pub duplicates: u64,
     /// Generated puzzles that failed the uniqueness check.
     pub rejected: u64,
+    /// Puzzles rated outside every band that still needed puzzles (targeted builds).
+    pub off_band: u64,
 }
 
-/// Starts a build, or resumes an interrupted one with the same RNG seed and count (it then
-/// continues from its next job and needs only the puzzles it has not stored yet). A new build
-/// starts after every job index earlier builds with the same RNG seed used.
+/// Starts a build, or resumes an interrupted one with the same RNG seed, count and arguments
+/// (it then continues from its next job and needs only the puzzles it has not stored yet). A
+/// new build starts after every job index earlier builds with the same RNG seed used.
 pub fn start_build(
     conn: &Connection,
     arguments: &str,
@@ -96,10 +124,10 @@ pub fn start_build(
 ) -> rusqlite::Result<Build> {
     let resumed = conn
         .query_row(
-            "SELECT id, count, next_job, stored, duplicates, rejected FROM builds
-             WHERE status = 'running' AND rng_seed = ?1 AND count = ?2
+            "SELECT id, count, next_job, stored, duplicates, rejected, off_band FROM builds
+             WHERE status = 'running' AND rng_seed = ?1 AND count = ?2 AND arguments = ?3
              ORDER BY id DESC LIMIT 1",
-            params![rng_seed as i64, count as i64],
+            params![rng_seed as i64, count as i64, arguments],
             |r| {
                 Ok(Build {
                     id: r.get(0)?,
@@ -108,6 +136,7 @@ pub fn start_build(
                     stored: r.get::<_, i64>(3)? as u64,
                     duplicates: r.get::<_, i64>(4)? as u64,
                     rejected: r.get::<_, i64>(5)? as u64,
+                    off_band: r.get::<_, i64>(6)? as u64,
                 })
             },
         )
@@ -132,6 +161,7 @@ pub fn start_build(
         stored: 0,
         duplicates: 0,
         rejected: 0,
+        off_band: 0,
     })
 }
 
@@ -166,8 +196,10 @@ pub struct Row {
     pub box_class: u8,
     /// Technique grade.
     pub grade: String,
-    /// The seed's row id.
-    pub seed_id: i64,
+    /// The seed's row id, or `None` for a puzzle of the standard generator.
+    pub seed_id: Option<i64>,
+    /// Its percentile against the bank's reference.
+    pub percentile: f64,
     /// The symmetry applied to the seed.
     pub transform: String,
     /// The job that made it.
@@ -182,8 +214,9 @@ pub fn commit_batch(conn: &mut Connection, build: &Build, rows: &[Row]) -> rusql
         let mut stmt = tx.prepare_cached(
             "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
                 tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform, build_id, job,
-                difficulty)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                difficulty, percentile, pick)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                ?19, ?20)",
         )?;
         for r in rows {
             stmt.execute(params![
@@ -204,22 +237,267 @@ pub fn commit_batch(conn: &mut Connection, build: &Build, rows: &[Row]) -> rusql
                 r.transform,
                 build.id,
                 r.job as i64,
-                r.difficulty
+                r.difficulty,
+                r.percentile,
+                pick_of(&r.canon_key)
             ])?;
         }
         tx.execute(
-            "UPDATE builds SET next_job = ?2, stored = ?3, duplicates = ?4, rejected = ?5
+            "UPDATE builds SET next_job = ?2, stored = ?3, duplicates = ?4, rejected = ?5,
+                off_band = ?6
              WHERE id = ?1",
             params![
                 build.id,
                 build.next_job as i64,
                 build.stored as i64,
                 build.duplicates as i64,
-                build.rejected as i64
+                build.rejected as i64,
+                build.off_band as i64
             ],
         )?;
     }
     tx.commit()
+}
+
+/// The retrieval tie-break of a puzzle: the first 60 bits of its class key (hex), so puzzles
+/// of equal percentile come in a random-looking but fixed order.
+pub fn pick_of(canon_key: &str) -> i64 {
+    i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+/// The largest value [`pick_of`] returns, plus one.
+pub const PICK_END: i64 = 1 << 60;
+
+/// A bank setting, if set.
+pub fn setting(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+        r.get(0)
+    })
+    .optional()
+}
+
+/// Sets a bank setting.
+pub fn set_setting(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [key, value],
+    )?;
+    Ok(())
+}
+
+/// A bank's level settings: the rating its percentiles use and its level names.
+pub fn level_settings(conn: &Connection) -> anyhow::Result<(RatingKind, LevelSet)> {
+    let rating = match setting(conn, "rating")? {
+        Some(r) => r.parse().map_err(anyhow::Error::msg)?,
+        None => RatingKind::default(),
+    };
+    let levels = match setting(conn, "levels")? {
+        Some(l) => l.parse().map_err(anyhow::Error::msg)?,
+        None => LevelSet::default(),
+    };
+    Ok((rating, levels))
+}
+
+/// The bank's reference distribution for `rating`, or `None` when it has none yet.
+pub fn reference(conn: &Connection, rating: RatingKind) -> rusqlite::Result<Option<Reference>> {
+    let column = match rating {
+        RatingKind::Difficulty => "difficulty",
+        RatingKind::Hsolve => "hsolve",
+    };
+    let values: Vec<f64> = conn
+        .prepare(&format!("SELECT {column} FROM reference"))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok((!values.is_empty()).then(|| Reference::new(values)))
+}
+
+/// The reference's ratings (for `rating`) with the source of each puzzle.
+pub fn reference_by_source(
+    conn: &Connection,
+    rating: RatingKind,
+) -> rusqlite::Result<Vec<(String, f64)>> {
+    let column = match rating {
+        RatingKind::Difficulty => "difficulty",
+        RatingKind::Hsolve => "hsolve",
+    };
+    conn.prepare(&format!("SELECT source, {column} FROM reference"))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
+/// One reference puzzle with both its ratings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceRow {
+    /// The puzzle, 81 characters.
+    pub puzzle: String,
+    /// Its `difficulty` rating.
+    pub difficulty: f64,
+    /// Its hsolve rating.
+    pub hsolve: f64,
+    /// Where it came from.
+    pub source: String,
+}
+
+/// Replaces the reference distribution (inside the caller's transaction).
+pub fn replace_reference(conn: &Connection, rows: &[ReferenceRow]) -> rusqlite::Result<()> {
+    conn.execute("DELETE FROM reference", [])?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO reference (puzzle, difficulty, hsolve, source) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for r in rows {
+        stmt.execute(params![r.puzzle, r.difficulty, r.hsolve, r.source])?;
+    }
+    Ok(())
+}
+
+/// Recomputes every stored puzzle's percentile against `reference` for `rating` (inside the
+/// caller's transaction). Returns how many rows were updated.
+pub fn recompute_percentiles(
+    conn: &Connection,
+    rating: RatingKind,
+    reference: &Reference,
+) -> rusqlite::Result<u64> {
+    let rows: Vec<(i64, Option<f64>)> = conn
+        .prepare(&format!("SELECT id, {} FROM puzzles", rating.column()))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut stmt = conn.prepare_cached("UPDATE puzzles SET percentile = ?2 WHERE id = ?1")?;
+    let mut n = 0;
+    for (id, value) in rows {
+        let p = value.map(|v| reference.percentile(v));
+        stmt.execute(params![id, p])?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// A puzzle handed out by [`take`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Served {
+    /// Its row id.
+    pub id: i64,
+    /// The puzzle, 81 characters.
+    pub puzzle: String,
+    /// Its solution, 81 digits.
+    pub solution: String,
+    /// Its rating (the bank's rating: difficulty or hsolve).
+    pub rating: f64,
+    /// Its percentile.
+    pub percentile: f64,
+    /// The hardest hsolve tier it needs.
+    pub tier: u8,
+}
+
+/// The two queries of [`take`]: the first unserved puzzles at or after a point of the range,
+/// and those before it.
+fn take_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
+    let high = if range.closed { "<=" } else { "<" };
+    let cols = format!(
+        "id, puzzle, solution, {}, percentile, tier",
+        rating.column()
+    );
+    let after = format!(
+        "SELECT {cols} FROM puzzles INDEXED BY puzzles_unserved
+         WHERE served_at IS NULL AND (percentile, pick) >= (?1, ?2) AND percentile {high} ?3
+         ORDER BY percentile, pick LIMIT ?4"
+    );
+    let before = format!(
+        "SELECT {cols} FROM puzzles INDEXED BY puzzles_unserved
+         WHERE served_at IS NULL AND percentile >= ?3 AND (percentile, pick) < (?1, ?2)
+         ORDER BY percentile, pick LIMIT ?4"
+    );
+    (after, before)
+}
+
+/// SQLite's query plans for the queries of [`take`] (the detail column of `EXPLAIN QUERY
+/// PLAN`), to check that they search the index rather than scan the table.
+pub fn take_plans(conn: &Connection, rating: RatingKind) -> rusqlite::Result<Vec<String>> {
+    let (after, before) = take_sql(rating, "0..50".parse().expect("a valid range"));
+    let mut plans = Vec::new();
+    for sql in [after, before] {
+        let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+        let rows = stmt.query_map(params![25.0, 0, 50.0, 1], |r| r.get::<_, String>(3))?;
+        for r in rows {
+            plans.push(r?);
+        }
+    }
+    Ok(plans)
+}
+
+/// Up to `count` random unserved puzzles with a percentile in `range`, without a table scan:
+/// each is the first unserved puzzle at or after a random point (percentile, tie-break) of the
+/// range, in the index order, wrapping round to the range's start. With `mark`, they are
+/// recorded as served in the same write transaction (`BEGIN IMMEDIATE`: concurrent callers
+/// queue, and no puzzle is handed out twice). Fewer than `count` come back when the range runs
+/// out.
+pub fn take(
+    conn: &Connection,
+    rating: RatingKind,
+    range: PercentileRange,
+    count: usize,
+    mark: bool,
+    rng: &mut crate::rng::Rng,
+) -> rusqlite::Result<Vec<Served>> {
+    let (after, before) = take_sql(rating, range);
+    let row = |r: &rusqlite::Row| -> rusqlite::Result<Served> {
+        Ok(Served {
+            id: r.get(0)?,
+            puzzle: r.get(1)?,
+            solution: r.get(2)?,
+            rating: r.get(3)?,
+            percentile: r.get(4)?,
+            tier: r.get(5)?,
+        })
+    };
+    let tx = if mark {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        true
+    } else {
+        false
+    };
+    let result = (|| -> rusqlite::Result<Vec<Served>> {
+        let mut out: Vec<Served> = Vec::with_capacity(count);
+        let mut after_stmt = conn.prepare_cached(&after)?;
+        let mut before_stmt = conn.prepare_cached(&before)?;
+        let mut mark_stmt = conn.prepare_cached(
+            "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?1 AND served_at IS NULL",
+        )?;
+        while out.len() < count {
+            let x = range.low + rng.next_f64() * (range.high - range.low);
+            let s = (rng.next_u64() >> 4) as i64;
+            // Marked rows leave the index; unmarked ones already taken are skipped.
+            let limit = if mark { 1 } else { out.len() as i64 + 1 };
+            let fresh =
+                |rows: Vec<Served>| rows.into_iter().find(|r| out.iter().all(|o| o.id != r.id));
+            let mut found = fresh(
+                after_stmt
+                    .query_map(params![x, s, range.high, limit], row)?
+                    .collect::<Result<_, _>>()?,
+            );
+            if found.is_none() {
+                found = fresh(
+                    before_stmt
+                        .query_map(params![x, s, range.low, limit], row)?
+                        .collect::<Result<_, _>>()?,
+                );
+            }
+            let Some(r) = found else { break };
+            if mark {
+                mark_stmt.execute([r.id])?;
+            }
+            out.push(r);
+        }
+        Ok(out)
+    })();
+    if tx {
+        match &result {
+            Ok(_) => conn.execute_batch("COMMIT")?,
+            Err(_) => conn.execute_batch("ROLLBACK")?,
+        }
+    }
+    result
 }
 
 /// Marks a build finished.
