@@ -86,6 +86,15 @@ pub enum Command {
     /// What a bank holds: counts per band and tier, the rating histogram, percentiles against
     /// the reference, duplicates rejected, seeds used; --plot draws it as an SVG image.
     Stats(StatsArgs),
+    /// Export daily batches for a publisher: a mix of levels per day, never repeating a
+    /// puzzle (nor any member of its class), with no two puzzles from the same seed or
+    /// solution grid within 7 days.
+    ///
+    /// Exporting dates already exported writes the same puzzles again, byte for byte;
+    /// --replace draws new ones (the old ones stay retired). If a level runs short, says which,
+    /// how many and from which date, exports nothing and exits with 1 (--allow-partial exports
+    /// what there is).
+    Export(ExportArgs),
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
@@ -220,6 +229,55 @@ pub struct StatsArgs {
     /// Also draw the histogram and the counts per band into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// Arguments of `pseudoku export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The first date, YYYY-MM-DD.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub start: String,
+    /// The number of days.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    pub days: u32,
+    /// Puzzles per day by level or band, e.g. easy:2,medium:2,hard:1 or 1/4:2,4/4:1.
+    #[arg(long, value_name = "SPEC")]
+    pub mix: String,
+    /// The file format.
+    #[arg(long, value_enum, default_value = "txt")]
+    pub format: crate::export::Format,
+    /// The output folder (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// One file for the whole range instead of one per day.
+    #[arg(long)]
+    pub single_file: bool,
+    /// Draw new puzzles for dates already exported (the old ones are never used again).
+    #[arg(long)]
+    pub replace: bool,
+    /// Export what there is when a level runs short (its slots stay empty).
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6.
+    #[arg(long, default_value_t = 4, value_parser = per_page)]
+    pub per_page: u8,
+    /// Seed of the random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Parses `--per-page`: 1, 2, 4 or 6.
+fn per_page(s: &str) -> Result<u8, String> {
+    match s.trim() {
+        "1" => Ok(1),
+        "2" => Ok(2),
+        "4" => Ok(4),
+        "6" => Ok(6),
+        _ => Err(format!("{s:?}: puzzles per page must be 1, 2, 4 or 6")),
+    }
 }
 
 /// The `seeds` subcommands.
@@ -360,6 +418,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Get(args) => run_get(&args),
         Command::Calibrate(args) => run_calibrate(&args),
         Command::Stats(args) => run_stats(&args),
+        Command::Export(args) => run_export(&args),
         Command::Seeds(SeedsCommand::Mine(args)) => run_mine(&args),
         Command::Seeds(SeedsCommand::Import(args)) => run_import(&args),
         Command::Seeds(SeedsCommand::List(args)) => run_list(&args),
@@ -632,6 +691,50 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         levels.names
     );
     Ok(outcome)
+}
+
+fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
+    let start = crate::export::parse_date(&args.start)?;
+    let mut conn = crate::store::open_existing(&args.db)?;
+    let opts = crate::export::ExportOptions {
+        start,
+        days: args.days,
+        mix: args.mix.clone(),
+        format: args.format,
+        out: args.out.clone(),
+        single_file: args.single_file,
+        replace: args.replace,
+        allow_partial: args.allow_partial,
+        per_page: args.per_page,
+        seed: args.seed,
+    };
+    let report = crate::export::export(&mut conn, &opts)?;
+    for s in &report.shortages {
+        eprintln!(
+            "pseudoku: level {}: {} puzzles missing, from {}",
+            s.level, s.missing, s.from
+        );
+    }
+    if !report.shortages.is_empty() && !args.allow_partial {
+        eprintln!(
+            "pseudoku: nothing exported; build more puzzles of those levels, or export what \
+             there is with --allow-partial"
+        );
+        return Ok(Outcome::BadInput);
+    }
+    eprintln!(
+        "exported {} puzzles ({} new, {} as exported before) in {} files to {}",
+        report.puzzles,
+        report.new,
+        report.puzzles - report.new,
+        report.files.len(),
+        args.out.display()
+    );
+    Ok(if report.shortages.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::BadInput
+    })
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {

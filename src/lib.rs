@@ -37,6 +37,7 @@ pub mod canon;
 pub mod cellset;
 pub mod cli;
 pub mod difficulty;
+pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod hsolve;

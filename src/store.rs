@@ -29,10 +29,15 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "0004_levels.sql",
         include_str!("../migrations/0004_levels.sql"),
     ),
+    (
+        5,
+        "0005_batches.sql",
+        include_str!("../migrations/0005_batches.sql"),
+    ),
 ];
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Opens (creating if needed) the bank at `path` and brings its schema up to date.
 pub fn open(path: &Path) -> rusqlite::Result<Connection> {
@@ -265,9 +270,6 @@ pub fn pick_of(canon_key: &str) -> i64 {
     i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
 }
 
-/// The largest value [`pick_of`] returns, plus one.
-pub const PICK_END: i64 = 1 << 60;
-
 /// A bank setting, if set.
 pub fn setting(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
     conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
@@ -387,6 +389,12 @@ pub struct Served {
     pub percentile: f64,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
+    /// Its seed's row id (not printed: `get` prints the keys above).
+    #[serde(skip)]
+    pub seed_id: Option<i64>,
+    /// Its retrieval tie-break (not printed).
+    #[serde(skip)]
+    pub pick: i64,
 }
 
 /// The two queries of [`take`]: the first unserved puzzles at or after a point of the range,
@@ -394,7 +402,7 @@ pub struct Served {
 fn take_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
     let high = if range.closed { "<=" } else { "<" };
     let cols = format!(
-        "id, puzzle, solution, {}, percentile, tier",
+        "id, puzzle, solution, {}, percentile, tier, seed_id, pick",
         rating.column()
     );
     let after = format!(
@@ -408,6 +416,50 @@ fn take_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
          ORDER BY percentile, pick LIMIT ?4"
     );
     (after, before)
+}
+
+/// A [`Served`] from a row of the [`take_sql`] queries.
+fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
+    Ok(Served {
+        id: r.get(0)?,
+        puzzle: r.get(1)?,
+        solution: r.get(2)?,
+        rating: r.get(3)?,
+        percentile: r.get(4)?,
+        tier: r.get(5)?,
+        seed_id: r.get(6)?,
+        pick: r.get(7)?,
+    })
+}
+
+/// Up to `limit` unserved puzzles of `range` in index order (percentile, tie-break) from the
+/// point (`x`, `s`), wrapping round to the range's start when `wrap`: the candidates a caller
+/// with its own conditions (the export's variety rule) walks through.
+pub fn unserved_from(
+    conn: &Connection,
+    rating: RatingKind,
+    range: PercentileRange,
+    x: f64,
+    s: i64,
+    limit: usize,
+    wrap: bool,
+) -> rusqlite::Result<Vec<Served>> {
+    let (after, before) = take_sql(rating, range);
+    let mut out: Vec<Served> = conn
+        .prepare_cached(&after)?
+        .query_map(params![x, s, range.high, limit as i64], served_row)?
+        .collect::<Result<_, _>>()?;
+    if wrap && out.len() < limit {
+        let rest: Vec<Served> = conn
+            .prepare_cached(&before)?
+            .query_map(
+                params![x, s, range.low, (limit - out.len()) as i64],
+                served_row,
+            )?
+            .collect::<Result<_, _>>()?;
+        out.extend(rest);
+    }
+    Ok(out)
 }
 
 /// SQLite's query plans for the queries of [`take`] (the detail column of `EXPLAIN QUERY
@@ -440,16 +492,7 @@ pub fn take(
     rng: &mut crate::rng::Rng,
 ) -> rusqlite::Result<Vec<Served>> {
     let (after, before) = take_sql(rating, range);
-    let row = |r: &rusqlite::Row| -> rusqlite::Result<Served> {
-        Ok(Served {
-            id: r.get(0)?,
-            puzzle: r.get(1)?,
-            solution: r.get(2)?,
-            rating: r.get(3)?,
-            percentile: r.get(4)?,
-            tier: r.get(5)?,
-        })
-    };
+    let row = served_row;
     let tx = if mark {
         conn.execute_batch("BEGIN IMMEDIATE")?;
         true

@@ -1,0 +1,504 @@
+//! Daily batches for publishers (`pseudoku export`): a mix of levels per day over a range of
+//! dates, never repeating a puzzle, reproducible, written in the formats a pipeline takes.
+//!
+//! # Rules
+//!
+//! - **Never repeat**: every exported puzzle is recorded in the `batches` table with its class
+//!   key (UNIQUE, replaced rows included) and is marked served, so neither a later export nor
+//!   `get` hands out it or any member of its class again.
+//! - **Idempotent**: a date already exported is written again from its record, byte for byte;
+//!   `--replace` retires its puzzles (they stay used) and draws new ones.
+//! - **Variety**: within a day and within any 7-day window, no two puzzles share a seed or a
+//!   solution-grid class (the canonical form of the solution grid).
+//! - **Short bank**: when a level cannot fill its slots, the export says which level, how
+//!   many puzzles and from which date, and writes and records nothing (unless
+//!   `--allow-partial`, which leaves those slots empty).
+//!
+//! # Crash safety
+//!
+//! The whole export is one write transaction (`BEGIN IMMEDIATE`): the puzzles are chosen and
+//! recorded, the files are written under temporary names (`.NAME.tmp`) and flushed to disk,
+//! the transaction commits, and only then are the files renamed into place. A crash before
+//! the commit leaves no record and no final file (temporary files are removed by the next
+//! export); a crash between the commit and the renames leaves records whose files the next
+//! export of the same dates writes again, identical, since recorded dates are reproduced from
+//! their records.
+
+pub mod formats;
+pub mod pdf;
+
+use crate::calendar::Date;
+use crate::levels::{Band, LevelSet, PercentileRange, RatingKind};
+use crate::rng::Rng;
+use crate::store;
+use rusqlite::{params, Connection};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The variety window: puzzles within this many days of each other are compared.
+pub const WINDOW_DAYS: i64 = 6;
+
+/// One entry of a mix: a level (or band) and how many puzzles of it per day.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixItem {
+    /// The level or band as the mix names it (`easy`, `1/4`).
+    pub label: String,
+    /// Its percentile interval.
+    pub range: PercentileRange,
+    /// Puzzles per day.
+    pub count: u32,
+}
+
+/// A day's mix, e.g. `easy:2,medium:2,hard:1` or `1/4:2,4/4:1`. Slots are numbered from 1 in
+/// the order of the mix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mix {
+    /// The entries, in order.
+    pub items: Vec<MixItem>,
+}
+
+impl Mix {
+    /// Parses `spec` with the bank's level names.
+    pub fn parse(spec: &str, levels: &LevelSet) -> anyhow::Result<Mix> {
+        let mut items = Vec::new();
+        for part in spec.split(',') {
+            let (label, count) = part.trim().split_once(':').ok_or_else(|| {
+                anyhow::anyhow!("bad mix entry {part:?}: expected LEVEL:COUNT, e.g. easy:2")
+            })?;
+            let label = label.trim().to_lowercase();
+            let count: u32 = count
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&n| (1..=100).contains(&n))
+                .ok_or_else(|| anyhow::anyhow!("bad count in mix entry {part:?}: 1 to 100"))?;
+            let range = if label.contains('/') {
+                Band::from_str(&label).map_err(anyhow::Error::msg)?.range()
+            } else {
+                levels
+                    .band(&label)
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("no level {label:?} in this bank (its levels: {levels})")
+                    })?
+                    .range()
+            };
+            anyhow::ensure!(
+                items.iter().all(|i: &MixItem| i.label != label),
+                "level {label:?} appears twice in the mix"
+            );
+            items.push(MixItem {
+                label,
+                range,
+                count,
+            });
+        }
+        anyhow::ensure!(!items.is_empty(), "the mix is empty");
+        Ok(Mix { items })
+    }
+
+    /// The slots of a day: (slot number, entry).
+    pub fn slots(&self) -> Vec<(u32, &MixItem)> {
+        let mut out = Vec::new();
+        for item in &self.items {
+            for _ in 0..item.count {
+                out.push((out.len() as u32 + 1, item));
+            }
+        }
+        out
+    }
+}
+
+/// The output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Tab-separated text: the puzzles, then a solutions section.
+    Txt,
+    /// CSV with a header; solutions in the same rows.
+    Csv,
+    /// One JSON document; solutions in the same objects.
+    Json,
+    /// The common .sdk layout (`#` header lines, nine rows of nine); solutions in a second
+    /// file.
+    Sdk,
+    /// A printable HTML page set: puzzles, then solutions on their own pages.
+    Html,
+    /// A printable PDF: puzzles, then solutions on their own pages.
+    Pdf,
+}
+
+impl Format {
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Txt => "txt",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Sdk => "sdk",
+            Format::Html => "html",
+            Format::Pdf => "pdf",
+        }
+    }
+}
+
+/// One exported puzzle.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Exported {
+    /// The date it is published.
+    pub date: String,
+    /// Its slot in the day, from 1.
+    pub slot: u32,
+    /// Its level (or band) as the mix named it.
+    pub level: String,
+    /// The puzzle, 81 characters.
+    pub puzzle: String,
+    /// Its solution, 81 digits.
+    pub solution: String,
+    /// Its rating (the bank's rating).
+    pub rating: f64,
+    /// Its percentile.
+    pub percentile: f64,
+    /// Its row id in the bank.
+    pub id: i64,
+}
+
+/// What to export.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// The first date.
+    pub start: Date,
+    /// The number of days.
+    pub days: u32,
+    /// The mix, as given.
+    pub mix: String,
+    /// The format.
+    pub format: Format,
+    /// The output folder.
+    pub out: PathBuf,
+    /// One file for the whole range instead of one per day.
+    pub single_file: bool,
+    /// Draw new puzzles for dates already exported (the old ones stay retired).
+    pub replace: bool,
+    /// Export what there is when a level runs short.
+    pub allow_partial: bool,
+    /// Puzzles per printed page (html, pdf): 1, 2, 4 or 6.
+    pub per_page: u8,
+    /// Seed of the random choices.
+    pub seed: u64,
+}
+
+/// A level that ran short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shortage {
+    /// The level or band.
+    pub level: String,
+    /// Puzzles missing.
+    pub missing: u64,
+    /// The first date missing one.
+    pub from: String,
+}
+
+/// What an export did.
+#[derive(Clone, Debug, Default)]
+pub struct ExportReport {
+    /// Files written.
+    pub files: Vec<PathBuf>,
+    /// Puzzles in the files.
+    pub puzzles: usize,
+    /// Of those, newly drawn (the rest reproduced from earlier exports).
+    pub new: usize,
+    /// Levels that ran short (nothing was written unless partial exports were allowed).
+    pub shortages: Vec<Shortage>,
+}
+
+/// A recorded or newly drawn puzzle of a day, with what the variety rule compares.
+#[derive(Clone, Debug)]
+struct Placed {
+    slot: u32,
+    level: String,
+    grid_key: String,
+    seed_id: Option<i64>,
+}
+
+/// The class key of a solution grid (81 digits).
+fn grid_key(solution: &str) -> anyhow::Result<String> {
+    let g = crate::grid::Puzzle::parse_line(solution)
+        .and_then(crate::grid::Grid::from_puzzle)
+        .map_err(|e| anyhow::anyhow!("a stored solution does not parse: {e}"))?;
+    Ok(crate::canon::canonical_grid(&g).key().to_hex())
+}
+
+/// Exports `opts` from the open bank `conn` (see the module docs).
+pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<ExportReport> {
+    anyhow::ensure!(
+        matches!(opts.per_page, 1 | 2 | 4 | 6),
+        "--per-page must be 1, 2, 4 or 6"
+    );
+    anyhow::ensure!(opts.days >= 1, "--days must be at least 1");
+    let (rating, levels) = store::level_settings(conn)?;
+    let mix = Mix::parse(&opts.mix, &levels)?;
+    let slots = mix.slots();
+    std::fs::create_dir_all(&opts.out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", opts.out.display()))?;
+    remove_temporaries(&opts.out)?;
+    let first = opts.start.days();
+    let last = first + opts.days as i64 - 1;
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let result = (|| -> anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)> {
+        // Every current record near the range: the variety rule looks 6 days each way.
+        let mut placed = recorded(conn, first - WINDOW_DAYS, last + WINDOW_DAYS)?;
+        let mut report = ExportReport::default();
+        let mut short: HashMap<String, (u64, String)> = HashMap::new();
+        for day in first..=last {
+            let date = Date::from_days(day).to_string();
+            if let Some(rows) = placed.get(&day) {
+                if !opts.replace {
+                    let want: Vec<(u32, &str)> =
+                        slots.iter().map(|(s, i)| (*s, i.label.as_str())).collect();
+                    let have: Vec<(u32, &str)> =
+                        rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
+                    anyhow::ensure!(
+                        want == have || opts.allow_partial && have.iter().all(|h| want.contains(h)),
+                        "{date} was exported with the mix {}; export it with that mix, or \
+                         draw new puzzles with --replace",
+                        describe(&have)
+                    );
+                    continue;
+                }
+                conn.execute(
+                    "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
+                    [&date],
+                )?;
+                placed.remove(&day);
+            }
+            let mut rng = Rng::for_job(opts.seed, day as u64);
+            for (slot, item) in &slots {
+                match choose(conn, rating, item.range, &placed, day, &mut rng)? {
+                    Some((p, grid)) => {
+                        conn.execute(
+                            "INSERT INTO batches (date, slot, level, puzzle_id, canon_key,
+                                grid_key, seed_id)
+                             SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id FROM puzzles
+                             WHERE id = ?5",
+                            params![date, slot, item.label, grid, p.id],
+                        )?;
+                        conn.execute(
+                            "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                             WHERE id = ?1",
+                            [p.id],
+                        )?;
+                        placed.entry(day).or_default().push(Placed {
+                            slot: *slot,
+                            level: item.label.clone(),
+                            grid_key: grid,
+                            seed_id: p.seed_id,
+                        });
+                        report.new += 1;
+                    }
+                    None => {
+                        let e = short.entry(item.label.clone()).or_insert((0, date.clone()));
+                        e.0 += 1;
+                    }
+                }
+            }
+        }
+        let mut shortages: Vec<Shortage> = short
+            .into_iter()
+            .map(|(level, (missing, from))| Shortage {
+                level,
+                missing,
+                from,
+            })
+            .collect();
+        shortages.sort_by(|a, b| a.from.cmp(&b.from).then(a.level.cmp(&b.level)));
+        report.shortages = shortages;
+        if !report.shortages.is_empty() && !opts.allow_partial {
+            return Ok((report, Vec::new()));
+        }
+        // The puzzles of every date of the range, from the records (new and old alike).
+        let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
+        for day in first..=last {
+            let date = Date::from_days(day).to_string();
+            let puzzles = day_puzzles(conn, rating, &date)?;
+            report.puzzles += puzzles.len();
+            days.push((date, puzzles));
+        }
+        let files = formats::write_temporaries(&opts.out, opts, &days)?;
+        report.files = files.iter().map(|(_, f)| f.clone()).collect();
+        Ok((report, files))
+    })();
+    match result {
+        Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
+            conn.execute_batch("COMMIT")?;
+            for (tmp, fin) in &files {
+                std::fs::rename(tmp, fin).map_err(|e| anyhow::anyhow!("{}: {e}", fin.display()))?;
+            }
+            Ok(report)
+        }
+        Ok((report, _)) => {
+            conn.execute_batch("ROLLBACK")?;
+            Ok(report)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            remove_temporaries(&opts.out)?;
+            Err(e)
+        }
+    }
+}
+
+/// `slot:level` pairs for a message.
+fn describe(slots: &[(u32, &str)]) -> String {
+    let mut counts: Vec<(&str, u32)> = Vec::new();
+    for &(_, l) in slots {
+        match counts.iter_mut().find(|c| c.0 == l) {
+            Some(c) => c.1 += 1,
+            None => counts.push((l, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(l, n)| format!("{l}:{n}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The current records of the days `from..=to` (day numbers), by day, in slot order.
+fn recorded(conn: &Connection, from: i64, to: i64) -> anyhow::Result<HashMap<i64, Vec<Placed>>> {
+    let (a, b) = (
+        Date::from_days(from).to_string(),
+        Date::from_days(to).to_string(),
+    );
+    let rows: Vec<(String, Placed)> = conn
+        .prepare(
+            "SELECT date, slot, level, grid_key, seed_id FROM batches
+             WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
+        )?
+        .query_map([&a, &b], |r| {
+            Ok((
+                r.get(0)?,
+                Placed {
+                    slot: r.get(1)?,
+                    level: r.get(2)?,
+                    grid_key: r.get(3)?,
+                    seed_id: r.get(4)?,
+                },
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut out: HashMap<i64, Vec<Placed>> = HashMap::new();
+    for (date, p) in rows {
+        let d = parse_date(&date)?;
+        out.entry(d.days()).or_default().push(p);
+    }
+    Ok(out)
+}
+
+/// Parses `YYYY-MM-DD`.
+pub fn parse_date(s: &str) -> anyhow::Result<Date> {
+    let bad = || anyhow::anyhow!("bad date {s:?}: expected YYYY-MM-DD");
+    let mut it = s.trim().split('-');
+    let (y, m, d) = (
+        it.next().ok_or_else(bad)?,
+        it.next().ok_or_else(bad)?,
+        it.next().ok_or_else(bad)?,
+    );
+    anyhow::ensure!(
+        it.next().is_none() && y.len() == 4 && m.len() == 2 && d.len() == 2,
+        bad()
+    );
+    let date = Date {
+        year: y.parse().map_err(|_| bad())?,
+        month: m.parse().map_err(|_| bad())?,
+        day: d.parse().map_err(|_| bad())?,
+    };
+    // Round trip: rejects 2027-02-30 and the like.
+    anyhow::ensure!(Date::from_days(date.days()) == date, bad());
+    Ok(date)
+}
+
+/// A puzzle of `range` for `day` that keeps the variety rule against `placed`: candidates are
+/// walked in index order from random points, then through the whole range.
+fn choose(
+    conn: &Connection,
+    rating: RatingKind,
+    range: PercentileRange,
+    placed: &HashMap<i64, Vec<Placed>>,
+    day: i64,
+    rng: &mut Rng,
+) -> anyhow::Result<Option<(store::Served, String)>> {
+    let near: Vec<&Placed> = (day - WINDOW_DAYS..=day + WINDOW_DAYS)
+        .filter_map(|d| placed.get(&d))
+        .flatten()
+        .collect();
+    let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
+    let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
+    let ok = |p: &store::Served| -> anyhow::Result<Option<String>> {
+        if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
+            return Ok(None);
+        }
+        let g = grid_key(&p.solution)?;
+        Ok((!grids.contains(g.as_str())).then_some(g))
+    };
+    for _ in 0..8 {
+        let x = range.low + rng.next_f64() * (range.high - range.low);
+        let s = (rng.next_u64() >> 4) as i64;
+        for p in store::unserved_from(conn, rating, range, x, s, 16, true)? {
+            if let Some(g) = ok(&p)? {
+                return Ok(Some((p, g)));
+            }
+        }
+    }
+    // Rare: the random points found only puzzles the rule excludes. Walk the whole range.
+    let mut from = (range.low, i64::MIN);
+    loop {
+        let page = store::unserved_from(conn, rating, range, from.0, from.1, 256, false)?;
+        for p in &page {
+            if let Some(g) = ok(p)? {
+                return Ok(Some((p.clone(), g)));
+            }
+        }
+        match page.last() {
+            Some(l) if page.len() == 256 => from = (l.percentile, l.pick + 1),
+            _ => return Ok(None),
+        }
+    }
+}
+
+/// The puzzles recorded for `date`, in slot order.
+fn day_puzzles(conn: &Connection, rating: RatingKind, date: &str) -> anyhow::Result<Vec<Exported>> {
+    let sql = format!(
+        "SELECT b.slot, b.level, p.puzzle, p.solution, p.{}, p.percentile, p.id
+         FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
+         WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
+        rating.column()
+    );
+    let rows = conn
+        .prepare(&sql)?
+        .query_map([date], |r| {
+            Ok(Exported {
+                date: date.to_string(),
+                slot: r.get(0)?,
+                level: r.get(1)?,
+                puzzle: r.get(2)?,
+                solution: r.get(3)?,
+                rating: r.get(4)?,
+                percentile: r.get(5)?,
+                id: r.get(6)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// Removes temporary files an interrupted export left in `dir`.
+fn remove_temporaries(dir: &Path) -> anyhow::Result<()> {
+    for entry in std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
