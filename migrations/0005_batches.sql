@@ -16,3 +16,17 @@ CREATE TABLE batches (
 
 CREATE UNIQUE INDEX batches_current ON batches(date, slot) WHERE replaced = 0;
 CREATE INDEX batches_date ON batches(date);
+
+-- The files each export wrote, with a blake3 hash of their bytes, recorded in the export's
+-- transaction: a file left under its temporary name by a crash after the commit is completed
+-- (renamed into place) by the next export into that folder when its bytes match, and
+-- removed otherwise.
+CREATE TABLE export_files (
+    id          INTEGER PRIMARY KEY,
+    dir         TEXT NOT NULL,             -- the output folder, canonical path
+    name        TEXT NOT NULL,             -- the final file name
+    blake3      TEXT NOT NULL,             -- hex hash of the bytes
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE INDEX export_files_name ON export_files(dir, name);

@@ -18,11 +18,13 @@
 //!
 //! The whole export is one write transaction (`BEGIN IMMEDIATE`): the puzzles are chosen and
 //! recorded, the files are written under temporary names (`.NAME.tmp`) and flushed to disk,
-//! the transaction commits, and only then are the files renamed into place. A crash before
-//! the commit leaves no record and no final file (temporary files are removed by the next
-//! export); a crash between the commit and the renames leaves records whose files the next
-//! export of the same dates writes again, identical, since recorded dates are reproduced from
-//! their records.
+//! their names and blake3 hashes are recorded (`export_files`), the transaction commits, and
+//! only then are the files renamed into place. A crash before the commit leaves no record and
+//! no final file; a crash between the commit and the renames leaves complete, recorded files
+//! under their temporary names. The next export into the folder settles both: a temporary
+//! file whose bytes match the latest record of its name is renamed into place (the crashed
+//! export is completed), any other is removed. Besides, a recorded date is always reproduced
+//! from its record, identical.
 
 pub mod formats;
 pub mod pdf;
@@ -240,11 +242,16 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
     let slots = mix.slots();
     std::fs::create_dir_all(&opts.out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", opts.out.display()))?;
-    remove_temporaries(&opts.out)?;
+    let dir = std::fs::canonicalize(&opts.out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", opts.out.display()))?
+        .display()
+        .to_string();
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
     conn.execute_batch("BEGIN IMMEDIATE")?;
     let result = (|| -> anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)> {
+        // Under the write lock: no other export is between its commit and its renames.
+        settle_temporaries(conn, &opts.out, &dir)?;
         // Every current record near the range: the variety rule looks 6 days each way.
         let mut placed = recorded(conn, first - WINDOW_DAYS, last + WINDOW_DAYS)?;
         let mut report = ExportReport::default();
@@ -324,12 +331,24 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
             days.push((date, puzzles));
         }
         let files = formats::write_temporaries(&opts.out, opts, &days)?;
+        for (tmp, fin) in &files {
+            let bytes = std::fs::read(tmp)?;
+            let name = fin.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            conn.execute(
+                "INSERT INTO export_files (dir, name, blake3) VALUES (?1, ?2, ?3)",
+                params![dir, name, blake3::hash(&bytes).to_hex().as_str()],
+            )?;
+        }
         report.files = files.iter().map(|(_, f)| f.clone()).collect();
         Ok((report, files))
     })();
     match result {
         Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
             conn.execute_batch("COMMIT")?;
+            if std::env::var_os(CRASH_AFTER_COMMIT).is_some() {
+                // Fault injection for the tests: die between the commit and the renames.
+                std::process::exit(3);
+            }
             for (tmp, fin) in &files {
                 std::fs::rename(tmp, fin).map_err(|e| anyhow::anyhow!("{}: {e}", fin.display()))?;
             }
@@ -341,7 +360,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
-            remove_temporaries(&opts.out)?;
+            settle_temporaries(conn, &opts.out, &dir)?;
             Err(e)
         }
     }
@@ -491,12 +510,32 @@ fn day_puzzles(conn: &Connection, rating: RatingKind, date: &str) -> anyhow::Res
     Ok(rows)
 }
 
-/// Removes temporary files an interrupted export left in `dir`.
-fn remove_temporaries(dir: &Path) -> anyhow::Result<()> {
-    for entry in std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))? {
+/// The environment variable that makes an export exit (code 3) right after its commit, before
+/// renaming its files: how the tests play a crash at the worst moment.
+pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
+
+/// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):
+/// renames into place those whose bytes match the latest record of their name, removes the
+/// others.
+fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> anyhow::Result<()> {
+    for entry in std::fs::read_dir(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))? {
         let path = entry?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with('.') && name.ends_with(".tmp") {
+        let Some(fin) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+            continue;
+        };
+        let recorded: Option<String> = conn
+            .query_row(
+                "SELECT blake3 FROM export_files WHERE dir = ?1 AND name = ?2
+                 ORDER BY id DESC LIMIT 1",
+                [dir, fin],
+                |r| r.get(0),
+            )
+            .ok();
+        let bytes = std::fs::read(&path)?;
+        if recorded.as_deref() == Some(blake3::hash(&bytes).to_hex().as_str()) {
+            std::fs::rename(&path, out.join(fin))?;
+        } else {
             std::fs::remove_file(&path)?;
         }
     }
