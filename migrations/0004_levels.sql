@@ -1,9 +1,10 @@
 -- Percentiles, bands and retrieval (issue 7).
 --
 -- `puzzles` is rebuilt (SQLite cannot drop a NOT NULL constraint in place): `seed_id` may now
--- be NULL, for the easiest bands, which the standard generator fills; `served_at` records when
--- `pseudoku get --mark-served` handed the puzzle out; `pick` is a fixed random-looking number
--- (from the class key) that orders puzzles of equal percentile for random retrieval.
+-- be NULL, for the easiest bands, which the standard generator fills; `served_at` records
+-- when `pseudoku get --mark-served` (or, later, an export) handed the puzzle out; `pick` is a
+-- fixed random-looking number (from the class key) that orders puzzles of equal percentile
+-- for random retrieval.
 CREATE TABLE puzzles_new (
     id          INTEGER PRIMARY KEY,
     puzzle      TEXT NOT NULL,             -- 81 characters as generated, '.' for empty
@@ -26,7 +27,7 @@ CREATE TABLE puzzles_new (
     job         INTEGER NOT NULL,
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     difficulty  REAL,                      -- the project's rating (log10 of the weighted work)
-    served_at   TEXT,                      -- NULL until served by `get --mark-served`
+    served_at   TEXT,                      -- NULL until served (`get --mark-served`, export)
     pick        INTEGER                    -- random-looking tie-break for retrieval
 );
 

@@ -10,6 +10,8 @@ CREATE TABLE batches (
     canon_key   TEXT NOT NULL UNIQUE,      -- the puzzle's class
     grid_key    TEXT NOT NULL,             -- the class of its solution grid (variety rule)
     seed_id     INTEGER,                   -- its seed (variety rule); NULL without one
+    rating      REAL NOT NULL,             -- its rating and percentile when exported: a date is
+    percentile  REAL NOT NULL,             -- re-exported with these, even after `calibrate`
     replaced    INTEGER NOT NULL DEFAULT 0,
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );

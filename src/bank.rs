@@ -503,8 +503,9 @@ pub fn band_source(
     Source::Seeds(by_distance)
 }
 
-/// Builds (or resumes building) the bank; calls `progress` after every committed batch. Stops
-/// early, keeping what was committed, when `stop` is set.
+/// Builds (or resumes building) the bank; calls `progress` after every batch handed to the
+/// writer thread (which commits it while the next one is generated). Stops early, keeping
+/// what was committed, when `stop` is set.
 ///
 /// With targets, each batch's jobs go round the bands that still need puzzles, each band
 /// drawing from its [`band_source`]; a rated puzzle is kept when its percentile falls in any
@@ -704,8 +705,15 @@ pub fn build(
             rows.push(row);
         }
         b.next_job = next_job;
-        tx.send((b.clone(), rows))
-            .map_err(|_| anyhow::anyhow!("the database writer stopped"))?;
+        if tx.send((b.clone(), rows)).is_err() {
+            // The writer stopped on an error: report it.
+            drop(tx);
+            return match writer.join() {
+                Ok(Err(e)) => Err(e.context("committing a batch")),
+                Ok(Ok(_)) => Err(anyhow::anyhow!("the database writer stopped")),
+                Err(_) => Err(anyhow::anyhow!("the database writer panicked")),
+            };
+        }
         prog.stored = b.stored;
         prog.duplicates = b.duplicates;
         prog.rejected = b.rejected;

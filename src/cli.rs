@@ -50,7 +50,9 @@ pub enum Command {
     ///
     /// Each line is one search: the step number (or `-` when the search found nothing and the
     /// solver moved on to the next tier), the tier, the strategy applied, p (possible
-    /// applications), v (valid ones), the running difficulty d, and the move.
+    /// applications), v (valid ones), the running difficulty d, and the move. With --rating
+    /// difficulty, one run of the difficulty model instead: its ladder position replaces the
+    /// tier, and d sums the unweighted E(p, v).
     Explain(ExplainArgs),
     /// Print each puzzle's exact canonical (minlex) form and its class key.
     ///
@@ -119,7 +121,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "FILE")]
     pub seeds: Option<PathBuf>,
     /// Jobs per batch (one transaction per batch).
-    #[arg(long, default_value_t = 256, hide = true)]
+    #[arg(long, default_value_t = 256, hide = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub batch: u64,
     /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
     #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands"])]
@@ -127,7 +129,7 @@ pub struct BuildArgs {
     /// Build this many puzzles in every band of --bands (quotas; --count is ignored).
     #[arg(long, value_name = "N", requires = "bands")]
     pub per_band: Option<u64>,
-    /// The number of bands for --per-band (default: the bank's level names).
+    /// The number of bands for --per-band.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub bands: Option<u32>,
     /// The rating a new bank's percentiles and bands use.
@@ -384,6 +386,9 @@ pub struct ExplainArgs {
     /// The puzzle: 81 characters, `1`-`9` for clues, `.` or `0` for empty cells.
     #[arg(value_name = "PUZZLE")]
     pub puzzle: String,
+    /// Which model's run to show.
+    #[arg(long, value_enum, default_value = "hsolve")]
+    pub rating: crate::levels::RatingKind,
 }
 
 /// Arguments of `pseudoku solve`.
@@ -1010,14 +1015,18 @@ fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         .trim()
         .parse()
         .map_err(|e| anyhow::anyhow!("bad puzzle: {e}"))?;
-    let trace = crate::hsolve::explain(&puzzle).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (trace, column) = match args.rating {
+        crate::levels::RatingKind::Hsolve => (crate::hsolve::explain(&puzzle), "tier"),
+        crate::levels::RatingKind::Difficulty => (crate::difficulty::explain(&puzzle), "rung"),
+    };
+    let trace = trace.map_err(|e| anyhow::anyhow!("{e}"))?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     writeln!(out, "{puzzle:#}")?;
     writeln!(
         out,
         "{:>5}  {:>4}  {:<20} {:>10} {:>6} {:>11}  move",
-        "step", "tier", "strategy", "p", "v", "d"
+        "step", column, "strategy", "p", "v", "d"
     )?;
     let mut step = 0;
     for s in &trace {
@@ -1057,11 +1066,14 @@ fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             s.p, s.v, s.d
         )?;
     }
-    writeln!(
-        out,
-        "difficulty of this run: {:.2}",
-        trace.last().map_or(0.0, |s| s.d)
-    )?;
+    let d = trace.last().map_or(0.0, |s| s.d);
+    match args.rating {
+        crate::levels::RatingKind::Hsolve => writeln!(out, "difficulty of this run: {d:.2}")?,
+        crate::levels::RatingKind::Difficulty => writeln!(
+            out,
+            "unweighted checks of this run: {d:.2} (the rating weighs them per rung: `pseudoku rate`)"
+        )?,
+    }
     out.flush()?;
     Ok(Outcome::Success)
 }

@@ -32,7 +32,7 @@
 //!   + sum over trial kinds k of u_k * effort_k  (backtracking, depth 1, depth 2-4)
 //! ```
 //!
-//! The **rating** is the mean of d over the runs (20 by default), made on the canonical form
+//! The **rating** is the mean of d over the runs (10 by default), made on the canonical form
 //! with the seed from the class key, as hsolve's are: every member of a class gets the same
 //! rating. Because a run's path does not depend on the weights, the rating is linear in them,
 //! and the weights are fitted once over the features of the reference data.

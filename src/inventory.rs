@@ -44,7 +44,7 @@ pub struct Bin {
 pub struct Inventory {
     /// Stored puzzles.
     pub puzzles: u64,
-    /// Of those, served by `get --mark-served`.
+    /// Of those, served by `get --mark-served` or exported.
     pub served: u64,
     /// The rating percentiles use.
     pub rating: String,

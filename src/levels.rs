@@ -169,9 +169,16 @@ impl Band {
         }
     }
 
-    /// The band of `m` that percentile `p` falls in.
+    /// The band of `m` that percentile `p` falls in: the one whose [`Band::range`] contains
+    /// it (the first guess from p m / 100 is corrected by the ranges' own arithmetic).
     pub fn of(p: f64, m: u32) -> Band {
-        let k = ((p / 100.0 * m as f64).floor() as u32 + 1).clamp(1, m);
+        let mut k = ((p / 100.0 * m as f64).floor() as u32 + 1).clamp(1, m);
+        while k > 1 && p < (Band { k, m }).range().low {
+            k -= 1;
+        }
+        while k < m && p >= (Band { k, m }).range().high {
+            k += 1;
+        }
         Band { k, m }
     }
 }
@@ -358,12 +365,14 @@ mod tests {
         let r = b.range();
         assert!(r.contains(50.0) && r.contains(74.99) && !r.contains(75.0) && !r.contains(49.9));
         assert!(Band { k: 4, m: 4 }.range().contains(100.0));
-        for i in 0..=1000 {
-            let p = i as f64 / 10.0;
-            let inside: Vec<u32> = (1..=4)
-                .filter(|&k| Band { k, m: 4 }.range().contains(p))
-                .collect();
-            assert_eq!(inside, vec![Band::of(p, 4).k], "{p}");
+        for m in [1, 3, 4, 7, 50, 90, 100] {
+            for i in 0..=10_000 {
+                let p = i as f64 / 100.0;
+                let inside: Vec<u32> = (1..=m)
+                    .filter(|&k| Band { k, m }.range().contains(p))
+                    .collect();
+                assert_eq!(inside, vec![Band::of(p, m).k], "{p} of {m}");
+            }
         }
         for bad in ["0/4", "5/4", "3", "a/4", "1/0", "1/101"] {
             assert!(bad.parse::<Band>().is_err(), "{bad}");

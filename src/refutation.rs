@@ -35,8 +35,10 @@ use crate::strategies::locked_candidates;
 pub type Depth = u8;
 
 /// The effort of assuming `d` in `c` in `st`, followed at `depth` (see the module docs), and
-/// how the trial ended. `limit` stops the count early: once the effort exceeds it, the trial
-/// is reported as stalled (callers looking for the cheapest refutation pass the best so far).
+/// how the trial ended. `limit` stops the count early: once the effort exceeds it at the end of
+/// a wave, the trial is reported as stalled (callers looking for the cheapest refutation pass
+/// the best so far; a contradiction found inside the wave that crosses the limit is still
+/// reported, with its count).
 pub fn effort(st: &Candidates, c: Cell, d: Digit, depth: Depth, limit: u32) -> (Outcome, u32) {
     let mut s = st.clone();
     if s.place(c, d).is_none() {

@@ -62,21 +62,49 @@ pub fn open_existing(path: &Path) -> anyhow::Result<Connection> {
     Ok(open(path)?)
 }
 
-/// Applies the migrations newer than the database's `user_version`, each in its own
-/// transaction together with the version bump. Returns how many were applied.
+/// Applies the migrations newer than the database's `user_version`, with the version bumps,
+/// in one write transaction that reads the version first (`BEGIN IMMEDIATE`: two processes
+/// opening an old bank at once cannot both apply a migration). Then gives rows that migration
+/// 0004 left without a retrieval tie-break their `pick`. Returns how many migrations were
+/// applied.
 pub fn migrate(conn: &Connection) -> rusqlite::Result<usize> {
     let current: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let mut applied = 0;
-    for &(version, _name, sql) in MIGRATIONS {
-        if version <= current {
-            continue;
-        }
-        conn.execute_batch(&format!(
-            "BEGIN;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;"
-        ))?;
-        applied += 1;
+    if current >= SCHEMA_VERSION {
+        return Ok(0);
     }
-    Ok(applied)
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let result = (|| -> rusqlite::Result<usize> {
+        let current: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let mut applied = 0;
+        for &(version, _name, sql) in MIGRATIONS {
+            if version <= current {
+                continue;
+            }
+            conn.execute_batch(&format!("{sql}\nPRAGMA user_version = {version};"))?;
+            applied += 1;
+        }
+        if applied > 0 && current < 4 {
+            let rows: Vec<(i64, String)> = conn
+                .prepare("SELECT id, canon_key FROM puzzles WHERE pick IS NULL")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            let mut stmt = conn.prepare("UPDATE puzzles SET pick = ?2 WHERE id = ?1")?;
+            for (id, key) in rows {
+                stmt.execute(params![id, pick_of(&key)])?;
+            }
+        }
+        Ok(applied)
+    })();
+    match result {
+        Ok(n) => {
+            conn.execute_batch("COMMIT")?;
+            Ok(n)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 /// The schema version of an open bank.
@@ -492,15 +520,12 @@ pub fn take(
     rng: &mut crate::rng::Rng,
 ) -> rusqlite::Result<Vec<Served>> {
     let (after, before) = take_sql(rating, range);
-    let row = served_row;
-    let tx = if mark {
+    if mark {
         conn.execute_batch("BEGIN IMMEDIATE")?;
-        true
-    } else {
-        false
-    };
+    }
     let result = (|| -> rusqlite::Result<Vec<Served>> {
-        let mut out: Vec<Served> = Vec::with_capacity(count);
+        let mut out: Vec<Served> = Vec::with_capacity(count.min(4096));
+        let mut taken: HashSet<i64> = HashSet::new();
         let mut after_stmt = conn.prepare_cached(&after)?;
         let mut before_stmt = conn.prepare_cached(&before)?;
         let mut mark_stmt = conn.prepare_cached(
@@ -510,31 +535,32 @@ pub fn take(
         while out.len() < count {
             let x = range.low + rng.next_f64() * (range.high - range.low);
             let s = (rng.next_u64() >> 4) as i64;
-            // Marked rows leave the index; unmarked ones already taken are skipped.
-            let limit = if mark { 1 } else { out.len() as i64 + 1 };
-            let fresh =
-                |rows: Vec<Served>| rows.into_iter().find(|r| out.iter().all(|o| o.id != r.id));
-            let mut found = fresh(
-                after_stmt
-                    .query_map(params![x, s, range.high, limit], row)?
-                    .collect::<Result<_, _>>()?,
-            );
-            if found.is_none() {
-                found = fresh(
-                    before_stmt
-                        .query_map(params![x, s, range.low, limit], row)?
-                        .collect::<Result<_, _>>()?,
-                );
+            // The first row not taken yet at or after the point, else before it. Rows are
+            // read one at a time (LIMIT -1: no limit); marked rows have left the index.
+            let mut found = None;
+            for (stmt, bound) in [(&mut after_stmt, range.high), (&mut before_stmt, range.low)] {
+                let mut rows = stmt.query(params![x, s, bound, -1])?;
+                while let Some(r) = rows.next()? {
+                    let p = served_row(r)?;
+                    if !taken.contains(&p.id) {
+                        found = Some(p);
+                        break;
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
             }
             let Some(r) = found else { break };
             if mark {
                 mark_stmt.execute([r.id])?;
             }
+            taken.insert(r.id);
             out.push(r);
         }
         Ok(out)
     })();
-    if tx {
+    if mark {
         match &result {
             Ok(_) => conn.execute_batch("COMMIT")?,
             Err(_) => conn.execute_batch("ROLLBACK")?,
@@ -575,9 +601,25 @@ mod tests {
                 [],
             )
             .unwrap();
+            conn.execute(
+                "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
+                    tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform,
+                    build_id, job)
+                 VALUES ('p', 's', 'c', '00000000000001f0', 17, 1.0, 0.0, 5, 0.5, 1, 1.0, 1,
+                    'hard', 1, 't', 1, 0)",
+                [],
+            )
+            .unwrap();
         }
         let conn = open(&path).unwrap();
         assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
+        // The puzzle survived the rebuild of its table and got its retrieval tie-break.
+        let (pick, difficulty): (i64, Option<f64>) = conn
+            .query_row("SELECT pick, difficulty FROM puzzles", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((pick, difficulty), (0x1f, None));
         let n: i64 = conn
             .query_row("SELECT COUNT(*) FROM seeds", [], |r| r.get(0))
             .unwrap();

@@ -340,6 +340,21 @@ fn explain_shows_every_search_and_the_difficulty() {
 }
 
 #[test]
+fn explain_shows_a_run_of_the_difficulty_model() {
+    let assert = pseudoku()
+        .args(["explain", "--rating", "difficulty", HARD])
+        .assert()
+        .success();
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("step  rung  strategy"), "{out}");
+    assert!(out
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("unweighted checks of this run: "));
+}
+
+#[test]
 fn explain_rejects_bad_puzzles() {
     pseudoku()
         .args(["explain", "123"])

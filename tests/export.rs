@@ -32,10 +32,11 @@ fn export(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// Every file of `dir` (name, bytes), sorted.
+/// Every file of `dir` (name, bytes), sorted, but the export's lock file.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name() != ".pseudoku-export.lock")
         .map(|e| {
             let p = e.unwrap().path();
             (
@@ -163,20 +164,17 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
     assert_eq!(served, 365 * 5);
     // Exporting a day again, alone, gives the byte-identical file.
     let again = dir.path().join("again");
-    let o = export(
-        &db,
-        &again,
-        &[
-            "--start",
-            "2027-03-15",
-            "--days",
-            "1",
-            "--mix",
-            "easy:2,medium:2,hard:1",
-            "--format",
-            "csv",
-        ],
-    );
+    let one_day = [
+        "--start",
+        "2027-03-15",
+        "--days",
+        "1",
+        "--mix",
+        "easy:2,medium:2,hard:1",
+        "--format",
+        "csv",
+    ];
+    let o = export(&db, &again, &one_day);
     assert!(o.status.success());
     let day = files(&again);
     let original = written.iter().find(|f| f.0 == "2027-03-15.csv").unwrap();
@@ -185,6 +183,15 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
     let o = export(&db, &out, &year);
     assert!(String::from_utf8_lossy(&o.stderr).contains("(0 new, 1825 as exported before)"));
     assert_eq!(files(&out), written);
+    // Recalibrating the bank does not change what was exported.
+    pseudoku()
+        .args(["calibrate", "--rating", "hsolve", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let o = export(&db, &again, &one_day);
+    assert!(o.status.success());
+    assert_eq!(&files(&again)[0], original);
     // A different mix for an exported date is refused.
     let o = export(
         &db,
@@ -394,6 +401,19 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
         .query_row("SELECT COUNT(*) FROM batches", [], |r| r.get(0))
         .unwrap();
     assert_eq!(n, 7 + 10);
+    // With more hard puzzles in the bank, the same export fills the empty slots only.
+    pseudoku()
+        .args(["build", "--band", "3/4", "--count", "20", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let o = export(&db, &out, &args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("(4 new, 17 as exported before)"));
+    let n: i64 = conn
+        .query_row("SELECT COUNT(*) FROM batches", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 21);
 }
 
 #[test]
@@ -412,14 +432,62 @@ fn leftovers_of_an_interrupted_export_are_repaired() {
         "--format",
         "txt",
     ];
+    // A crash between the commit and the renames: recorded files under temporary names.
+    let o = pseudoku()
+        .env(pseudoku::export::CRASH_AFTER_COMMIT, "1")
+        .arg("export")
+        .args(args)
+        .arg("--db")
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let names: Vec<String> = files(&out).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        names,
+        [
+            ".pseudoku-2027-01-01.txt.tmp",
+            ".pseudoku-2027-01-02.txt.tmp",
+            ".pseudoku-2027-01-03.txt.tmp",
+        ]
+    );
+    // And a temporary file of an export that never committed, and someone else's file.
+    std::fs::write(out.join(".pseudoku-2027-01-09.txt.tmp"), "partial").unwrap();
+    std::fs::write(out.join(".notes.tmp"), "mine").unwrap();
+    // The next export into the folder, of other dates, completes the first and drops the
+    // stray file.
+    let later = [
+        "--start",
+        "2027-02-01",
+        "--days",
+        "1",
+        "--mix",
+        "medium:2",
+        "--format",
+        "txt",
+    ];
+    assert!(export(&db, &out, &later).status.success());
+    let names: Vec<String> = files(&out).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        names,
+        [
+            ".notes.tmp",
+            "2027-01-01.txt",
+            "2027-01-02.txt",
+            "2027-01-03.txt",
+            "2027-02-01.txt"
+        ]
+    );
+    let settled = files(&out);
+    // They are the files the recorded dates give: exporting them again changes nothing.
     assert!(export(&db, &out, &args).status.success());
-    let before = files(&out);
-    // A crash after the commit, before the renames: records without their files, and a
-    // temporary file of an export that never committed.
+    assert_eq!(files(&out), settled);
+    // A lost file of a recorded date is written again, identical.
     std::fs::remove_file(out.join("2027-01-02.txt")).unwrap();
-    std::fs::write(out.join(".2027-01-09.txt.tmp"), "partial").unwrap();
     assert!(export(&db, &out, &args).status.success());
-    assert_eq!(files(&out), before);
+    assert_eq!(files(&out), settled);
 }
 
 #[test]

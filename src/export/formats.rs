@@ -39,7 +39,7 @@ pub fn write_temporaries(
     for (name, puzzles) in &groups {
         for (file, bytes) in render(opts.format, name, puzzles, opts.per_page) {
             let fin = dir.join(&file);
-            let tmp = dir.join(format!(".{file}.tmp"));
+            let tmp = dir.join(format!("{}{file}.tmp", super::TEMP_PREFIX));
             let mut f = std::fs::File::create(&tmp)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
             f.write_all(&bytes)?;

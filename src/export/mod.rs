@@ -16,10 +16,14 @@
 //!
 //! # Crash safety
 //!
-//! The whole export is one write transaction (`BEGIN IMMEDIATE`): the puzzles are chosen and
-//! recorded, the files are written under temporary names (`.NAME.tmp`) and flushed to disk,
-//! their names and blake3 hashes are recorded (`export_files`), the transaction commits, and
-//! only then are the files renamed into place. A crash before the commit leaves no record and
+//! An export holds a lock on the output folder (`.pseudoku-export.lock`, released by the
+//! system when the process ends) and runs as one write transaction (`BEGIN IMMEDIATE`, with
+//! `synchronous = FULL` so the commit survives a power loss): the puzzles are chosen and
+//! recorded (with their rating and percentile, so a date is re-exported identically even
+//! after `calibrate`), the files are written under temporary names
+//! (`.pseudoku-NAME.tmp`) and flushed to disk with the folder, their names and blake3 hashes
+//! are recorded (`export_files`), the transaction commits, and only then are the files renamed
+//! into place (and the folder flushed again). A crash before the commit leaves no record and
 //! no final file; a crash between the commit and the renames leaves complete, recorded files
 //! under their temporary names. The next export into the folder settles both: a temporary
 //! file whose bytes match the latest record of its name is renamed into place (the crashed
@@ -40,6 +44,9 @@ use std::str::FromStr;
 
 /// The variety window: puzzles within this many days of each other are compared.
 pub const WINDOW_DAYS: i64 = 6;
+
+/// The prefix of an export's temporary files (and of its lock file) in the output folder.
+pub const TEMP_PREFIX: &str = ".pseudoku-";
 
 /// One entry of a mix: a level (or band) and how many puzzles of it per day.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,9 +255,20 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         .to_string();
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
+    anyhow::ensure!(
+        Date::from_days(last).year <= 9999,
+        "the range ends after the year 9999"
+    );
+    // One export at a time into a folder, whichever bank it comes from.
+    let lock_path = opts.out.join(format!("{TEMP_PREFIX}export.lock"));
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
     conn.execute_batch("BEGIN IMMEDIATE")?;
     let result = (|| -> anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)> {
-        // Under the write lock: no other export is between its commit and its renames.
+        // Under the folder lock: no other export is between its commit and its renames.
         settle_temporaries(conn, &opts.out, &dir)?;
         // Every current record near the range: the variety rule looks 6 days each way.
         let mut placed = recorded(conn, first - WINDOW_DAYS, last + WINDOW_DAYS)?;
@@ -258,6 +276,8 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         let mut short: HashMap<String, (u64, String)> = HashMap::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
+            // The slots to draw: all of them, or those a partial export left empty.
+            let mut todo: Vec<(u32, &MixItem)> = slots.clone();
             if let Some(rows) = placed.get(&day) {
                 if !opts.replace {
                     let want: Vec<(u32, &str)> =
@@ -265,41 +285,44 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
                     let have: Vec<(u32, &str)> =
                         rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
                     anyhow::ensure!(
-                        want == have || opts.allow_partial && have.iter().all(|h| want.contains(h)),
+                        have.iter().all(|h| want.contains(h)),
                         "{date} was exported with the mix {}; export it with that mix, or \
                          draw new puzzles with --replace",
                         describe(&have)
                     );
-                    continue;
+                    todo.retain(|(s, _)| rows.iter().all(|p| p.slot != *s));
+                } else {
+                    conn.execute(
+                        "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
+                        [&date],
+                    )?;
+                    placed.remove(&day);
                 }
-                conn.execute(
-                    "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
-                    [&date],
-                )?;
-                placed.remove(&day);
             }
             let mut rng = Rng::for_job(opts.seed, day as u64);
-            for (slot, item) in &slots {
+            for (slot, item) in &todo {
                 match choose(conn, rating, item.range, &placed, day, &mut rng)? {
                     Some((p, grid)) => {
                         conn.execute(
                             "INSERT INTO batches (date, slot, level, puzzle_id, canon_key,
-                                grid_key, seed_id)
-                             SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id FROM puzzles
+                                grid_key, seed_id, rating, percentile)
+                             SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7 FROM puzzles
                              WHERE id = ?5",
-                            params![date, slot, item.label, grid, p.id],
+                            params![date, slot, item.label, grid, p.id, p.rating, p.percentile],
                         )?;
                         conn.execute(
                             "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                              WHERE id = ?1",
                             [p.id],
                         )?;
-                        placed.entry(day).or_default().push(Placed {
+                        let day_rows = placed.entry(day).or_default();
+                        day_rows.push(Placed {
                             slot: *slot,
                             level: item.label.clone(),
                             grid_key: grid,
                             seed_id: p.seed_id,
                         });
+                        day_rows.sort_by_key(|p| p.slot);
                         report.new += 1;
                     }
                     None => {
@@ -342,8 +365,22 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         report.files = files.iter().map(|(_, f)| f.clone()).collect();
         Ok((report, files))
     })();
+    let outcome = finish(conn, opts, &dir, result);
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    drop(lock);
+    outcome
+}
+
+/// Commits (then renames the files into place) or rolls back an export.
+fn finish(
+    conn: &Connection,
+    opts: &ExportOptions,
+    dir: &str,
+    result: anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)>,
+) -> anyhow::Result<ExportReport> {
     match result {
         Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
+            sync_dir(&opts.out)?;
             conn.execute_batch("COMMIT")?;
             if std::env::var_os(CRASH_AFTER_COMMIT).is_some() {
                 // Fault injection for the tests: die between the commit and the renames.
@@ -360,10 +397,21 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
-            settle_temporaries(conn, &opts.out, &dir)?;
+            settle_temporaries(conn, &opts.out, dir)?;
             Err(e)
         }
     }
+}
+
+/// Flushes a folder's entries (new and renamed files) to disk.
+fn sync_dir(dir: &Path) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }
 
 /// `slot:level` pairs for a message.
@@ -486,14 +534,12 @@ fn choose(
 
 /// The puzzles recorded for `date`, in slot order.
 fn day_puzzles(conn: &Connection, rating: RatingKind, date: &str) -> anyhow::Result<Vec<Exported>> {
-    let sql = format!(
-        "SELECT b.slot, b.level, p.puzzle, p.solution, p.{}, p.percentile, p.id
+    let _ = rating; // recorded with the batch: re-exports do not follow later calibrations
+    let sql = "SELECT b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
          FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
-         WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
-        rating.column()
-    );
+         WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot";
     let rows = conn
-        .prepare(&sql)?
+        .prepare(sql)?
         .query_map([date], |r| {
             Ok(Exported {
                 date: date.to_string(),
@@ -521,7 +567,10 @@ fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> anyhow::Resul
     for entry in std::fs::read_dir(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))? {
         let path = entry?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let Some(fin) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        let Some(fin) = name
+            .strip_prefix(TEMP_PREFIX)
+            .and_then(|n| n.strip_suffix(".tmp"))
+        else {
             continue;
         };
         let recorded: Option<String> = conn

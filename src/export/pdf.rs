@@ -148,6 +148,27 @@ fn pages(name: &str, puzzles: &[Exported], per_page: u8) -> Vec<String> {
             out.push(s);
         }
     }
+    if out.is_empty() {
+        // Nothing to print (a partial export's empty day): one page that says so.
+        let mut s = String::new();
+        text(
+            &mut s,
+            "F2",
+            16.0,
+            MARGIN,
+            PAGE_H - MARGIN - 16.0,
+            &format!("Puzzles - {name}"),
+        );
+        text(
+            &mut s,
+            "F1",
+            11.0,
+            MARGIN,
+            PAGE_H - MARGIN - 40.0,
+            "No puzzles for this date.",
+        );
+        out.push(s);
+    }
     out
 }
 
