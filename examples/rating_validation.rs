@@ -264,6 +264,34 @@ fn main() {
             },
         ],
     ));
+    for (title, keep) in [
+        (
+            "Berthier's sample, hard range alone (SER >= 5)",
+            &(|x: f64| x >= 5.0) as &dyn Fn(f64) -> bool,
+        ),
+        (
+            "Berthier's sample, easy range alone (SER < 5)",
+            &|x: f64| x < 5.0,
+        ),
+    ] {
+        let idx: Vec<usize> = (0..cb.len()).filter(|&i| keep(ser[i])).collect();
+        headline.extend(section(
+            &mut body,
+            title,
+            idx.len(),
+            &idx.iter().map(|&i| cb_m[i].clone()).collect::<Vec<_>>(),
+            &[
+                Scale {
+                    name: "SER",
+                    values: idx.iter().map(|&i| ser[i]).collect(),
+                },
+                Scale {
+                    name: "W (whip length)",
+                    values: idx.iter().map(|&i| w[i]).collect(),
+                },
+            ],
+        ));
+    }
     headline.extend(section(
         &mut body,
         "SE buckets (se-rated/sudoku_exchange_buckets.tsv)",
