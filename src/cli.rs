@@ -2,8 +2,9 @@
 //!
 //! `main.rs` only parses the arguments and maps the outcome to an exit code; the work happens in
 //! the library. Exit codes: 0 success, 1 some input lines were bad (each reported on stderr as
-//! `FILE:LINE: reason`, the rest processed), 2 a usage or fatal error (bad arguments, unreadable
-//! file).
+//! `FILE:LINE: reason`, the rest processed) or a bank came up short (`verify` found a wrong
+//! row, `get` or `export` ran out of puzzles), 2 a usage or fatal error (bad arguments,
+//! unreadable file).
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -20,7 +21,9 @@ use crate::solve::{solve, Solutions};
 /// is ignored) or in the nine-line grid form; blank lines and lines starting with `#` are skipped.
 ///
 /// Exit status: 0 on success, 1 if some input lines were bad (each is reported on stderr as
-/// FILE:LINE: reason and the rest are processed), 2 on a usage or fatal error.
+/// FILE:LINE: reason and the rest are processed) or, for `verify`, a row is wrong, for `get`,
+/// the range has fewer unserved puzzles than asked, for `export`, a level ran short; 2 on a
+/// usage or fatal error.
 #[derive(Debug, Parser)]
 #[command(name = "pseudoku", version, about, long_about)]
 pub struct Cli {
@@ -71,7 +74,8 @@ pub enum Command {
     /// same seed and count give the same bank whatever the thread count. With --band or
     /// --per-band, only puzzles inside the bands are kept, until every quota is met.
     Build(BuildArgs),
-    /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, rating.
+    /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, both
+    /// ratings and the percentile.
     Verify(VerifyArgs),
     /// Get random unserved puzzles of a band, a percentile range or a level.
     ///
