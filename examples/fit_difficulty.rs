@@ -24,7 +24,7 @@
 
 use pseudoku::difficulty::{self, weigh, FEATURES, FEATURE_NAMES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
-use pseudoku::stats::{gamma, levels, ranks, spearman};
+use pseudoku::stats::{gamma, levels, pearson, ranks, spearman};
 use pseudoku::{canon, hsolve, refdata, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -104,18 +104,6 @@ impl<'a> Target<'a> {
         let rx = ranks(&x);
         self.scale_ranks.iter().map(|ry| pearson(&rx, ry)).collect()
     }
-}
-
-fn pearson(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma).powi(2);
-        sbb += (y - mb).powi(2);
-    }
-    sab / (saa * sbb).sqrt()
 }
 
 /// The objective: the mean Spearman over every scale of every target.

@@ -339,10 +339,8 @@ pub struct Levels {
 impl Levels {
     /// The percentile of a rated puzzle (from its rounded, stored value).
     pub fn percentile(&self, r: &Report) -> f64 {
-        self.reference.percentile(match self.rating {
-            RatingKind::Difficulty => r.difficulty,
-            RatingKind::Hsolve => r.hsolve,
-        })
+        self.reference
+            .percentile(self.rating.value(r.difficulty, r.hsolve))
     }
 }
 
@@ -546,12 +544,24 @@ pub fn build(
     let mut targets: Vec<TargetProgress> = Vec::new();
     let mut sources: Vec<Source> = Vec::new();
     if targeted {
+        // Each seed's own percentile: its library line has its hsolve rating (rounded as the
+        // bank stores ratings); only difficulty needs rating here.
         let seed_pct: Vec<f64> = pool.install(|| {
             seeds
                 .par_iter()
                 .map(|s| {
-                    let r = crate::rate::report(&s.seed.puzzle, None).expect("seeds are unique");
-                    levels.percentile(&r)
+                    let difficulty = match levels.rating {
+                        RatingKind::Difficulty => crate::rate::round(
+                            difficulty::rate(&s.seed.puzzle, difficulty::DEFAULT_RUNS)
+                                .expect("seeds are unique")
+                                .value,
+                            3,
+                        ),
+                        RatingKind::Hsolve => 0.0, // not used
+                    };
+                    levels
+                        .reference
+                        .percentile(levels.rating.value(difficulty, s.seed.hsolve))
                 })
                 .collect()
         });
@@ -761,10 +771,7 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> anyhow::Res
                                 .difficulty
                         }
                     };
-                    let value = match levels.rating {
-                        RatingKind::Difficulty => d,
-                        RatingKind::Hsolve => *hs,
-                    };
+                    let value = levels.rating.value(d, *hs);
                     Ok((
                         *id,
                         d,
@@ -884,10 +891,7 @@ pub fn verify(db: &Path, sample: u64) -> anyhow::Result<(u64, Vec<Mismatch>)> {
                             stored_d.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let value = match kind {
-                        RatingKind::Difficulty => report.difficulty,
-                        RatingKind::Hsolve => report.hsolve,
-                    };
+                    let value = kind.value(report.difficulty, report.hsolve);
                     let want = reference.as_ref().map(|r| r.percentile(value));
                     if *pct != want {
                         bad(format!("percentile {want:?} != stored {pct:?}"));

@@ -121,21 +121,14 @@ pub fn read(conn: &Connection) -> anyhow::Result<Inventory> {
             values.push(v);
         }
     }
-    let edges: Vec<f64> = match store::reference(conn, rating)? {
-        Some(r) => (1..m)
+    let reference = store::reference_values(conn, rating)?;
+    let edges: Vec<f64> = if reference.is_empty() {
+        Vec::new()
+    } else {
+        let r = crate::levels::Reference::new(reference.clone());
+        (1..m)
             .map(|k| r.quantile(100.0 * k as f64 / m as f64))
-            .collect(),
-        None => Vec::new(),
-    };
-    let reference: Vec<f64> = match store::reference(conn, rating)? {
-        Some(_) => conn
-            .prepare(match rating {
-                RatingKind::Difficulty => "SELECT difficulty FROM reference",
-                RatingKind::Hsolve => "SELECT hsolve FROM reference",
-            })?
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?,
-        None => Vec::new(),
+            .collect()
     };
     Ok(Inventory {
         puzzles: rows.len() as u64,

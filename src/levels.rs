@@ -90,6 +90,22 @@ impl RatingKind {
             RatingKind::Hsolve => "rating",
         }
     }
+
+    /// The `reference` column holding this rating.
+    pub fn reference_column(self) -> &'static str {
+        match self {
+            RatingKind::Difficulty => "difficulty",
+            RatingKind::Hsolve => "hsolve",
+        }
+    }
+
+    /// This rating, of a puzzle rated `difficulty` and `hsolve`.
+    pub fn value(self, difficulty: f64, hsolve: f64) -> f64 {
+        match self {
+            RatingKind::Difficulty => difficulty,
+            RatingKind::Hsolve => hsolve,
+        }
+    }
 }
 
 impl FromStr for RatingKind {

@@ -41,7 +41,8 @@ pub struct Report {
     pub clues: usize,
 }
 
-fn round(x: f64, decimals: i32) -> f64 {
+/// `x` rounded to `decimals` places, as reports and the bank store ratings.
+pub(crate) fn round(x: f64, decimals: i32) -> f64 {
     let m = 10f64.powi(decimals);
     (x * m).round() / m
 }

@@ -24,11 +24,15 @@ pub fn ranks(x: &[f64]) -> Vec<f64> {
 
 /// Spearman's rho: Pearson correlation of the average ranks.
 pub fn spearman(x: &[f64], y: &[f64]) -> f64 {
-    let (rx, ry) = (ranks(x), ranks(y));
+    pearson(&ranks(x), &ranks(y))
+}
+
+/// Pearson's correlation coefficient.
+pub fn pearson(x: &[f64], y: &[f64]) -> f64 {
     let n = x.len() as f64;
-    let (mx, my) = (rx.iter().sum::<f64>() / n, ry.iter().sum::<f64>() / n);
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (a, b) in rx.iter().zip(&ry) {
+    for (a, b) in x.iter().zip(y) {
         sxy += (a - mx) * (b - my);
         sxx += (a - mx).powi(2);
         syy += (b - my).powi(2);

@@ -329,16 +329,19 @@ pub fn level_settings(conn: &Connection) -> anyhow::Result<(RatingKind, LevelSet
     Ok((rating, levels))
 }
 
+/// The ratings (for `rating`) of the bank's reference puzzles, in row order.
+pub fn reference_values(conn: &Connection, rating: RatingKind) -> rusqlite::Result<Vec<f64>> {
+    conn.prepare(&format!(
+        "SELECT {} FROM reference ORDER BY id",
+        rating.reference_column()
+    ))?
+    .query_map([], |r| r.get(0))?
+    .collect()
+}
+
 /// The bank's reference distribution for `rating`, or `None` when it has none yet.
 pub fn reference(conn: &Connection, rating: RatingKind) -> rusqlite::Result<Option<Reference>> {
-    let column = match rating {
-        RatingKind::Difficulty => "difficulty",
-        RatingKind::Hsolve => "hsolve",
-    };
-    let values: Vec<f64> = conn
-        .prepare(&format!("SELECT {column} FROM reference"))?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let values = reference_values(conn, rating)?;
     Ok((!values.is_empty()).then(|| Reference::new(values)))
 }
 
@@ -347,13 +350,12 @@ pub fn reference_by_source(
     conn: &Connection,
     rating: RatingKind,
 ) -> rusqlite::Result<Vec<(String, f64)>> {
-    let column = match rating {
-        RatingKind::Difficulty => "difficulty",
-        RatingKind::Hsolve => "hsolve",
-    };
-    conn.prepare(&format!("SELECT source, {column} FROM reference"))?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect()
+    conn.prepare(&format!(
+        "SELECT source, {} FROM reference",
+        rating.reference_column()
+    ))?
+    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect()
 }
 
 /// One reference puzzle with both its ratings.

@@ -17,13 +17,23 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Writes the files of an export under temporary names in `dir` (flushed to disk); returns
-/// (temporary, final) path pairs, to be renamed once the export's records are committed.
+/// A file an export wrote under its temporary name.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The temporary path.
+    pub tmp: PathBuf,
+    /// The final path, once the export's records are committed.
+    pub fin: PathBuf,
+    /// The blake3 hash of its bytes, hex.
+    pub hash: String,
+}
+
+/// Writes the files of an export under temporary names in `dir` (flushed to disk).
 pub fn write_temporaries(
     dir: &Path,
     opts: &ExportOptions,
     days: &[(String, Vec<Exported>)],
-) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+) -> anyhow::Result<Vec<Written>> {
     let groups: Vec<(String, Vec<Exported>)> = if opts.single_file {
         let (first, last) = (&days[0].0, &days[days.len() - 1].0);
         let name = if first == last {
@@ -44,7 +54,11 @@ pub fn write_temporaries(
                 .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
             f.write_all(&bytes)?;
             f.sync_all()?;
-            out.push((tmp, fin));
+            out.push(Written {
+                tmp,
+                fin,
+                hash: blake3::hash(&bytes).to_hex().to_string(),
+            });
         }
     }
     Ok(out)

@@ -267,7 +267,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.execute_batch("BEGIN IMMEDIATE")?;
-    let result = (|| -> anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)> {
+    let result = (|| -> anyhow::Result<(ExportReport, Vec<formats::Written>)> {
         // Under the folder lock: no other export is between its commit and its renames.
         settle_temporaries(conn, &opts.out, &dir)?;
         // Every current record near the range: the variety rule looks 6 days each way.
@@ -349,20 +349,23 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
-            let puzzles = day_puzzles(conn, rating, &date)?;
+            let puzzles = day_puzzles(conn, &date)?;
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
         let files = formats::write_temporaries(&opts.out, opts, &days)?;
-        for (tmp, fin) in &files {
-            let bytes = std::fs::read(tmp)?;
-            let name = fin.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        for w in &files {
+            let name = w
+                .fin
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             conn.execute(
                 "INSERT INTO export_files (dir, name, blake3) VALUES (?1, ?2, ?3)",
-                params![dir, name, blake3::hash(&bytes).to_hex().as_str()],
+                params![dir, name, w.hash],
             )?;
         }
-        report.files = files.iter().map(|(_, f)| f.clone()).collect();
+        report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })();
     let outcome = finish(conn, opts, &dir, result);
@@ -376,7 +379,7 @@ fn finish(
     conn: &Connection,
     opts: &ExportOptions,
     dir: &str,
-    result: anyhow::Result<(ExportReport, Vec<(PathBuf, PathBuf)>)>,
+    result: anyhow::Result<(ExportReport, Vec<formats::Written>)>,
 ) -> anyhow::Result<ExportReport> {
     match result {
         Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
@@ -386,8 +389,9 @@ fn finish(
                 // Fault injection for the tests: die between the commit and the renames.
                 std::process::exit(3);
             }
-            for (tmp, fin) in &files {
-                std::fs::rename(tmp, fin).map_err(|e| anyhow::anyhow!("{}: {e}", fin.display()))?;
+            for w in &files {
+                std::fs::rename(&w.tmp, &w.fin)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", w.fin.display()))?;
             }
             Ok(report)
         }
@@ -533,8 +537,8 @@ fn choose(
 }
 
 /// The puzzles recorded for `date`, in slot order.
-fn day_puzzles(conn: &Connection, rating: RatingKind, date: &str) -> anyhow::Result<Vec<Exported>> {
-    let _ = rating; // recorded with the batch: re-exports do not follow later calibrations
+fn day_puzzles(conn: &Connection, date: &str) -> anyhow::Result<Vec<Exported>> {
+    // The rating and percentile recorded with the batch: re-exports ignore later calibrations.
     let sql = "SELECT b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
          FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
          WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot";
