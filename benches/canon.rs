@@ -6,7 +6,8 @@
 use divan::counter::ItemsCount;
 use divan::Bencher;
 use pseudoku::canon::{canonical, canonical_grid};
-use pseudoku::{refdata, solve, Puzzle};
+use pseudoku::dev::refdata;
+use pseudoku::{solve, Puzzle};
 
 fn main() {
     divan::main();

@@ -7,7 +7,8 @@
 
 use divan::counter::ItemsCount;
 use divan::Bencher;
-use pseudoku::{difficulty, hsolve, metrics, refdata, Puzzle};
+use pseudoku::dev::refdata;
+use pseudoku::{difficulty, hsolve, metrics, Puzzle};
 
 fn main() {
     divan::main();

@@ -1,4 +1,4 @@
-//! Retrieval latency at 1,000,000 puzzles: `store::take` (one random unserved puzzle of a
+//! Retrieval latency at 1,000,000 puzzles: `store::retrieval::take` (one random unserved puzzle of a
 //! band, without and with marking it served) and the `pseudoku get` command end to end.
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
@@ -23,8 +23,8 @@ fn database() -> PathBuf {
     let path = dir.join("bench-retrieval-1m.db");
     let ready = path.is_file()
         && store::open(&path)
-            .and_then(|c| c.query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get::<_, i64>(0)))
-            .is_ok_and(|n| n as u64 == ROWS);
+            .and_then(|c| store::puzzles::count(&c))
+            .is_ok_and(|n| n == ROWS);
     if ready {
         return path;
     }
@@ -112,7 +112,7 @@ fn main() {
         for _ in 0..n {
             let band = Band::new(1 + rng.below(4), 4).unwrap();
             let t = Instant::now();
-            let got = store::take(
+            let got = store::retrieval::take(
                 &conn,
                 RatingKind::Difficulty,
                 band.range(),

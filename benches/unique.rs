@@ -5,7 +5,8 @@
 
 use divan::counter::ItemsCount;
 use divan::Bencher;
-use pseudoku::{count_solutions, refdata, Puzzle};
+use pseudoku::dev::refdata;
+use pseudoku::{count_solutions, Puzzle};
 
 fn main() {
     divan::main();

@@ -24,8 +24,9 @@
 
 use pseudoku::difficulty::{self, weigh, FEATURES, FEATURE_NAMES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
-use pseudoku::stats::{gamma, levels, pearson, ranks, spearman};
-use pseudoku::{canon, hsolve, refdata, Puzzle};
+use pseudoku::dev::stats::{gamma, levels, pearson, ranks, spearman};
+use pseudoku::dev::refdata;
+use pseudoku::{canon, hsolve, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::time::Instant;

@@ -15,8 +15,9 @@
 //! and clue count, are negated).
 
 use pseudoku::input::read_puzzle_file;
-use pseudoku::stats::{gamma, levels, spearman};
-use pseudoku::{difficulty, hsolve, metrics, refdata, Puzzle};
+use pseudoku::dev::stats::{gamma, levels, spearman};
+use pseudoku::dev::refdata;
+use pseudoku::{difficulty, hsolve, metrics, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::time::Instant;

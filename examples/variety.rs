@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example variety`
 
-use pseudoku::bank::{pseudo_generate, JobResult, Prepared};
+use pseudoku::bank::job::{pseudo_generate, JobResult, Prepared};
 use pseudoku::seeds::Library;
 use rayon::prelude::*;
 use std::collections::HashSet;

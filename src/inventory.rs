@@ -78,22 +78,11 @@ pub struct Inventory {
     pub standard: u64,
 }
 
-fn count(conn: &Connection, sql: &str) -> rusqlite::Result<u64> {
-    conn.query_row(sql, [], |r| r.get::<_, Option<i64>>(0))
-        .map(|v| v.unwrap_or(0) as u64)
-}
-
 /// Reads the inventory of an open bank.
-pub fn read(conn: &Connection) -> anyhow::Result<Inventory> {
-    let (rating, levels): (RatingKind, LevelSet) = store::level_settings(conn)?;
+pub fn read(conn: &Connection) -> store::Result<Inventory> {
+    let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
     let m = levels.names().len() as u32;
-    let rows: Vec<(Option<f64>, Option<f64>, u8, bool)> = conn
-        .prepare(&format!(
-            "SELECT {}, percentile, tier, served_at IS NOT NULL FROM puzzles",
-            rating.column()
-        ))?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<Result<_, _>>()?;
+    let rows = store::inventory::puzzle_facts(conn, rating)?;
     let mut bands: Vec<BandCount> = (1..=m)
         .map(|k| {
             let b = Band::new(k, m).expect("k <= m");
@@ -109,19 +98,19 @@ pub fn read(conn: &Connection) -> anyhow::Result<Inventory> {
     let mut tiers = vec![0u64; 7];
     let mut deciles = vec![0u64; 10];
     let mut values = Vec::with_capacity(rows.len());
-    for &(value, pct, tier, served) in &rows {
-        if let Some(p) = pct {
+    for r in &rows {
+        if let Some(p) = r.percentile {
             let b = &mut bands[Band::of(p, m).k as usize - 1];
             b.puzzles += 1;
-            b.served += u64::from(served);
+            b.served += u64::from(r.served);
             deciles[((p / 10.0).floor() as usize).min(9)] += 1;
         }
-        tiers[(tier as usize).min(6)] += 1;
-        if let Some(v) = value {
+        tiers[(r.tier as usize).min(6)] += 1;
+        if let Some(v) = r.rating {
             values.push(v);
         }
     }
-    let reference = store::reference_values(conn, rating)?;
+    let reference = store::settings::reference_values(conn, rating)?;
     let edges: Vec<f64> = if reference.is_empty() {
         Vec::new()
     } else {
@@ -130,24 +119,25 @@ pub fn read(conn: &Connection) -> anyhow::Result<Inventory> {
             .map(|k| r.quantile(100.0 * k as f64 / m as f64))
             .collect()
     };
+    let totals = store::inventory::build_totals(conn)?;
     Ok(Inventory {
         puzzles: rows.len() as u64,
-        served: rows.iter().filter(|r| r.3).count() as u64,
+        served: rows.iter().filter(|r| r.served).count() as u64,
         rating: rating.name().to_string(),
-        reference: store::setting(conn, "reference")?.unwrap_or_else(|| "none yet".into()),
+        reference: store::settings::get(conn, "reference")?.unwrap_or_else(|| "none yet".into()),
         reference_size: reference.len() as u64,
         bands,
         tiers,
         histogram: histogram(&values, &reference),
         deciles,
         level_edges: edges,
-        duplicates: count(conn, "SELECT SUM(duplicates) FROM builds")?,
-        rejected: count(conn, "SELECT SUM(rejected) FROM builds")?,
-        off_band: count(conn, "SELECT SUM(off_band) FROM builds")?,
-        builds: count(conn, "SELECT COUNT(*) FROM builds")?,
-        seeds_used: count(conn, "SELECT COUNT(DISTINCT seed_id) FROM puzzles")?,
-        seeds_known: count(conn, "SELECT COUNT(*) FROM seeds")?,
-        standard: count(conn, "SELECT COUNT(*) FROM puzzles WHERE seed_id IS NULL")?,
+        duplicates: totals.duplicates,
+        rejected: totals.rejected,
+        off_band: totals.off_band,
+        builds: totals.builds,
+        seeds_used: totals.seeds_used,
+        seeds_known: totals.seeds_known,
+        standard: totals.without_seed,
     })
 }
 

@@ -1,19 +1,17 @@
-//! The `pseudoku` command: parses the command line and maps the outcome to an exit code.
-//! All the work is in the library (`pseudoku::cli`).
+//! The `pseudoku` command: parses the command line, runs it, and maps the outcome to the exit
+//! code documented in `pseudoku::cli`. All the work is in the library.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use pseudoku::cli::{run, Cli, Outcome};
+use pseudoku::cli::{run, Cli, FATAL};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::BadInput) => ExitCode::from(1),
+    match run(Cli::parse()) {
+        Ok(outcome) => ExitCode::from(outcome.code()),
         Err(e) => {
             eprintln!("pseudoku: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(FATAL)
         }
     }
 }

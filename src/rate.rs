@@ -1,12 +1,22 @@
-//! One puzzle's full grading, as the `rate` command prints it and the bank stores it: the
-//! `difficulty` rating, the hsolve rating with its spread, and the secondary metrics beside
-//! them.
+//! Rating one puzzle, through one function: both ratings made on its canonical form with the
+//! seed from its class key ([`ratings_of_class`]), and the secondary metrics beside them. The
+//! [`Report`] is what `rate` prints; [`Graded`] is the value that flows from generation to the
+//! bank (puzzle, solution, canonical form and key, report).
 
+use crate::canon::{Canonical, Key};
 use crate::difficulty::{self, Difficulty};
-use crate::grid::Puzzle;
+use crate::grid::{Grid, Puzzle};
 use crate::hsolve::{self, RateError, Rating};
 use crate::metrics;
 use serde::Serialize;
+
+/// The rater's description stored with each build and in reference files (rating
+/// provenance).
+pub const RATER: &str = concat!(
+    "pseudoku ",
+    env!("CARGO_PKG_VERSION"),
+    " difficulty (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
+);
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
@@ -93,18 +103,32 @@ impl Report {
     }
 }
 
-/// Both ratings of `puzzle`, made on its canonical form with the seed from its class key
-/// (canonicalized once): `difficulty` with `difficulty_runs` runs, hsolve with `hsolve_runs`.
+/// Both ratings of the class `c` (a puzzle's canonical form), made on the canonical form with
+/// the seed from its key: `difficulty` with `difficulty_runs` runs, hsolve with `hsolve_runs`.
+/// Every rating of the program goes through here, so every symmetry of a puzzle gets the same
+/// numbers.
+pub fn ratings_of_class(
+    c: &Canonical,
+    difficulty_runs: u32,
+    hsolve_runs: u32,
+) -> Result<(Difficulty, Rating), RateError> {
+    let (p, seed) = (c.puzzle(), c.key().seed());
+    let rating = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
+    let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
+    Ok((d, rating))
+}
+
+/// Both ratings of `puzzle` (see [`ratings_of_class`]).
 pub fn ratings(
     puzzle: &Puzzle,
     difficulty_runs: u32,
     hsolve_runs: u32,
 ) -> Result<(Difficulty, Rating), RateError> {
-    let c = crate::canon::canonical(puzzle);
-    let (p, seed) = (c.puzzle(), c.key().seed());
-    let rating = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
-    let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
-    Ok((d, rating))
+    ratings_of_class(
+        &crate::canon::canonical(puzzle),
+        difficulty_runs,
+        hsolve_runs,
+    )
 }
 
 /// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
@@ -116,6 +140,40 @@ pub fn report(puzzle: &Puzzle, runs: Option<u32>) -> Result<Report, RateError> {
         runs.unwrap_or(hsolve::DEFAULT_RUNS),
     )?;
     Ok(Report::new(puzzle, &d, &rating))
+}
+
+/// A puzzle with one solution, its class and its full rating: what generation hands to the
+/// bank.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Graded {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution.
+    pub solution: Grid,
+    /// Its canonical form (and so its class key).
+    pub canon: Canonical,
+    /// Both ratings (default runs) and the secondary metrics.
+    pub report: Report,
+}
+
+impl Graded {
+    /// Rates `puzzle` (solution `solution`, canonical form `canon`) with the default runs.
+    pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
+        let (d, rating) =
+            ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
+        let report = Report::new(&puzzle, &d, &rating);
+        Ok(Graded {
+            puzzle,
+            solution,
+            canon,
+            report,
+        })
+    }
+
+    /// Its class key.
+    pub fn key(&self) -> Key {
+        self.canon.key()
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,26 @@
 
 use crate::levels::{Band, LevelSet, PercentileRange, RatingKind};
 use crate::rng::Rng;
-use crate::store::{self, Served};
+use crate::store::{self, Served, StoreError};
+
+/// What can go wrong in retrieval.
+#[derive(Debug, thiserror::Error)]
+pub enum RetrieveError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The bank has no level of that name.
+    #[error(
+        "no level {name:?} in this bank (its levels: {levels}; change them with \
+         `pseudoku calibrate --levels`)"
+    )]
+    UnknownLevel {
+        /// The name asked for.
+        name: String,
+        /// The bank's level names.
+        levels: LevelSet,
+    },
+}
 
 /// What to retrieve.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,37 +37,67 @@ pub enum Selector {
 
 impl Selector {
     /// The percentile interval it stands for in a bank with these level names.
-    pub fn range(&self, levels: &LevelSet) -> anyhow::Result<PercentileRange> {
+    pub fn range(&self, levels: &LevelSet) -> Result<PercentileRange, RetrieveError> {
         Ok(match self {
             Selector::Band(b) => b.range(),
             Selector::Percentile(r) => *r,
             Selector::Level(name) => levels
                 .band(name)
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "no level {name:?} in this bank (its levels: {levels}; change them with \
-                         `pseudoku calibrate --levels`)"
-                    )
+                .ok_or_else(|| RetrieveError::UnknownLevel {
+                    name: name.clone(),
+                    levels: levels.clone(),
                 })?
                 .range(),
         })
     }
+
+    /// How messages name it: `level hard [50, 75)` or `percentiles [90, 95)`.
+    pub fn describe(&self, range: PercentileRange) -> String {
+        match self {
+            Selector::Level(l) => format!("level {l} {range}"),
+            _ => format!("percentiles {range}"),
+        }
+    }
 }
 
 /// Up to `count` random unserved puzzles of `selector` from the open bank `conn` (see
-/// [`store::take`]); with `mark`, recorded as served atomically. Returns the interval used,
-/// the bank's rating and the puzzles (fewer than `count` when the range runs out).
+/// [`store::retrieval::take`]); with `mark`, recorded as served atomically. Returns the
+/// interval used, the bank's rating and the puzzles (fewer than `count` when the range runs
+/// out).
 pub fn get(
     conn: &rusqlite::Connection,
     selector: &Selector,
     count: usize,
     mark: bool,
     rng: &mut Rng,
-) -> anyhow::Result<(PercentileRange, RatingKind, Vec<Served>)> {
-    let (rating, levels) = store::level_settings(conn)?;
+) -> Result<(PercentileRange, RatingKind, Vec<Served>), RetrieveError> {
+    let (rating, levels) = store::settings::levels(conn)?;
     let range = selector.range(&levels)?;
-    let puzzles = store::take(conn, rating, range, count, mark, rng)?;
+    let puzzles = store::retrieval::take(conn, rating, range, count, mark, rng)?;
     Ok((range, rating, puzzles))
+}
+
+/// Writes handed-out puzzles as `get` prints them: `puzzle rating percentile id` per line,
+/// tab-separated, or one JSON object per line (keys `id puzzle solution rating percentile
+/// tier`).
+pub fn write(
+    out: &mut impl std::io::Write,
+    puzzles: &[Served],
+    json: bool,
+) -> std::io::Result<()> {
+    for p in puzzles {
+        if json {
+            let line = serde_json::to_string(p).expect("a served puzzle serializes");
+            writeln!(out, "{line}")?;
+        } else {
+            writeln!(
+                out,
+                "{}\t{}\t{:.3}\t{}",
+                p.puzzle, p.rating, p.percentile, p.id
+            )?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

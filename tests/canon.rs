@@ -5,7 +5,8 @@ use proptest::prelude::*;
 use pseudoku::canon::{canonical, canonical_brute_force, canonical_grid};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::solve::random_grid;
-use pseudoku::{refdata, Grid, Puzzle, Rng, Transform};
+use pseudoku::dev::refdata;
+use pseudoku::{Grid, Puzzle, Rng, Transform};
 use std::collections::{HashMap, HashSet};
 
 /// A grid with many automorphisms: row r is row 1 shifted by 3 * (r % 3) + r / 3.

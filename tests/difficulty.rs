@@ -7,7 +7,8 @@ use pseudoku::difficulty::{self, FEATURES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::propagate::Outcome;
 use pseudoku::strategies::Strategy;
-use pseudoku::{refdata, refutation, Puzzle};
+use pseudoku::dev::refdata;
+use pseudoku::{refutation, Puzzle};
 
 /// From easy to very hard: singles only; pairs; a trial-and-error puzzle; depth-2 trials.
 const PUZZLES: &[&str] = &[

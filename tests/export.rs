@@ -443,7 +443,8 @@ fn leftovers_of_an_interrupted_export_are_repaired() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(3));
+    // Aborted (a signal, no exit code), as a crash would end it.
+    assert_eq!(o.status.code(), None, "{o:?}");
     let names: Vec<String> = files(&out).into_iter().map(|f| f.0).collect();
     assert_eq!(
         names,

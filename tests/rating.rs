@@ -6,7 +6,8 @@ use pseudoku::difficulty;
 use pseudoku::hsolve::{self, RateError};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::strategies::{self, Context};
-use pseudoku::{refdata, Puzzle, Rng};
+use pseudoku::dev::refdata;
+use pseudoku::{Puzzle, Rng};
 
 /// Puzzles from easy to very hard (the last needs trial and error).
 const PUZZLES: &[&str] = &[

@@ -4,7 +4,8 @@
 
 use pseudoku::input::read_puzzle_file;
 use pseudoku::solve::{count_solutions, solve};
-use pseudoku::{refdata, Puzzle, Solutions};
+use pseudoku::dev::refdata;
+use pseudoku::{Puzzle, Solutions};
 
 /// Every list, its row count (from the data README) and the expected solution count.
 const LISTS: &[(&str, usize, usize)] = &[

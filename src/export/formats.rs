@@ -33,7 +33,7 @@ pub fn write_temporaries(
     dir: &Path,
     opts: &ExportOptions,
     days: &[(String, Vec<Exported>)],
-) -> anyhow::Result<Vec<Written>> {
+) -> super::Result<Vec<Written>> {
     let groups: Vec<(String, Vec<Exported>)> = if opts.single_file {
         let (first, last) = (&days[0].0, &days[days.len() - 1].0);
         let name = if first == last {
@@ -50,10 +50,12 @@ pub fn write_temporaries(
         for (file, bytes) in render(opts.format, name, puzzles, opts.per_page) {
             let fin = dir.join(&file);
             let tmp = dir.join(format!("{}{file}.tmp", super::TEMP_PREFIX));
-            let mut f = std::fs::File::create(&tmp)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
+            std::fs::File::create(&tmp)
+                .and_then(|mut f| {
+                    f.write_all(&bytes)?;
+                    f.sync_all()
+                })
+                .map_err(super::ExportError::io(&tmp))?;
             out.push(Written {
                 tmp,
                 fin,

@@ -36,11 +36,65 @@ pub mod pdf;
 use crate::calendar::Date;
 use crate::levels::{Band, LevelSet, PercentileRange, RatingKind};
 use crate::rng::Rng;
-use crate::store;
-use rusqlite::{params, Connection};
+use crate::store::{self, StoreError};
+use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+pub use crate::store::batches::Exported;
+
+/// What can go wrong in an export.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A file or folder could not be written or read.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The mix does not parse or names no level of the bank.
+    #[error("{0}")]
+    Mix(String),
+    /// A date does not parse.
+    #[error("bad date {0:?}: expected YYYY-MM-DD")]
+    Date(String),
+    /// An option is out of range.
+    #[error("{0}")]
+    Option(String),
+    /// A date was exported with another mix.
+    #[error(
+        "{date} was exported with the mix {mix}; export it with that mix, or draw new puzzles \
+         with --replace"
+    )]
+    MixChanged {
+        /// The date.
+        date: String,
+        /// Its recorded mix.
+        mix: String,
+    },
+    /// A stored solution does not parse (a damaged bank).
+    #[error("a stored solution does not parse: {0}")]
+    Solution(crate::grid::ParseError),
+}
+
+impl ExportError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
+        move |source| ExportError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The export's result type.
+pub type Result<T> = std::result::Result<T, ExportError>;
 
 /// The variety window: puzzles within this many days of each other are compared.
 pub const WINDOW_DAYS: i64 = 6;
@@ -69,11 +123,14 @@ pub struct Mix {
 
 impl Mix {
     /// Parses `spec` with the bank's level names.
-    pub fn parse(spec: &str, levels: &LevelSet) -> anyhow::Result<Mix> {
+    pub fn parse(spec: &str, levels: &LevelSet) -> Result<Mix> {
+        let bad = |m: String| ExportError::Mix(m);
         let mut items = Vec::new();
         for part in spec.split(',') {
             let (label, count) = part.trim().split_once(':').ok_or_else(|| {
-                anyhow::anyhow!("bad mix entry {part:?}: expected LEVEL:COUNT, e.g. easy:2")
+                bad(format!(
+                    "bad mix entry {part:?}: expected LEVEL:COUNT, e.g. easy:2"
+                ))
             })?;
             let label = label.trim().to_lowercase();
             let count: u32 = count
@@ -81,28 +138,28 @@ impl Mix {
                 .parse()
                 .ok()
                 .filter(|&n| (1..=100).contains(&n))
-                .ok_or_else(|| anyhow::anyhow!("bad count in mix entry {part:?}: 1 to 100"))?;
+                .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to 100")))?;
             let range = if label.contains('/') {
-                Band::from_str(&label).map_err(anyhow::Error::msg)?.range()
+                Band::from_str(&label).map_err(bad)?.range()
             } else {
                 levels
                     .band(&label)
                     .ok_or_else(|| {
-                        anyhow::anyhow!("no level {label:?} in this bank (its levels: {levels})")
+                        bad(format!(
+                            "no level {label:?} in this bank (its levels: {levels})"
+                        ))
                     })?
                     .range()
             };
-            anyhow::ensure!(
-                items.iter().all(|i: &MixItem| i.label != label),
-                "level {label:?} appears twice in the mix"
-            );
+            if items.iter().any(|i: &MixItem| i.label == label) {
+                return Err(bad(format!("level {label:?} appears twice in the mix")));
+            }
             items.push(MixItem {
                 label,
                 range,
                 count,
             });
         }
-        anyhow::ensure!(!items.is_empty(), "the mix is empty");
         Ok(Mix { items })
     }
 
@@ -150,27 +207,6 @@ impl Format {
     }
 }
 
-/// One exported puzzle.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Exported {
-    /// The date it is published.
-    pub date: String,
-    /// Its slot in the day, from 1.
-    pub slot: u32,
-    /// Its level (or band) as the mix named it.
-    pub level: String,
-    /// The puzzle, 81 characters.
-    pub puzzle: String,
-    /// Its solution, 81 digits.
-    pub solution: String,
-    /// Its rating (the bank's rating).
-    pub rating: f64,
-    /// Its percentile.
-    pub percentile: f64,
-    /// Its row id in the bank.
-    pub id: i64,
-}
-
 /// What to export.
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
@@ -192,8 +228,8 @@ pub struct ExportOptions {
     pub allow_partial: bool,
     /// Puzzles per printed page (html, pdf): 1, 2, 4 or 6.
     pub per_page: u8,
-    /// Seed of the random choices.
-    pub seed: u64,
+    /// The seed of the random choices.
+    pub rng_seed: u64,
 }
 
 /// A level that ran short.
@@ -230,44 +266,45 @@ struct Placed {
 }
 
 /// The class key of a solution grid (81 digits).
-fn grid_key(solution: &str) -> anyhow::Result<String> {
+fn grid_key(solution: &str) -> Result<String> {
     let g = crate::grid::Puzzle::parse_line(solution)
         .and_then(crate::grid::Grid::from_puzzle)
-        .map_err(|e| anyhow::anyhow!("a stored solution does not parse: {e}"))?;
+        .map_err(ExportError::Solution)?;
     Ok(crate::canon::canonical_grid(&g).key().to_hex())
 }
 
 /// Exports `opts` from the open bank `conn` (see the module docs).
-pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<ExportReport> {
-    anyhow::ensure!(
-        matches!(opts.per_page, 1 | 2 | 4 | 6),
-        "--per-page must be 1, 2, 4 or 6"
-    );
-    anyhow::ensure!(opts.days >= 1, "--days must be at least 1");
-    let (rating, levels) = store::level_settings(conn)?;
+pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportReport> {
+    if !matches!(opts.per_page, 1 | 2 | 4 | 6) {
+        return Err(ExportError::Option(
+            "--per-page must be 1, 2, 4 or 6".into(),
+        ));
+    }
+    if opts.days < 1 {
+        return Err(ExportError::Option("--days must be at least 1".into()));
+    }
+    let (rating, levels) = store::settings::levels(conn)?;
     let mix = Mix::parse(&opts.mix, &levels)?;
     let slots = mix.slots();
-    std::fs::create_dir_all(&opts.out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", opts.out.display()))?;
+    std::fs::create_dir_all(&opts.out).map_err(ExportError::io(&opts.out))?;
     let dir = std::fs::canonicalize(&opts.out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", opts.out.display()))?
+        .map_err(ExportError::io(&opts.out))?
         .display()
         .to_string();
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
-    anyhow::ensure!(
-        Date::from_days(last).year <= 9999,
-        "the range ends after the year 9999"
-    );
+    if Date::from_days(last).year > 9999 {
+        return Err(ExportError::Option(
+            "the range ends after the year 9999".into(),
+        ));
+    }
     // One export at a time into a folder, whichever bank it comes from.
     let lock_path = opts.out.join(format!("{TEMP_PREFIX}export.lock"));
-    let lock = std::fs::File::create(&lock_path)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let result = (|| -> anyhow::Result<(ExportReport, Vec<formats::Written>)> {
+    let lock = std::fs::File::create(&lock_path).map_err(ExportError::io(&lock_path))?;
+    lock.lock().map_err(ExportError::io(&lock_path))?;
+    store::set_full_sync(conn, true)?;
+    store::begin_immediate(conn)?;
+    let result = (|| -> Result<(ExportReport, Vec<formats::Written>)> {
         // Under the folder lock: no other export is between its commit and its renames.
         settle_temporaries(conn, &opts.out, &dir)?;
         // Every current record near the range: the variety rule looks 6 days each way.
@@ -284,37 +321,35 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
                         slots.iter().map(|(s, i)| (*s, i.label.as_str())).collect();
                     let have: Vec<(u32, &str)> =
                         rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
-                    anyhow::ensure!(
-                        have.iter().all(|h| want.contains(h)),
-                        "{date} was exported with the mix {}; export it with that mix, or \
-                         draw new puzzles with --replace",
-                        describe(&have)
-                    );
+                    if !have.iter().all(|h| want.contains(h)) {
+                        return Err(ExportError::MixChanged {
+                            date,
+                            mix: describe(&have),
+                        });
+                    }
                     todo.retain(|(s, _)| rows.iter().all(|p| p.slot != *s));
                 } else {
-                    conn.execute(
-                        "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
-                        [&date],
-                    )?;
+                    store::batches::retire(conn, &date)?;
                     placed.remove(&day);
                 }
             }
-            let mut rng = Rng::for_job(opts.seed, day as u64);
+            let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
                 match choose(conn, rating, item.range, &placed, day, &mut rng)? {
                     Some((p, grid)) => {
-                        conn.execute(
-                            "INSERT INTO batches (date, slot, level, puzzle_id, canon_key,
-                                grid_key, seed_id, rating, percentile)
-                             SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7 FROM puzzles
-                             WHERE id = ?5",
-                            params![date, slot, item.label, grid, p.id, p.rating, p.percentile],
+                        store::batches::record(
+                            conn,
+                            &store::batches::NewRecord {
+                                date: &date,
+                                slot: *slot,
+                                level: &item.label,
+                                puzzle_id: p.id,
+                                grid_key: &grid,
+                                rating: p.rating,
+                                percentile: p.percentile,
+                            },
                         )?;
-                        conn.execute(
-                            "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                             WHERE id = ?1",
-                            [p.id],
-                        )?;
+                        store::retrieval::mark_served(conn, p.id)?;
                         let day_rows = placed.entry(day).or_default();
                         day_rows.push(Placed {
                             slot: *slot,
@@ -349,7 +384,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
-            let puzzles = day_puzzles(conn, &date)?;
+            let puzzles = store::batches::day(conn, &date)?;
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
@@ -360,16 +395,13 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> anyhow::Result<Exp
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            conn.execute(
-                "INSERT INTO export_files (dir, name, blake3) VALUES (?1, ?2, ?3)",
-                params![dir, name, w.hash],
-            )?;
+            store::batches::record_file(conn, &dir, name, &w.hash)?;
         }
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })();
     let outcome = finish(conn, opts, &dir, result);
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    store::set_full_sync(conn, false)?;
     drop(lock);
     outcome
 }
@@ -379,28 +411,28 @@ fn finish(
     conn: &Connection,
     opts: &ExportOptions,
     dir: &str,
-    result: anyhow::Result<(ExportReport, Vec<formats::Written>)>,
-) -> anyhow::Result<ExportReport> {
+    result: Result<(ExportReport, Vec<formats::Written>)>,
+) -> Result<ExportReport> {
     match result {
         Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
             sync_dir(&opts.out)?;
-            conn.execute_batch("COMMIT")?;
+            store::commit(conn)?;
+            #[cfg(feature = "fault-injection")]
             if std::env::var_os(CRASH_AFTER_COMMIT).is_some() {
                 // Fault injection for the tests: die between the commit and the renames.
-                std::process::exit(3);
+                std::process::abort();
             }
             for w in &files {
-                std::fs::rename(&w.tmp, &w.fin)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", w.fin.display()))?;
+                std::fs::rename(&w.tmp, &w.fin).map_err(ExportError::io(&w.fin))?;
             }
             Ok(report)
         }
         Ok((report, _)) => {
-            conn.execute_batch("ROLLBACK")?;
+            store::rollback(conn)?;
             Ok(report)
         }
         Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
+            let _ = store::rollback(conn);
             settle_temporaries(conn, &opts.out, dir)?;
             Err(e)
         }
@@ -408,11 +440,11 @@ fn finish(
 }
 
 /// Flushes a folder's entries (new and renamed files) to disk.
-fn sync_dir(dir: &Path) -> anyhow::Result<()> {
+fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     std::fs::File::open(dir)
         .and_then(|d| d.sync_all())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        .map_err(ExportError::io(dir))?;
     #[cfg(not(unix))]
     let _ = dir;
     Ok(())
@@ -435,56 +467,46 @@ fn describe(slots: &[(u32, &str)]) -> String {
 }
 
 /// The current records of the days `from..=to` (day numbers), by day, in slot order.
-fn recorded(conn: &Connection, from: i64, to: i64) -> anyhow::Result<HashMap<i64, Vec<Placed>>> {
-    let (a, b) = (
-        Date::from_days(from).to_string(),
-        Date::from_days(to).to_string(),
-    );
-    let rows: Vec<(String, Placed)> = conn
-        .prepare(
-            "SELECT date, slot, level, grid_key, seed_id FROM batches
-             WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
-        )?
-        .query_map([&a, &b], |r| {
-            Ok((
-                r.get(0)?,
-                Placed {
-                    slot: r.get(1)?,
-                    level: r.get(2)?,
-                    grid_key: r.get(3)?,
-                    seed_id: r.get(4)?,
-                },
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+fn recorded(conn: &Connection, from: i64, to: i64) -> Result<HashMap<i64, Vec<Placed>>> {
+    let rows = store::batches::recorded(
+        conn,
+        &Date::from_days(from).to_string(),
+        &Date::from_days(to).to_string(),
+    )?;
     let mut out: HashMap<i64, Vec<Placed>> = HashMap::new();
-    for (date, p) in rows {
-        let d = parse_date(&date)?;
-        out.entry(d.days()).or_default().push(p);
+    for r in rows {
+        let d = parse_date(&r.date)?;
+        out.entry(d.days()).or_default().push(Placed {
+            slot: r.slot,
+            level: r.level,
+            grid_key: r.grid_key,
+            seed_id: r.seed_id,
+        });
     }
     Ok(out)
 }
 
 /// Parses `YYYY-MM-DD`.
-pub fn parse_date(s: &str) -> anyhow::Result<Date> {
-    let bad = || anyhow::anyhow!("bad date {s:?}: expected YYYY-MM-DD");
+pub fn parse_date(s: &str) -> Result<Date> {
+    let bad = || ExportError::Date(s.to_string());
     let mut it = s.trim().split('-');
     let (y, m, d) = (
         it.next().ok_or_else(bad)?,
         it.next().ok_or_else(bad)?,
         it.next().ok_or_else(bad)?,
     );
-    anyhow::ensure!(
-        it.next().is_none() && y.len() == 4 && m.len() == 2 && d.len() == 2,
-        bad()
-    );
+    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return Err(bad());
+    }
     let date = Date {
         year: y.parse().map_err(|_| bad())?,
         month: m.parse().map_err(|_| bad())?,
         day: d.parse().map_err(|_| bad())?,
     };
     // Round trip: rejects 2027-02-30 and the like.
-    anyhow::ensure!(Date::from_days(date.days()) == date, bad());
+    if Date::from_days(date.days()) != date {
+        return Err(bad());
+    }
     Ok(date)
 }
 
@@ -497,14 +519,14 @@ fn choose(
     placed: &HashMap<i64, Vec<Placed>>,
     day: i64,
     rng: &mut Rng,
-) -> anyhow::Result<Option<(store::Served, String)>> {
+) -> Result<Option<(store::Served, String)>> {
     let near: Vec<&Placed> = (day - WINDOW_DAYS..=day + WINDOW_DAYS)
         .filter_map(|d| placed.get(&d))
         .flatten()
         .collect();
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
     let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
-    let ok = |p: &store::Served| -> anyhow::Result<Option<String>> {
+    let ok = |p: &store::Served| -> Result<Option<String>> {
         if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
             return Ok(None);
         }
@@ -514,7 +536,7 @@ fn choose(
     for _ in 0..8 {
         let x = range.low + rng.next_f64() * (range.high - range.low);
         let s = (rng.next_u64() >> 4) as i64;
-        for p in store::unserved_from(conn, rating, range, x, s, 16, true)? {
+        for p in store::retrieval::unserved_from(conn, rating, range, x, s, 16, true)? {
             if let Some(g) = ok(&p)? {
                 return Ok(Some((p, g)));
             }
@@ -523,7 +545,8 @@ fn choose(
     // Rare: the random points found only puzzles the rule excludes. Walk the whole range.
     let mut from = (range.low, i64::MIN);
     loop {
-        let page = store::unserved_from(conn, rating, range, from.0, from.1, 256, false)?;
+        let page =
+            store::retrieval::unserved_from(conn, rating, range, from.0, from.1, 256, false)?;
         for p in &page {
             if let Some(g) = ok(p)? {
                 return Ok(Some((p.clone(), g)));
@@ -536,40 +559,17 @@ fn choose(
     }
 }
 
-/// The puzzles recorded for `date`, in slot order.
-fn day_puzzles(conn: &Connection, date: &str) -> anyhow::Result<Vec<Exported>> {
-    // The rating and percentile recorded with the batch: re-exports ignore later calibrations.
-    let sql = "SELECT b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
-         FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
-         WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot";
-    let rows = conn
-        .prepare(sql)?
-        .query_map([date], |r| {
-            Ok(Exported {
-                date: date.to_string(),
-                slot: r.get(0)?,
-                level: r.get(1)?,
-                puzzle: r.get(2)?,
-                solution: r.get(3)?,
-                rating: r.get(4)?,
-                percentile: r.get(5)?,
-                id: r.get(6)?,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok(rows)
-}
-
-/// The environment variable that makes an export exit (code 3) right after its commit, before
-/// renaming its files: how the tests play a crash at the worst moment.
+/// The environment variable that makes an export abort right after its commit, before
+/// renaming its files: how the tests play a crash at the worst moment. Read only by a binary
+/// built with the `fault-injection` feature (the tests enable it; the product does not).
 pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
 
 /// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):
 /// renames into place those whose bytes match the latest record of their name, removes the
 /// others.
-fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> anyhow::Result<()> {
-    for entry in std::fs::read_dir(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))? {
-        let path = entry?.path();
+fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
+    for entry in std::fs::read_dir(out).map_err(ExportError::io(out))? {
+        let path = entry.map_err(ExportError::io(out))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let Some(fin) = name
             .strip_prefix(TEMP_PREFIX)
@@ -577,19 +577,12 @@ fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> anyhow::Resul
         else {
             continue;
         };
-        let recorded: Option<String> = conn
-            .query_row(
-                "SELECT blake3 FROM export_files WHERE dir = ?1 AND name = ?2
-                 ORDER BY id DESC LIMIT 1",
-                [dir, fin],
-                |r| r.get(0),
-            )
-            .ok();
-        let bytes = std::fs::read(&path)?;
+        let recorded = store::batches::file_hash(conn, dir, fin)?;
+        let bytes = std::fs::read(&path).map_err(ExportError::io(&path))?;
         if recorded.as_deref() == Some(blake3::hash(&bytes).to_hex().as_str()) {
-            std::fs::rename(&path, out.join(fin))?;
+            std::fs::rename(&path, out.join(fin)).map_err(ExportError::io(&path))?;
         } else {
-            std::fs::remove_file(&path)?;
+            std::fs::remove_file(&path).map_err(ExportError::io(&path))?;
         }
     }
     Ok(())

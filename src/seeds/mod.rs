@@ -1,6 +1,7 @@
 //! The seed library: hard puzzles the pseudo-generator turns into many puzzles, with what it
 //! needs to know about each (solution, hardest tier, rating, reserved cells), their text
-//! format, import, summary, and the miner that finds them.
+//! format, the library file (load, save, import), its summary, and the miner that finds them
+//! ([`mine`]).
 //!
 //! # Format
 //!
@@ -15,13 +16,17 @@
 //! still empty after solving with tiers 0 to `tier - 1` (the pseudo-generator's reserved cells),
 //! `provenance` how the seed was made (free text without tabs).
 
+pub mod mine;
+
+pub use mine::{mine, MineOptions};
+
 use crate::canon::{self, Key};
-use crate::generate::{self, Symmetry};
 use crate::grid::{Grid, ParseError, Puzzle};
 use crate::hsolve::{self, RateError};
-use crate::rng::Rng;
 use std::collections::HashSet;
 use std::fmt;
+use std::io::BufRead as _;
+use std::path::{Path, PathBuf};
 
 /// One seed of the library.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,7 +150,7 @@ impl Seed {
 }
 
 /// The library shipped in `seeds/library.tsv`, built into the program.
-pub const SHIPPED: &str = include_str!("../seeds/library.tsv");
+pub const SHIPPED: &str = include_str!("../../seeds/library.tsv");
 
 impl Library {
     /// The shipped library.
@@ -255,61 +260,127 @@ impl Library {
     }
 }
 
-/// What one mining job found: seeds (not yet deduplicated), in the order found.
-pub fn mine_job(seed: u64, job: u64, climb: u32) -> Vec<Seed> {
-    let mut rng = Rng::for_job(seed, job);
-    let p = generate::random_minimal(&mut rng, Symmetry::None);
-    let mut found = Vec::new();
-    let Ok(tier) = hsolve::hardest_tier(&p) else {
-        return found;
-    };
-    if tier == 0 {
-        return found;
-    }
-    let prov = |how: &str| format!("mined:{how}:seed={seed}:job={job}");
-    if tier < 3 || (tier >= 5 && tier != 6) {
-        // Common tiers: no climbing (the rating is computed only if the miner keeps it).
-        found.push(light_seed(&p, tier, &prov("masking")));
-        return found;
-    }
-    // Rare tiers: climb by neighbourhood moves, keeping moves that need at least this tier.
-    found.push(light_seed(&p, tier, &prov("masking")));
-    let solution = crate::solve::solve(&p).unique().expect("unique");
-    let (mut cur, mut cur_tier) = (p, tier);
-    for step in 0..climb {
-        let q = generate::neighbour(
-            &cur,
-            &solution,
-            1 + rng.index(2),
-            1 + rng.index(2),
-            &mut rng,
-        );
-        if let Ok(t) = hsolve::hardest_tier(&q) {
-            if t >= cur_tier && t != 5 {
-                found.push(light_seed(&q, t, &prov(&format!("climb{step}"))));
-                cur = q;
-                cur_tier = t;
-            }
+
+/// What can go wrong with a library file.
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A line of a library file is not a seed.
+    #[error("{}:{line}: {source}", .path.display())]
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+        /// Why.
+        source: SeedError,
+    },
+    /// A mined seed could not be analysed.
+    #[error(transparent)]
+    Seed(#[from] SeedError),
+    /// The worker threads could not be started.
+    #[error("starting the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+impl LibraryError {
+    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LibraryError + '_ {
+        move |source| LibraryError::Io {
+            path: path.to_path_buf(),
+            source,
         }
     }
-    found
 }
 
-/// A seed with its tier but without the costly fields (filled by [`complete`]).
-fn light_seed(p: &Puzzle, tier: u8, provenance: &str) -> Seed {
-    Seed {
-        puzzle: *p,
-        solution: crate::solve::solve(p).unique().expect("unique"),
-        tier,
-        hsolve: f64::NAN,
-        reserved: 0,
-        provenance: provenance.to_string(),
+/// What an import did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// Seeds added.
+    pub added: usize,
+    /// Seeds whose class was already in the library.
+    pub duplicates: usize,
+    /// The bad lines, `FILE:LINE: reason`, in input order.
+    pub bad: Vec<String>,
+}
+
+/// True for the lines a library or import file skips: blank lines and `#` comments.
+fn skipped(line: &str) -> bool {
+    line.trim().is_empty() || line.starts_with('#')
+}
+
+impl Library {
+    /// Reads a library file (an absent file is an empty library); a bad line is an error naming
+    /// it.
+    pub fn load(path: &Path) -> Result<Library, LibraryError> {
+        let mut lib = Library::default();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(lib),
+            Err(e) => return Err(LibraryError::io(path)(e)),
+        };
+        for (i, line) in text.lines().enumerate() {
+            if skipped(line) {
+                continue;
+            }
+            let seed =
+                Seed::parse_line(line, "library").map_err(|source| LibraryError::Line {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    source,
+                })?;
+            lib.add(seed);
+        }
+        Ok(lib)
     }
-}
 
-/// Fills the rating and the reserved-cell count of a seed from [`mine_job`].
-pub fn complete(seed: Seed) -> Result<Seed, SeedError> {
-    Seed::analyze(&seed.puzzle, &seed.provenance)
+    /// Writes the library file (creating its folder), through a temporary file renamed into
+    /// place.
+    pub fn save(&self, path: &Path) -> Result<(), LibraryError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(LibraryError::io(dir))?;
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.to_text()).map_err(LibraryError::io(&tmp))?;
+        std::fs::rename(&tmp, path).map_err(LibraryError::io(path))
+    }
+
+    /// Imports the seeds of `input` (`-`: standard input): plain puzzles or lines of the seed
+    /// format; each is checked and analysed, bad lines are kept as messages.
+    pub fn import(&mut self, input: &Path) -> Result<Imported, LibraryError> {
+        let name = input.display().to_string();
+        let reader: Box<dyn std::io::BufRead> = if name == "-" {
+            Box::new(std::io::BufReader::new(std::io::stdin()))
+        } else {
+            Box::new(std::io::BufReader::new(
+                std::fs::File::open(input).map_err(LibraryError::io(input))?,
+            ))
+        };
+        let mut done = Imported::default();
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(LibraryError::io(input))?;
+            if skipped(&line) {
+                continue;
+            }
+            match Seed::parse_line(&line, &format!("import:{name}:{}", i + 1)) {
+                Ok(seed) => {
+                    if self.add(seed) {
+                        done.added += 1;
+                    } else {
+                        done.duplicates += 1;
+                    }
+                }
+                Err(e) => done.bad.push(format!("{name}:{}: {e}", i + 1)),
+            }
+        }
+        Ok(done)
+    }
 }
 
 #[cfg(test)]
@@ -357,25 +428,11 @@ mod tests {
     #[test]
     fn the_library_keeps_one_seed_per_class() {
         let p: Puzzle = HARD.parse().unwrap();
-        let t = crate::Transform::random(&mut Rng::new(1));
+        let t = crate::Transform::random(&mut crate::Rng::new(1));
         let mut lib = Library::default();
         assert!(lib.add(Seed::analyze(&p, "a").unwrap()));
         assert!(!lib.add(Seed::analyze(&t.apply(&p), "b").unwrap()));
         assert_eq!(lib.seeds.len(), 1);
         assert!(lib.summary().contains("all\t1"));
-    }
-
-    #[test]
-    fn mining_is_reproducible() {
-        let a: Vec<String> = (0..30)
-            .flat_map(|j| mine_job(7, j, 5))
-            .map(|s| s.puzzle.to_line())
-            .collect();
-        let b: Vec<String> = (0..30)
-            .flat_map(|j| mine_job(7, j, 5))
-            .map(|s| s.puzzle.to_line())
-            .collect();
-        assert_eq!(a, b);
-        assert!(!a.is_empty());
     }
 }

@@ -1,6 +1,5 @@
-//! Difficulty levels: the reference distribution a bank's percentiles are measured against,
-//! percentiles, bands and named level sets (the hsolve paper, section 4.3.2: levels are equal
-//! percentile intervals of the difficulty of typical puzzles).
+//! The scale a bank measures difficulty on: which rating it uses, the reference distribution,
+//! percentiles, bands and level names. Plain values: nothing here generates or rates a puzzle.
 //!
 //! - The **percentile** of a rating r against a reference of n ratings is
 //!   100 (below + equal / 2) / n, where `below` reference ratings are lower than r and `equal`
@@ -9,60 +8,12 @@
 //!   closed at 100.
 //! - A **level set** names the m bands of a split, easiest first: by default
 //!   easy / medium / hard / expert (4 bands).
-//!
-//! The **default reference** is the same for every bank: 2,500 puzzles of the paper's standard
-//! generator (section 4.1: random cells filled with random candidates, each followed by
-//! singles, until singles finish: the easy puzzles a casual source prints) and 7,500 random
-//! minimal puzzles (clues removed in random order while the solution stays unique: the
-//! unbiased population of puzzles nobody tuned, from singles-only to trial and error), job i
-//! drawing from `Rng::for_job(REFERENCE_SEED, i)`. With this mix the four default levels are
-//! roughly: easy, the standard generator's puzzles; medium, minimal puzzles that singles
-//! solve; hard, minimal puzzles needing subsets, fish or wings; expert, chains, backtracking
-//! and trial and error. (A 50 / 50 mix put everything from an XY-wing to the hardest known
-//! puzzles in the top quarter.)
 
-use crate::generate::{self, Symmetry};
-use crate::grid::Puzzle;
-use crate::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
 
-/// The seed of the default reference distribution.
-pub const REFERENCE_SEED: u64 = 2008;
-
-/// Standard-generator puzzles in the default reference.
-pub const REFERENCE_STANDARD: usize = 2_500;
-
-/// Random minimal puzzles in the default reference.
-pub const REFERENCE_MINIMAL: usize = 7_500;
-
-/// How the default reference is described in a bank's settings.
-pub const DEFAULT_REFERENCE: &str =
-    "default: 2,500 standard-generator and 7,500 random minimal puzzles, seed 2008";
-
 /// The default level names, easiest first.
 pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
-
-/// The puzzles of the default reference: [`REFERENCE_STANDARD`] from the standard generator
-/// (jobs 0..n), then [`REFERENCE_MINIMAL`] random minimal puzzles, with the source of each.
-pub fn default_reference() -> Vec<(Puzzle, &'static str)> {
-    use rayon::prelude::*;
-    let n = REFERENCE_STANDARD as u64;
-    (0..n + REFERENCE_MINIMAL as u64)
-        .into_par_iter()
-        .map(|j| {
-            let mut rng = Rng::for_job(REFERENCE_SEED, j);
-            if j < n {
-                (generate::standard(&mut rng), "standard")
-            } else {
-                (
-                    generate::random_minimal(&mut rng, Symmetry::None),
-                    "minimal",
-                )
-            }
-        })
-        .collect()
-}
 
 /// Which rating a bank's percentiles and bands use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -77,22 +28,6 @@ pub enum RatingKind {
 impl RatingKind {
     /// The name stored in a bank's settings and shown to users.
     pub fn name(self) -> &'static str {
-        match self {
-            RatingKind::Difficulty => "difficulty",
-            RatingKind::Hsolve => "hsolve",
-        }
-    }
-
-    /// The `puzzles` column holding this rating.
-    pub fn column(self) -> &'static str {
-        match self {
-            RatingKind::Difficulty => "difficulty",
-            RatingKind::Hsolve => "rating",
-        }
-    }
-
-    /// The `reference` column holding this rating.
-    pub fn reference_column(self) -> &'static str {
         match self {
             RatingKind::Difficulty => "difficulty",
             RatingKind::Hsolve => "hsolve",

@@ -1,0 +1,289 @@
+//! The build loop: batches of jobs generated in parallel, duplicates dropped in job order, the
+//! fresh puzzles rated in parallel, accepted in job order until the count or the band quotas
+//! are met, and committed by a writer thread that owns the connection while the next batch is
+//! generated. Also the backfill that brings rows of older versions up to date.
+
+use super::job::{self, Generated, JobResult, Rated, Source};
+use super::targets::{self, TargetProgress};
+use super::{BankError, BuildOptions};
+use crate::grid::Puzzle;
+use crate::levels::{calibrate, Levels};
+use crate::seeds::Library;
+use crate::store::{self, Build, NewPuzzle};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What became of one job of a batch.
+enum Event {
+    /// The puzzle did not have one solution (a bug; never stored).
+    NotUnique,
+    /// Its class is already in the bank or earlier in the batch.
+    Duplicate,
+    /// Rated, to be kept or dropped.
+    Rated(Box<Rated>),
+}
+
+/// Progress of a running build.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Puzzles stored by this build so far.
+    pub stored: u64,
+    /// Puzzles requested.
+    pub count: u64,
+    /// Duplicates skipped.
+    pub duplicates: u64,
+    /// Generated puzzles without one solution (bugs).
+    pub rejected: u64,
+    /// Puzzles rated outside every band that still needed puzzles (targeted builds).
+    pub off_band: u64,
+    /// Per band quota (targeted builds).
+    pub targets: Vec<TargetProgress>,
+    /// Time per stage: generation, uniqueness and canonical form together; rating; insert.
+    pub stage: [Duration; 3],
+}
+
+impl Progress {
+    /// True when the build stopped before storing every puzzle it was asked for.
+    pub fn stopped(&self) -> bool {
+        self.stored < self.count
+    }
+}
+
+/// The build's arguments as recorded in its bookkeeping row (a build resumes only with the
+/// same ones).
+fn arguments(opts: &BuildOptions, count: u64) -> String {
+    let mut args = format!(
+        "count={} seed={} seeds={}",
+        count,
+        opts.rng_seed,
+        opts.seed_library
+            .as_ref()
+            .map_or("shipped".to_string(), |p| p.display().to_string())
+    );
+    for (band, quota) in &opts.targets {
+        args.push_str(&format!(" band={band}:{quota}"));
+    }
+    args
+}
+
+/// Builds (or resumes building) the bank; calls `progress` after every batch handed to the
+/// writer thread (which commits it while the next one is generated). Stops early, keeping
+/// what was committed, when `stop` is set.
+///
+/// With targets, each batch's jobs go round the bands that still need puzzles, each band
+/// drawing from its [`targets::band_source`]; a rated puzzle is kept when its percentile falls
+/// in any band that still needs puzzles, and dropped otherwise (counted as off band).
+pub fn build(
+    opts: &BuildOptions,
+    lib: &Library,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Progress, BankError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()?;
+    let mut conn = store::open(&opts.db)?;
+    let levels = calibrate::ensure(&mut conn, opts.rating)?;
+    pool.install(|| backfill(&mut conn, &levels))?;
+    let seeds = job::store_seeds(&conn, pool.install(|| job::prepare(lib)))?;
+    if seeds.is_empty() {
+        return Err(BankError::EmptyLibrary);
+    }
+    let targeted = !opts.targets.is_empty();
+    let count = if targeted {
+        opts.targets.iter().map(|t| t.1).sum()
+    } else {
+        opts.count
+    };
+    let mut b: Build = store::builds::start(
+        &conn,
+        &arguments(opts, count),
+        opts.rng_seed,
+        count,
+        crate::rate::RATER,
+    )?;
+    let mut keys: HashSet<String> = store::puzzles::keys(&conn)?;
+    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &opts.targets, b.id)?;
+    let all_seeds = Source::Seeds((0..seeds.len()).collect());
+    let mut prog = Progress {
+        stored: b.stored,
+        count: b.count,
+        duplicates: b.duplicates,
+        rejected: b.rejected,
+        off_band: b.off_band,
+        targets: targets.clone(),
+        stage: Default::default(),
+    };
+    // The writer: owns the connection, commits batches in order.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Build, Vec<NewPuzzle>)>(1);
+    let writer = std::thread::spawn(
+        move || -> Result<(Duration, rusqlite::Connection), BankError> {
+            let mut spent = Duration::ZERO;
+            for (build, rows) in rx {
+                let t = Instant::now();
+                store::puzzles::insert_batch(&mut conn, &build, &rows)?;
+                spent += t.elapsed();
+            }
+            Ok((spent, conn))
+        },
+    );
+    while b.stored < b.count && !stop.load(Ordering::Relaxed) {
+        let (start, end) = (b.next_job, b.next_job + opts.batch);
+        // The bands still needing puzzles at the start of the batch; job j serves the
+        // (j - start) mod n-th of them.
+        let active: Vec<usize> = (0..targets.len())
+            .filter(|&i| targets[i].stored < targets[i].quota)
+            .collect();
+        let source_of = |j: u64| -> (Option<usize>, &Source) {
+            if active.is_empty() {
+                (None, &all_seeds)
+            } else {
+                let t = active[((j - start) % active.len() as u64) as usize];
+                (Some(t), &sources[t])
+            }
+        };
+        let t = Instant::now();
+        let results: Vec<JobResult> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|j| job::generate(&seeds, source_of(j).1, opts.rng_seed, j))
+                .collect()
+        });
+        // Duplicates of the bank or of an earlier job of the batch are dropped unrated.
+        let mut fresh: Vec<Generated> = Vec::new();
+        let mut batch_keys: HashSet<String> = HashSet::new();
+        let mut events: Vec<(u64, Event)> = Vec::new();
+        for r in results {
+            match r {
+                JobResult::NotUnique(j) => events.push((j, Event::NotUnique)),
+                JobResult::Puzzle(g) => {
+                    let key = g.canon.key().to_hex();
+                    if keys.contains(&key) || !batch_keys.insert(key) {
+                        events.push((g.job, Event::Duplicate));
+                    } else {
+                        fresh.push(*g);
+                    }
+                }
+            }
+        }
+        prog.stage[0] += t.elapsed();
+        let t = Instant::now();
+        let rated: Vec<Rated> = pool.install(|| {
+            fresh
+                .into_par_iter()
+                .map(|g| Rated::new(g, &seeds, &levels))
+                .collect()
+        });
+        prog.stage[1] += t.elapsed();
+        // Accept in job order until the quotas (or the count) are met.
+        events.extend(
+            rated
+                .into_iter()
+                .map(|r| (r.job, Event::Rated(Box::new(r)))),
+        );
+        events.sort_by_key(|e| e.0);
+        let mut rows: Vec<NewPuzzle> = Vec::new();
+        let mut next_job = end;
+        for (j, event) in events {
+            if b.stored >= b.count {
+                next_job = j;
+                break;
+            }
+            let rated = match event {
+                Event::NotUnique => {
+                    eprintln!(
+                        "pseudoku: bug: job {j} made a puzzle without one solution; not stored"
+                    );
+                    b.rejected += 1;
+                    continue;
+                }
+                Event::Duplicate => {
+                    b.duplicates += 1;
+                    continue;
+                }
+                Event::Rated(r) => *r,
+            };
+            if targeted {
+                let (aim, _) = source_of(j);
+                if let Some(a) = aim {
+                    targets[a].jobs += 1;
+                }
+                let hit = (0..targets.len()).find(|&i| {
+                    targets[i].stored < targets[i].quota
+                        && targets[i].range.contains(rated.percentile)
+                });
+                let Some(i) = hit else {
+                    b.off_band += 1;
+                    continue;
+                };
+                if aim == Some(i) {
+                    targets[i].hits += 1;
+                }
+                targets[i].stored += 1;
+            }
+            keys.insert(rated.graded.key().to_hex());
+            b.stored += 1;
+            rows.push(rated.into());
+        }
+        b.next_job = next_job;
+        if tx.send((b.clone(), rows)).is_err() {
+            // The writer stopped on an error: report it.
+            drop(tx);
+            return Err(match writer.join() {
+                Ok(Err(e)) => e,
+                Ok(Ok(_)) | Err(_) => BankError::Writer,
+            });
+        }
+        prog.stored = b.stored;
+        prog.duplicates = b.duplicates;
+        prog.rejected = b.rejected;
+        prog.off_band = b.off_band;
+        prog.targets.clone_from(&targets);
+        progress(&prog);
+    }
+    drop(tx);
+    let (spent, conn) = writer.join().map_err(|_| BankError::Writer)??;
+    prog.stage[2] = spent;
+    if b.stored >= b.count {
+        store::builds::finish(&conn, b.id)?;
+    }
+    Ok(prog)
+}
+
+/// Brings rows stored by older versions up to date: rates the rows without a `difficulty`
+/// (migration 0003 leaves them NULL), gives every row its retrieval tie-break (`pick`, added
+/// by migration 0004) and its percentile. 1,000 rows per transaction, on the current rayon
+/// pool. Returns how many rows were touched.
+pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, BankError> {
+    let todo = store::puzzles::stale(conn)?;
+    for chunk in todo.chunks(1000) {
+        let done: Vec<(store::puzzles::Refreshed, &str)> = chunk
+            .par_iter()
+            .map(|row| -> Result<_, BankError> {
+                let difficulty = match row.difficulty {
+                    Some(d) => d,
+                    None => {
+                        let bad = |reason: String| BankError::Stale { id: row.id, reason };
+                        let p = Puzzle::parse_line(&row.puzzle)
+                            .map_err(|e| bad(format!("does not parse: {e}")))?;
+                        crate::rate::report(&p, None)
+                            .map_err(|e| bad(format!("cannot be rated: {e}")))?
+                            .difficulty
+                    }
+                };
+                Ok((
+                    store::puzzles::Refreshed {
+                        id: row.id,
+                        difficulty,
+                        percentile: levels.percentile(difficulty, row.hsolve),
+                    },
+                    row.canon_key.as_str(),
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        store::puzzles::refresh(conn, &done)?;
+    }
+    Ok(todo.len() as u64)
+}

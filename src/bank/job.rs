@@ -1,0 +1,260 @@
+//! One job of a build: a seed prepared for the pseudo-generator, the puzzle a job makes
+//! (pseudo-generation, the uniqueness check, the canonical form), and the rated result that
+//! becomes a stored row.
+//!
+//! Job j draws every random choice from `Rng::for_job(rng_seed, j)`, so a job's puzzle does not
+//! depend on which thread runs it.
+
+use crate::canon::{self, Canonical};
+use crate::cellset::CellSet;
+use crate::grid::{Cell, Grid, Puzzle};
+use crate::hsolve;
+use crate::rate::Graded;
+use crate::rng::Rng;
+use crate::seeds::{Library, Seed};
+use crate::store::{self, NewPuzzle};
+use crate::transform::Transform;
+use rayon::prelude::*;
+
+/// A seed ready for the pseudo-generator.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Its row id in the bank's `seeds` table (0 until stored).
+    pub id: i64,
+    /// The seed.
+    pub seed: Seed,
+    /// The tier the clue selection solves with: one below the seed's hardest.
+    pub k: u8,
+    /// Its reserved cells: empty after tier-k solving.
+    pub reserved: CellSet,
+}
+
+impl Prepared {
+    /// Computes the reserved cells of `seed` (row id `id`).
+    pub fn new(id: i64, seed: Seed) -> Prepared {
+        let k = seed.tier.saturating_sub(1);
+        let reserved = hsolve::solve_to_tier(&seed.puzzle, k)
+            .expect("a seed has a solution")
+            .reserved;
+        Prepared {
+            id,
+            seed,
+            k,
+            reserved,
+        }
+    }
+
+    /// The seed as the bank stores it.
+    pub fn to_row(&self) -> store::seeds::SeedRow {
+        store::seeds::SeedRow {
+            puzzle: self.seed.puzzle.to_line(),
+            solution: self.seed.solution.to_line(),
+            canon_key: self.seed.key().to_hex(),
+            tier: self.seed.tier,
+            hsolve: self.seed.hsolve,
+            reserved: Cell::all()
+                .map(|c| if self.reserved.contains(c) { '1' } else { '0' })
+                .collect(),
+            provenance: self.seed.provenance.clone(),
+        }
+    }
+}
+
+/// Prepares the library's seeds (in parallel on the current rayon pool).
+pub fn prepare(lib: &Library) -> Vec<Prepared> {
+    lib.seeds
+        .par_iter()
+        .map(|s| Prepared::new(0, s.clone()))
+        .collect()
+}
+
+/// Stores prepared seeds in the bank (once per class) and sets their row ids.
+pub fn store_seeds(
+    conn: &rusqlite::Connection,
+    mut prepared: Vec<Prepared>,
+) -> store::Result<Vec<Prepared>> {
+    let rows: Vec<store::seeds::SeedRow> = prepared.iter().map(Prepared::to_row).collect();
+    for (p, id) in prepared.iter_mut().zip(store::seeds::store(conn, &rows)?) {
+        p.id = id;
+    }
+    Ok(prepared)
+}
+
+/// A generated puzzle with one solution, before rating.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The job that made it.
+    pub job: u64,
+    /// Index of its seed in the prepared list, or `None` for a generator.
+    pub seed_index: Option<usize>,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution.
+    pub solution: Grid,
+    /// The symmetry applied to the seed (the identity for a generator).
+    pub transform: Transform,
+    /// Its canonical form.
+    pub canon: Canonical,
+}
+
+/// What a job produced.
+#[derive(Clone, Debug)]
+pub enum JobResult {
+    /// A puzzle with one solution.
+    Puzzle(Box<Generated>),
+    /// The pseudo-generator made a puzzle without exactly one solution (a bug: counted,
+    /// reported, never stored).
+    NotUnique(u64),
+}
+
+/// Where a job's puzzle comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The pseudo-generator on one of these seeds (indexes into the prepared list), drawn at
+    /// random.
+    Seeds(Vec<usize>),
+    /// The paper's standard generator (for bands too easy for every seed).
+    Standard,
+    /// Random minimal puzzles (for bands too easy for every seed, where they land more often
+    /// than the standard generator's).
+    Minimal,
+}
+
+impl Source {
+    /// How a build's summary names it.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Standard => "standard generator".to_string(),
+            Source::Minimal => "random minimal puzzles".to_string(),
+            Source::Seeds(v) => format!("{} seeds", v.len()),
+        }
+    }
+}
+
+/// Runs job `job` from `source`.
+pub fn generate(seeds: &[Prepared], source: &Source, rng_seed: u64, job: u64) -> JobResult {
+    match source {
+        Source::Seeds(among) => pseudo_generate(seeds, among, rng_seed, job),
+        Source::Standard | Source::Minimal => {
+            let mut rng = Rng::for_job(rng_seed, job);
+            let puzzle = if *source == Source::Standard {
+                crate::generate::standard(&mut rng)
+            } else {
+                crate::generate::random_minimal(&mut rng, crate::generate::Symmetry::None)
+            };
+            let Some(solution) = crate::solve::solve(&puzzle).unique() else {
+                return JobResult::NotUnique(job);
+            };
+            JobResult::Puzzle(Box::new(Generated {
+                job,
+                seed_index: None,
+                canon: canon::canonical(&puzzle),
+                puzzle,
+                solution,
+                transform: Transform::identity(),
+            }))
+        }
+    }
+}
+
+/// The pseudo-generator for one job: a seed drawn from `among`, a random symmetry of its
+/// solution and reserved cells, then random unreserved cells revealed, each followed by tier-k
+/// solving, until every unreserved cell is filled. Reserved cells never get a clue.
+pub fn pseudo_generate(seeds: &[Prepared], among: &[usize], rng_seed: u64, job: u64) -> JobResult {
+    let mut rng = Rng::for_job(rng_seed, job);
+    let si = among[rng.index(among.len())];
+    let s = &seeds[si];
+    let t = Transform::random(&mut rng);
+    let solution = t.apply_grid(&s.seed.solution);
+    let reserved: CellSet = Cell::all()
+        .filter(|&c| s.reserved.contains(t.source_of(c)))
+        .collect();
+    let mut order: Vec<Cell> = (CellSet::ALL - reserved).iter().collect();
+    rng.shuffle(&mut order);
+    let mut st = crate::candidates::Candidates::new(&Puzzle::EMPTY);
+    let mut clues = [0u8; 81];
+    for c in order {
+        if st.value(c).is_some() {
+            continue; // already deduced
+        }
+        let d = solution.get(c);
+        clues[c.index()] = d.get();
+        if st.place(c, d).is_none() {
+            return JobResult::NotUnique(job);
+        }
+        hsolve::fixpoint(&mut st, s.k);
+    }
+    let puzzle = Puzzle::from_bytes_unchecked(clues);
+    if !crate::solve::is_unique(&puzzle) {
+        return JobResult::NotUnique(job);
+    }
+    let canon = canon::canonical(&puzzle);
+    JobResult::Puzzle(Box::new(Generated {
+        job,
+        seed_index: Some(si),
+        puzzle,
+        solution,
+        transform: t,
+        canon,
+    }))
+}
+
+/// A job's puzzle, rated, with its percentile and provenance: a row to store.
+#[derive(Clone, Debug)]
+pub struct Rated {
+    /// The job that made it.
+    pub job: u64,
+    /// Its seed's row id, or `None` for a generator.
+    pub seed_id: Option<i64>,
+    /// The symmetry applied to the seed (`None` for a generator).
+    pub transform: Option<Transform>,
+    /// The puzzle and its rating.
+    pub graded: Graded,
+    /// Its percentile against the bank's reference.
+    pub percentile: f64,
+}
+
+impl Rated {
+    /// Rates a generated puzzle (seeds: the prepared list its seed index points into) and
+    /// measures its percentile against `levels`.
+    pub fn new(g: Generated, seeds: &[Prepared], levels: &crate::levels::Levels) -> Rated {
+        let seed_id = g.seed_index.map(|i| seeds[i].id);
+        let transform = g.seed_index.map(|_| g.transform);
+        let graded =
+            Graded::new(g.puzzle, g.solution, g.canon).expect("a generated puzzle is unique");
+        let percentile = levels.percentile(graded.report.difficulty, graded.report.hsolve);
+        Rated {
+            job: g.job,
+            seed_id,
+            transform,
+            graded,
+            percentile,
+        }
+    }
+}
+
+impl From<Rated> for NewPuzzle {
+    fn from(r: Rated) -> NewPuzzle {
+        let (g, rep) = (&r.graded, &r.graded.report);
+        NewPuzzle {
+            puzzle: g.puzzle.to_line(),
+            solution: g.solution.to_line(),
+            canon: g.canon.to_line(),
+            canon_key: g.key().to_hex(),
+            clues: g.puzzle.clues() as u32,
+            difficulty: rep.difficulty,
+            hsolve: rep.hsolve,
+            hsolve_sd: rep.hsolve_sd,
+            tier: rep.tier,
+            wnef: rep.wnef,
+            wnef_class: rep.wnef_class,
+            box_norm: rep.box_norm,
+            box_class: rep.box_class,
+            grade: rep.grade.to_string(),
+            seed_id: r.seed_id,
+            percentile: r.percentile,
+            transform: r.transform.map_or(String::new(), |t| t.to_string()),
+            job: r.job,
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The bank builder: the hsolve paper's pseudo-generator (section 4.2) over the seed library,
+//! feeding the SQLite bank, and `verify`.
+//!
+//! - [`job`]: one job: a prepared seed, pseudo-generation (or a generator for the easiest
+//!   bands), the uniqueness check and canonical form, the rated row;
+//! - [`targets`]: band quotas and where each band's jobs come from;
+//! - [`build`]: the build loop and its writer thread; the backfill of older rows;
+//! - [`verify`]: stored rows re-checked from scratch.
+//!
+//! # Pipeline
+//!
+//! Jobs are numbered; job j draws from `Rng::for_job(rng_seed, j)`: a seed of the library, a
+//! random symmetry, and the order in which unreserved cells are revealed. Jobs run in batches:
+//!
+//! 1. in parallel: pseudo-generation (clue selection with the tier-k solver), the uniqueness
+//!    check, the canonical form;
+//! 2. in job order: duplicates (by class key, against the bank and the batch) are dropped;
+//! 3. in parallel: the rating (on the canonical form) and the secondary metrics
+//!    ([`crate::rate::Graded`]);
+//! 4. in job order: puzzles are accepted until the requested count (or every band quota) is
+//!    met;
+//! 5. the writer thread, which owns the connection, commits the batch and the build's
+//!    progress in one transaction while the next batch is generated.
+//!
+//! Accepting in job order makes the bank the same whatever the thread count. An interrupted
+//! build keeps its committed batches; the next build with the same RNG seed and count resumes
+//! at the first uncommitted job.
+
+pub mod build;
+pub mod job;
+pub mod targets;
+pub mod verify;
+
+pub use build::{build, Progress};
+pub use verify::{verify, Mismatch, Verified};
+
+use crate::levels::{Band, LevelsError, RatingKind};
+use crate::store::StoreError;
+use std::path::PathBuf;
+
+/// What can go wrong while building or verifying a bank.
+#[derive(Debug, thiserror::Error)]
+pub enum BankError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The bank's levels could not be set up.
+    #[error(transparent)]
+    Levels(#[from] LevelsError),
+    /// The worker threads could not be started.
+    #[error("starting the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The seed library has no seed.
+    #[error("the seed library is empty")]
+    EmptyLibrary,
+    /// The database writer thread stopped without saying why.
+    #[error("the database writer stopped")]
+    Writer,
+    /// A row stored by an older version cannot be brought up to date.
+    #[error("puzzle {id} {reason}")]
+    Stale {
+        /// Its row id.
+        id: i64,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// The bank.
+    pub db: PathBuf,
+    /// New distinct puzzles to store (without targets).
+    pub count: u64,
+    /// Band quotas: build until each band holds this many new puzzles (then the count is their
+    /// sum). Empty: any difficulty.
+    pub targets: Vec<(Band, u64)>,
+    /// The rating a new bank's percentiles use (an existing bank keeps its own).
+    pub rating: Option<RatingKind>,
+    /// Worker threads (0: all cores).
+    pub threads: usize,
+    /// The seed of every random choice.
+    pub rng_seed: u64,
+    /// The seed library file, or `None` for the shipped one (recorded with the build).
+    pub seed_library: Option<PathBuf>,
+    /// Jobs per batch.
+    pub batch: u64,
+}

@@ -1,0 +1,117 @@
+//! `verify`: stored rows re-checked from scratch: unique solution, the stored solution,
+//! canonical form and key, both ratings and the percentile recomputed.
+
+use super::BankError;
+use crate::canon;
+use crate::grid::Puzzle;
+use crate::store;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// A row that `verify` found wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// The row id.
+    pub id: i64,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl std::fmt::Display for Mismatch {
+    /// `row ID: what`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "row {}: {}", self.id, self.what)
+    }
+}
+
+/// What `verify` found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Verified {
+    /// Rows checked.
+    pub checked: u64,
+    /// The wrong ones.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Re-checks up to `sample` rows (spread over the table; all when `sample` is 0), on the
+/// current rayon pool.
+pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
+    let conn = store::open_existing(db)?;
+    let (kind, _) = store::settings::levels(&conn)?;
+    let reference = store::settings::reference(&conn, kind)?;
+    let total = store::puzzles::count(&conn)?;
+    let step = if sample == 0 || sample >= total {
+        1
+    } else {
+        total.div_ceil(sample)
+    };
+    let rows = store::puzzles::every_nth(&conn, step)?;
+    let mismatches: Vec<Mismatch> = rows
+        .par_iter()
+        .flat_map_iter(|row| {
+            let mut out = Vec::new();
+            let mut bad = |what: String| out.push(Mismatch { id: row.id, what });
+            let p = match Puzzle::parse_line(&row.puzzle) {
+                Ok(p) => p,
+                Err(e) => {
+                    bad(format!("puzzle does not parse: {e}"));
+                    return out;
+                }
+            };
+            match crate::solve::solve(&p).unique() {
+                None => bad("not exactly one solution".into()),
+                Some(g) if g.to_line() != row.solution => {
+                    bad("stored solution is not the solution".into())
+                }
+                _ => {}
+            }
+            let c = canon::canonical(&p);
+            if c.to_line() != row.canon {
+                bad(format!("canonical form {} != stored {}", c.to_line(), row.canon));
+            }
+            if c.key().to_hex() != row.canon_key {
+                bad("key does not match the canonical form".into());
+            }
+            match crate::rate::report(&p, None) {
+                Ok(report) => {
+                    if report.hsolve != row.hsolve
+                        || report.hsolve_sd != row.hsolve_sd
+                        || report.tier != row.tier
+                        || report.grade != row.grade
+                    {
+                        bad(format!(
+                            "rating {} sd {} tier {} grade {} != stored {} {} {} {}",
+                            report.hsolve,
+                            report.hsolve_sd,
+                            report.tier,
+                            report.grade,
+                            row.hsolve,
+                            row.hsolve_sd,
+                            row.tier,
+                            row.grade
+                        ));
+                    }
+                    if row.difficulty != Some(report.difficulty) {
+                        bad(format!(
+                            "difficulty {} != stored {}",
+                            report.difficulty,
+                            row.difficulty
+                                .map_or("NULL".to_string(), |d| d.to_string())
+                        ));
+                    }
+                    let value = kind.value(report.difficulty, report.hsolve);
+                    let want = reference.as_ref().map(|r| r.percentile(value));
+                    if row.percentile != want {
+                        bad(format!("percentile {want:?} != stored {:?}", row.percentile));
+                    }
+                }
+                Err(e) => bad(format!("cannot rate: {e}")),
+            }
+            out
+        })
+        .collect();
+    Ok(Verified {
+        checked: rows.len() as u64,
+        mismatches,
+    })
+}

@@ -1,0 +1,154 @@
+//! Batch commands over puzzle inputs (`solve`, `rate`, `canon`): every puzzle of a file or of
+//! standard input processed in input order, one output line per good puzzle, and every bad
+//! line (one that does not parse, or a puzzle the task cannot handle) reported as
+//! `FILE:LINE: reason` while the rest goes on.
+
+use crate::canon;
+use crate::input::{Entry, PuzzleReader, ReadError};
+use crate::solve::{solve, Solutions};
+use std::io::{self, Write};
+use std::path::Path;
+
+/// What to do with each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// Solve: `puzzle TAB solution` (or `multiple` / `none`); with `count`, `puzzle TAB 0|1|2`.
+    Solve {
+        /// Print the number of solutions (2: two or more) instead.
+        count: bool,
+    },
+    /// Rate: a TSV header, then [`crate::rate::Report`] lines, or JSON lines.
+    Rate {
+        /// Runs per puzzle for both ratings (`None`: each rating's default).
+        runs: Option<u32>,
+        /// JSON lines instead of TSV.
+        json: bool,
+    },
+    /// The canonical form: `input TAB canonical TAB key TAB automorphisms`, or JSON lines.
+    Canon {
+        /// Canonicalize the solution grid instead of the puzzle.
+        grid: bool,
+        /// JSON lines instead of TSV.
+        json: bool,
+    },
+}
+
+/// What went wrong with the input or the output as a whole (bad lines are not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The input could not be opened or read.
+    #[error(transparent)]
+    Read(ReadError),
+    /// The output could not be written.
+    #[error("writing the output: {0}")]
+    Write(#[from] io::Error),
+}
+
+/// What a batch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Puzzles handled (an output line each).
+    pub done: u64,
+    /// Bad lines reported.
+    pub bad: u64,
+}
+
+/// One `canon --json` line, keys in this order.
+#[derive(serde::Serialize)]
+struct CanonLine {
+    input: String,
+    canonical: String,
+    key: String,
+    automorphisms: u64,
+}
+
+impl Task {
+    /// The line written before the results, if any.
+    pub fn header(&self) -> Option<&'static str> {
+        match self {
+            Task::Rate { json: false, .. } => Some(crate::rate::TSV_HEADER),
+            _ => None,
+        }
+    }
+
+    /// The output line of one puzzle (no newline), or why the puzzle cannot be handled.
+    pub fn line(&self, entry: &Entry) -> Result<String, String> {
+        let p = entry.puzzle;
+        match *self {
+            Task::Solve { count: true } => Ok(format!("{}\t{}", p, solve(&p).count())),
+            Task::Solve { count: false } => Ok(match solve(&p) {
+                Solutions::Unique(g) => format!("{p}\t{g}"),
+                Solutions::Multiple(_) => format!("{p}\tmultiple"),
+                Solutions::None => format!("{p}\tnone"),
+            }),
+            Task::Rate { runs, json } => {
+                let r = crate::rate::report(&p, runs).map_err(|e| e.to_string())?;
+                Ok(if json { r.to_json() } else { r.to_tsv() })
+            }
+            Task::Canon { grid, json } => {
+                let c = if grid {
+                    match solve(&p) {
+                        Solutions::Unique(g) => canon::canonical_grid(&g),
+                        Solutions::None => return Err("the puzzle has no solution".into()),
+                        Solutions::Multiple(_) => {
+                            return Err("the puzzle has more than one solution".into())
+                        }
+                    }
+                } else {
+                    canon::canonical(&p)
+                };
+                Ok(if json {
+                    serde_json::to_string(&CanonLine {
+                        input: p.to_line(),
+                        canonical: c.to_line(),
+                        key: c.key().to_hex(),
+                        automorphisms: c.automorphisms,
+                    })
+                    .expect("serializable")
+                } else {
+                    format!("{p}\t{}\t{}\t{}", c.to_line(), c.key(), c.automorphisms)
+                })
+            }
+        }
+    }
+}
+
+/// Runs `task` over the puzzles of `input` (`-`: standard input), writing the results to
+/// `out` and the bad lines to `err`, in input order.
+pub fn run(
+    task: Task,
+    input: &Path,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<Summary, BatchError> {
+    let name = input.display().to_string();
+    let mut summary = Summary::default();
+    if let Some(h) = task.header() {
+        writeln!(out, "{h}")?;
+    }
+    for item in PuzzleReader::open(input).map_err(BatchError::Read)? {
+        let entry = match item {
+            Ok(entry) => entry,
+            Err(ReadError::Line(e)) => {
+                out.flush()?;
+                writeln!(err, "{e}")?;
+                summary.bad += 1;
+                continue;
+            }
+            Err(e) => return Err(BatchError::Read(e)),
+        };
+        match task.line(&entry) {
+            Ok(line) => {
+                writeln!(out, "{line}")?;
+                summary.done += 1;
+            }
+            Err(why) => {
+                out.flush()?;
+                writeln!(err, "{name}:{}: {why}", entry.line)?;
+                summary.bad += 1;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(summary)
+}

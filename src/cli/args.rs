@@ -1,0 +1,398 @@
+//! The command line's arguments (clap derive): one struct per subcommand, raw flags that
+//! [`super`] turns into the library's validated options.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Builds large, graded Sudoku puzzle banks.
+///
+/// pseudoku is a toolkit for building banks of graded, distinct Sudoku puzzles. Puzzles are read
+/// one per line (81 characters, `1`-`9`, `.` or `0` for empty; anything after the 81st character
+/// is ignored) or in the nine-line grid form; blank lines and lines starting with `#` are skipped.
+///
+/// Exit status: 0 on success, 1 if some input lines were bad (each is reported on stderr as
+/// FILE:LINE: reason and the rest are processed) or, for `verify`, a row is wrong, for `get`,
+/// the range has fewer unserved puzzles than asked, for `export`, a level ran short; 2 on a
+/// usage or fatal error.
+#[derive(Debug, Parser)]
+#[command(name = "pseudoku", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve puzzles with the exact solver.
+    ///
+    /// For each input puzzle prints `<puzzle>\t<solution>`, or `<puzzle>\tmultiple` when it has
+    /// two or more solutions, or `<puzzle>\tnone` when it has none. With --count prints
+    /// `<puzzle>\t<0|1|2>` instead (2 meaning two or more).
+    Solve(SolveArgs),
+    /// Rate puzzles: difficulty, the paper's hsolve and the secondary metrics.
+    ///
+    /// Prints a header line and one tab-separated line per puzzle with the columns
+    /// `puzzle difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class grade
+    /// clues`;
+    /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
+    /// one solution is reported on stderr as a bad line.
+    Rate(RateArgs),
+    /// Show one hsolve run on a puzzle, step by step, as a person would follow it.
+    ///
+    /// Each line is one search: the step number (or `-` when the search found nothing and the
+    /// solver moved on to the next tier), the tier, the strategy applied, p (possible
+    /// applications), v (valid ones), the running difficulty d, and the move. With --rating
+    /// difficulty, one run of the difficulty model instead: its ladder position replaces the
+    /// tier, and d sums the unweighted E(p, v).
+    Explain(ExplainArgs),
+    /// Print each puzzle's exact canonical (minlex) form and its class key.
+    ///
+    /// Per input puzzle: `<input>\t<canonical>\t<key>\t<automorphisms>`: the canonical form as
+    /// 81 characters with `0` for empty, the blake3 key of that string in hex, and the number of
+    /// symmetries that fix the input. Two puzzles are the same puzzle up to symmetry exactly when
+    /// their keys are equal. With --grid, the puzzle's solution grid is canonicalized instead (a
+    /// puzzle without exactly one solution is then reported as a bad line).
+    Canon(CanonArgs),
+    /// Build (or continue building) a bank of graded, distinct puzzles in SQLite.
+    ///
+    /// Each job takes a seed of the library, applies a random symmetry, reveals random cells
+    /// the seed's weaker solver can fill until it fills them all (the seed's hard core stays
+    /// empty), checks uniqueness, drops duplicates by class key, rates, and stores. Ctrl-C stops
+    /// cleanly: committed puzzles stay, and the same command continues where it stopped. The
+    /// same seed and count give the same bank whatever the thread count. With --band or
+    /// --per-band, only puzzles inside the bands are kept, until every quota is met.
+    Build(BuildArgs),
+    /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, both
+    /// ratings and the percentile.
+    Verify(VerifyArgs),
+    /// Get random unserved puzzles of a band, a percentile range or a level.
+    ///
+    /// Prints one line per puzzle: `<puzzle>\t<rating>\t<percentile>\t<id>` (the rating is the
+    /// one the bank's percentiles use), or with --json one object per line with the keys
+    /// `id puzzle solution rating percentile tier`. With --mark-served the puzzles are recorded
+    /// as served in the same transaction, and never handed out again, even to concurrent
+    /// callers. Exits with 1 (after printing what there was) when the range has fewer unserved
+    /// puzzles than asked.
+    Get(GetArgs),
+    /// Replace the reference distribution percentiles are measured against, change the rating
+    /// they use or the level names; every stored percentile is recomputed in one transaction.
+    Calibrate(CalibrateArgs),
+    /// What a bank holds: counts per band and tier, the rating histogram, percentiles against
+    /// the reference, duplicates rejected, seeds used; --plot draws it as an SVG image.
+    Stats(StatsArgs),
+    /// Export daily batches for a publisher: a mix of levels per day, never repeating a
+    /// puzzle (nor any member of its class), with no two puzzles from the same seed or
+    /// solution grid within 7 days.
+    ///
+    /// Exporting dates already exported writes the same puzzles again, byte for byte;
+    /// --replace draws new ones (the old ones stay retired). If a level runs short, says which,
+    /// how many and from which date, exports nothing and exits with 1 (--allow-partial exports
+    /// what there is).
+    Export(ExportArgs),
+    /// The seed library: mine seeds, import them, list them.
+    #[command(subcommand)]
+    Seeds(SeedsCommand),
+}
+
+/// Arguments of `pseudoku build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// New distinct puzzles to store.
+    #[arg(long, default_value_t = 1000)]
+    pub count: u64,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of every random choice.
+    #[arg(long = "seed", default_value_t = 2026)]
+    pub rng_seed: u64,
+    /// A seed library file (default: the shipped library).
+    #[arg(long = "seeds", value_name = "FILE")]
+    pub seed_library: Option<PathBuf>,
+    /// Jobs per batch (one transaction per batch).
+    #[arg(long, default_value_t = 256, hide = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub batch: u64,
+    /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
+    #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands"])]
+    pub band: Option<crate::levels::Band>,
+    /// Build this many puzzles in every band of --bands (quotas; --count is ignored).
+    #[arg(long, value_name = "N", requires = "bands")]
+    pub per_band: Option<u64>,
+    /// The number of bands for --per-band.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub bands: Option<u32>,
+    /// The rating a new bank's percentiles and bands use.
+    #[arg(long, value_enum)]
+    pub rating: Option<crate::levels::RatingKind>,
+}
+
+impl BuildArgs {
+    /// The band quotas asked for (empty: any difficulty).
+    pub fn targets(&self) -> Result<Vec<(crate::levels::Band, u64)>, String> {
+        if let Some(band) = self.band {
+            return Ok(vec![(band, self.count)]);
+        }
+        match (self.per_band, self.bands) {
+            (Some(n), Some(m)) => Ok((1..=m)
+                .map(|k| (crate::levels::Band::new(k, m).expect("1 <= k <= m"), n))
+                .collect()),
+            (None, Some(_)) => Err("--bands needs --per-band N".into()),
+            _ => Ok(Vec::new()),
+        }
+    }
+}
+
+/// Arguments of `pseudoku verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Rows to check, spread over the bank (0: all).
+    #[arg(long, default_value_t = 1000)]
+    pub sample: u64,
+}
+
+/// Arguments of `pseudoku get`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("range").required(true).args(["band", "percentile", "level"])))]
+pub struct GetArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Band K of M, e.g. 3/4: percentiles [100(K-1)/M, 100K/M).
+    #[arg(long, value_name = "K/M")]
+    pub band: Option<crate::levels::Band>,
+    /// Percentiles [A, B), e.g. 90..95 (B = 100 includes 100).
+    #[arg(long, value_name = "A..B")]
+    pub percentile: Option<crate::levels::PercentileRange>,
+    /// A level of the bank's level names, e.g. hard.
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<String>,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Record the puzzles as served: they are never returned again.
+    #[arg(long)]
+    pub mark_served: bool,
+    /// Seed of the random choice (default: from the clock).
+    #[arg(long = "seed")]
+    pub rng_seed: Option<u64>,
+}
+
+/// Arguments of `pseudoku calibrate`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("change").required(true).multiple(true).args(["from", "default_reference", "rating", "levels"])))]
+pub struct CalibrateArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// A corpus of puzzles to become the reference (e.g. a publisher's past puzzles), one per
+    /// line; bad lines and puzzles without one solution are reported and left out.
+    #[arg(long, value_name = "FILE", conflicts_with = "default_reference")]
+    pub from: Option<PathBuf>,
+    /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles).
+    #[arg(long = "default")]
+    pub default_reference: bool,
+    /// The rating percentiles and bands use.
+    #[arg(long, value_enum)]
+    pub rating: Option<crate::levels::RatingKind>,
+    /// Level names, easiest first, comma-separated (equal bands), e.g. easy,medium,hard,expert.
+    #[arg(long, value_name = "NAMES")]
+    pub levels: Option<crate::levels::LevelSet>,
+    /// Worker threads for rating the corpus (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Arguments of `pseudoku stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the histogram and the counts per band into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Arguments of `pseudoku export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The first date, YYYY-MM-DD.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub start: String,
+    /// The number of days.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    pub days: u32,
+    /// Puzzles per day by level or band, e.g. easy:2,medium:2,hard:1 or 1/4:2,4/4:1.
+    #[arg(long, value_name = "SPEC")]
+    pub mix: String,
+    /// The file format.
+    #[arg(long, value_enum, default_value = "txt")]
+    pub format: crate::export::Format,
+    /// The output folder (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// One file for the whole range instead of one per day.
+    #[arg(long)]
+    pub single_file: bool,
+    /// Draw new puzzles for dates already exported (the old ones are never used again).
+    #[arg(long)]
+    pub replace: bool,
+    /// Export what there is when a level runs short (its slots stay empty).
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6.
+    #[arg(long, default_value_t = 4, value_parser = per_page)]
+    pub per_page: u8,
+    /// Seed of the random choices.
+    #[arg(long = "seed", default_value_t = 1)]
+    pub rng_seed: u64,
+}
+
+/// Parses `--per-page`: 1, 2, 4 or 6.
+fn per_page(s: &str) -> Result<u8, String> {
+    match s.trim() {
+        "1" => Ok(1),
+        "2" => Ok(2),
+        "4" => Ok(4),
+        "6" => Ok(6),
+        _ => Err(format!("{s:?}: puzzles per page must be 1, 2, 4 or 6")),
+    }
+}
+
+/// The `seeds` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SeedsCommand {
+    /// Mine seeds: random minimal puzzles classified by the hardest tier they need, with
+    /// neighbourhood climbing from the rare tiers (3, 4, 6); new classes are added to the
+    /// library until every tier has its quota.
+    Mine(MineArgs),
+    /// Import seeds from a file: plain 81-character puzzles or lines of the seed format.
+    ///
+    /// Each puzzle is checked (one solution) and analysed; bad lines are reported as
+    /// FILE:LINE: reason, the good ones are added (one per class) and a summary is printed.
+    Import(ImportArgs),
+    /// Summarize the library by tier: count, rating range, reserved-cell range.
+    List(ListArgs),
+}
+
+/// Where the library lives.
+#[derive(Debug, clap::Args)]
+pub struct LibraryArg {
+    /// The library file.
+    #[arg(long, value_name = "FILE", default_value = "seeds/library.tsv")]
+    pub library: PathBuf,
+}
+
+/// Arguments of `pseudoku seeds mine`.
+#[derive(Debug, clap::Args)]
+pub struct MineArgs {
+    /// Keep seeds needing at least this tier.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub tier: u8,
+    /// Seeds wanted per tier for tiers 1-3 and for tiers 5-6 together (tier 4: a tenth).
+    #[arg(long, default_value_t = 300)]
+    pub count: usize,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of the random choices (the same seed gives the same library).
+    #[arg(long = "seed", default_value_t = 2026)]
+    pub rng_seed: u64,
+    /// Give up after this many candidate puzzles.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_jobs: u64,
+    /// Neighbourhood moves tried from each rare find.
+    #[arg(long, default_value_t = 20)]
+    pub climb: u32,
+    /// Where to write the library (merged with what is there).
+    #[arg(long, value_name = "FILE", default_value = "seeds/library.tsv")]
+    pub out: PathBuf,
+}
+
+/// Arguments of `pseudoku seeds import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The file to import; `-` reads standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: PathBuf,
+    /// The library.
+    #[command(flatten)]
+    pub library: LibraryArg,
+}
+
+/// Arguments of `pseudoku seeds list`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// The library.
+    #[command(flatten)]
+    pub library: LibraryArg,
+}
+
+/// Arguments of `pseudoku canon`.
+#[derive(Debug, clap::Args)]
+pub struct CanonArgs {
+    /// Input file, one puzzle per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-")]
+    pub input: PathBuf,
+    /// Canonicalize each puzzle's solution grid instead of the puzzle.
+    #[arg(long)]
+    pub grid: bool,
+    /// Print one JSON object per line (keys `input canonical key automorphisms`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `pseudoku rate`.
+#[derive(Debug, clap::Args)]
+pub struct RateArgs {
+    /// Input file, one puzzle per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-")]
+    pub input: PathBuf,
+    /// Runs per puzzle for both ratings (each is the mean of its runs); by default 10 for
+    /// difficulty and 20 for hsolve.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: Option<u32>,
+    /// Print one JSON object per line instead of TSV.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `pseudoku explain`.
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 characters, `1`-`9` for clues, `.` or `0` for empty cells.
+    #[arg(value_name = "PUZZLE")]
+    pub puzzle: String,
+    /// Which model's run to show.
+    #[arg(long, value_enum, default_value = "hsolve")]
+    pub rating: crate::levels::RatingKind,
+}
+
+/// Arguments of `pseudoku solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// Input file, one puzzle per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-")]
+    pub input: PathBuf,
+    /// Print the number of solutions (0, 1, or 2 for two or more) instead of the solution.
+    #[arg(long)]
+    pub count: bool,
+}
+

@@ -1,0 +1,413 @@
+//! The command-line interface: raw flags ([`args`]) turned into the library's options, one
+//! library call per command, and its result printed. No puzzle is handled here.
+//!
+//! Exit codes ([`Outcome::code`]): 0 success; 1 some input lines were bad (each reported on
+//! stderr as `FILE:LINE: reason`, the rest processed), a bank came up short (`get` or `export`
+//! ran out of puzzles), or `verify` found a wrong row; 2 a usage or fatal error (bad arguments,
+//! unreadable file). A closed output pipe is success.
+
+pub mod args;
+
+pub use args::*;
+
+use anyhow::Context as _;
+use std::io::{self, BufWriter, IsTerminal as _, Write};
+
+/// How a command ended, mapped to the process exit code by `main`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything went well (exit 0).
+    Success,
+    /// Some input lines were bad and were reported; the rest was processed (exit 1).
+    BadLines,
+    /// The bank had fewer puzzles than asked (`get`, `export`; exit 1).
+    Short,
+    /// `verify` found a wrong row (exit 1).
+    Mismatch,
+}
+
+impl Outcome {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Success => 0,
+            Outcome::BadLines | Outcome::Short | Outcome::Mismatch => 1,
+        }
+    }
+}
+
+/// The exit code of a fatal error (bad arguments, unreadable file, a failed bank).
+pub const FATAL: u8 = 2;
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let result = match cli.command {
+        Command::Solve(a) => batch(crate::batch::Task::Solve { count: a.count }, &a.input),
+        Command::Rate(a) => batch(
+            crate::batch::Task::Rate {
+                runs: a.runs,
+                json: a.json,
+            },
+            &a.input,
+        ),
+        Command::Canon(a) => batch(
+            crate::batch::Task::Canon {
+                grid: a.grid,
+                json: a.json,
+            },
+            &a.input,
+        ),
+        Command::Explain(a) => run_explain(&a),
+        Command::Build(a) => run_build(&a),
+        Command::Verify(a) => run_verify(&a),
+        Command::Get(a) => run_get(&a),
+        Command::Calibrate(a) => run_calibrate(&a),
+        Command::Stats(a) => run_stats(&a),
+        Command::Export(a) => run_export(&a),
+        Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
+        Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
+        Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
+    };
+    match result {
+        // The reader of our output went away (`| head`): not an error.
+        Err(e) if is_broken_pipe(&e) => Ok(Outcome::Success),
+        other => other,
+    }
+}
+
+/// True when `e` is (or wraps) a broken-pipe I/O error.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `BadLines` when any line was bad.
+fn lines_outcome(bad: usize) -> Outcome {
+    if bad > 0 {
+        Outcome::BadLines
+    } else {
+        Outcome::Success
+    }
+}
+
+fn batch(task: crate::batch::Task, input: &std::path::Path) -> anyhow::Result<Outcome> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    let summary = crate::batch::run(task, input, &mut out, &mut io::stderr().lock())?;
+    Ok(lines_outcome(summary.bad as usize))
+}
+
+fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
+    let puzzle: crate::grid::Puzzle = args.puzzle.trim().parse().context("bad puzzle")?;
+    let text = crate::explain::explain(&puzzle, args.rating)?;
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
+/// Set by Ctrl-C: a build stops after its current batch.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A progress bar on standard error when it is a terminal (hidden otherwise).
+fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    if io::stderr().is_terminal() {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(template)
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+    } else {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar
+}
+
+fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    let lib = match &args.seed_library {
+        Some(path) if !path.is_file() => {
+            anyhow::bail!("{}: no such seed library file", path.display())
+        }
+        Some(path) => crate::seeds::Library::load(path)?,
+        None => crate::seeds::Library::shipped(),
+    };
+    // A second Ctrl-C while stopping is left to the default handler; ignore "already set".
+    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+    let opts = crate::bank::BuildOptions {
+        db: args.db.clone(),
+        count: args.count,
+        targets: args.targets().map_err(anyhow::Error::msg)?,
+        rating: args.rating,
+        threads: args.threads,
+        rng_seed: args.rng_seed,
+        seed_library: args.seed_library.clone(),
+        batch: args.batch.max(1),
+    };
+    let start = std::time::Instant::now();
+    let tty = io::stderr().is_terminal();
+    let bar = progress_bar(
+        args.count,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} stored, {msg} ETA {eta}",
+    );
+    let mut last_line = std::time::Instant::now();
+    let prog = crate::bank::build(&opts, &lib, &STOP, |p| {
+        let rate = p.stored as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        if tty {
+            bar.set_position(p.stored);
+            bar.set_message(format!("{} duplicates, {rate:.0}/s", p.duplicates));
+        } else if last_line.elapsed().as_secs() >= 5 {
+            eprintln!(
+                "stored {}/{}, {} duplicates, {rate:.0}/s",
+                p.stored, p.count, p.duplicates
+            );
+            last_line = std::time::Instant::now();
+        }
+    })?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let stopped = prog.stopped();
+    eprintln!(
+        "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
+        if stopped { "stopped:" } else { "stored" },
+        prog.stored,
+        prog.count,
+        args.db.display(),
+        secs,
+        prog.duplicates,
+        prog.rejected,
+        if stopped {
+            "; run the same command to continue"
+        } else {
+            ""
+        }
+    );
+    for t in &prog.targets {
+        eprintln!("{t}");
+    }
+    if !prog.targets.is_empty() {
+        eprintln!(
+            "{} puzzles fell outside the bands still open",
+            prog.off_band
+        );
+    }
+    eprintln!(
+        "stage times: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; insert {:.1} s",
+        prog.stage[0].as_secs_f64(),
+        prog.stage[1].as_secs_f64(),
+        prog.stage[2].as_secs_f64()
+    );
+    Ok(Outcome::Success)
+}
+
+fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
+    use crate::retrieve::Selector;
+    let selector = match (&args.band, &args.percentile, &args.level) {
+        (Some(b), _, _) => Selector::Band(*b),
+        (_, Some(p), _) => Selector::Percentile(*p),
+        (_, _, Some(l)) => Selector::Level(l.clone()),
+        _ => unreachable!("clap requires one of --band, --percentile, --level"),
+    };
+    let conn = crate::store::open_existing(&args.db)?;
+    let rng_seed = args.rng_seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        crate::rng::splitmix64(t ^ u64::from(std::process::id()) << 32)
+    });
+    let mut rng = crate::rng::Rng::new(rng_seed);
+    let (range, _, puzzles) = crate::retrieve::get(
+        &conn,
+        &selector,
+        args.count as usize,
+        args.mark_served,
+        &mut rng,
+    )?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    crate::retrieve::write(&mut out, &puzzles, args.json)?;
+    out.flush()?;
+    if (puzzles.len() as u64) < args.count {
+        let what = selector.describe(range);
+        if puzzles.is_empty() {
+            eprintln!("pseudoku: no unserved puzzle left in {what}");
+        } else {
+            eprintln!(
+                "pseudoku: only {} unserved puzzles left in {what} ({} asked)",
+                puzzles.len(),
+                args.count
+            );
+        }
+        return Ok(Outcome::Short);
+    }
+    Ok(Outcome::Success)
+}
+
+fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
+    use crate::levels::calibrate::{self, Corpus};
+    let mut conn = crate::store::open_existing(&args.db)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    let mut bad = 0;
+    let reference = if let Some(path) = &args.from {
+        anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
+        let corpus = pool.install(|| Corpus::read(path))?;
+        for line in &corpus.bad {
+            eprintln!("{line}");
+        }
+        bad = corpus.bad.len();
+        Some(corpus.into_reference()?)
+    } else if args.default_reference {
+        Some(calibrate::default_reference())
+    } else {
+        None
+    };
+    let change = calibrate::Calibration {
+        reference,
+        rating: args.rating,
+        levels: args.levels.clone(),
+    };
+    let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
+    let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
+    println!(
+        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles recomputed",
+        levels.reference.len(),
+        levels.rating.name(),
+        levels.names
+    );
+    Ok(lines_outcome(bad))
+}
+
+fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
+    let start = crate::export::parse_date(&args.start)?;
+    let mut conn = crate::store::open_existing(&args.db)?;
+    let opts = crate::export::ExportOptions {
+        start,
+        days: args.days,
+        mix: args.mix.clone(),
+        format: args.format,
+        out: args.out.clone(),
+        single_file: args.single_file,
+        replace: args.replace,
+        allow_partial: args.allow_partial,
+        per_page: args.per_page,
+        rng_seed: args.rng_seed,
+    };
+    let report = crate::export::export(&mut conn, &opts)?;
+    for s in &report.shortages {
+        eprintln!(
+            "pseudoku: level {}: {} puzzles missing, from {}",
+            s.level, s.missing, s.from
+        );
+    }
+    if !report.shortages.is_empty() && !args.allow_partial {
+        eprintln!(
+            "pseudoku: nothing exported; build more puzzles of those levels, or export what \
+             there is with --allow-partial"
+        );
+        return Ok(Outcome::Short);
+    }
+    eprintln!(
+        "exported {} puzzles ({} new, {} as exported before) in {} files to {}",
+        report.puzzles,
+        report.new,
+        report.puzzles - report.new,
+        report.files.len(),
+        args.out.display()
+    );
+    Ok(if report.shortages.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Short
+    })
+}
+
+fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
+    let conn = crate::store::open_existing(&args.db)?;
+    let inv = crate::inventory::read(&conn)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&inv)?);
+    } else {
+        print!("{}", inv.to_text());
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, inv.to_svg()).with_context(|| path.display().to_string())?;
+    }
+    Ok(Outcome::Success)
+}
+
+fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    let v = crate::bank::verify(&args.db, args.sample)?;
+    for m in &v.mismatches {
+        println!("{m}");
+    }
+    println!(
+        "checked {} rows of {}: {} mismatches",
+        v.checked,
+        args.db.display(),
+        v.mismatches.len()
+    );
+    Ok(if v.mismatches.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Mismatch
+    })
+}
+
+fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
+    let lib = crate::seeds::Library::load(&args.library.library)?;
+    print!("{}", lib.summary());
+    Ok(Outcome::Success)
+}
+
+fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
+    let mut lib = crate::seeds::Library::load(&args.library.library)?;
+    let done = lib.import(&args.input)?;
+    for line in &done.bad {
+        eprintln!("{line}");
+    }
+    lib.save(&args.library.library)?;
+    println!(
+        "imported {}, already in the library {}, bad lines {}; library: {} seeds",
+        done.added,
+        done.duplicates,
+        done.bad.len(),
+        lib.seeds.len()
+    );
+    Ok(lines_outcome(done.bad.len()))
+}
+
+fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
+    let opts = crate::seeds::MineOptions {
+        tier: args.tier,
+        count: args.count,
+        threads: args.threads,
+        rng_seed: args.rng_seed,
+        max_jobs: args.max_jobs,
+        climb: args.climb,
+        out: args.out.clone(),
+    };
+    let bar = indicatif::ProgressBar::new(args.max_jobs);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} {pos}/{len} candidates {msg}")
+            .expect("a valid template"),
+    );
+    let start = std::time::Instant::now();
+    let (lib, jobs) = crate::seeds::mine(&opts, |jobs, have| {
+        bar.set_position(jobs);
+        bar.set_message(format!(
+            "tier 1: {}  2: {}  3: {}  4: {}  5+: {}",
+            have[1], have[2], have[3], have[4], have[5]
+        ));
+    })?;
+    bar.finish();
+    eprintln!(
+        "mined {jobs} candidates in {:.1?}; library {}: {} seeds",
+        start.elapsed(),
+        args.out.display(),
+        lib.seeds.len()
+    );
+    print!("{}", lib.summary());
+    Ok(Outcome::Success)
+}

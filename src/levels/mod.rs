@@ -1,0 +1,17 @@
+//! Difficulty levels: the scale a bank measures puzzles on and how it is calibrated (the hsolve
+//! paper, section 4.3.2: levels are equal percentile intervals of the difficulty of typical
+//! puzzles).
+//!
+//! - [`scale`]: plain values: the rating a bank uses, its reference distribution,
+//!   percentiles, bands, level names;
+//! - [`reference`]: the default reference, shipped as data (`references/`), and how it is
+//!   made again;
+//! - [`calibrate`]: a bank's levels: the default reference on first use, `calibrate` from a
+//!   corpus, the percentile of a rated puzzle.
+
+pub mod calibrate;
+pub mod reference;
+pub mod scale;
+
+pub use calibrate::{Calibration, Levels, LevelsError};
+pub use scale::{Band, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS};

@@ -1,0 +1,153 @@
+//! What publisher exports recorded: the puzzles of each date and slot (`batches`, one row per
+//! class key, replaced rows kept) and the files written with their hashes (`export_files`).
+
+use super::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// One exported puzzle, as the files show it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Exported {
+    /// The date it is published.
+    pub date: String,
+    /// Its slot in the day, from 1.
+    pub slot: u32,
+    /// Its level (or band) as the mix named it.
+    pub level: String,
+    /// The puzzle, 81 characters.
+    pub puzzle: String,
+    /// Its solution, 81 digits.
+    pub solution: String,
+    /// Its rating (the bank's rating) when it was exported.
+    pub rating: f64,
+    /// Its percentile when it was exported.
+    pub percentile: f64,
+    /// Its row id in the bank.
+    pub id: i64,
+}
+
+/// A slot recorded for a date, with what the variety rule compares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// The date, `YYYY-MM-DD`.
+    pub date: String,
+    /// The slot, from 1.
+    pub slot: u32,
+    /// The level (or band) as the mix named it.
+    pub level: String,
+    /// The class key of the puzzle's solution grid.
+    pub grid_key: String,
+    /// The puzzle's seed, if it has one.
+    pub seed_id: Option<i64>,
+}
+
+/// A new batch record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewRecord<'a> {
+    /// The date, `YYYY-MM-DD`.
+    pub date: &'a str,
+    /// The slot, from 1.
+    pub slot: u32,
+    /// The level (or band) as the mix names it.
+    pub level: &'a str,
+    /// The puzzle's row id.
+    pub puzzle_id: i64,
+    /// The class key of its solution grid.
+    pub grid_key: &'a str,
+    /// Its rating now (re-exports show this one, whatever later calibrations do).
+    pub rating: f64,
+    /// Its percentile now.
+    pub percentile: f64,
+}
+
+/// The current (not replaced) records of the dates `from..=to` (`YYYY-MM-DD`), by date and
+/// slot.
+pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>> {
+    Ok(conn
+        .prepare(
+            "SELECT date, slot, level, grid_key, seed_id FROM batches
+             WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
+        )?
+        .query_map([from, to], |r| {
+            Ok(Recorded {
+                date: r.get(0)?,
+                slot: r.get(1)?,
+                level: r.get(2)?,
+                grid_key: r.get(3)?,
+                seed_id: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Retires the current records of `date` (they stay, so their classes are never used again).
+pub fn retire(conn: &Connection, date: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
+        [date],
+    )?;
+    Ok(())
+}
+
+/// Records an exported puzzle (its class key and seed come from its row).
+pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
+    conn.execute(
+        "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id, rating,
+            percentile)
+         SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7 FROM puzzles WHERE id = ?5",
+        params![
+            r.date,
+            r.slot,
+            r.level,
+            r.grid_key,
+            r.puzzle_id,
+            r.rating,
+            r.percentile
+        ],
+    )?;
+    Ok(())
+}
+
+/// The puzzles recorded for `date`, in slot order, with the rating and percentile recorded
+/// with them.
+pub fn day(conn: &Connection, date: &str) -> Result<Vec<Exported>> {
+    Ok(conn
+        .prepare(
+            "SELECT b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
+             FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
+             WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
+        )?
+        .query_map([date], |r| {
+            Ok(Exported {
+                date: date.to_string(),
+                slot: r.get(0)?,
+                level: r.get(1)?,
+                puzzle: r.get(2)?,
+                solution: r.get(3)?,
+                rating: r.get(4)?,
+                percentile: r.get(5)?,
+                id: r.get(6)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.
+pub fn record_file(conn: &Connection, dir: &str, name: &str, blake3: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO export_files (dir, name, blake3) VALUES (?1, ?2, ?3)",
+        params![dir, name, blake3],
+    )?;
+    Ok(())
+}
+
+/// The hash of the latest record of file `name` in folder `dir`, if any.
+pub fn file_hash(conn: &Connection, dir: &str, name: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT blake3 FROM export_files WHERE dir = ?1 AND name = ?2
+             ORDER BY id DESC LIMIT 1",
+            [dir, name],
+            |r| r.get(0),
+        )
+        .optional()?)
+}

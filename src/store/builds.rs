@@ -1,0 +1,105 @@
+//! Builds: one bookkeeping row per build (its arguments, RNG seed, job range, counts, rater,
+//! status), which is how an interrupted build resumes.
+
+use super::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A build's bookkeeping row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// Row id.
+    pub id: i64,
+    /// New puzzles requested.
+    pub count: u64,
+    /// Next job index to run.
+    pub next_job: u64,
+    /// Puzzles stored so far by this build.
+    pub stored: u64,
+    /// Duplicates skipped so far.
+    pub duplicates: u64,
+    /// Generated puzzles that failed the uniqueness check.
+    pub rejected: u64,
+    /// Puzzles rated outside every band that still needed puzzles (targeted builds).
+    pub off_band: u64,
+}
+
+/// Starts a build, or resumes an interrupted one with the same RNG seed, count and arguments
+/// (it then continues from its next job and needs only the puzzles it has not stored yet). A
+/// new build starts after every job index earlier builds with the same RNG seed used.
+pub fn start(
+    conn: &Connection,
+    arguments: &str,
+    rng_seed: u64,
+    count: u64,
+    rater: &str,
+) -> Result<Build> {
+    let resumed = conn
+        .query_row(
+            "SELECT id, count, next_job, stored, duplicates, rejected, off_band FROM builds
+             WHERE status = 'running' AND rng_seed = ?1 AND count = ?2 AND arguments = ?3
+             ORDER BY id DESC LIMIT 1",
+            params![rng_seed as i64, count as i64, arguments],
+            |r| {
+                Ok(Build {
+                    id: r.get(0)?,
+                    count: r.get::<_, i64>(1)? as u64,
+                    next_job: r.get::<_, i64>(2)? as u64,
+                    stored: r.get::<_, i64>(3)? as u64,
+                    duplicates: r.get::<_, i64>(4)? as u64,
+                    rejected: r.get::<_, i64>(5)? as u64,
+                    off_band: r.get::<_, i64>(6)? as u64,
+                })
+            },
+        )
+        .optional()?;
+    if let Some(b) = resumed {
+        return Ok(b);
+    }
+    let first: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(next_job), 0) FROM builds WHERE rng_seed = ?1",
+        params![rng_seed as i64],
+        |r| r.get(0),
+    )?;
+    conn.execute(
+        "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status)
+         VALUES (?1, ?2, ?3, ?4, ?4, ?5, 'running')",
+        params![arguments, rng_seed as i64, count as i64, first, rater],
+    )?;
+    Ok(Build {
+        id: conn.last_insert_rowid(),
+        count,
+        next_job: first as u64,
+        stored: 0,
+        duplicates: 0,
+        rejected: 0,
+        off_band: 0,
+    })
+}
+
+/// Records a build's progress (inside the caller's transaction).
+pub(crate) fn save_progress(conn: &Connection, build: &Build) -> Result<()> {
+    conn.execute(
+        "UPDATE builds SET next_job = ?2, stored = ?3, duplicates = ?4, rejected = ?5,
+            off_band = ?6
+         WHERE id = ?1",
+        params![
+            build.id,
+            build.next_job as i64,
+            build.stored as i64,
+            build.duplicates as i64,
+            build.rejected as i64,
+            build.off_band as i64
+        ],
+    )?;
+    Ok(())
+}
+
+/// Marks a build finished.
+pub fn finish(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE builds SET status = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+         WHERE id = ?1",
+        params![id],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! The counts `stats` shows: per stored puzzle its rating, percentile, tier and whether it was
+//! served; the builds' bookkeeping summed; the seeds used.
+
+use super::Result;
+use crate::levels::scale::RatingKind;
+use rusqlite::Connection;
+
+/// What `stats` reads of one stored puzzle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuzzleFacts {
+    /// Its rating (the bank's rating), NULL before the backfill.
+    pub rating: Option<f64>,
+    /// Its percentile.
+    pub percentile: Option<f64>,
+    /// The hardest hsolve tier it needs.
+    pub tier: u8,
+    /// Whether it was served.
+    pub served: bool,
+}
+
+/// Every stored puzzle's facts for `rating`.
+pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleFacts>> {
+    Ok(conn
+        .prepare(&format!(
+            "SELECT {}, percentile, tier, served_at IS NOT NULL FROM puzzles",
+            super::puzzles::column(rating)
+        ))?
+        .query_map([], |r| {
+            Ok(PuzzleFacts {
+                rating: r.get(0)?,
+                percentile: r.get(1)?,
+                tier: r.get(2)?,
+                served: r.get(3)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// The builds' bookkeeping summed over every build, and what the puzzles come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildTotals {
+    /// Builds run.
+    pub builds: u64,
+    /// Duplicates rejected.
+    pub duplicates: u64,
+    /// Generated puzzles without one solution.
+    pub rejected: u64,
+    /// Puzzles dropped for falling outside the bands still open.
+    pub off_band: u64,
+    /// Distinct seeds the stored puzzles come from.
+    pub seeds_used: u64,
+    /// Seeds in the bank's seed table.
+    pub seeds_known: u64,
+    /// Puzzles made by a generator (no seed).
+    pub without_seed: u64,
+}
+
+/// The totals of [`BuildTotals`].
+pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
+    let count = |sql: &str| -> Result<u64> {
+        Ok(conn
+            .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
+            .unwrap_or(0) as u64)
+    };
+    Ok(BuildTotals {
+        builds: count("SELECT COUNT(*) FROM builds")?,
+        duplicates: count("SELECT SUM(duplicates) FROM builds")?,
+        rejected: count("SELECT SUM(rejected) FROM builds")?,
+        off_band: count("SELECT SUM(off_band) FROM builds")?,
+        seeds_used: count("SELECT COUNT(DISTINCT seed_id) FROM puzzles")?,
+        seeds_known: count("SELECT COUNT(*) FROM seeds")?,
+        without_seed: count("SELECT COUNT(*) FROM puzzles WHERE seed_id IS NULL")?,
+    })
+}

@@ -1,0 +1,109 @@
+//! The bank's schema: an append-only list of migrations, applied in order. A migration is
+//! either a SQL file of `migrations/` or a data step (a function that rewrites rows). The
+//! schema version (`PRAGMA user_version`) is the number of migrations applied, so
+//! [`SCHEMA_VERSION`] is the list's length. Never edit or reorder a shipped entry: add one.
+
+use super::Result;
+use rusqlite::{params, Connection};
+
+/// What a migration does.
+#[derive(Clone, Copy)]
+pub enum Step {
+    /// Runs this SQL (a file of `migrations/`).
+    Sql(&'static str),
+    /// Rewrites rows.
+    Data(fn(&Connection) -> rusqlite::Result<()>),
+}
+
+impl std::fmt::Debug for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Sql(_) => f.write_str("Sql"),
+            Step::Data(_) => f.write_str("Data"),
+        }
+    }
+}
+
+/// One migration: its name and its step. Its version is its position in [`MIGRATIONS`] + 1.
+#[derive(Clone, Copy, Debug)]
+pub struct Migration {
+    /// The file name (`0004_levels.sql`) or a name for a data step.
+    pub name: &'static str,
+    /// What it does.
+    pub step: Step,
+}
+
+/// The migrations, in order. Append only; never edit a shipped one.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        name: "0001_initial.sql",
+        step: Step::Sql(include_str!("../../migrations/0001_initial.sql")),
+    },
+    Migration {
+        name: "0002_builds.sql",
+        step: Step::Sql(include_str!("../../migrations/0002_builds.sql")),
+    },
+    Migration {
+        name: "0003_difficulty.sql",
+        step: Step::Sql(include_str!("../../migrations/0003_difficulty.sql")),
+    },
+    Migration {
+        name: "0004_levels.sql",
+        step: Step::Sql(include_str!("../../migrations/0004_levels.sql")),
+    },
+    Migration {
+        name: "0005_batches.sql",
+        step: Step::Sql(include_str!("../../migrations/0005_batches.sql")),
+    },
+    Migration {
+        name: "0006 (data): retrieval tie-breaks for rows stored before 0004",
+        step: Step::Data(fill_picks),
+    },
+];
+
+/// The schema version this program writes: the number of migrations.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// Gives every row that migration 0004 left without a retrieval tie-break its `pick`.
+fn fill_picks(conn: &Connection) -> rusqlite::Result<()> {
+    let rows: Vec<(i64, String)> = conn
+        .prepare("SELECT id, canon_key FROM puzzles WHERE pick IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut stmt = conn.prepare("UPDATE puzzles SET pick = ?2 WHERE id = ?1")?;
+    for (id, key) in rows {
+        stmt.execute(params![id, super::pick_of(&key)])?;
+    }
+    Ok(())
+}
+
+/// The schema version of an open bank.
+pub fn version(conn: &Connection) -> Result<u32> {
+    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
+/// Applies the migrations newer than the database's version, each with its version bump, in
+/// one write transaction that reads the version first (`BEGIN IMMEDIATE`: two processes
+/// opening an old bank at once cannot both apply a migration). Returns how many were applied.
+pub fn migrate(conn: &Connection) -> Result<usize> {
+    if version(conn)? >= SCHEMA_VERSION {
+        return Ok(0);
+    }
+    super::immediate(conn, || {
+        let current = version(conn)?;
+        let mut applied = 0;
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            let v = i as u32 + 1;
+            if v <= current {
+                continue;
+            }
+            match m.step {
+                Step::Sql(sql) => conn.execute_batch(sql)?,
+                Step::Data(f) => f(conn)?,
+            }
+            conn.pragma_update(None, "user_version", v)?;
+            applied += 1;
+        }
+        Ok(applied)
+    })
+}

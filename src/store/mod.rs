@@ -1,0 +1,193 @@
+//! The SQLite bank. Every SQL statement of the program lives in this folder, behind typed
+//! functions; nothing above it writes SQL. It knows the bank's tables and the plain values that
+//! fill them, and nothing of how puzzles are generated or rated.
+//!
+//! - [`migrate`]: the schema, an append-only list of migrations (SQL files in `migrations/` and
+//!   data steps); the version (`PRAGMA user_version`) is the list's length;
+//! - [`puzzles`]: stored puzzles: batched inserts, keys, percentiles, the rows `verify` and the
+//!   backfill read;
+//! - [`builds`]: one bookkeeping row per build (resume, counts, status);
+//! - [`seeds`]: the seeds a bank was built from;
+//! - [`settings`]: the bank's settings and its reference distribution;
+//! - [`retrieval`]: random unserved puzzles of a percentile range, marked served atomically;
+//! - [`batches`]: what publisher exports recorded (puzzles per date, file hashes);
+//! - [`inventory`]: the counts `stats` shows.
+//!
+//! One connection per process, WAL mode, batched transactions; concurrent writers (several
+//! `get --mark-served`, a build, an export) wait for each other through the busy timeout.
+
+pub mod batches;
+pub mod builds;
+pub mod inventory;
+pub mod migrate;
+pub mod puzzles;
+pub mod retrieval;
+pub mod seeds;
+pub mod settings;
+
+pub use builds::Build;
+pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
+pub use puzzles::NewPuzzle;
+pub use retrieval::Served;
+pub use settings::ReferenceRow;
+
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+
+/// What can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused or failed.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    /// There is no bank at the path.
+    #[error("{}: no bank there (build one with `pseudoku build`)", .0.display())]
+    NoBank(PathBuf),
+    /// A stored setting does not parse.
+    #[error("the bank's setting {key} = {value:?} is not valid: {reason}")]
+    Setting {
+        /// The setting's name.
+        key: &'static str,
+        /// Its stored value.
+        value: String,
+        /// Why it does not parse.
+        reason: String,
+    },
+}
+
+/// The store's result type.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Opens (creating if needed) the bank at `path` and brings its schema up to date.
+pub fn open(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Concurrent writers (several `get --mark-served`, a build) wait for each other.
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    migrate::migrate(&conn)?;
+    Ok(conn)
+}
+
+/// Opens an existing bank ([`StoreError::NoBank`] if there is none), bringing its schema up to
+/// date.
+pub fn open_existing(path: &Path) -> Result<Connection> {
+    if !path.is_file() {
+        return Err(StoreError::NoBank(path.to_path_buf()));
+    }
+    open(path)
+}
+
+/// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so that
+/// what it reads stays true until [`commit`] or [`rollback`].
+pub fn begin_immediate(conn: &Connection) -> Result<()> {
+    Ok(conn.execute_batch("BEGIN IMMEDIATE")?)
+}
+
+/// Commits the transaction begun by [`begin_immediate`].
+pub fn commit(conn: &Connection) -> Result<()> {
+    Ok(conn.execute_batch("COMMIT")?)
+}
+
+/// Rolls back the transaction begun by [`begin_immediate`] (nothing happens when none is
+/// open).
+pub fn rollback(conn: &Connection) -> Result<()> {
+    if !conn.is_autocommit() {
+        conn.execute_batch("ROLLBACK")?;
+    }
+    Ok(())
+}
+
+/// Runs `f` inside a [`begin_immediate`] transaction: committed when `f` succeeds, rolled back
+/// when it fails.
+pub fn immediate<T, E: From<StoreError>>(
+    conn: &Connection,
+    f: impl FnOnce() -> std::result::Result<T, E>,
+) -> std::result::Result<T, E> {
+    begin_immediate(conn)?;
+    match f() {
+        Ok(v) => {
+            commit(conn)?;
+            Ok(v)
+        }
+        Err(e) => {
+            let _ = rollback(conn);
+            Err(e)
+        }
+    }
+}
+
+/// Sets how hard commits reach the disk: `full` (every commit survives a power loss: exports)
+/// or the bank's usual `NORMAL` (WAL: a commit survives a crash of the process).
+pub fn set_full_sync(conn: &Connection, full: bool) -> Result<()> {
+    Ok(conn.pragma_update(
+        None,
+        "synchronous",
+        if full { "FULL" } else { "NORMAL" },
+    )?)
+}
+
+/// The retrieval tie-break of a puzzle: the first 60 bits of its class key (hex), so puzzles
+/// of equal percentile come in a random-looking but fixed order.
+pub fn pick_of(canon_key: &str) -> i64 {
+    i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_idempotent_and_upgrade_old_banks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bank.db");
+        // An old bank: only the first migration.
+        {
+            let conn = Connection::open(&path).unwrap();
+            let migrate::Step::Sql(sql) = MIGRATIONS[0].step else {
+                panic!("the first migration is SQL")
+            };
+            conn.execute_batch(&format!("BEGIN;\n{sql}\nPRAGMA user_version = 1;\nCOMMIT;"))
+                .unwrap();
+            conn.execute(
+                "INSERT INTO seeds (puzzle, solution, canon_key, tier, rating, reserved, provenance)
+                 VALUES ('p', 's', 'k', 1, 1.0, 'r', 'test')",
+                [],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
+                    tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform,
+                    build_id, job)
+                 VALUES ('p', 's', 'c', '00000000000001f0', 17, 1.0, 0.0, 5, 0.5, 1, 1.0, 1,
+                    'hard', 1, 't', 1, 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        assert_eq!(migrate::version(&conn).unwrap(), SCHEMA_VERSION);
+        // The puzzle survived the rebuild of its table and got its retrieval tie-break.
+        let (pick, difficulty): (i64, Option<f64>) = conn
+            .query_row("SELECT pick, difficulty FROM puzzles", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((pick, difficulty), (0x1f, None));
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM seeds", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1, "the upgrade keeps the rows");
+        // Applying again changes nothing.
+        assert_eq!(migrate::migrate(&conn).unwrap(), 0);
+        assert_eq!(migrate::version(&conn).unwrap(), SCHEMA_VERSION);
+        let b = builds::start(&conn, "args", 7, 10, "test").unwrap();
+        assert_eq!(b.next_job, 0);
+        // An interrupted build with the same seed and count is resumed.
+        assert_eq!(builds::start(&conn, "args", 7, 10, "test").unwrap(), b);
+        builds::finish(&conn, b.id).unwrap();
+        let c = builds::start(&conn, "args", 7, 10, "test").unwrap();
+        assert_ne!(c.id, b.id);
+    }
+}

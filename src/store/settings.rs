@@ -1,0 +1,110 @@
+//! A bank's settings (the rating its percentiles use, its level names, how its reference was
+//! made) and its reference distribution.
+
+use super::{Result, StoreError};
+use crate::levels::scale::{LevelSet, RatingKind, Reference};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A bank setting, if set.
+pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()?)
+}
+
+/// Sets a bank setting.
+pub fn set(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [key, value],
+    )?;
+    Ok(())
+}
+
+/// A setting parsed with `FromStr`, or `default` when unset.
+fn parsed<T: std::str::FromStr<Err = String>>(
+    conn: &Connection,
+    key: &'static str,
+    default: T,
+) -> Result<T> {
+    match get(conn, key)? {
+        Some(value) => value.parse().map_err(|reason| StoreError::Setting {
+            key,
+            value,
+            reason,
+        }),
+        None => Ok(default),
+    }
+}
+
+/// A bank's level settings: the rating its percentiles use and its level names.
+pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
+    Ok((
+        parsed(conn, "rating", RatingKind::default())?,
+        parsed(conn, "levels", LevelSet::default())?,
+    ))
+}
+
+/// The `reference` column holding a rating.
+fn reference_column(rating: RatingKind) -> &'static str {
+    match rating {
+        RatingKind::Difficulty => "difficulty",
+        RatingKind::Hsolve => "hsolve",
+    }
+}
+
+/// The ratings (for `rating`) of the bank's reference puzzles, in row order.
+pub fn reference_values(conn: &Connection, rating: RatingKind) -> Result<Vec<f64>> {
+    Ok(conn
+        .prepare(&format!(
+            "SELECT {} FROM reference ORDER BY id",
+            reference_column(rating)
+        ))?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// The bank's reference distribution for `rating`, or `None` when it has none yet.
+pub fn reference(conn: &Connection, rating: RatingKind) -> Result<Option<Reference>> {
+    let values = reference_values(conn, rating)?;
+    Ok((!values.is_empty()).then(|| Reference::new(values)))
+}
+
+/// The reference's ratings (for `rating`) with the source of each puzzle.
+pub fn reference_by_source(conn: &Connection, rating: RatingKind) -> Result<Vec<(String, f64)>> {
+    Ok(conn
+        .prepare(&format!(
+            "SELECT source, {} FROM reference",
+            reference_column(rating)
+        ))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// One reference puzzle with both its ratings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceRow {
+    /// The puzzle, 81 characters.
+    pub puzzle: String,
+    /// Its `difficulty` rating.
+    pub difficulty: f64,
+    /// Its hsolve rating.
+    pub hsolve: f64,
+    /// Where it came from.
+    pub source: String,
+}
+
+/// Replaces the reference distribution (inside the caller's transaction).
+pub fn replace_reference(conn: &Connection, rows: &[ReferenceRow]) -> Result<()> {
+    conn.execute("DELETE FROM reference", [])?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO reference (puzzle, difficulty, hsolve, source) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for r in rows {
+        stmt.execute(params![r.puzzle, r.difficulty, r.hsolve, r.source])?;
+    }
+    Ok(())
+}
