@@ -22,10 +22,10 @@
 //!    the same puzzles. Fold 1 fits on A and reports on B; fold 2 the reverse. The weights of
 //!    fold 1 are the ones shipped.
 
+use pseudoku::dev::refdata;
+use pseudoku::dev::stats::{gamma, levels, pearson, ranks, spearman};
 use pseudoku::difficulty::{self, weigh, FEATURES, FEATURE_NAMES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
-use pseudoku::dev::stats::{gamma, levels, pearson, ranks, spearman};
-use pseudoku::dev::refdata;
 use pseudoku::{canon, hsolve, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -14,9 +14,9 @@
 //! positive means "agrees" (metrics where a higher value means easier, such as WNEF, box norm
 //! and clue count, are negated).
 
-use pseudoku::input::read_puzzle_file;
-use pseudoku::dev::stats::{gamma, levels, spearman};
 use pseudoku::dev::refdata;
+use pseudoku::dev::stats::{gamma, levels, spearman};
+use pseudoku::input::read_puzzle_file;
 use pseudoku::{difficulty, hsolve, metrics, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;

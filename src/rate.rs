@@ -159,8 +159,7 @@ pub struct Graded {
 impl Graded {
     /// Rates `puzzle` (solution `solution`, canonical form `canon`) with the default runs.
     pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
-        let (d, rating) =
-            ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
+        let (d, rating) = ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
         let report = Report::new(&puzzle, &d, &rating);
         Ok(Graded {
             puzzle,

@@ -80,11 +80,7 @@ pub fn get(
 /// Writes handed-out puzzles as `get` prints them: `puzzle rating percentile id` per line,
 /// tab-separated, or one JSON object per line (keys `id puzzle solution rating percentile
 /// tier`).
-pub fn write(
-    out: &mut impl std::io::Write,
-    puzzles: &[Served],
-    json: bool,
-) -> std::io::Result<()> {
+pub fn write(out: &mut impl std::io::Write, puzzles: &[Served], json: bool) -> std::io::Result<()> {
     for p in puzzles {
         if json {
             let line = serde_json::to_string(p).expect("a served puzzle serializes");

@@ -3,9 +3,9 @@
 
 use proptest::prelude::*;
 use pseudoku::canon::{canonical, canonical_brute_force, canonical_grid};
+use pseudoku::dev::refdata;
 use pseudoku::input::read_puzzle_file;
 use pseudoku::solve::random_grid;
-use pseudoku::dev::refdata;
 use pseudoku::{Grid, Puzzle, Rng, Transform};
 use std::collections::{HashMap, HashSet};
 

@@ -3,11 +3,11 @@
 //! list (when `../shared/data/` is present) with the hardest lists rated highest.
 
 use pseudoku::candidates::{Candidates, Effect};
+use pseudoku::dev::refdata;
 use pseudoku::difficulty::{self, FEATURES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::propagate::Outcome;
 use pseudoku::strategies::Strategy;
-use pseudoku::dev::refdata;
 use pseudoku::{refutation, Puzzle};
 
 /// From easy to very hard: singles only; pairs; a trial-and-error puzzle; depth-2 trials.

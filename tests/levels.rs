@@ -335,7 +335,8 @@ fn retrieval_uses_the_index() {
     build_bands(&db, 10, 1, 2);
     let conn = Connection::open(&db).unwrap();
     let plan =
-        pseudoku::store::retrieval::take_plans(&conn, pseudoku::levels::RatingKind::Difficulty).unwrap();
+        pseudoku::store::retrieval::take_plans(&conn, pseudoku::levels::RatingKind::Difficulty)
+            .unwrap();
     assert_eq!(plan.len(), 2);
     assert!(
         plan.iter()

@@ -2,11 +2,11 @@
 //! fixpoint, and (when `../shared/data/` is present) finite ratings on samples of every list.
 
 use pseudoku::candidates::Candidates;
+use pseudoku::dev::refdata;
 use pseudoku::difficulty;
 use pseudoku::hsolve::{self, RateError};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::strategies::{self, Context};
-use pseudoku::dev::refdata;
 use pseudoku::{Puzzle, Rng};
 
 /// Puzzles from easy to very hard (the last needs trial and error).

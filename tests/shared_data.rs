@@ -2,9 +2,9 @@
 //! the folder is absent): every puzzle has exactly one solution, except the
 //! `serg_benchmark` list, where every puzzle has two or more.
 
+use pseudoku::dev::refdata;
 use pseudoku::input::read_puzzle_file;
 use pseudoku::solve::{count_solutions, solve};
-use pseudoku::dev::refdata;
 use pseudoku::{Puzzle, Solutions};
 
 /// Every list, its row count (from the data README) and the expected solution count.

@@ -67,7 +67,11 @@ pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
             }
             let c = canon::canonical(&p);
             if c.to_line() != row.canon {
-                bad(format!("canonical form {} != stored {}", c.to_line(), row.canon));
+                bad(format!(
+                    "canonical form {} != stored {}",
+                    c.to_line(),
+                    row.canon
+                ));
             }
             if c.key().to_hex() != row.canon_key {
                 bad("key does not match the canonical form".into());
@@ -95,14 +99,16 @@ pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
                         bad(format!(
                             "difficulty {} != stored {}",
                             report.difficulty,
-                            row.difficulty
-                                .map_or("NULL".to_string(), |d| d.to_string())
+                            row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
                     let value = kind.value(report.difficulty, report.hsolve);
                     let want = reference.as_ref().map(|r| r.percentile(value));
                     if row.percentile != want {
-                        bad(format!("percentile {want:?} != stored {:?}", row.percentile));
+                        bad(format!(
+                            "percentile {want:?} != stored {:?}",
+                            row.percentile
+                        ));
                     }
                 }
                 Err(e) => bad(format!("cannot rate: {e}")),

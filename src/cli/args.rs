@@ -395,4 +395,3 @@ pub struct SolveArgs {
     #[arg(long)]
     pub count: bool,
 }
-

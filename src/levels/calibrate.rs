@@ -142,7 +142,9 @@ impl Corpus {
         for r in reference::rate(&puzzles) {
             match r {
                 Ok(row) => rows.push(row),
-                Err((i, e)) => bad.push((entries[i].line, format!("{name}:{}: {e}", entries[i].line))),
+                Err((i, e)) => {
+                    bad.push((entries[i].line, format!("{name}:{}: {e}", entries[i].line)))
+                }
             }
         }
         bad.sort_by_key(|b| b.0);
@@ -165,7 +167,10 @@ impl Corpus {
 
 /// The shipped default reference with its description, for [`Calibration::reference`].
 pub fn default_reference() -> (Vec<ReferenceRow>, String) {
-    (reference::default_rows(), reference::DESCRIPTION.to_string())
+    (
+        reference::default_rows(),
+        reference::DESCRIPTION.to_string(),
+    )
 }
 
 /// Applies a calibration to the bank and recomputes every stored percentile, all in one

@@ -260,7 +260,6 @@ impl Library {
     }
 }
 
-
 /// What can go wrong with a library file.
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -329,12 +328,11 @@ impl Library {
             if skipped(line) {
                 continue;
             }
-            let seed =
-                Seed::parse_line(line, "library").map_err(|source| LibraryError::Line {
-                    path: path.to_path_buf(),
-                    line: i + 1,
-                    source,
-                })?;
+            let seed = Seed::parse_line(line, "library").map_err(|source| LibraryError::Line {
+                path: path.to_path_buf(),
+                line: i + 1,
+                source,
+            })?;
             lib.add(seed);
         }
         Ok(lib)

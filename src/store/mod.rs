@@ -121,11 +121,7 @@ pub fn immediate<T, E: From<StoreError>>(
 /// Sets how hard commits reach the disk: `full` (every commit survives a power loss: exports)
 /// or the bank's usual `NORMAL` (WAL: a commit survives a crash of the process).
 pub fn set_full_sync(conn: &Connection, full: bool) -> Result<()> {
-    Ok(conn.pragma_update(
-        None,
-        "synchronous",
-        if full { "FULL" } else { "NORMAL" },
-    )?)
+    Ok(conn.pragma_update(None, "synchronous", if full { "FULL" } else { "NORMAL" })?)
 }
 
 /// The retrieval tie-break of a puzzle: the first 60 bits of its class key (hex), so puzzles

@@ -187,7 +187,12 @@ pub fn refresh(conn: &mut Connection, rows: &[(Refreshed, &str)]) -> Result<()> 
             "UPDATE puzzles SET difficulty = ?2, percentile = ?3, pick = ?4 WHERE id = ?1",
         )?;
         for (r, key) in rows {
-            stmt.execute(params![r.id, r.difficulty, r.percentile, super::pick_of(key)])?;
+            stmt.execute(params![
+                r.id,
+                r.difficulty,
+                r.percentile,
+                super::pick_of(key)
+            ])?;
         }
     }
     Ok(tx.commit()?)

@@ -177,4 +177,3 @@ pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
     )?;
     Ok(())
 }
-

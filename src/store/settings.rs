@@ -31,11 +31,9 @@ fn parsed<T: std::str::FromStr<Err = String>>(
     default: T,
 ) -> Result<T> {
     match get(conn, key)? {
-        Some(value) => value.parse().map_err(|reason| StoreError::Setting {
-            key,
-            value,
-            reason,
-        }),
+        Some(value) => value
+            .parse()
+            .map_err(|reason| StoreError::Setting { key, value, reason }),
         None => Ok(default),
     }
 }
