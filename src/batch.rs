@@ -40,7 +40,7 @@ pub enum BatchError {
     #[error(transparent)]
     Read(ReadError),
     /// The output could not be written.
-    #[error("writing the output: {0}")]
+    #[error("writing the output")]
     Write(#[from] io::Error),
 }
 

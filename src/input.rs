@@ -42,7 +42,7 @@ pub enum ReadError {
     #[error(transparent)]
     Line(#[from] LineError),
     /// The input itself failed: stop.
-    #[error("{name}: {source}")]
+    #[error("{name}")]
     Io {
         /// The input's name.
         name: String,

@@ -48,7 +48,7 @@ pub enum BankError {
     #[error(transparent)]
     Levels(#[from] LevelsError),
     /// The worker threads could not be started.
-    #[error("starting the worker threads: {0}")]
+    #[error("starting the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
     /// The seed library has no seed.
     #[error("the seed library is empty")]

@@ -51,7 +51,7 @@ pub enum ExportError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A file or folder could not be written or read.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}", .path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,

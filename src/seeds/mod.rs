@@ -264,7 +264,7 @@ impl Library {
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
     /// The file could not be read or written.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -272,7 +272,7 @@ pub enum LibraryError {
         source: std::io::Error,
     },
     /// A line of a library file is not a seed.
-    #[error("{}:{line}: {source}", .path.display())]
+    #[error("{}:{line}", .path.display())]
     Line {
         /// The file.
         path: PathBuf,
@@ -285,7 +285,7 @@ pub enum LibraryError {
     #[error(transparent)]
     Seed(#[from] SeedError),
     /// The worker threads could not be started.
-    #[error("starting the worker threads: {0}")]
+    #[error("starting the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
