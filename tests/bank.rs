@@ -1,26 +1,12 @@
 //! The bank builder end to end: SQL invariants, determinism across thread counts, and a build
 //! killed with SIGKILL that keeps its committed rows and completes on the next run.
 
+mod common;
+use common::*;
+
 use assert_cmd::Command;
 use pseudoku::{hsolve, solve, Puzzle};
 use rusqlite::Connection;
-use std::path::Path;
-
-fn build(db: &Path, count: u64, threads: u32) {
-    Command::cargo_bin("pseudoku")
-        .unwrap()
-        .args([
-            "build",
-            "--count",
-            &count.to_string(),
-            "--threads",
-            &threads.to_string(),
-        ])
-        .arg("--db")
-        .arg(db)
-        .assert()
-        .success();
-}
 
 #[test]
 fn a_small_bank_satisfies_its_invariants() {
@@ -92,34 +78,19 @@ fn rows_from_before_the_difficulty_column_are_rated_on_the_next_build() {
     let db = dir.path().join("bank.db");
     build(&db, 50, 2);
     let conn = Connection::open(&db).unwrap();
-    let stored: Vec<f64> = conn
-        .prepare("SELECT difficulty FROM puzzles ORDER BY id")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let stored: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles ORDER BY id");
     // As a bank of schema version 2 would be after migration 0003: no difficulty yet.
     conn.execute("UPDATE puzzles SET difficulty = NULL WHERE id % 2 = 0", [])
         .unwrap();
     drop(conn);
     build(&db, 60, 2); // a new build of 60 more puzzles fills the gaps first
     let conn = Connection::open(&db).unwrap();
-    let after: Vec<f64> = conn
-        .prepare("SELECT difficulty FROM puzzles ORDER BY id LIMIT 50")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let after: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles ORDER BY id LIMIT 50");
     assert_eq!(after, stored, "the same values as rated at build time");
-    let nulls: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM puzzles WHERE difficulty IS NULL",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let nulls: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM puzzles WHERE difficulty IS NULL",
+    );
     assert_eq!(nulls, 0);
 }
 
@@ -168,24 +139,16 @@ fn a_killed_build_keeps_its_rows_and_the_next_one_completes() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let conn = Connection::open(&db).unwrap();
-    let ok: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
+    let ok: String = scalar(&conn, "PRAGMA integrity_check");
     assert_eq!(ok, "ok");
-    let kept: i64 = conn
-        .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
-        .unwrap();
+    let kept: i64 = scalar(&conn, "SELECT COUNT(*) FROM puzzles");
     assert!(kept > 0 && kept < 30000, "{kept}");
     drop(conn);
     // The same command continues and reaches the requested total.
     build(&db, 30000, 2);
     let conn = Connection::open(&db).unwrap();
-    let n: i64 = conn
-        .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
-        .unwrap();
+    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM puzzles");
     assert_eq!(n, 30000);
-    let status: String = conn
-        .query_row("SELECT status FROM builds", [], |r| r.get(0))
-        .unwrap();
+    let status: String = scalar(&conn, "SELECT status FROM builds");
     assert_eq!(status, "done");
 }

@@ -1,19 +1,17 @@
 //! The `pseudoku` command line: output formats, bad input, exit codes, help, pipes.
 
+mod common;
+use common::*;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 const HARD_SOLUTION: &str =
     "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
-
-fn pseudoku() -> Command {
-    Command::cargo_bin("pseudoku").unwrap()
-}
 
 /// `HARD` less its first clue: several solutions.
 fn multi() -> String {

@@ -2,23 +2,12 @@
 //! variety rule kept, byte-identical re-exports, `--replace`, every format, a short bank, and
 //! an interrupted export's leftovers.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
+
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-fn pseudoku() -> Command {
-    Command::cargo_bin("pseudoku").unwrap()
-}
-
-fn build_bands(db: &Path, per_band: u64) {
-    pseudoku()
-        .args(["build", "--per-band", &per_band.to_string(), "--bands", "4"])
-        .arg("--db")
-        .arg(db)
-        .assert()
-        .success();
-}
 
 fn export(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
     pseudoku()
@@ -53,7 +42,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// quarter.
 fn bank(dir: &Path) -> PathBuf {
     let db = dir.join("bank.db");
-    build_bands(&db, 900);
+    build_bands(&db, 900, 4, 2);
     db
 }
 
@@ -153,14 +142,11 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
         }
     }
     // Exported puzzles are used up: `get` never hands them out.
-    let served: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
+    let served: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
              WHERE p.served_at IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    );
     assert_eq!(served, 365 * 5);
     // Exporting a day again, alone, gives the byte-identical file.
     let again = dir.path().join("again");
@@ -207,7 +193,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
 fn replace_draws_new_puzzles_and_retires_the_old() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 60);
+    build_bands(&db, 60, 4, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -260,7 +246,7 @@ fn replace_draws_new_puzzles_and_retires_the_old() {
 fn every_format_holds_the_puzzles_and_their_solutions() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 40);
+    build_bands(&db, 40, 4, 2);
     let common = [
         "--start",
         "2028-02-28",
@@ -366,7 +352,7 @@ fn every_format_holds_the_puzzles_and_their_solutions() {
 fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 10);
+    build_bands(&db, 10, 4, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -387,9 +373,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     assert!(!err.contains("level easy"), "{err}");
     assert!(files(&out).is_empty(), "nothing written");
     let conn = Connection::open(&db).unwrap();
-    let n: i64 = conn
-        .query_row("SELECT COUNT(*) FROM batches", [], |r| r.get(0))
-        .unwrap();
+    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
     assert_eq!(n, 0, "nothing recorded");
     // --allow-partial exports what there is.
     let mut partial = args.to_vec();
@@ -397,9 +381,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     let o = export(&db, &out, &partial);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(files(&out).len(), 7);
-    let n: i64 = conn
-        .query_row("SELECT COUNT(*) FROM batches", [], |r| r.get(0))
-        .unwrap();
+    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
     assert_eq!(n, 7 + 10);
     // With more hard puzzles in the bank, the same export fills the empty slots only.
     pseudoku()
@@ -410,9 +392,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     let o = export(&db, &out, &args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("(4 new, 17 as exported before)"));
-    let n: i64 = conn
-        .query_row("SELECT COUNT(*) FROM batches", [], |r| r.get(0))
-        .unwrap();
+    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
     assert_eq!(n, 21);
 }
 
@@ -420,7 +400,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
 fn leftovers_of_an_interrupted_export_are_repaired() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 20);
+    build_bands(&db, 20, 4, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -495,7 +475,7 @@ fn leftovers_of_an_interrupted_export_are_repaired() {
 fn bad_arguments_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 5);
+    build_bands(&db, 5, 4, 2);
     let out = dir.path().join("out");
     for (args, message) in [
         (

@@ -2,53 +2,22 @@
 //! returns puzzles in the range asked, `--mark-served` never hands a puzzle out twice even to
 //! concurrent processes, `calibrate` recomputes every percentile, `stats` adds up.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
+
 use pseudoku::levels::{Band, Reference};
 use rusqlite::Connection;
 use std::collections::HashSet;
 use std::path::Path;
 
-fn pseudoku() -> Command {
-    Command::cargo_bin("pseudoku").unwrap()
-}
-
-fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
-    pseudoku()
-        .args(["build", "--per-band", &per_band.to_string()])
-        .args([
-            "--bands",
-            &bands.to_string(),
-            "--threads",
-            &threads.to_string(),
-        ])
-        .arg("--db")
-        .arg(db)
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(format!(
-            "{per_band} of {per_band} stored"
-        )));
-}
-
 fn percentiles(conn: &Connection) -> Vec<f64> {
-    conn.prepare("SELECT percentile FROM puzzles ORDER BY id")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    column(&conn, "SELECT percentile FROM puzzles ORDER BY id")
 }
 
 /// Checks that every stored percentile is the stored difficulty's against the stored
 /// reference; returns the sizes of both.
 fn check_percentiles(conn: &Connection) -> (usize, usize) {
-    let reference: Vec<f64> = conn
-        .prepare("SELECT difficulty FROM reference")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let reference: Vec<f64> = column(&conn, "SELECT difficulty FROM reference");
     let n = reference.len();
     let reference = Reference::new(reference);
     let rows: Vec<(f64, f64)> = conn
@@ -243,13 +212,10 @@ fn concurrent_callers_never_get_the_same_puzzle() {
     assert_eq!(code, 1);
     assert!(err.contains("no unserved puzzle left"), "{err}");
     let conn = Connection::open(&db).unwrap();
-    let served: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let served: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+    );
     assert_eq!(served, 60);
 }
 

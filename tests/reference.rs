@@ -27,7 +27,11 @@ fn the_shipped_reference_has_every_job_in_order() {
         .all(|r| r.source == "minimal"));
     // Every puzzle is the job's puzzle (generation is cheap; rating is what the file saves).
     for (j, r) in rows.iter().enumerate().step_by(7) {
-        assert_eq!(r.puzzle, reference::default_puzzle(j as u64).0.to_line(), "job {j}");
+        assert_eq!(
+            r.puzzle,
+            reference::default_puzzle(j as u64).0.to_line(),
+            "job {j}"
+        );
     }
 }
 

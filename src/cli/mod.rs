@@ -27,6 +27,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// `self` when `failed`, else success.
+    pub fn when(self, failed: bool) -> Outcome {
+        if failed {
+            self
+        } else {
+            Outcome::Success
+        }
+    }
+
     /// The process exit code.
     pub fn code(self) -> u8 {
         match self {
@@ -85,11 +94,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// `BadLines` when any line was bad.
 fn lines_outcome(bad: usize) -> Outcome {
-    if bad > 0 {
-        Outcome::BadLines
-    } else {
-        Outcome::Success
-    }
+    Outcome::BadLines.when(bad > 0)
 }
 
 fn batch(task: crate::batch::Task, input: &std::path::Path) -> anyhow::Result<Outcome> {
@@ -316,11 +321,7 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         report.files.len(),
         args.out.display()
     );
-    Ok(if report.shortages.is_empty() {
-        Outcome::Success
-    } else {
-        Outcome::Short
-    })
+    Ok(Outcome::Short.when(!report.shortages.is_empty()))
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
@@ -348,11 +349,7 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         args.db.display(),
         v.mismatches.len()
     );
-    Ok(if v.mismatches.is_empty() {
-        Outcome::Success
-    } else {
-        Outcome::Mismatch
-    })
+    Ok(Outcome::Mismatch.when(!v.mismatches.is_empty()))
 }
 
 fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {

@@ -5,7 +5,7 @@ use super::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// One exported puzzle, as the files show it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Exported {
     /// The date it is published.
     pub date: String,
@@ -26,7 +26,7 @@ pub struct Exported {
 }
 
 /// A slot recorded for a date, with what the variety rule compares.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct Recorded {
     /// The date, `YYYY-MM-DD`.
     pub date: String,
@@ -62,21 +62,13 @@ pub struct NewRecord<'a> {
 /// The current (not replaced) records of the dates `from..=to` (`YYYY-MM-DD`), by date and
 /// slot.
 pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>> {
-    Ok(conn
-        .prepare(
+    super::rows(
+        &mut conn.prepare(
             "SELECT date, slot, level, grid_key, seed_id FROM batches
              WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
-        )?
-        .query_map([from, to], |r| {
-            Ok(Recorded {
-                date: r.get(0)?,
-                slot: r.get(1)?,
-                level: r.get(2)?,
-                grid_key: r.get(3)?,
-                seed_id: r.get(4)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?)
+        )?,
+        [from, to],
+    )
 }
 
 /// Retires the current records of `date` (they stay, so their classes are never used again).
@@ -110,25 +102,14 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
 /// The puzzles recorded for `date`, in slot order, with the rating and percentile recorded
 /// with them.
 pub fn day(conn: &Connection, date: &str) -> Result<Vec<Exported>> {
-    Ok(conn
-        .prepare(
-            "SELECT b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
+    super::rows(
+        &mut conn.prepare(
+            "SELECT b.date, b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
              FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
              WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
-        )?
-        .query_map([date], |r| {
-            Ok(Exported {
-                date: date.to_string(),
-                slot: r.get(0)?,
-                level: r.get(1)?,
-                puzzle: r.get(2)?,
-                solution: r.get(3)?,
-                rating: r.get(4)?,
-                percentile: r.get(5)?,
-                id: r.get(6)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?)
+        )?,
+        [date],
+    )
 }
 
 /// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.

@@ -6,7 +6,7 @@ use crate::levels::scale::RatingKind;
 use rusqlite::Connection;
 
 /// What `stats` reads of one stored puzzle.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
 pub struct PuzzleFacts {
     /// Its rating (the bank's rating), NULL before the backfill.
     pub rating: Option<f64>,
@@ -20,20 +20,13 @@ pub struct PuzzleFacts {
 
 /// Every stored puzzle's facts for `rating`.
 pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleFacts>> {
-    Ok(conn
-        .prepare(&format!(
-            "SELECT {}, percentile, tier, served_at IS NOT NULL FROM puzzles",
+    super::rows(
+        &mut conn.prepare(&format!(
+            "SELECT {} AS rating, percentile, tier, served_at IS NOT NULL AS served FROM puzzles",
             super::puzzles::column(rating)
-        ))?
-        .query_map([], |r| {
-            Ok(PuzzleFacts {
-                rating: r.get(0)?,
-                percentile: r.get(1)?,
-                tier: r.get(2)?,
-                served: r.get(3)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?)
+        ))?,
+        [],
+    )
 }
 
 /// The builds' bookkeeping summed over every build, and what the puzzles come from.

@@ -33,28 +33,23 @@ pub struct Migration {
     pub step: Step,
 }
 
+/// A migration that runs the SQL file `migrations/NAME`.
+macro_rules! sql_file {
+    ($name:literal) => {
+        Migration {
+            name: $name,
+            step: Step::Sql(include_str!(concat!("../../migrations/", $name))),
+        }
+    };
+}
+
 /// The migrations, in order. Append only; never edit a shipped one.
 pub const MIGRATIONS: &[Migration] = &[
-    Migration {
-        name: "0001_initial.sql",
-        step: Step::Sql(include_str!("../../migrations/0001_initial.sql")),
-    },
-    Migration {
-        name: "0002_builds.sql",
-        step: Step::Sql(include_str!("../../migrations/0002_builds.sql")),
-    },
-    Migration {
-        name: "0003_difficulty.sql",
-        step: Step::Sql(include_str!("../../migrations/0003_difficulty.sql")),
-    },
-    Migration {
-        name: "0004_levels.sql",
-        step: Step::Sql(include_str!("../../migrations/0004_levels.sql")),
-    },
-    Migration {
-        name: "0005_batches.sql",
-        step: Step::Sql(include_str!("../../migrations/0005_batches.sql")),
-    },
+    sql_file!("0001_initial.sql"),
+    sql_file!("0002_builds.sql"),
+    sql_file!("0003_difficulty.sql"),
+    sql_file!("0004_levels.sql"),
+    sql_file!("0005_batches.sql"),
     Migration {
         name: "0006 (data): retrieval tie-breaks for rows stored before 0004",
         step: Step::Data(fill_picks),

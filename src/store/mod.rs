@@ -40,6 +40,9 @@ pub enum StoreError {
     /// SQLite refused or failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// A row does not have the shape its type expects.
+    #[error("reading a row")]
+    Row(#[from] serde_rusqlite::Error),
     /// There is no bank at the path.
     #[error("{}: no bank there (build one with `pseudoku build`)", .0.display())]
     NoBank(PathBuf),
@@ -122,6 +125,16 @@ pub fn immediate<T, E: From<StoreError>>(
 /// or the bank's usual `NORMAL` (WAL: a commit survives a crash of the process).
 pub fn set_full_sync(conn: &Connection, full: bool) -> Result<()> {
     Ok(conn.pragma_update(None, "synchronous", if full { "FULL" } else { "NORMAL" })?)
+}
+
+/// Every row of `stmt` run with `params`, each read into a `T` by column name (the query's
+/// column names, with `AS` where needed, are `T`'s field names).
+pub(crate) fn rows<T: serde::de::DeserializeOwned>(
+    stmt: &mut rusqlite::Statement,
+    params: impl rusqlite::Params,
+) -> Result<Vec<T>> {
+    Ok(serde_rusqlite::from_rows::<T>(stmt.query(params)?)
+        .collect::<std::result::Result<_, _>>()?)
 }
 
 /// The retrieval tie-break of a puzzle: the first 60 bits of its class key (hex), so puzzles

@@ -134,7 +134,7 @@ pub(crate) fn column(rating: RatingKind) -> &'static str {
 }
 
 /// A row stored by an older version that needs bringing up to date.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct Stale {
     /// Row id.
     pub id: i64,
@@ -151,21 +151,13 @@ pub struct Stale {
 /// The rows without a `difficulty` (migration 0003 leaves them NULL), a retrieval tie-break or
 /// a percentile, in id order.
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
-    Ok(conn
-        .prepare(
-            "SELECT id, puzzle, canon_key, difficulty, rating FROM puzzles
+    super::rows(
+        &mut conn.prepare(
+            "SELECT id, puzzle, canon_key, difficulty, rating AS hsolve FROM puzzles
              WHERE difficulty IS NULL OR pick IS NULL OR percentile IS NULL ORDER BY id",
-        )?
-        .query_map([], |r| {
-            Ok(Stale {
-                id: r.get(0)?,
-                puzzle: r.get(1)?,
-                canon_key: r.get(2)?,
-                difficulty: r.get(3)?,
-                hsolve: r.get(4)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?)
+        )?,
+        [],
+    )
 }
 
 /// A stale row brought up to date.
@@ -199,7 +191,7 @@ pub fn refresh(conn: &mut Connection, rows: &[(Refreshed, &str)]) -> Result<()> 
 }
 
 /// A stored puzzle as `verify` re-checks it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct Stored {
     /// Row id.
     pub id: i64,
@@ -232,27 +224,12 @@ pub fn count(conn: &Connection) -> Result<u64> {
 
 /// Every `step`-th row (ids 1, 1 + step, ...), in id order.
 pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
-    let mut stmt = conn.prepare(
-        "SELECT id, puzzle, solution, canon, canon_key, rating, rating_sd, tier, grade, difficulty,
-             percentile
-         FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
-    )?;
-    let rows = stmt
-        .query_map([step.max(1) as i64], |r| {
-            Ok(Stored {
-                id: r.get(0)?,
-                puzzle: r.get(1)?,
-                solution: r.get(2)?,
-                canon: r.get(3)?,
-                canon_key: r.get(4)?,
-                hsolve: r.get(5)?,
-                hsolve_sd: r.get(6)?,
-                tier: r.get(7)?,
-                grade: r.get(8)?,
-                difficulty: r.get(9)?,
-                percentile: r.get(10)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
+    super::rows(
+        &mut conn.prepare(
+            "SELECT id, puzzle, solution, canon, canon_key, rating AS hsolve,
+                 rating_sd AS hsolve_sd, tier, grade, difficulty, percentile
+             FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
+        )?,
+        [step.max(1) as i64],
+    )
 }

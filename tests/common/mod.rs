@@ -1,0 +1,58 @@
+//! Helpers shared by the integration tests: the binary, bank builds, and one-value queries.
+#![allow(dead_code)] // each test file uses its own subset
+
+use assert_cmd::Command;
+use rusqlite::types::FromSql;
+use rusqlite::Connection;
+use std::path::Path;
+
+/// The `pseudoku` binary.
+pub fn pseudoku() -> Command {
+    Command::cargo_bin("pseudoku").unwrap()
+}
+
+/// `build --per-band N --bands M --threads T` into `db`; checks every quota was met.
+pub fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
+    pseudoku()
+        .args(["build", "--per-band", &per_band.to_string()])
+        .args([
+            "--bands",
+            &bands.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "{per_band} of {per_band} stored"
+        )));
+}
+
+/// `build --count N --threads T` into `db`.
+pub fn build(db: &Path, count: u64, threads: u32) {
+    pseudoku()
+        .args(["build", "--count", &count.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success();
+}
+
+/// The one value of a query without parameters.
+pub fn scalar<T: FromSql>(conn: &Connection, sql: &str) -> T {
+    conn.query_row(sql, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The first column of every row of a query without parameters.
+pub fn column<T: FromSql>(conn: &Connection, sql: &str) -> Vec<T> {
+    conn.prepare(sql)
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
