@@ -24,8 +24,9 @@
 //! - [`batch`]: the batch commands over puzzle files (`solve`, `rate`, `canon`);
 //! - [`generate`]: puzzle generators (random masking, standard, tuned, neighbourhood moves);
 //! - [`seeds`]: the seed library (format, file, import, summary) and the seed miner;
-//! - [`levels`]: the scale (rating, reference, percentiles, bands, level names), the shipped
-//!   default reference, calibration;
+//! - [`scale`]: plain values: the rating a bank uses, its reference distribution,
+//!   percentiles, bands, level names;
+//! - [`levels`]: a bank's levels: the shipped default reference, calibration;
 //! - [`bank`]: the bank builder (pseudo-generator pipeline: jobs, targets, the build loop) and
 //!   `verify`;
 //! - [`store`]: the SQLite bank: every SQL statement, behind typed functions;
@@ -64,6 +65,7 @@ pub mod rate;
 pub mod refutation;
 pub mod retrieve;
 pub mod rng;
+pub mod scale;
 pub mod seeds;
 pub mod solve;
 pub mod store;

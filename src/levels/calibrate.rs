@@ -4,8 +4,8 @@
 //! transaction.
 
 use super::reference;
-use super::scale::{LevelSet, RatingKind, Reference};
 use crate::input::{PuzzleReader, ReadError};
+use crate::scale::{LevelSet, RatingKind, Reference};
 use crate::store::{self, ReferenceRow, StoreError};
 use std::path::Path;
 

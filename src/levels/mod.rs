@@ -2,8 +2,8 @@
 //! paper, section 4.3.2: levels are equal percentile intervals of the difficulty of typical
 //! puzzles).
 //!
-//! - [`scale`]: plain values: the rating a bank uses, its reference distribution,
-//!   percentiles, bands, level names;
+//! - [`crate::scale`] (re-exported here): plain values: the rating a bank uses, its reference
+//!   distribution, percentiles, bands, level names;
 //! - [`reference`]: the default reference, shipped as data (`references/`), and how it is
 //!   made again;
 //! - [`calibrate`]: a bank's levels: the default reference on first use, `calibrate` from a
@@ -11,7 +11,6 @@
 
 pub mod calibrate;
 pub mod reference;
-pub mod scale;
 
+pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS};
 pub use calibrate::{Calibration, Levels, LevelsError};
-pub use scale::{Band, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS};

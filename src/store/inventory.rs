@@ -2,7 +2,7 @@
 //! served; the builds' bookkeeping summed; the seeds used.
 
 use super::Result;
-use crate::levels::scale::RatingKind;
+use crate::scale::RatingKind;
 use rusqlite::Connection;
 
 /// What `stats` reads of one stored puzzle.

@@ -3,7 +3,7 @@
 
 use super::builds::Build;
 use super::Result;
-use crate::levels::scale::{RatingKind, Reference};
+use crate::scale::{RatingKind, Reference};
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! puzzles (no table scan), marked served in the same write transaction when asked.
 
 use super::Result;
-use crate::levels::scale::{PercentileRange, RatingKind};
+use crate::scale::{PercentileRange, RatingKind};
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! made) and its reference distribution.
 
 use super::{Result, StoreError};
-use crate::levels::scale::{LevelSet, RatingKind, Reference};
+use crate::scale::{LevelSet, RatingKind, Reference};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A bank setting, if set.
