@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 
-use pseudoku::levels::{Band, Reference};
+use pseudoku::levels::{Band, RatingKind, Reference};
 use rusqlite::Connection;
 use std::collections::HashSet;
 use std::path::Path;
@@ -301,7 +301,7 @@ fn retrieval_uses_the_index() {
     build_bands(&db, 10, 1, 2);
     let conn = Connection::open(&db).unwrap();
     let plan =
-        pseudoku::store::retrieval::take_plans(&conn, pseudoku::levels::RatingKind::Difficulty)
+        pseudoku::store::retrieval::take_plans(&conn, RatingKind::Difficulty)
             .unwrap();
     assert_eq!(plan.len(), 2);
     assert!(
@@ -309,4 +309,64 @@ fn retrieval_uses_the_index() {
             .all(|p| p.starts_with("SEARCH") && p.contains("puzzles_unserved")),
         "{plan:?}"
     );
+}
+
+#[test]
+fn handouts_are_uniform_within_a_band() {
+    use pseudoku::dev::stats::{chi_square, chi_square_p};
+    use pseudoku::store::retrieval::take;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 300, 4, 2);
+    let conn = pseudoku::store::open(&db).unwrap();
+    for band in ["2/4", "3/4", "4/4"] {
+        let range = band.parse::<Band>().unwrap().range();
+        // The band's content: (tier, decile of the band's percentile range) per puzzle.
+        let cell = |tier: u8, p: f64| -> (usize, usize) {
+            let d = ((p - range.low) / (range.high - range.low) * 10.0).floor();
+            (tier as usize, (d as usize).min(9))
+        };
+        let content: Vec<(usize, usize)> = {
+            let mut stmt = conn
+                .prepare("SELECT tier, percentile FROM puzzles WHERE served_at IS NULL")
+                .unwrap();
+            let rows: Vec<(u8, f64)> = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            rows.into_iter()
+                .filter(|&(_, p)| range.contains(p))
+                .map(|(t, p)| cell(t, p))
+                .collect()
+        };
+        assert!(content.len() >= 300, "{band}: {}", content.len());
+        let mut rng = pseudoku::Rng::new(1);
+        let (mut by_tier, mut by_decile) = (vec![0u64; 7], vec![0u64; 10]);
+        for _ in 0..20_000 {
+            let p = take(&conn, RatingKind::Difficulty, range, 1, false, &mut rng).unwrap();
+            let (t, d) = cell(p[0].tier, p[0].percentile);
+            by_tier[t] += 1;
+            by_decile[d] += 1;
+        }
+        let share = |f: &dyn Fn(&(usize, usize)) -> usize, n: usize| -> Vec<f64> {
+            let mut v = vec![0.0; n];
+            for c in &content {
+                v[f(c)] += 1.0 / content.len() as f64;
+            }
+            v
+        };
+        for (what, observed, shares) in [
+            ("hardest tier", &by_tier, share(&|c| c.0, 7)),
+            ("percentile decile", &by_decile, share(&|c| c.1, 10)),
+        ] {
+            let (stat, df) = chi_square(observed, &shares);
+            let p = chi_square_p(stat, df);
+            assert!(
+                p > 0.01,
+                "{band} by {what}: chi-square {stat:.1} on {df} df, p = {p:.4}: {observed:?} \
+                 against shares {shares:?}"
+            );
+        }
+    }
 }

@@ -510,8 +510,9 @@ pub fn parse_date(s: &str) -> Result<Date> {
     Ok(date)
 }
 
-/// A puzzle of `range` for `day` that keeps the variety rule against `placed`: candidates are
-/// walked in index order from random points, then through the whole range.
+/// A puzzle of `range` for `day` that keeps the variety rule against `placed`: drawn
+/// uniformly among the unserved puzzles of the range that keep it (uniform draws without
+/// replacement, skipping those the rule excludes).
 fn choose(
     conn: &Connection,
     rating: RatingKind,
@@ -526,37 +527,17 @@ fn choose(
         .collect();
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
     let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
-    let ok = |p: &store::Served| -> Result<Option<String>> {
+    let mut sampler = store::retrieval::Sampler::new(conn, rating, range)?;
+    while let Some(p) = sampler.draw(rng)? {
         if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
-            return Ok(None);
+            continue;
         }
         let g = grid_key(&p.solution)?;
-        Ok((!grids.contains(g.as_str())).then_some(g))
-    };
-    for _ in 0..8 {
-        let x = range.low + rng.next_f64() * (range.high - range.low);
-        let s = (rng.next_u64() >> 4) as i64;
-        for p in store::retrieval::unserved_from(conn, rating, range, x, s, 16, true)? {
-            if let Some(g) = ok(&p)? {
-                return Ok(Some((p, g)));
-            }
+        if !grids.contains(g.as_str()) {
+            return Ok(Some((p, g)));
         }
     }
-    // Rare: the random points found only puzzles the rule excludes. Walk the whole range.
-    let mut from = (range.low, i64::MIN);
-    loop {
-        let page =
-            store::retrieval::unserved_from(conn, rating, range, from.0, from.1, 256, false)?;
-        for p in &page {
-            if let Some(g) = ok(p)? {
-                return Ok(Some((p.clone(), g)));
-            }
-        }
-        match page.last() {
-            Some(l) if page.len() == 256 => from = (l.percentile, l.pick + 1),
-            _ => return Ok(None),
-        }
-    }
+    Ok(None)
 }
 
 /// The environment variable that makes an export abort right after its commit, before

@@ -10,6 +10,7 @@
 //!   corpus, the percentile of a rated puzzle.
 
 pub mod calibrate;
+pub mod fit;
 pub mod reference;
 
 pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS};

@@ -3,6 +3,7 @@
 
 use super::Result;
 use crate::scale::{PercentileRange, RatingKind};
+use crate::rng::Rng;
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 
@@ -29,28 +30,39 @@ pub struct Served {
     pub pick: i64,
 }
 
-/// The two queries of [`take`]: the first unserved puzzles at or after a point of the range,
-/// and those before it.
-fn take_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
-    let high = if range.closed { "<=" } else { "<" };
-    let cols = format!(
-        "id, puzzle, solution, {}, percentile, tier, seed_id, pick",
+/// Random draws before the sampler lists the range: a draw lands in the range with
+/// probability (unserved puzzles in range) / (id span), so a range this many times rarer than
+/// the span is listed instead (listing it costs what it holds).
+const TRIES: u32 = 256;
+
+/// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
+fn served_columns(rating: RatingKind) -> String {
+    format!(
+        "id, puzzle, solution, {} AS rating, percentile, tier, seed_id, pick",
         super::puzzles::column(rating)
-    );
-    let after = format!(
-        "SELECT {cols} FROM puzzles INDEXED BY puzzles_unserved
-         WHERE served_at IS NULL AND (percentile, pick) >= (?1, ?2) AND percentile {high} ?3
-         ORDER BY percentile, pick LIMIT ?4"
-    );
-    let before = format!(
-        "SELECT {cols} FROM puzzles INDEXED BY puzzles_unserved
-         WHERE served_at IS NULL AND percentile >= ?3 AND (percentile, pick) < (?1, ?2)
-         ORDER BY percentile, pick LIMIT ?4"
-    );
-    (after, before)
+    )
 }
 
-/// A [`Served`] from a row of the [`take_sql`] queries.
+/// The condition of an unserved puzzle of `range` (parameters ?1 low, ?2 high).
+fn in_range(range: PercentileRange) -> String {
+    let high = if range.closed { "<=" } else { "<" };
+    format!("served_at IS NULL AND percentile >= ?1 AND percentile {high} ?2")
+}
+
+/// The queries of a [`Sampler`]: one puzzle by id if it is an unserved puzzle of the range,
+/// and the ids of every unserved puzzle of the range (through the index of unserved puzzles).
+fn sampler_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
+    let cond = in_range(range);
+    (
+        format!(
+            "SELECT {} FROM puzzles WHERE id = ?3 AND {cond}",
+            served_columns(rating)
+        ),
+        format!("SELECT id FROM puzzles INDEXED BY puzzles_unserved WHERE {cond}"),
+    )
+}
+
+/// A [`Served`] from a row of [`served_columns`].
 fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
     Ok(Served {
         id: r.get(0)?,
@@ -64,44 +76,101 @@ fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
     })
 }
 
-/// Up to `limit` unserved puzzles of `range` in index order (percentile, tie-break) from the
-/// point (`x`, `s`), wrapping round to the range's start when `wrap`: the candidates a caller
-/// with its own conditions (the export's variety rule) walks through.
-pub fn unserved_from(
-    conn: &Connection,
-    rating: RatingKind,
+/// Draws unserved puzzles of a percentile range uniformly at random, without replacement,
+/// whatever the spread of ratings inside the range, without a table scan:
+///
+/// - a draw picks a uniform id between the smallest and the largest and keeps the puzzle if
+///   it is unserved, in the range and not drawn yet (rejection sampling: every such puzzle is
+///   equally likely);
+/// - after [`TRIES`] misses in a row, the range is rare among the ids: its unserved puzzles
+///   are listed through the index of unserved puzzles (a cost of what the range holds) and
+///   the draws pick uniformly from the list.
+///
+/// Both ways every remaining puzzle of the range is equally likely at every draw.
+pub struct Sampler<'c> {
+    conn: &'c Connection,
+    by_id: String,
+    list: String,
     range: PercentileRange,
-    x: f64,
-    s: i64,
-    limit: usize,
-    wrap: bool,
-) -> Result<Vec<Served>> {
-    let (after, before) = take_sql(rating, range);
-    let mut out: Vec<Served> = conn
-        .prepare_cached(&after)?
-        .query_map(params![x, s, range.high, limit as i64], served_row)?
-        .collect::<rusqlite::Result<_>>()?;
-    if wrap && out.len() < limit {
-        let rest: Vec<Served> = conn
-            .prepare_cached(&before)?
-            .query_map(
-                params![x, s, range.low, (limit - out.len()) as i64],
-                served_row,
-            )?
-            .collect::<rusqlite::Result<_>>()?;
-        out.extend(rest);
-    }
-    Ok(out)
+    span: Option<(i64, u32)>,
+    drawn: HashSet<i64>,
+    listed: Option<Vec<i64>>,
 }
 
-/// SQLite's query plans for the queries of [`take`] (the detail column of `EXPLAIN QUERY
-/// PLAN`), to check that they search the index rather than scan the table.
+impl<'c> Sampler<'c> {
+    /// A sampler of the unserved puzzles of `range` (rated by `rating`).
+    pub fn new(
+        conn: &'c Connection,
+        rating: RatingKind,
+        range: PercentileRange,
+    ) -> Result<Sampler<'c>> {
+        let (by_id, list) = sampler_sql(rating, range);
+        let (lo, hi): (Option<i64>, Option<i64>) =
+            conn.query_row("SELECT MIN(id), MAX(id) FROM puzzles", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        let span = match (lo, hi) {
+            (Some(lo), Some(hi)) => u32::try_from(hi - lo + 1).ok().map(|n| (lo, n)),
+            _ => None,
+        };
+        Ok(Sampler {
+            conn,
+            by_id,
+            list,
+            range,
+            span,
+            drawn: HashSet::new(),
+            listed: if span.is_none() { Some(Vec::new()) } else { None },
+        })
+    }
+
+    /// The next puzzle, uniformly among the unserved puzzles of the range not drawn yet;
+    /// `None` when there is none.
+    pub fn draw(&mut self, rng: &mut Rng) -> Result<Option<Served>> {
+        if self.listed.is_none() {
+            let (lo, n) = self.span.expect("a span until listed");
+            let mut stmt = self.conn.prepare_cached(&self.by_id)?;
+            for _ in 0..TRIES {
+                let id = lo + i64::from(rng.below(n));
+                if self.drawn.contains(&id) {
+                    continue;
+                }
+                let mut rows = stmt.query(params![self.range.low, self.range.high, id])?;
+                if let Some(r) = rows.next()? {
+                    self.drawn.insert(id);
+                    return Ok(Some(served_row(r)?));
+                }
+            }
+            let ids: Vec<i64> = self
+                .conn
+                .prepare_cached(&self.list)?
+                .query_map(params![self.range.low, self.range.high], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            self.listed = Some(ids.into_iter().filter(|i| !self.drawn.contains(i)).collect());
+        }
+        let listed = self.listed.as_mut().expect("listed");
+        let mut stmt = self.conn.prepare_cached(&self.by_id)?;
+        while !listed.is_empty() {
+            let id = listed.swap_remove(rng.index(listed.len()));
+            self.drawn.insert(id);
+            // Another process may have served it since it was listed.
+            let mut rows = stmt.query(params![self.range.low, self.range.high, id])?;
+            if let Some(r) = rows.next()? {
+                return Ok(Some(served_row(r)?));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// SQLite's query plans for the queries of a [`Sampler`] (the detail column of `EXPLAIN QUERY
+/// PLAN`), to check that they search an index rather than scan the table.
 pub fn take_plans(conn: &Connection, rating: RatingKind) -> Result<Vec<String>> {
-    let (after, before) = take_sql(rating, "0..50".parse().expect("a valid range"));
+    let (by_id, list) = sampler_sql(rating, "0..50".parse().expect("a valid range"));
     let mut plans = Vec::new();
-    for sql in [after, before] {
+    for sql in [by_id, list] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-        let rows = stmt.query_map(params![25.0, 0, 50.0, 1], |r| r.get::<_, String>(3))?;
+        let rows = stmt.query_map(params![0.0, 50.0, 1], |r| r.get::<_, String>(3))?;
         for r in rows {
             plans.push(r?);
         }
@@ -109,71 +178,43 @@ pub fn take_plans(conn: &Connection, rating: RatingKind) -> Result<Vec<String>> 
     Ok(plans)
 }
 
-/// Up to `count` random unserved puzzles with a percentile in `range`, without a table scan:
-/// each is the first unserved puzzle at or after a random point (percentile, tie-break) of the
-/// range, in the index order, wrapping round to the range's start. With `mark`, they are
-/// recorded as served in the same write transaction (`BEGIN IMMEDIATE`: concurrent callers
-/// queue, and no puzzle is handed out twice). Fewer than `count` come back when the range runs
-/// out.
+/// Up to `count` unserved puzzles with a percentile in `range`, drawn uniformly at random
+/// without replacement by a [`Sampler`]. With `mark`, they are recorded as served in the same
+/// write transaction (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out
+/// twice). Fewer than `count` come back when the range runs out.
 pub fn take(
     conn: &Connection,
     rating: RatingKind,
     range: PercentileRange,
     count: usize,
     mark: bool,
-    rng: &mut crate::rng::Rng,
+    rng: &mut Rng,
 ) -> Result<Vec<Served>> {
-    let (after, before) = take_sql(rating, range);
-    let mut work = || -> Result<Vec<Served>> {
+    let work = |rng: &mut Rng| -> Result<Vec<Served>> {
+        let mut sampler = Sampler::new(conn, rating, range)?;
         let mut out: Vec<Served> = Vec::with_capacity(count.min(4096));
-        let mut taken: HashSet<i64> = HashSet::new();
-        let mut after_stmt = conn.prepare_cached(&after)?;
-        let mut before_stmt = conn.prepare_cached(&before)?;
-        let mut mark_stmt = conn.prepare_cached(
-            "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-             WHERE id = ?1 AND served_at IS NULL",
-        )?;
         while out.len() < count {
-            let x = range.low + rng.next_f64() * (range.high - range.low);
-            let s = (rng.next_u64() >> 4) as i64;
-            // The first row not taken yet at or after the point, else before it. Rows are
-            // read one at a time (LIMIT -1: no limit); marked rows have left the index.
-            let mut found = None;
-            for (stmt, bound) in [(&mut after_stmt, range.high), (&mut before_stmt, range.low)] {
-                let mut rows = stmt.query(params![x, s, bound, -1])?;
-                while let Some(r) = rows.next()? {
-                    let p = served_row(r)?;
-                    if !taken.contains(&p.id) {
-                        found = Some(p);
-                        break;
-                    }
-                }
-                if found.is_some() {
-                    break;
-                }
-            }
-            let Some(r) = found else { break };
+            let Some(p) = sampler.draw(rng)? else { break };
             if mark {
-                mark_stmt.execute([r.id])?;
+                mark_served(conn, p.id)?;
             }
-            taken.insert(r.id);
-            out.push(r);
+            out.push(p);
         }
         Ok(out)
     };
     if mark {
-        super::immediate(conn, work)
+        super::immediate(conn, || work(rng))
     } else {
-        work()
+        work(rng)
     }
 }
 
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it
 /// out again.
 pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
-        [id],
-    )?;
+    )?
+    .execute([id])?;
     Ok(())
 }
