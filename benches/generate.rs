@@ -2,44 +2,58 @@
 //!
 //! Run: `cargo bench --bench generate`.
 
+mod common;
+
 use divan::counter::ItemsCount;
 use divan::Bencher;
 use pseudoku::generate::{random_minimal, standard, Symmetry};
-use pseudoku::Rng;
+use pseudoku::{Puzzle, Rng};
 
 fn main() {
-    divan::main();
+    common::main();
 }
 
+/// Puzzles made per sample.
 const N: usize = 2000;
 
-/// Random masking: a random grid, then clues removed while unique (minimal puzzles).
-#[divan::bench(sample_count = 5, sample_size = 1)]
-fn random_minimal_puzzles(b: Bencher) {
-    b.counter(ItemsCount::new(N)).bench(|| {
-        let mut rng = Rng::new(1);
-        (0..N)
-            .map(|_| random_minimal(&mut rng, Symmetry::None).clues())
-            .sum::<usize>()
-    });
+/// A generator measured.
+#[derive(Clone, Copy, Debug)]
+enum Generator {
+    /// Random masking: a random grid, then clues removed while unique (minimal puzzles).
+    RandomMinimal,
+    /// Random masking with 180-degree symmetry.
+    RandomSymmetric,
+    /// The hsolve paper's standard generator.
+    Standard,
 }
 
-/// Random masking with 180-degree symmetry.
-#[divan::bench(sample_count = 5, sample_size = 1)]
-fn random_symmetric_puzzles(b: Bencher) {
-    b.counter(ItemsCount::new(N)).bench(|| {
-        let mut rng = Rng::new(2);
-        (0..N)
-            .map(|_| random_minimal(&mut rng, Symmetry::Rotate180).clues())
-            .sum::<usize>()
-    });
+impl Generator {
+    /// The seed of each sample's random numbers.
+    fn seed(self) -> u64 {
+        match self {
+            Generator::RandomMinimal => 1,
+            Generator::RandomSymmetric => 2,
+            Generator::Standard => 3,
+        }
+    }
+
+    /// One puzzle.
+    fn make(self, rng: &mut Rng) -> Puzzle {
+        match self {
+            Generator::RandomMinimal => random_minimal(rng, Symmetry::None),
+            Generator::RandomSymmetric => random_minimal(rng, Symmetry::Rotate180),
+            Generator::Standard => standard(rng),
+        }
+    }
 }
 
-/// The hsolve paper's standard generator.
-#[divan::bench(sample_count = 5, sample_size = 1)]
-fn standard_puzzles(b: Bencher) {
+/// Puzzles per second, from the same seed in every sample.
+#[divan::bench(args = [Generator::RandomMinimal, Generator::RandomSymmetric, Generator::Standard])]
+fn puzzles(b: Bencher, generator: Generator) {
     b.counter(ItemsCount::new(N)).bench(|| {
-        let mut rng = Rng::new(3);
-        (0..N).map(|_| standard(&mut rng).clues()).sum::<usize>()
+        let mut rng = Rng::new(generator.seed());
+        (0..N)
+            .map(|_| generator.make(&mut rng).clues())
+            .sum::<usize>()
     });
 }

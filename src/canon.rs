@@ -23,7 +23,7 @@
 //! fixes it up to the maps that order that row minimally, generated directly (stacks by
 //! ascending clue count, empty cells first inside each stack) rather than by trying all 1,296.
 
-use crate::grid::{Grid, Puzzle};
+use crate::grid::{Grid, Puzzle, PERMS3};
 use crate::transform::Transform;
 
 /// The canonical form of a puzzle or grid.
@@ -136,16 +136,6 @@ fn relabel(row: &[u8; 9], cols: &Cols, labels: &mut [u8; 16], next: &mut u8) -> 
     }
     out
 }
-
-/// The six permutations of three things.
-const PERMS3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 fn canonical_cells(cells: &[u8; 81]) -> Canonical {
     // The input and its transpose, as rows.

@@ -130,6 +130,12 @@ impl CellSet {
         CellSet(PEERS[cell.index()])
     }
 
+    /// The cells that see both `a` and `b`, neither of them included.
+    #[inline]
+    pub const fn seen_by_both(a: Cell, b: Cell) -> CellSet {
+        CellSet(PEERS[a.index()] & PEERS[b.index()])
+    }
+
     /// The nine cells of `house`.
     #[inline]
     pub const fn house(house: House) -> CellSet {
@@ -456,34 +462,6 @@ pub(crate) fn column_bits(bits: u128, c: usize) -> u16 {
     (((bits >> c) & COLUMN_0).wrapping_mul(GATHER_COLUMN) >> 72) as u16 & 0x1FF
 }
 
-/// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
-const HOUSE_BITS: [u128; 27] = {
-    let mut t = [0u128; 27];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        let b = (r / 3) * 3 + c / 3;
-        t[r] |= 1 << i;
-        t[9 + c] |= 1 << i;
-        t[18 + b] |= 1 << i;
-        i += 1;
-    }
-    t
-};
-
-/// The peers of each cell.
-const PEERS: [u128; 81] = {
-    let mut t = [0u128; 81];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        let b = (r / 3) * 3 + c / 3;
-        t[i] = (HOUSE_BITS[r] | HOUSE_BITS[9 + c] | HOUSE_BITS[18 + b]) & !(1 << i);
-        i += 1;
-    }
-    t
-};
-
 /// The three houses (row, column, box numbers as in [`CellSet::house_at`]) of each cell.
 pub(crate) const HOUSES_OF_CELL: [[u8; 3]; 81] = {
     let mut t = [[0u8; 3]; 81];
@@ -491,6 +469,33 @@ pub(crate) const HOUSES_OF_CELL: [[u8; 3]; 81] = {
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
         t[i] = [r as u8, 9 + c as u8, 18 + ((r / 3) * 3 + c / 3) as u8];
+        i += 1;
+    }
+    t
+};
+
+/// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
+const HOUSE_BITS: [u128; 27] = {
+    let mut t = [0u128; 27];
+    let mut i = 0;
+    while i < 81 {
+        let [r, c, b] = HOUSES_OF_CELL[i];
+        t[r as usize] |= 1 << i;
+        t[c as usize] |= 1 << i;
+        t[b as usize] |= 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The peers of each cell: the cells of its houses but itself.
+const PEERS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let [r, c, b] = HOUSES_OF_CELL[i];
+        let houses = HOUSE_BITS[r as usize] | HOUSE_BITS[c as usize] | HOUSE_BITS[b as usize];
+        t[i] = houses & !(1 << i);
         i += 1;
     }
     t

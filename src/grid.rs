@@ -17,6 +17,7 @@
 //! row 3 27 ...                           box 3 | box 4 | box 5
 //! ```
 
+use crate::cellset::HOUSES_OF_CELL;
 use std::fmt;
 use std::str::FromStr;
 
@@ -280,7 +281,7 @@ impl Puzzle {
             let mut bad = false;
             let mut seen = [0u16; 27];
             let mut clash = 0u16;
-            for ((cell, &ch), houses) in cells.iter_mut().zip(bytes).zip(&HOUSES_OF) {
+            for ((cell, &ch), houses) in cells.iter_mut().zip(bytes).zip(&HOUSES_OF_CELL) {
                 *cell = match ch {
                     b'1'..=b'9' => ch - b'0',
                     b'.' | b'0' => 0,
@@ -359,7 +360,7 @@ impl Puzzle {
         // the documented order (rows, columns, boxes) that repeats the digit.
         let mut seen = [0u16; 27];
         let mut clash = 0u16;
-        for (&v, houses) in self.cells.iter().zip(&HOUSES_OF) {
+        for (&v, houses) in self.cells.iter().zip(&HOUSES_OF_CELL) {
             clash |= mark_houses(&mut seen, houses, v);
         }
         if clash == 0 {
@@ -519,20 +520,19 @@ impl fmt::Debug for Grid {
     }
 }
 
-/// `HOUSES_OF[cell]`: the indices (rows 0-8, columns 9-17, boxes 18-26) of the cell's houses.
-const HOUSES_OF: [[u8; 3]; 81] = {
-    let mut t = [[0u8; 3]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        t[i] = [r as u8, 9 + c as u8, 18 + (3 * (r / 3) + c / 3) as u8];
-        i += 1;
-    }
-    t
-};
+/// The six permutations of three things (bands or stacks, the lines inside one, the stacks a
+/// band's rows go to).
+pub(crate) const PERMS3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// Records value `v` (0 for empty) of a cell in `seen`, a bitmask of digits per house; `houses`
-/// is the cell's entry of [`HOUSES_OF`]. Returns the digit's bit if one of the cell's houses
+/// is the cell's entry of [`HOUSES_OF_CELL`]. Returns the digit's bit if one of the cell's houses
 /// already held it.
 #[inline(always)]
 fn mark_houses(seen: &mut [u16; 27], houses: &[u8; 3], v: u8) -> u16 {

@@ -528,7 +528,7 @@ impl Engine {
             let e0 = expected_checks(p0, v0);
             res.d += e0;
             res.checks[0] += e0;
-            if v0 > 0 {
+            let placed = (v0 > 0).then(|| {
                 let k = rng.below(nn + nh);
                 let (c, d, strategy, house) = if k < nn {
                     let c = singles.naked.nth(k).expect("k < count");
@@ -543,37 +543,23 @@ impl Engine {
                 let lost = st.place(c, d).expect("singles are candidates");
                 singles.after_place(&st, c, d, old, lost);
                 res.steps[0] += 1;
-                if let Some(t) = trace.as_deref_mut() {
-                    t.push(Search {
-                        tier: 0,
-                        rung: 0,
-                        depth: 0,
-                        p: p0,
-                        v: v0,
-                        applied: Some(Application {
-                            strategy,
-                            cells: CellSet::single(c),
-                            digits: DigitSet::single(d),
-                            house,
-                            depth: 0,
-                            unit: c.index() as u8,
-                            effect: Effect::Place(c, d),
-                        }),
-                        d: res.d,
-                    });
-                }
-                continue;
-            }
+                (c, d, strategy, house)
+            });
             if let Some(t) = trace.as_deref_mut() {
                 t.push(Search {
                     tier: 0,
                     rung: 0,
                     depth: 0,
                     p: p0,
-                    v: 0,
-                    applied: None,
+                    v: v0,
+                    applied: placed.map(|(c, d, strategy, house)| {
+                        Application::at_cell(strategy, c, d, Effect::Place(c, d)).in_house(house)
+                    }),
                     d: res.d,
                 });
+            }
+            if placed.is_some() {
+                continue;
             }
             for i in 0..self.ladder.len() {
                 let rung = self.ladder[i];
@@ -705,11 +691,7 @@ pub fn fixpoint(st: &mut Candidates, k: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const EASY: &str =
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-    const HARD: &str =
-        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    use crate::strategies::testing::{EASY, HARD};
 
     #[test]
     fn expected_checks_formula() {

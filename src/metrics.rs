@@ -146,35 +146,28 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
             Outcome::Contradiction => return Grade::Computer,
             Outcome::Stalled => {}
         }
-        let mut progress = false;
-        for &(grade, family) in &GRADE_LEVELS {
+        // The easiest family that applies, with its applications in `apps`.
+        let easiest = GRADE_LEVELS.iter().find_map(|&(grade, family)| {
             apps.clear();
             for &s in family {
                 strategies::search(s, &st, &ctx, &mut apps);
             }
-            if !apps.is_empty() {
-                for a in &apps {
-                    st.apply(&a.effect);
-                }
-                hardest = hardest.max(grade);
-                progress = true;
-                break;
-            }
-        }
-        if !progress {
+            (!apps.is_empty()).then_some(grade)
+        });
+        let Some(grade) = easiest else {
             return Grade::Computer;
+        };
+        for a in &apps {
+            st.apply(&a.effect);
         }
+        hardest = hardest.max(grade);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const EASY: &str =
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-    const HARD: &str =
-        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    use crate::strategies::testing::{EASY, HARD};
 
     #[test]
     fn wnef_bounds() {
@@ -191,13 +184,18 @@ mod tests {
 
     #[test]
     fn wnef_classes_follow_the_means() {
-        assert_eq!(wnef_class(0.30), 1);
-        assert_eq!(wnef_class(0.2680756), 1);
-        assert_eq!(wnef_class(0.1108268), 2);
-        assert_eq!(wnef_class(0.09244832), 3);
-        assert_eq!(wnef_class(0.04078146), 4);
-        assert_eq!(wnef_class(0.0), 4);
-        assert_eq!(wnef_class(1.0), 1);
+        let classes = [
+            (0.30, 1),
+            (0.2680756, 1),
+            (0.1108268, 2),
+            (0.09244832, 3),
+            (0.04078146, 4),
+            (0.0, 4),
+            (1.0, 1),
+        ];
+        for (w, class) in classes {
+            assert_eq!(wnef_class(w), class, "{w}");
+        }
     }
 
     #[test]
@@ -209,10 +207,9 @@ mod tests {
         cells[70] = 7; // r8c8, box 9
         let p = Puzzle::from_bytes(cells).unwrap();
         assert!((box_norm(&p) - 3.0_f64.sqrt()).abs() < 1e-12);
-        assert_eq!(box_class(12.0), 1);
-        assert_eq!(box_class(10.0), 2);
-        assert_eq!(box_class(9.0), 3);
-        assert_eq!(box_class(8.0), 4);
+        for (norm, class) in [(12.0, 1), (10.0, 2), (9.0, 3), (8.0, 4)] {
+            assert_eq!(box_class(norm), class, "{norm}");
+        }
     }
 
     #[test]

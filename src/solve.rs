@@ -38,173 +38,142 @@
 //! JCZSolve, fsss2); the code and tables here are written for this project.
 
 use crate::candidates::Candidates;
-use crate::grid::{Cell, Digit, Grid, Puzzle};
+use crate::grid::{Cell, Digit, Grid, Puzzle, PERMS3};
 use crate::propagate::Outcome;
 use crate::rng::Rng;
 
 /// All 27 cells of a band.
 const BAND: u32 = 0x7FF_FFFF;
 
-/// `SHRINK[row]`: which stacks (bit 0-2) of a 9-bit row mask hold a candidate.
-const SHRINK: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 0;
-    while i < 512 {
-        let mut s = 0u8;
-        if i & 0x007 != 0 {
-            s |= 1;
+/// For the three groups of three bits of `x` (bits 3k to 3k + 2): the groups that are not
+/// empty (bit k for group k), and the bits of the groups that hold exactly one bit.
+const fn triads(x: usize) -> (usize, usize) {
+    let (mut nonempty, mut lone) = (0, 0);
+    let mut k = 0;
+    while k < 3 {
+        let part = x >> (3 * k) & 0x7;
+        if part != 0 {
+            nonempty |= 1 << k;
         }
-        if i & 0x038 != 0 {
-            s |= 2;
+        if part.count_ones() == 1 {
+            lone |= part << (3 * k);
         }
-        if i & 0x1C0 != 0 {
-            s |= 4;
+        k += 1;
+    }
+    (nonempty, lone)
+}
+
+/// `unit << (stride * k)` for every bit k (0-2) of `bits`, together.
+const fn spread(bits: usize, unit: u32, stride: u32) -> u32 {
+    let mut out = 0;
+    if bits & 1 != 0 {
+        out |= unit;
+    }
+    if bits & 2 != 0 {
+        out |= unit << stride;
+    }
+    if bits & 4 != 0 {
+        out |= unit << (2 * stride);
+    }
+    out
+}
+
+/// For a 3x3 row-by-stack presence matrix `m` (bit `3 * row + stack`): the blocks (same bits)
+/// that lie on at least one permutation inside `m` (one block in each row and each stack).
+const fn on_permutations(m: usize) -> usize {
+    let mut keep = 0;
+    let mut p = 0;
+    while p < 6 {
+        // Permutation p, as row -> stack.
+        let mut bits = 0;
+        let mut r = 0;
+        while r < 3 {
+            bits |= 1 << (3 * r + PERMS3[p][r]);
+            r += 1;
         }
-        t[i] = s;
-        i += 1;
+        if bits & m == bits {
+            keep |= bits;
+        }
+        p += 1;
+    }
+    keep
+}
+
+/// The 27-bit band mask of the blocks (bit `3 * row + stack`) of `blocks`.
+const fn block_cells(blocks: usize) -> u32 {
+    let mut mask = 0u32;
+    let mut b = 0;
+    while b < 9 {
+        if blocks & (1 << b) != 0 {
+            mask |= 0x7 << (9 * (b / 3) + 3 * (b % 3));
+        }
+        b += 1;
+    }
+    mask
+}
+
+/// The band's lookup tables indexed by a 9-bit mask, built in one pass (see the constants
+/// named after each field).
+struct MaskTables {
+    shrink: [u8; 512],
+    complex: [u32; 512],
+    locked_minirows: [u16; 512],
+    single_column_minirows: [u16; 512],
+    claimed_columns: [u32; 512],
+    solved_rows: [u32; 512],
+}
+
+/// The tables behind [`SHRINK`], [`COMPLEX`], [`LOCKED_MINIROWS`],
+/// [`SINGLE_COLUMN_MINIROWS`], [`CLAIMED_COLUMNS`] and [`SOLVED_ROWS`].
+const MASK_TABLES: MaskTables = {
+    let mut t = MaskTables {
+        shrink: [0; 512],
+        complex: [0; 512],
+        locked_minirows: [0; 512],
+        single_column_minirows: [0; 512],
+        claimed_columns: [0; 512],
+        solved_rows: [0; 512],
+    };
+    let mut m = 0;
+    while m < 512 {
+        let (nonempty, lone) = triads(m);
+        t.shrink[m] = nonempty as u8;
+        t.solved_rows[m] = spread(nonempty, 0x1FF, 9);
+        // Read as columns: the stacks with one column, and those columns in every row.
+        t.single_column_minirows[m] = spread(triads(lone).0, 1 | 1 << 3 | 1 << 6, 1) as u16;
+        t.claimed_columns[m] = BAND & !spread(0b111, lone as u32, 9);
+        // Read as a presence matrix.
+        let kept = on_permutations(m);
+        t.complex[m] = block_cells(kept);
+        t.locked_minirows[m] = triads(kept).1 as u16;
+        m += 1;
     }
     t
 };
+
+/// `SHRINK[row]`: which stacks (bit 0-2) of a 9-bit row mask hold a candidate.
+const SHRINK: [u8; 512] = MASK_TABLES.shrink;
 
 /// `COMPLEX[m]` for a 3x3 row-by-stack presence matrix `m` (bit `3 * row + stack`): the 27-bit
 /// band mask of the blocks that lie on at least one permutation inside `m`; 0 when there is none
 /// (the digit cannot be placed once in each row and box of the band).
-const COMPLEX: [u32; 512] = {
-    // The six permutations of three stacks, as row -> stack.
-    const PERMS: [[u32; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut keep = 0u32;
-        let mut p = 0;
-        while p < 6 {
-            let mut bits = 0u32;
-            let mut r = 0;
-            while r < 3 {
-                bits |= 1 << (3 * r + PERMS[p][r as usize]);
-                r += 1;
-            }
-            if bits & (m as u32) == bits {
-                keep |= bits;
-            }
-            p += 1;
-        }
-        let mut mask = 0u32;
-        let mut b = 0;
-        while b < 9 {
-            if keep & (1 << b) != 0 {
-                let row = b / 3;
-                let stack = b % 3;
-                mask |= 0x7 << (9 * row + 3 * stack);
-            }
-            b += 1;
-        }
-        t[m] = mask;
-        m += 1;
-    }
-    t
-};
+const COMPLEX: [u32; 512] = MASK_TABLES.complex;
 
 /// `LOCKED_MINIROWS[m]` for a presence matrix `m` as in [`COMPLEX`]: the blocks (bit
 /// `3 * row + stack`) that every permutation inside `m` uses, i.e. the row's only possible box.
-const LOCKED_MINIROWS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        // The kept blocks, folded back from COMPLEX's 27-bit mask.
-        let mask = COMPLEX[m];
-        let mut kept = 0u16;
-        let mut blk = 0;
-        while blk < 9 {
-            if mask & (0x7 << (9 * (blk / 3) + 3 * (blk % 3))) != 0 {
-                kept |= 1 << blk;
-            }
-            blk += 1;
-        }
-        let mut locked = 0u16;
-        let mut r = 0;
-        while r < 3 {
-            let row = (kept >> (3 * r)) & 0x7;
-            if row != 0 && row & (row - 1) == 0 {
-                locked |= row << (3 * r);
-            }
-            r += 1;
-        }
-        t[m] = locked;
-        m += 1;
-    }
-    t
-};
+const LOCKED_MINIROWS: [u16; 512] = MASK_TABLES.locked_minirows;
 
 /// `SINGLE_COLUMN_MINIROWS[cols]` for a 9-bit column mask: the blocks (bit `3 * row + stack`,
 /// all three rows) of the stacks in which exactly one column is set.
-const SINGLE_COLUMN_MINIROWS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut c = 0;
-    while c < 512 {
-        let mut m = 0u16;
-        let mut k = 0;
-        while k < 3 {
-            let part = (c >> (3 * k)) & 0x7;
-            if part != 0 && part & (part - 1) == 0 {
-                m |= (1 | 1 << 3 | 1 << 6) << k;
-            }
-            k += 1;
-        }
-        t[c] = m;
-        c += 1;
-    }
-    t
-};
+const SINGLE_COLUMN_MINIROWS: [u16; 512] = MASK_TABLES.single_column_minirows;
 
 /// `CLAIMED_COLUMNS[cols]`: the band mask the other two bands keep when this band's digit lies
 /// in columns `cols`: every column that is alone in its stack is removed.
-const CLAIMED_COLUMNS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut c = 0;
-    while c < 512 {
-        let mut keep = BAND;
-        let mut k = 0;
-        while k < 3 {
-            let part = (c >> (3 * k)) & 0x7;
-            if part != 0 && part & (part - 1) == 0 {
-                let col = (part as u32) << (3 * k);
-                keep &= !(col | col << 9 | col << 18);
-            }
-            k += 1;
-        }
-        t[c] = keep;
-        c += 1;
-    }
-    t
-};
+const CLAIMED_COLUMNS: [u32; 512] = MASK_TABLES.claimed_columns;
 
 /// `SOLVED_ROWS[blocks]`: the 27-bit mask of the rows that hold one of the blocks (bit
 /// `3 * row + stack`).
-const SOLVED_ROWS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut mask = 0u32;
-        let mut r = 0;
-        while r < 3 {
-            if (m >> (3 * r)) & 0x7 != 0 {
-                mask |= 0x1FF << (9 * r);
-            }
-            r += 1;
-        }
-        t[m] = mask;
-        m += 1;
-    }
-    t
-};
+const SOLVED_ROWS: [u32; 512] = MASK_TABLES.solved_rows;
 
 /// `PEERS_IN_BAND[p]`: the cells of the same band that share a row, column or box with band
 /// position `p` (excluding `p`).

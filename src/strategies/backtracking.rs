@@ -8,7 +8,7 @@
 
 use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
+use crate::cellset::CellSet;
 use crate::grid::{Cell, Digit};
 use crate::propagate::{place_and_propagate, Outcome};
 
@@ -68,15 +68,8 @@ pub fn search(
                 Outcome::Solved if ctx.solution.is_some() => trial,
                 _ => continue,
             };
-            out.push(Application {
-                strategy: Strategy::Backtracking,
-                cells: CellSet::single(c),
-                digits: DigitSet::single(trial),
-                house: None,
-                depth: 1,
-                unit: c.index() as u8,
-                effect: Effect::Place(c, placed),
-            });
+            let effect = Effect::Place(c, placed);
+            out.push(Application::at_cell(Strategy::Backtracking, c, trial, effect).at_depth(1));
             known.learn(out.last().expect("just pushed"));
             break;
         }
@@ -87,19 +80,12 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Puzzle;
     use crate::propagate::propagate;
     use crate::strategies::testing::*;
 
-    /// A puzzle that singles alone cannot finish (it needs tier 5 or more).
-    const HARD: &str =
-        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
-
     #[test]
     fn singles_solve_an_easy_puzzle() {
-        let mut st = state(
-            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-        );
+        let mut st = state(EASY);
         assert_eq!(propagate(&mut st), Outcome::Solved);
         assert!(crate::solve::is_unique(&st.to_puzzle()));
     }
@@ -122,10 +108,7 @@ mod tests {
 
     #[test]
     fn every_application_places_the_solution_digit() {
-        let p: Puzzle = HARD.parse().unwrap();
-        let sol = crate::solve::solve(&p).unique().unwrap();
-        let mut st = Candidates::new(&p);
-        propagate(&mut st);
+        let (st, sol) = after_singles(HARD);
         let mut out = Vec::new();
         let n = search(
             &st,

@@ -78,15 +78,8 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
             // Trap: outside cells seeing both colours.
             hit |= (places - seen) & seen_by(one) & seen_by(two);
             if !hit.is_empty() {
-                out.push(Application {
-                    strategy: Strategy::Colouring,
-                    cells: seen,
-                    digits: crate::cellset::DigitSet::single(d),
-                    house: None,
-                    depth: 0,
-                    unit: d.index() as u8,
-                    effect: Effect::remove_digit(d, hit),
-                });
+                let effect = Effect::remove_digit(d, hit);
+                out.push(Application::of_digit(Strategy::Colouring, d, seen, effect));
             }
         }
     }
@@ -142,8 +135,6 @@ mod tests {
 
     #[test]
     fn nothing_without_strong_links() {
-        let mut out = Vec::new();
-        assert_eq!(search(&empty(), &mut out), 0);
-        assert!(out.is_empty());
+        assert_eq!(run(search, &empty()), (0, Vec::new()));
     }
 }

@@ -8,9 +8,9 @@
 //! A valid application is such a set of n lines whose places cover exactly n cross lines,
 //! with at least one place to remove in those cross lines.
 
-use super::{choose, for_each_subset, Application, Strategy};
+use super::{choose, for_each_subset, sized, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
+use crate::cellset::CellSet;
 use crate::grid::Digit;
 
 /// Pushes every valid fish of size `n` (2-4); returns p.
@@ -21,12 +21,7 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
 /// Pushes the valid fish of size `n` for the digits of the mask `digits` (bit i = digit
 /// i + 1); returns p over all digits.
 pub(crate) fn search_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Application>) -> u64 {
-    let strategy = match n {
-        2 => Strategy::XWing,
-        3 => Strategy::Swordfish,
-        4 => Strategy::Jellyfish,
-        _ => panic!("fish have 2 to 4 lines"),
-    };
+    let strategy = sized(Strategy::FISH, n);
     let mut p = 0;
     for d in Digit::all() {
         let places = st.cells_with(d);
@@ -71,15 +66,9 @@ pub(crate) fn search_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Appl
                 }
                 let hit = places & (cover_cells - base_cells);
                 if !hit.is_empty() {
-                    out.push(Application {
-                        strategy,
-                        cells: places & base_cells,
-                        digits: DigitSet::single(d),
-                        house: None,
-                        depth: 0,
-                        unit: d.index() as u8,
-                        effect: Effect::remove_digit(d, hit),
-                    });
+                    let effect = Effect::remove_digit(d, hit);
+                    let cells = places & base_cells;
+                    out.push(Application::of_digit(strategy, d, cells, effect));
                 }
             });
         }

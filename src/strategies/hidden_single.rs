@@ -6,21 +6,13 @@
 
 use super::{Application, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
 
 /// Pushes every hidden single; returns p, the number of empty cells.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     for c in st.hidden_single_cells() {
         if let Some((d, h)) = st.hidden_single_at(c) {
-            out.push(Application {
-                strategy: Strategy::HiddenSingle,
-                cells: CellSet::single(c),
-                digits: DigitSet::single(d),
-                house: Some(h),
-                depth: 0,
-                unit: c.index() as u8,
-                effect: Effect::Place(c, d),
-            });
+            let a = Application::at_cell(Strategy::HiddenSingle, c, d, Effect::Place(c, d));
+            out.push(a.in_house(Some(h)));
         }
     }
     st.empty().len() as u64
@@ -29,6 +21,7 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cellset::CellSet;
     use crate::grid::House;
     use crate::strategies::testing::*;
 
@@ -48,8 +41,7 @@ mod tests {
             ".........",
             ".........",
         ));
-        let mut out = Vec::new();
-        let p = search(&st, &mut out);
+        let (p, out) = run(search, &st);
         assert_eq!(p, st.empty().len() as u64);
         let a = out
             .iter()
@@ -62,8 +54,6 @@ mod tests {
 
     #[test]
     fn none_on_an_empty_board() {
-        let mut out = Vec::new();
-        assert_eq!(search(&empty(), &mut out), 81);
-        assert!(out.is_empty());
+        assert_eq!(run(search, &empty()), (81, Vec::new()));
     }
 }

@@ -5,10 +5,15 @@
 //! cells of the house. A valid application is a k-subset of the empty cells holding all the
 //! places of k digits (of the digits missing from the house) and some other candidate.
 
-use super::{choose, empty_in, for_each_subset, Application, Strategy};
+use super::{for_each_subset, scan_houses, sized, Application, Strategy, ALL_HOUSES};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{column_bits, CellSet, DigitSet};
 use crate::grid::{Digit, House};
+
+/// Pushes every valid hidden subset of size `k` (2-4); returns p.
+pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    search_in(st, k, ALL_HOUSES, out)
+}
 
 /// The places of the cells of `s` inside house `h`, as 9 bits in the order of
 /// [`House::cells`].
@@ -26,28 +31,12 @@ fn places_in(s: u128, h: usize) -> u16 {
     }
 }
 
-/// Pushes every valid hidden subset of size `k` (2-4); returns p.
-pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
-    search_in(st, k, (1 << 27) - 1, out)
-}
-
 /// Pushes the valid hidden subsets of size `k` in the houses of the mask `houses` (bit h =
 /// house h); returns p over all houses.
 pub(crate) fn search_in(st: &Candidates, k: u32, houses: u32, out: &mut Vec<Application>) -> u64 {
-    let strategy = match k {
-        2 => Strategy::HiddenPair,
-        3 => Strategy::HiddenTriple,
-        4 => Strategy::HiddenQuad,
-        _ => panic!("hidden subsets have 2 to 4 cells"),
-    };
+    let strategy = sized(Strategy::HIDDEN_SUBSETS, k);
     let digit_bits: [u128; 9] = std::array::from_fn(|d| st.cells_with(Digit::from_index(d)).bits());
-    let mut p = 0;
-    for h in 0..27 {
-        let n = empty_in(st, h).len();
-        p += choose(n, k);
-        if n <= k || houses >> h & 1 == 0 {
-            continue;
-        }
+    scan_houses(st, k, houses, |h, _| {
         // Item = digit, mask = its places in the house. A digit without places is already
         // in the house and must not join a subset: it gets an impossible mask.
         let mut places = [0u16; 9];
@@ -58,7 +47,7 @@ pub(crate) fn search_in(st: &Candidates, k: u32, houses: u32, out: &mut Vec<Appl
             small += u32::from(m.count_ones() <= k && m != 0);
         }
         if small < k {
-            continue;
+            return;
         }
         let cells = House::from_index(h).expect("house < 27").cells();
         for_each_subset(&places, k, |chosen, union| {
@@ -77,18 +66,10 @@ pub(crate) fn search_in(st: &Candidates, k: u32, houses: u32, out: &mut Vec<Appl
                 return; // nothing to remove
             }
             let digits = DigitSet::from_bits(chosen);
-            out.push(Application {
-                strategy,
-                cells: subset,
-                digits,
-                house: House::from_index(h),
-                depth: 0,
-                unit: h as u8,
-                effect: Effect::remove_digits(!digits, subset),
-            });
+            let effect = Effect::remove_digits(!digits, subset);
+            out.push(Application::of_house(strategy, h, subset, digits, effect));
         });
-    }
-    p
+    })
 }
 
 #[cfg(test)]
@@ -111,60 +92,54 @@ mod tests {
     }
     use crate::strategies::testing::*;
 
-    #[test]
-    fn finds_a_hidden_pair() {
+    /// An empty board where, in row 1, digits 1 and 2 only fit in r1c1 and r1c5.
+    fn hidden_pair() -> Candidates {
         let mut st = empty();
-        // In row 1, digits 1 and 2 only fit in r1c1 and r1c5.
-        let others: Vec<_> = [2, 3, 4, 6, 7, 8, 9].iter().map(|&c| rc(1, c)).collect();
+        let others = cells("r1c2 r1c3 r1c4 r1c6 r1c7 r1c8 r1c9");
         remove(&mut st, 1, &others);
         remove(&mut st, 2, &others);
-        let mut out = Vec::new();
-        let p = search(&st, 2, &mut out);
+        st
+    }
+
+    #[test]
+    fn finds_a_hidden_pair() {
+        let (p, out) = run(|s, o| search(s, 2, o), &hidden_pair());
         assert_eq!(p, 27 * 36);
         assert_eq!(out.len(), 1);
         let a = &out[0];
         assert_eq!(a.house, Some(House::Row(0)));
         assert_eq!(a.digits.to_string(), "12");
-        assert_eq!(a.cells, [rc(1, 1), rc(1, 5)].into_iter().collect());
+        assert_eq!(a.cells, cells("r1c1 r1c5").into_iter().collect());
         assert_eq!(a.effect.size(), 2 * 7);
     }
 
     #[test]
     fn a_hidden_pair_already_naked_is_not_valid() {
-        let mut st = empty();
-        let others: Vec<_> = [2, 3, 4, 6, 7, 8, 9].iter().map(|&c| rc(1, c)).collect();
-        remove(&mut st, 1, &others);
-        remove(&mut st, 2, &others);
+        let mut st = hidden_pair();
         keep(&mut st, rc(1, 1), "12");
         keep(&mut st, rc(1, 5), "12");
-        let mut out = Vec::new();
-        search(&st, 2, &mut out);
-        assert!(out.is_empty());
+        assert!(run(|s, o| search(s, 2, o), &st).1.is_empty());
     }
 
     #[test]
     fn finds_a_hidden_triple_in_a_box() {
         let mut st = empty();
         // Box 9: digits 4, 5, 6 only in r7c7, r8c8, r9c9.
-        let others: Vec<_> = [(7, 8), (7, 9), (8, 7), (8, 9), (9, 7), (9, 8)]
-            .iter()
-            .map(|&(r, c)| rc(r, c))
-            .collect();
+        let others = cells("r7c8 r7c9 r8c7 r8c9 r9c7 r9c8");
         for d in [4, 5, 6] {
             remove(&mut st, d, &others);
         }
         // One of the three cells lacks 6: still a triple.
         remove(&mut st, 6, &[rc(9, 9)]);
-        let mut out = Vec::new();
-        search(&st, 3, &mut out);
+        let (_, out) = run(|s, o| search(s, 3, o), &st);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].house, Some(House::Box(8)));
         assert_eq!(out[0].digits.to_string(), "456");
         assert_eq!(out[0].effect.size(), 3 * 6);
         // And no quad nor pair.
-        out.clear();
-        search(&st, 2, &mut out);
-        search(&st, 4, &mut out);
-        assert!(out.is_empty(), "{out:?}");
+        for k in [2, 4] {
+            let (_, out) = run(|s, o| search(s, k, o), &st);
+            assert!(out.is_empty(), "{out:?}");
+        }
     }
 }

@@ -128,15 +128,15 @@ pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>)
             removals[d.index()] = CellSet::from_bits(hit);
         }
         if !digits.is_empty() {
-            out.push(Application {
-                strategy: Strategy::LockedCandidates,
-                cells: CellSet::from_bits(empty & shared),
+            let base = CellSet::from_bits(empty & shared);
+            let effect = Effect::Remove(removals);
+            out.push(Application::new(
+                Strategy::LockedCandidates,
+                base,
                 digits,
-                house: None,
-                depth: 0,
-                unit: unit as u8,
-                effect: Effect::Remove(removals),
-            });
+                unit,
+                effect,
+            ));
         }
     }
     p

@@ -23,7 +23,7 @@
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
-use crate::grid::House;
+use crate::grid::{Cell, Digit, House};
 use std::fmt;
 
 pub mod backtracking;
@@ -114,6 +114,23 @@ impl Strategy {
     /// The highest tier.
     pub const MAX_TIER: u8 = 6;
 
+    /// Naked subsets by size: pair, triple, quad.
+    pub const NAKED_SUBSETS: [Strategy; 3] = [
+        Strategy::NakedPair,
+        Strategy::NakedTriple,
+        Strategy::NakedQuad,
+    ];
+
+    /// Hidden subsets by size: pair, triple, quad.
+    pub const HIDDEN_SUBSETS: [Strategy; 3] = [
+        Strategy::HiddenPair,
+        Strategy::HiddenTriple,
+        Strategy::HiddenQuad,
+    ];
+
+    /// Fish by size: X-wing, swordfish, jellyfish.
+    pub const FISH: [Strategy; 3] = [Strategy::XWing, Strategy::Swordfish, Strategy::Jellyfish];
+
     /// The strategy's tier, or `None` for XY-wing, which is in no tier.
     pub fn tier(self) -> Option<u8> {
         Strategy::TIERS
@@ -169,7 +186,7 @@ pub struct Context {
 impl Context {
     /// True when the candidate `d` in `c` is known to be part of the only solution.
     #[inline]
-    pub fn is_solution(&self, c: crate::grid::Cell, d: crate::grid::Digit) -> bool {
+    pub fn is_solution(&self, c: Cell, d: Digit) -> bool {
         self.solution.is_some_and(|g| g.get(c) == d)
     }
 }
@@ -235,6 +252,73 @@ pub struct Application {
     pub effect: Effect,
 }
 
+impl Application {
+    /// An application of `strategy` found in `unit` (see [`Application::unit`]), in no house
+    /// and outside any trial; [`Application::in_house`] and [`Application::at_depth`] set those.
+    #[inline]
+    pub fn new(
+        strategy: Strategy,
+        cells: CellSet,
+        digits: DigitSet,
+        unit: usize,
+        effect: Effect,
+    ) -> Application {
+        Application {
+            strategy,
+            cells,
+            digits,
+            house: None,
+            depth: 0,
+            unit: unit as u8,
+            effect,
+        }
+    }
+
+    /// An application about one digit `d` in one cell `c` (singles and trials), found in the
+    /// unit of that cell.
+    #[inline]
+    pub fn at_cell(strategy: Strategy, c: Cell, d: Digit, effect: Effect) -> Application {
+        Application::new(
+            strategy,
+            CellSet::single(c),
+            DigitSet::single(d),
+            c.index(),
+            effect,
+        )
+    }
+
+    /// An application of `strategy` about the one digit `d` (fish, colouring), found in the
+    /// unit of that digit.
+    #[inline]
+    pub fn of_digit(strategy: Strategy, d: Digit, cells: CellSet, effect: Effect) -> Application {
+        Application::new(strategy, cells, DigitSet::single(d), d.index(), effect)
+    }
+
+    /// An application of `strategy` found in house number `h` (0-26), which is also its unit.
+    #[inline]
+    pub fn of_house(
+        strategy: Strategy,
+        h: usize,
+        cells: CellSet,
+        digits: DigitSet,
+        effect: Effect,
+    ) -> Application {
+        Application::new(strategy, cells, digits, h, effect).in_house(House::from_index(h))
+    }
+
+    /// The same application, found in `house`.
+    #[inline]
+    pub fn in_house(self, house: Option<House>) -> Application {
+        Application { house, ..self }
+    }
+
+    /// The same application, made by a trial nested `depth` deep.
+    #[inline]
+    pub fn at_depth(self, depth: u8) -> Application {
+        Application { depth, ..self }
+    }
+}
+
 impl fmt::Display for Application {
     /// For example `naked pair 27 in r1c2 r1c5 (row 1) => r1c7-2 r1c8-27`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -268,7 +352,7 @@ pub fn write_effect(f: &mut impl fmt::Write, effect: &Effect) -> fmt::Result {
             for (i, c) in cells.iter().enumerate() {
                 let ds: DigitSet = (0..9)
                     .filter(|&d| r[d].contains(c))
-                    .map(crate::grid::Digit::from_index)
+                    .map(Digit::from_index)
                     .collect();
                 if i > 0 {
                     f.write_str(" ")?;
@@ -301,7 +385,7 @@ impl Units {
         let mut cells = CellSet::EMPTY;
         for i in 0..81 {
             if a[i] != b[i] {
-                cells.insert(crate::grid::Cell::from_index(i));
+                cells.insert(Cell::from_index(i));
             }
         }
         let mut units = Units {
@@ -481,10 +565,49 @@ pub(crate) fn for_each_subset(masks: &[u16], k: u32, mut f: impl FnMut(u16, u16)
     }
 }
 
-/// The empty cells of house number `h` (0-26).
+/// The member of a family of sizes (pair, triple, quad; or X-wing, swordfish, jellyfish) with
+/// `k` (2-4) cells or lines.
 #[inline]
-pub(crate) fn empty_in(state: &Candidates, h: usize) -> CellSet {
-    state.empty() & CellSet::house_at(h)
+pub(crate) fn sized(family: [Strategy; 3], k: u32) -> Strategy {
+    match k {
+        2..=4 => family[k as usize - 2],
+        _ => panic!("{} and its family have sizes 2 to 4, not {k}", family[0]),
+    }
+}
+
+/// Every house, as a mask of house numbers (bit h = house h).
+pub(crate) const ALL_HOUSES: u32 = (1 << 27) - 1;
+
+/// The house scan of naked and hidden subsets of size `k`: returns p, the sum over the 27
+/// houses of C(n, k) for the n empty cells of each, and calls `f(h, empty)` with the empty
+/// cells of each house `h` of the mask `houses` that has more than `k` of them (a subset
+/// needs another empty cell to act on).
+#[inline]
+pub(crate) fn scan_houses(
+    state: &Candidates,
+    k: u32,
+    houses: u32,
+    mut f: impl FnMut(usize, CellSet),
+) -> u64 {
+    let mut p = 0;
+    for h in 0..27 {
+        let empty = state.empty() & CellSet::house_at(h);
+        let n = empty.len();
+        p += choose(n, k);
+        if n > k && houses >> h & 1 != 0 {
+            f(h, empty);
+        }
+    }
+    p
+}
+
+/// Every pair of `items`, each pair once, in the order of the slice.
+#[inline]
+pub(crate) fn pairs<T: Copy>(items: &[T]) -> impl Iterator<Item = (T, T)> + '_ {
+    items
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, &a)| items[i + 1..].iter().map(move |&b| (a, b)))
 }
 
 #[cfg(test)]
@@ -529,10 +652,27 @@ mod tests {
 
 #[cfg(test)]
 pub(crate) mod testing {
-    //! Helpers for building hand-made positions in the strategy tests.
-    use crate::candidates::Candidates;
+    //! Helpers for building hand-made positions in the strategy tests, and test puzzles.
+    use super::Application;
+    use crate::candidates::{Candidates, Effect};
     use crate::cellset::CellSet;
-    use crate::grid::{Cell, Digit, Puzzle};
+    use crate::grid::{Cell, Digit, Grid, Puzzle};
+
+    /// A puzzle singles solve.
+    pub const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    /// A puzzle that singles alone cannot finish (it needs tier 5 or more).
+    pub const HARD: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    /// The first puzzle of top1465: depth-1 trials find removals at the start.
+    pub const TOP: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    /// From the forum's hardest list: after tiers 0-5, depth-1 trials find nothing.
+    pub const DEEP: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
     /// Row 1 misses 8 and 9, and column 8 has its 9 in row 5: r1c8 must be 8, so assuming 8
     /// in r1c9 leaves r1c8 with nothing, and assuming 9 there places 8 in r1c8 and stalls.
@@ -558,6 +698,21 @@ pub(crate) mod testing {
         Candidates::new(&puzzle.parse::<Puzzle>().unwrap())
     }
 
+    /// The solution of `puzzle` (81 characters), which has only one.
+    pub fn solution(puzzle: &str) -> Grid {
+        crate::solve::solve(&puzzle.parse().unwrap())
+            .unique()
+            .unwrap()
+    }
+
+    /// The state of `puzzle` (81 characters, one solution) once singles stall, and its
+    /// solution.
+    pub fn after_singles(puzzle: &str) -> (Candidates, Grid) {
+        let mut st = state(puzzle);
+        crate::propagate::propagate(&mut st);
+        (st, solution(puzzle))
+    }
+
     /// Cell from one-based row and column.
     pub fn rc(r: u8, c: u8) -> Cell {
         Cell::at(r - 1, c - 1).unwrap()
@@ -579,6 +734,46 @@ pub(crate) mod testing {
             if !keep.contains(char::from(b'0' + d)) {
                 st.remove(dg(d), CellSet::single(cell));
             }
+        }
+    }
+
+    /// The cells written as in `r1c7 r5c1`, one-based.
+    pub fn cells(names: &str) -> Vec<Cell> {
+        names
+            .split_whitespace()
+            .map(|name| {
+                let (r, c) = name[1..].split_once('c').expect("r<row>c<col>");
+                rc(r.parse().unwrap(), c.parse().unwrap())
+            })
+            .collect()
+    }
+
+    /// An empty board whose listed cells keep only the listed digits, written as in
+    /// `r1c1=12 r1c7=13`.
+    pub fn board(spec: &str) -> Candidates {
+        let mut st = empty();
+        for item in spec.split_whitespace() {
+            let (name, digits) = item.split_once('=').expect("cell=digits");
+            keep(&mut st, cells(name)[0], digits);
+        }
+        st
+    }
+
+    /// Runs `search` on `st`: its p and the applications it found.
+    pub fn run(
+        search: impl FnOnce(&Candidates, &mut Vec<Application>) -> u64,
+        st: &Candidates,
+    ) -> (u64, Vec<Application>) {
+        let mut out = Vec::new();
+        let p = search(st, &mut out);
+        (p, out)
+    }
+
+    /// The cells from which `a` removes the digit `d` (none when it places one).
+    pub fn removed(a: &Application, d: u8) -> CellSet {
+        match a.effect {
+            Effect::Remove(r) => r[usize::from(d) - 1],
+            Effect::Place(..) => CellSet::EMPTY,
         }
     }
 }

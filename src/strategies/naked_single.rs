@@ -4,7 +4,6 @@
 
 use super::{Application, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
 
 /// Pushes every naked single; returns p, the number of empty cells.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
@@ -13,15 +12,12 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
             .candidates(c)
             .first()
             .expect("a naked single has a candidate");
-        out.push(Application {
-            strategy: Strategy::NakedSingle,
-            cells: CellSet::single(c),
-            digits: DigitSet::single(d),
-            house: None,
-            depth: 0,
-            unit: c.index() as u8,
-            effect: Effect::Place(c, d),
-        });
+        out.push(Application::at_cell(
+            Strategy::NakedSingle,
+            c,
+            d,
+            Effect::Place(c, d),
+        ));
     }
     st.empty().len() as u64
 }
@@ -34,26 +30,13 @@ mod tests {
     #[test]
     fn finds_the_paper_example() {
         // Row 2 holds 1-8: r2c9 can only be 9.
-        let mut st = state(concat!(
-            ".........",
-            "12345678.",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-        ));
-        let mut out = Vec::new();
-        let p = search(&st, &mut out);
+        let mut st = state(&format!("{}12345678.{}", ".".repeat(9), ".".repeat(63)));
+        let (p, out) = run(search, &st);
         assert_eq!(p, 81 - 8);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].effect, Effect::Place(rc(2, 9), dg(9)));
         // After placing it there is none left.
         st.apply(&out[0].effect);
-        out.clear();
-        assert_eq!(search(&st, &mut out), 81 - 9);
-        assert!(out.is_empty());
+        assert_eq!(run(search, &st), (81 - 9, Vec::new()));
     }
 }

@@ -22,7 +22,7 @@
 
 use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
-use crate::cellset::{CellSet, DigitSet};
+use crate::cellset::CellSet;
 use crate::grid::{Cell, Digit};
 use crate::propagate::Outcome;
 use crate::solve::{propagate_state, propagate_trial, TrialBase, TrialMemo};
@@ -74,15 +74,7 @@ pub(crate) fn search_warm(
                 continue;
             }
             let effect = Effect::remove_digit(d, CellSet::single(c));
-            out.push(Application {
-                strategy: Strategy::TrialAndError,
-                cells: CellSet::single(c),
-                digits: DigitSet::single(d),
-                house: None,
-                depth,
-                unit: c.index() as u8,
-                effect,
-            });
+            out.push(Application::at_cell(Strategy::TrialAndError, c, d, effect).at_depth(depth));
             known.learn(out.last().expect("just pushed"));
         }
     }
@@ -166,22 +158,11 @@ fn follow(s: &mut Candidates, depth: u8) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Puzzle;
-    use crate::propagate::propagate;
-
-    /// From the forum's hardest list: after tiers 0-5, depth-1 trials find nothing.
-    const HARD: &str =
-        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
-    /// The first puzzle of top1465: depth-1 trials find removals at the start.
-    const TOP: &str =
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    use crate::strategies::testing::{after_singles, solution, DEEP, TOP};
 
     #[test]
     fn depth_one_removals_are_all_wrong_candidates() {
-        let p: Puzzle = TOP.parse().unwrap();
-        let sol = crate::solve::solve(&p).unique().unwrap();
-        let mut st = Candidates::new(&p);
-        propagate(&mut st);
+        let (st, sol) = after_singles(TOP);
         let mut out = Vec::new();
         let n = st.candidate_count() as u64;
         assert_eq!(
@@ -202,9 +183,10 @@ mod tests {
 
     #[test]
     fn depth_two_finds_what_depth_one_cannot() {
-        let p: Puzzle = HARD.parse().unwrap();
-        let sol = crate::solve::solve(&p).unique().unwrap();
-        let st = crate::hsolve::solve_to_tier(&p, 5).unwrap().state;
+        let sol = solution(DEEP);
+        let st = crate::hsolve::solve_to_tier(&DEEP.parse().unwrap(), 5)
+            .unwrap()
+            .state;
         let n = st.candidate_count() as u64;
         let mut out = Vec::new();
         let ctx = Context {

@@ -36,15 +36,15 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                 if !(xy - target).is_empty() || target == xy {
                     continue; // the fourth corner must hold both digits and more
                 }
-                out.push(Application {
-                    strategy: Strategy::UniqueRectangle,
-                    cells: [a, b, c, d].into_iter().collect(),
-                    digits: xy,
-                    house: None,
-                    depth: 0,
-                    unit: d.index() as u8,
-                    effect: Effect::remove_digits(xy, CellSet::single(d)),
-                });
+                let cells = [a, b, c, d].into_iter().collect();
+                let effect = Effect::remove_digits(xy, CellSet::single(d));
+                out.push(Application::new(
+                    Strategy::UniqueRectangle,
+                    cells,
+                    xy,
+                    d.index(),
+                    effect,
+                ));
             }
         }
     }
@@ -58,14 +58,9 @@ mod tests {
 
     #[test]
     fn finds_a_type_one_rectangle() {
-        let mut st = empty();
         // Rows 1 and 2 (box 1 and box 2), columns 1 and 4.
-        keep(&mut st, rc(1, 1), "45");
-        keep(&mut st, rc(1, 4), "45");
-        keep(&mut st, rc(2, 1), "45");
-        keep(&mut st, rc(2, 4), "456");
-        let mut out = Vec::new();
-        assert_eq!(search(&st, &mut out), 3);
+        let (p, out) = run(search, &board("r1c1=45 r1c4=45 r2c1=45 r2c4=456"));
+        assert_eq!(p, 3);
         assert_eq!(out.len(), 1);
         assert_eq!(
             out[0].effect,
@@ -75,13 +70,7 @@ mod tests {
 
     #[test]
     fn a_rectangle_in_four_boxes_is_not_one() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "45");
-        keep(&mut st, rc(1, 4), "45");
-        keep(&mut st, rc(4, 1), "45");
-        keep(&mut st, rc(4, 4), "456");
-        let mut out = Vec::new();
-        search(&st, &mut out);
+        let (_, out) = run(search, &board("r1c1=45 r1c4=45 r4c1=45 r4c4=456"));
         assert!(out.is_empty());
     }
 }

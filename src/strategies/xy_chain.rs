@@ -67,18 +67,11 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
             }
             let mut hit = CellSet::EMPTY;
             for end in ends - CellSet::single(start) {
-                hit |= st.cells_with(x) & CellSet::peers(start) & CellSet::peers(end);
+                hit |= st.cells_with(x) & CellSet::seen_by_both(start, end);
             }
             if !hit.is_empty() {
-                out.push(Application {
-                    strategy: Strategy::XyChain,
-                    cells: CellSet::single(start),
-                    digits: DigitSet::single(x),
-                    house: None,
-                    depth: 0,
-                    unit: start.index() as u8,
-                    effect: Effect::remove_digit(x, hit),
-                });
+                let effect = Effect::remove_digit(x, hit);
+                out.push(Application::at_cell(Strategy::XyChain, start, x, effect));
             }
         }
     }
@@ -92,12 +85,9 @@ mod tests {
 
     #[test]
     fn an_xy_wing_is_a_three_cell_chain() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 7), "13"); // end
-        keep(&mut st, rc(1, 1), "12"); // middle
-        keep(&mut st, rc(5, 1), "23"); // end
-        let mut out = Vec::new();
-        assert_eq!(search(&st, &mut out), 3);
+        // Ends r1c7 and r5c1, middle r1c1.
+        let (p, out) = run(search, &board("r1c7=13 r1c1=12 r5c1=23"));
+        assert_eq!(p, 3);
         let with3: Vec<_> = out.iter().filter(|a| a.digits.contains(dg(3))).collect();
         assert!(!with3.is_empty());
         for a in with3 {
@@ -110,22 +100,9 @@ mod tests {
 
     #[test]
     fn a_four_cell_chain() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "12");
-        keep(&mut st, rc(1, 5), "23");
-        keep(&mut st, rc(5, 5), "34");
-        keep(&mut st, rc(5, 9), "41");
-        let mut out = Vec::new();
-        search(&st, &mut out);
+        let (_, out) = run(search, &board("r1c1=12 r1c5=23 r5c5=34 r5c9=41"));
         // Ends r1c1 and r5c9 both could be 1: r1c9 and r5c1 lose 1.
-        let ones: CellSet = out
-            .iter()
-            .filter(|a| a.digits.contains(dg(1)))
-            .flat_map(|a| match a.effect {
-                Effect::Remove(r) => r[0].iter().collect::<Vec<_>>(),
-                _ => vec![],
-            })
-            .collect();
-        assert_eq!(ones, [rc(1, 9), rc(5, 1)].into_iter().collect());
+        let ones = out.iter().fold(CellSet::EMPTY, |s, a| s | removed(a, 1));
+        assert_eq!(ones, cells("r1c9 r5c1").into_iter().collect());
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Possible applications: the two-candidate cells (each a possible pivot).
 
-use super::{Application, Strategy};
+use super::{pairs, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
 
@@ -17,29 +17,25 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
             .iter()
             .filter(|&w| (st.candidates(w) & ab).len() == 1)
             .collect();
-        for (i, &x) in wings.iter().enumerate() {
-            for &y in &wings[i + 1..] {
-                let (cx, cy) = (st.candidates(x), st.candidates(y));
-                let c = (cx - ab) & (cy - ab);
-                // The pincers share c and split a and b between them.
-                if c.len() != 1 || (cx & ab) == (cy & ab) {
-                    continue;
-                }
-                let d = c.first().expect("one digit");
-                let mut both = CellSet::peers(x) & CellSet::peers(y);
-                both.remove(pivot);
-                let hit = st.cells_with(d) & both;
-                if !hit.is_empty() {
-                    out.push(Application {
-                        strategy: Strategy::XyWing,
-                        cells: [pivot, x, y].into_iter().collect(),
-                        digits: ab | c,
-                        house: None,
-                        depth: 0,
-                        unit: pivot.index() as u8,
-                        effect: Effect::remove_digit(d, hit),
-                    });
-                }
+        for (x, y) in pairs(&wings) {
+            let (cx, cy) = (st.candidates(x), st.candidates(y));
+            let c = (cx - ab) & (cy - ab);
+            // The pincers share c and split a and b between them.
+            if c.len() != 1 || (cx & ab) == (cy & ab) {
+                continue;
+            }
+            let d = c.first().expect("one digit");
+            let hit = st.cells_with(d) & (CellSet::seen_by_both(x, y) - CellSet::single(pivot));
+            if !hit.is_empty() {
+                let cells = [pivot, x, y].into_iter().collect();
+                let effect = Effect::remove_digit(d, hit);
+                out.push(Application::new(
+                    Strategy::XyWing,
+                    cells,
+                    ab | c,
+                    pivot.index(),
+                    effect,
+                ));
             }
         }
     }
@@ -53,12 +49,9 @@ mod tests {
 
     #[test]
     fn finds_an_xy_wing() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "12"); // pivot
-        keep(&mut st, rc(1, 7), "13"); // pincer in the row
-        keep(&mut st, rc(5, 1), "23"); // pincer in the column
-        let mut out = Vec::new();
-        assert_eq!(search(&st, &mut out), 3);
+        // Pivot r1c1, pincers r1c7 (in the row) and r5c1 (in the column).
+        let (p, out) = run(search, &board("r1c1=12 r1c7=13 r5c1=23"));
+        assert_eq!(p, 3);
         assert_eq!(out.len(), 1);
         // r5c7 sees both pincers.
         assert_eq!(
@@ -70,12 +63,7 @@ mod tests {
 
     #[test]
     fn pincers_must_split_the_pivot() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "12");
-        keep(&mut st, rc(1, 7), "13");
-        keep(&mut st, rc(5, 1), "13");
-        let mut out = Vec::new();
-        search(&st, &mut out);
+        let (_, out) = run(search, &board("r1c1=12 r1c7=13 r5c1=13"));
         assert!(out.is_empty());
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Possible applications: the three-candidate cells (each a possible pivot).
 
-use super::{Application, Strategy};
+use super::{pairs, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
 
@@ -24,28 +24,25 @@ pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
                 c.len() == 2 && (c - xyz).is_empty()
             })
             .collect();
-        for (i, &a) in wings.iter().enumerate() {
-            for &b in &wings[i + 1..] {
-                let (ca, cb) = (st.candidates(a), st.candidates(b));
-                // Different pairs sharing exactly one digit z; together they cover xyz.
-                let z = ca & cb;
-                if ca == cb || z.len() != 1 || (ca | cb) != xyz {
-                    continue;
-                }
-                let d = z.first().expect("one digit");
-                let seen = CellSet::peers(pivot) & CellSet::peers(a) & CellSet::peers(b);
-                let hit = st.cells_with(d) & seen;
-                if !hit.is_empty() {
-                    out.push(Application {
-                        strategy: Strategy::XyzWing,
-                        cells: [pivot, a, b].into_iter().collect(),
-                        digits: xyz,
-                        house: None,
-                        depth: 0,
-                        unit: pivot.index() as u8,
-                        effect: Effect::remove_digit(d, hit),
-                    });
-                }
+        for (a, b) in pairs(&wings) {
+            let (ca, cb) = (st.candidates(a), st.candidates(b));
+            // Different pairs sharing exactly one digit z; together they cover xyz.
+            let z = ca & cb;
+            if ca == cb || z.len() != 1 || (ca | cb) != xyz {
+                continue;
+            }
+            let d = z.first().expect("one digit");
+            let hit = st.cells_with(d) & CellSet::peers(pivot) & CellSet::seen_by_both(a, b);
+            if !hit.is_empty() {
+                let cells = [pivot, a, b].into_iter().collect();
+                let effect = Effect::remove_digit(d, hit);
+                out.push(Application::new(
+                    Strategy::XyzWing,
+                    cells,
+                    xyz,
+                    pivot.index(),
+                    effect,
+                ));
             }
         }
     }
@@ -59,31 +56,18 @@ mod tests {
 
     #[test]
     fn finds_an_xyz_wing() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "123"); // pivot
-        keep(&mut st, rc(1, 2), "13"); // pincer in the row (and box)
-        keep(&mut st, rc(3, 1), "23"); // pincer in the column (and box)
-        let mut out = Vec::new();
-        assert_eq!(search(&st, &mut out), 1);
+        // Pivot r1c1, pincers r1c2 (in the row and box) and r3c1 (in the column and box).
+        let (p, out) = run(search, &board("r1c1=123 r1c2=13 r3c1=23"));
+        assert_eq!(p, 1);
         assert_eq!(out.len(), 1);
         // Cells seeing all three: the rest of box 1.
-        let Effect::Remove(r) = out[0].effect else {
-            panic!()
-        };
-        let expected: CellSet = [rc(1, 3), rc(2, 1), rc(2, 2), rc(2, 3), rc(3, 2), rc(3, 3)]
-            .into_iter()
-            .collect();
-        assert_eq!(r[2], expected);
+        let expected = cells("r1c3 r2c1 r2c2 r2c3 r3c2 r3c3").into_iter().collect();
+        assert_eq!(removed(&out[0], 3), expected);
     }
 
     #[test]
     fn pincers_must_cover_the_pivot() {
-        let mut st = empty();
-        keep(&mut st, rc(1, 1), "123");
-        keep(&mut st, rc(1, 2), "13");
-        keep(&mut st, rc(3, 1), "13");
-        let mut out = Vec::new();
-        search(&st, &mut out);
+        let (_, out) = run(search, &board("r1c1=123 r1c2=13 r3c1=13"));
         assert!(out.is_empty());
     }
 }
