@@ -77,15 +77,17 @@ fn read(rel: &str, label: impl Fn(&str) -> usize) -> Vec<Row> {
 fn main() {
     let t = std::time::Instant::now();
     let buckets = read("se-rated/sudoku_exchange_buckets.tsv", |b| {
-        NAMES
-            .iter()
-            .position(|n| b.starts_with(n))
-            .unwrap_or(3)
+        NAMES.iter().position(|n| b.starts_with(n)).unwrap_or(3)
     });
     let sample = read("se-rated/sudoku_exchange_sample500.tsv", |se| {
         level_of_se(se.parse().unwrap())
     });
-    eprintln!("rated {} + {} puzzles in {:.1?}", buckets.len(), sample.len(), t.elapsed());
+    eprintln!(
+        "rated {} + {} puzzles in {:.1?}",
+        buckets.len(),
+        sample.len(),
+        t.elapsed()
+    );
     let samples = |half: Option<usize>, with_sample: bool| -> Vec<(f64, usize)> {
         let mut v: Vec<(f64, usize)> = buckets
             .iter()
@@ -108,10 +110,21 @@ fn main() {
             let cuts = fit::fit(&samples(Some(fold), with_sample), 4);
             let held: Vec<(f64, usize)> = samples(Some(1 - fold), false);
             let m = fit::confusion(&held, &cuts);
-            let _ = writeln!(report, "with sample {with_sample} fold {fold}: cuts {:?} agreement {:.3}", cuts.0, fit::agreement(&m));
+            let _ = writeln!(
+                report,
+                "with sample {with_sample} fold {fold}: cuts {:?} agreement {:.3}",
+                cuts.0,
+                fit::agreement(&m)
+            );
             for (i, row) in m.iter().enumerate() {
                 let n: u64 = row.iter().sum();
-                let _ = writeln!(report, "  {:<7} {:?} {:.3}", NAMES[i], row, row[i] as f64 / n.max(1) as f64);
+                let _ = writeln!(
+                    report,
+                    "  {:<7} {:?} {:.3}",
+                    NAMES[i],
+                    row,
+                    row[i] as f64 / n.max(1) as f64
+                );
             }
         }
         let all: Cuts = fit::fit(&samples(None, with_sample), 4);

@@ -7,7 +7,7 @@
 use crate::candidates::Candidates;
 use crate::grid::{Cell, Grid, Puzzle};
 use crate::hsolve;
-use crate::propagate::Outcome;
+use crate::propagate::Propagation;
 use crate::rng::Rng;
 use crate::solve::{count_solutions, random_grid};
 use std::fmt;
@@ -160,9 +160,9 @@ pub fn standard(rng: &mut Rng) -> Puzzle {
             clues[c.index()] = d.get();
             let mut next = st.clone();
             match crate::propagate::place_and_propagate(&mut next, c, d) {
-                Outcome::Contradiction => continue 'attempt,
-                Outcome::Solved => return Puzzle::from_bytes_unchecked(clues),
-                Outcome::Stalled => st = next,
+                Propagation::Contradiction => continue 'attempt,
+                Propagation::Solved => return Puzzle::from_bytes_unchecked(clues),
+                Propagation::Stalled => st = next,
             }
         }
     }

@@ -36,7 +36,7 @@
 use crate::candidates::{alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
-use crate::propagate::{propagate, Outcome};
+use crate::propagate::{propagate, Propagation};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
@@ -663,7 +663,7 @@ pub fn fixpoint(st: &mut Candidates, k: u8) {
     let mut apps = Vec::new();
     let mut known = Known::default();
     loop {
-        if propagate(st) != Outcome::Stalled {
+        if propagate(st) != Propagation::Stalled {
             return;
         }
         let mut progress = false;

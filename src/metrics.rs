@@ -9,7 +9,7 @@
 
 use crate::candidates::Candidates;
 use crate::grid::Puzzle;
-use crate::propagate::{propagate, Outcome};
+use crate::propagate::{propagate, Propagation};
 use crate::strategies::{self, Context, Strategy};
 use std::fmt;
 
@@ -142,9 +142,9 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     let mut apps = Vec::new();
     loop {
         match propagate(&mut st) {
-            Outcome::Solved => return hardest,
-            Outcome::Contradiction => return Grade::Computer,
-            Outcome::Stalled => {}
+            Propagation::Solved => return hardest,
+            Propagation::Contradiction => return Grade::Computer,
+            Propagation::Stalled => {}
         }
         // The easiest family that applies, with its applications in `apps`.
         let easiest = GRADE_LEVELS.iter().find_map(|&(grade, family)| {

@@ -17,7 +17,7 @@ use crate::grid::{Cell, Digit};
 
 /// How a propagation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Propagation {
     /// Some cell or house has no way left: the assumptions were wrong.
     Contradiction,
     /// Every cell is filled.
@@ -79,18 +79,18 @@ impl Work {
 }
 
 /// Places `d` in `c`, then singles until none is left.
-pub fn place_and_propagate(st: &mut Candidates, c: Cell, d: Digit) -> Outcome {
+pub fn place_and_propagate(st: &mut Candidates, c: Cell, d: Digit) -> Propagation {
     let mut work = Work::new();
     work.push(c, d.index());
     run(st, &mut work)
 }
 
 /// Places singles in `st` until none is left, starting from a full scan.
-pub fn propagate(st: &mut Candidates) -> Outcome {
+pub fn propagate(st: &mut Candidates) -> Propagation {
     let mut work = Work::new();
     let any = Digit::all().fold(CellSet::EMPTY, |a, d| a | st.cells_with(d));
     if !st.empty().is_subset(any) {
-        return Outcome::Contradiction;
+        return Propagation::Contradiction;
     }
     for c in st.naked_single_cells() {
         let d = st.candidates(c).first().expect("one candidate");
@@ -98,14 +98,14 @@ pub fn propagate(st: &mut Candidates) -> Outcome {
     }
     for d in Digit::all() {
         match digit_scan(st.cells_with(d).bits(), st.placed(d).bits()) {
-            None => return Outcome::Contradiction,
+            None => return Propagation::Contradiction,
             Some(alone) => work.push_all(alone, d.index()),
         }
     }
     run(st, &mut work)
 }
 
-fn run(st: &mut Candidates, work: &mut Work) -> Outcome {
+fn run(st: &mut Candidates, work: &mut Work) -> Propagation {
     let mut next = 0;
     while next < work.len {
         let (ci, di) = work.list[next];
@@ -115,18 +115,18 @@ fn run(st: &mut Candidates, work: &mut Work) -> Outcome {
         let old = st.candidates(c);
         let Some(lost) = st.place(c, d) else {
             // Filled already, or d is gone from the cell: two singles disagree.
-            return Outcome::Contradiction;
+            return Propagation::Contradiction;
         };
         for p in lost {
             let m = st.candidates(p);
             match m.len() {
-                0 => return Outcome::Contradiction,
+                0 => return Propagation::Contradiction,
                 1 => work.push(p, m.first().expect("one").index()),
                 _ => {}
             }
         }
         match digit_scan(st.cells_with(d).bits(), st.placed(d).bits()) {
-            None => return Outcome::Contradiction,
+            None => return Propagation::Contradiction,
             Some(alone) => work.push_all(alone, di as usize),
         }
         for e in old.iter() {
@@ -139,7 +139,7 @@ fn run(st: &mut Candidates, work: &mut Work) -> Outcome {
                 let house = CellSet::house_at(h as usize);
                 let x = places & house;
                 match x.len() {
-                    0 if !placed.intersects(house) => return Outcome::Contradiction,
+                    0 if !placed.intersects(house) => return Propagation::Contradiction,
                     1 => work.push(x.first().expect("one"), e.index()),
                     _ => {}
                 }
@@ -147,9 +147,9 @@ fn run(st: &mut Candidates, work: &mut Work) -> Outcome {
         }
     }
     if st.is_solved() {
-        Outcome::Solved
+        Propagation::Solved
     } else {
-        Outcome::Stalled
+        Propagation::Stalled
     }
 }
 
@@ -193,7 +193,7 @@ mod tests {
                     b.place(c, d);
                     let ob = simple(&mut b);
                     assert_eq!(oa, ob, "{line} {c}={d}");
-                    if oa != Outcome::Contradiction {
+                    if oa != Propagation::Contradiction {
                         assert_eq!(a, b);
                     }
                 }
@@ -202,14 +202,14 @@ mod tests {
     }
 
     /// Repeated full scans, the definition the work list must match.
-    fn simple(st: &mut Candidates) -> Outcome {
+    fn simple(st: &mut Candidates) -> Propagation {
         loop {
             if st.is_solved() {
-                return Outcome::Solved;
+                return Propagation::Solved;
             }
             let any = Digit::all().fold(CellSet::EMPTY, |a, d| a | st.cells_with(d));
             if !st.empty().is_subset(any) {
-                return Outcome::Contradiction;
+                return Propagation::Contradiction;
             }
             if let Some(c) = st.naked_single_cells().first() {
                 let d = st.candidates(c).first().unwrap();
@@ -222,7 +222,7 @@ mod tests {
                     let house = CellSet::house_at(h);
                     let x = st.cells_with(d) & house;
                     if x.is_empty() && !st.placed(d).intersects(house) {
-                        return Outcome::Contradiction;
+                        return Propagation::Contradiction;
                     }
                     if x.len() == 1 {
                         st.place(x.first().unwrap(), d);
@@ -232,7 +232,7 @@ mod tests {
                 }
             }
             if !placed {
-                return Outcome::Stalled;
+                return Propagation::Stalled;
             }
         }
     }

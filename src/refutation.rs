@@ -27,7 +27,7 @@
 use crate::candidates::Candidates;
 use crate::cellset::CellSet;
 use crate::grid::{Cell, Digit};
-use crate::propagate::Outcome;
+use crate::propagate::Propagation;
 use crate::strategies::locked_candidates;
 
 /// How far a trial is followed: singles only (depth 0, backtracking), plus locked candidates
@@ -39,27 +39,27 @@ pub type Depth = u8;
 /// a wave, the trial is reported as stalled (callers looking for the cheapest refutation pass
 /// the best so far; a contradiction found inside the wave that crosses the limit is still
 /// reported, with its count).
-pub fn effort(st: &Candidates, c: Cell, d: Digit, depth: Depth, limit: u32) -> (Outcome, u32) {
+pub fn effort(st: &Candidates, c: Cell, d: Digit, depth: Depth, limit: u32) -> (Propagation, u32) {
     let mut s = st.clone();
     if s.place(c, d).is_none() {
-        return (Outcome::Contradiction, 0);
+        return (Propagation::Contradiction, 0);
     }
     follow(&mut s, depth, limit)
 }
 
 /// Follows `s` in waves at `depth` until it breaks, fills, stalls or exceeds `limit` steps.
-fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Outcome, u32) {
+fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Propagation, u32) {
     let mut steps = 0u32;
     let mut moves: Vec<(Cell, Digit)> = Vec::with_capacity(81);
     loop {
         if steps > limit {
-            return (Outcome::Stalled, steps);
+            return (Propagation::Stalled, steps);
         }
         if s.is_broken() {
-            return (Outcome::Contradiction, steps);
+            return (Propagation::Contradiction, steps);
         }
         if s.is_solved() {
-            return (Outcome::Solved, steps);
+            return (Propagation::Solved, steps);
         }
         // A wave of singles, found in the state before the wave.
         let naked = s.naked_single_cells();
@@ -76,13 +76,13 @@ fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Outcome, u32) {
                 steps += 1;
                 if s.place(c, d).is_none() {
                     // An earlier single of the wave took this cell's digit: a clash.
-                    return (Outcome::Contradiction, steps);
+                    return (Propagation::Contradiction, steps);
                 }
             }
             continue;
         }
         if depth == 0 {
-            return (Outcome::Stalled, steps);
+            return (Propagation::Stalled, steps);
         }
         // A wave of locked candidates.
         let mut apps = Vec::new();
@@ -97,7 +97,7 @@ fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Outcome, u32) {
             continue;
         }
         if depth == 1 {
-            return (Outcome::Stalled, steps);
+            return (Propagation::Stalled, steps);
         }
         // The cheapest refutation one level down.
         let mut best: Option<(u32, Cell, Digit)> = None;
@@ -105,7 +105,7 @@ fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Outcome, u32) {
             for d in s.candidates(c).iter() {
                 let cap = best.map_or(limit.saturating_sub(steps), |b| b.0.saturating_sub(1));
                 let (o, n) = effort(s, c, d, depth - 1, cap);
-                if o == Outcome::Contradiction && best.is_none_or(|b| n < b.0) {
+                if o == Propagation::Contradiction && best.is_none_or(|b| n < b.0) {
                     best = Some((n, c, d));
                 }
             }
@@ -115,7 +115,7 @@ fn follow(s: &mut Candidates, depth: Depth, limit: u32) -> (Outcome, u32) {
                 steps += n;
                 s.remove(d, CellSet::single(c));
             }
-            None => return (Outcome::Stalled, steps),
+            None => return (Propagation::Stalled, steps),
         }
     }
 }
@@ -132,12 +132,12 @@ mod tests {
         let st = state(ROW_ONE_MISSES_8_9);
         assert_eq!(
             effort(&st, rc(1, 9), dg(8), 0, u32::MAX),
-            (Outcome::Contradiction, 0)
+            (Propagation::Contradiction, 0)
         );
         // Assuming 9 there instead places 8 in r1c8 (one step) and stalls.
         assert_eq!(
             effort(&st, rc(1, 9), dg(9), 0, u32::MAX),
-            (Outcome::Stalled, 1)
+            (Propagation::Stalled, 1)
         );
     }
 
@@ -148,9 +148,9 @@ mod tests {
         let sol = crate::solve::solve(&p.parse().unwrap()).unique().unwrap();
         let c = st.empty().first().unwrap();
         let (o, n) = effort(&st, c, sol.get(c), 0, u32::MAX);
-        assert_eq!(o, Outcome::Solved);
+        assert_eq!(o, Propagation::Solved);
         assert_eq!(n, st.empty().len() - 1, "one step per placement");
         // The limit stops the count.
-        assert_eq!(effort(&st, c, sol.get(c), 0, 3).0, Outcome::Stalled);
+        assert_eq!(effort(&st, c, sol.get(c), 0, 3).0, Propagation::Stalled);
     }
 }

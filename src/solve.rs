@@ -39,7 +39,7 @@
 
 use crate::candidates::Candidates;
 use crate::grid::{Cell, Digit, Grid, Puzzle, PERMS3};
-use crate::propagate::Outcome;
+use crate::propagate::Propagation;
 use crate::rng::Rng;
 
 /// All 27 cells of a band.
@@ -561,17 +561,17 @@ pub(crate) fn propagate_trial(
     c: Cell,
     d: Digit,
     want_state: bool,
-) -> (Outcome, Option<Candidates>) {
+) -> (Propagation, Option<Candidates>) {
     if !st.candidates(c).contains(d) {
-        return (Outcome::Contradiction, None);
+        return (Propagation::Contradiction, None);
     }
     let mut s = band_state(st);
     let i = c.index();
     s.place(i / 27, (i % 27) as u32, d.index());
     match s.propagate() {
-        Err(Contradiction) => (Outcome::Contradiction, None),
-        Ok(_) if s.solved() => (Outcome::Solved, None),
-        Ok(_) => (Outcome::Stalled, want_state.then(|| hand_state(&s))),
+        Err(Contradiction) => (Propagation::Contradiction, None),
+        Ok(_) if s.solved() => (Propagation::Solved, None),
+        Ok(_) => (Propagation::Stalled, want_state.then(|| hand_state(&s))),
     }
 }
 
@@ -673,21 +673,21 @@ impl TrialBase {
     /// How assuming `d` in `c` ends; a stalled trial's placements and end state are
     /// remembered. `warm` is the memo of an earlier search from a state with more candidates.
     #[inline]
-    pub(crate) fn outcome(&mut self, c: Cell, d: Digit, warm: Option<&TrialMemo>) -> Outcome {
+    pub(crate) fn outcome(&mut self, c: Cell, d: Digit, warm: Option<&TrialMemo>) -> Propagation {
         let Some(base) = &self.state else {
-            return Outcome::Contradiction;
+            return Propagation::Contradiction;
         };
         let i = c.index();
         let (b, pos) = (i / 27, (i % 27) as u32);
         if base.f[3 * d.index() + b] >> pos & 1 == 0 {
-            return Outcome::Contradiction;
+            return Propagation::Contradiction;
         }
         if base.unsolved[b] >> pos & 1 == 0 {
             // Already placed by the base propagation.
             return if base.solved() {
-                Outcome::Solved
+                Propagation::Solved
             } else {
-                Outcome::Stalled
+                Propagation::Stalled
             };
         }
         let mut s = match warm.and_then(|m| m.get(c, d)) {
@@ -707,13 +707,13 @@ impl TrialBase {
                     any[k % 3] |= s.f[k];
                 }
                 if any != [BAND; 3] {
-                    return Outcome::Contradiction; // a cell lost every digit
+                    return Propagation::Contradiction; // a cell lost every digit
                 }
                 if lost == 0 {
                     // The base lacks nothing the old end state had: same end.
                     self.note_stall(base.unsolved, &s);
                     self.memo.insert(c, d, &s);
-                    return Outcome::Stalled;
+                    return Propagation::Stalled;
                 }
                 s
             }
@@ -724,13 +724,13 @@ impl TrialBase {
             }
         };
         match s.propagate() {
-            Err(Contradiction) => Outcome::Contradiction,
-            Ok(_) if s.solved() => Outcome::Solved,
+            Err(Contradiction) => Propagation::Contradiction,
+            Ok(_) if s.solved() => Propagation::Solved,
             Ok(_) => {
                 let unsolved = base.unsolved;
                 self.note_stall(unsolved, &s);
                 self.memo.insert(c, d, &s);
-                Outcome::Stalled
+                Propagation::Stalled
             }
         }
     }
@@ -751,17 +751,17 @@ impl TrialBase {
 }
 
 /// Propagates a hand-solving state with the solver's rules, without branching.
-pub(crate) fn propagate_state(st: &Candidates) -> (Outcome, Option<Candidates>) {
+pub(crate) fn propagate_state(st: &Candidates) -> (Propagation, Option<Candidates>) {
     let mut s = band_state(st);
     match s.propagate() {
-        Err(Contradiction) => (Outcome::Contradiction, None),
-        Ok(_) if s.solved() => (Outcome::Solved, None),
-        Ok(_) => (Outcome::Stalled, Some(hand_state(&s))),
+        Err(Contradiction) => (Propagation::Contradiction, None),
+        Ok(_) if s.solved() => (Propagation::Solved, None),
+        Ok(_) => (Propagation::Stalled, Some(hand_state(&s))),
     }
 }
 
 /// Depth-first search state: how many solutions to look for and what was found.
-struct Search<'r> {
+struct Branching<'r> {
     limit: usize,
     /// Whether to record the first solution found (counting alone is faster).
     record: bool,
@@ -771,7 +771,7 @@ struct Search<'r> {
     rng: Option<&'r mut Rng>,
 }
 
-impl Search<'_> {
+impl Branching<'_> {
     /// Propagates `st` and explores its branches until `limit` solutions are found.
     /// Works on `st` in place; only the branches that are not the last get a copy.
     fn run(&mut self, st: &mut State) {
@@ -851,7 +851,7 @@ fn search(p: &Puzzle, limit: usize, record: bool, rng: Option<&mut Rng>) -> (usi
     let Ok(mut st) = State::from_puzzle(p) else {
         return (0, None);
     };
-    let mut s = Search {
+    let mut s = Branching {
         limit,
         record,
         count: 0,
@@ -894,7 +894,7 @@ pub fn has_other_solution(p: &Puzzle, solution: &Grid, free: &[crate::grid::Cell
         let d = solution.as_bytes()[i] as usize - 1;
         let mut trial = base;
         trial.f[3 * d + b] &= !(1 << pos);
-        let mut s = Search {
+        let mut s = Branching {
             limit: 1,
             record: false,
             count: 0,

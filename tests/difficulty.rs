@@ -6,7 +6,7 @@ use pseudoku::candidates::{Candidates, Effect};
 use pseudoku::dev::refdata;
 use pseudoku::difficulty::{self, FEATURES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
-use pseudoku::propagate::Outcome;
+use pseudoku::propagate::Propagation;
 use pseudoku::strategies::Strategy;
 use pseudoku::{refutation, Puzzle};
 
@@ -64,12 +64,13 @@ fn check_run(p: &Puzzle) -> usize {
             let (o, n) = refutation::effort(&st, c, d, depth, u32::MAX);
             match a.strategy {
                 Strategy::Backtracking => assert!(
-                    o == Outcome::Contradiction || (o == Outcome::Solved && sol.get(c) == d),
+                    o == Propagation::Contradiction
+                        || (o == Propagation::Solved && sol.get(c) == d),
                     "{p}: {a}: {o:?}"
                 ),
-                _ => assert_eq!(o, Outcome::Contradiction, "{p}: {a}"),
+                _ => assert_eq!(o, Propagation::Contradiction, "{p}: {a}"),
             }
-            assert!(n > 0 || o == Outcome::Contradiction);
+            assert!(n > 0 || o == Propagation::Contradiction);
             trials += 1;
         }
         match a.effect {

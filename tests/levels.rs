@@ -300,9 +300,7 @@ fn retrieval_uses_the_index() {
     let db = dir.path().join("bank.db");
     build_bands(&db, 10, 1, 2);
     let conn = Connection::open(&db).unwrap();
-    let plan =
-        pseudoku::store::retrieval::take_plans(&conn, RatingKind::Difficulty)
-            .unwrap();
+    let plan = pseudoku::store::retrieval::take_plans(&conn, RatingKind::Difficulty).unwrap();
     assert_eq!(plan.len(), 2);
     assert!(
         plan.iter()

@@ -2,8 +2,8 @@
 //! puzzles (no table scan), marked served in the same write transaction when asked.
 
 use super::Result;
-use crate::scale::{PercentileRange, RatingKind};
 use crate::rng::Rng;
+use crate::scale::{PercentileRange, RatingKind};
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 
@@ -120,7 +120,11 @@ impl<'c> Sampler<'c> {
             range,
             span,
             drawn: HashSet::new(),
-            listed: if span.is_none() { Some(Vec::new()) } else { None },
+            listed: if span.is_none() {
+                Some(Vec::new())
+            } else {
+                None
+            },
         })
     }
 
@@ -146,7 +150,11 @@ impl<'c> Sampler<'c> {
                 .prepare_cached(&self.list)?
                 .query_map(params![self.range.low, self.range.high], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
-            self.listed = Some(ids.into_iter().filter(|i| !self.drawn.contains(i)).collect());
+            self.listed = Some(
+                ids.into_iter()
+                    .filter(|i| !self.drawn.contains(i))
+                    .collect(),
+            );
         }
         let listed = self.listed.as_mut().expect("listed");
         let mut stmt = self.conn.prepare_cached(&self.by_id)?;

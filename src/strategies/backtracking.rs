@@ -10,10 +10,10 @@ use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
 use crate::grid::{Cell, Digit};
-use crate::propagate::{place_and_propagate, Outcome};
+use crate::propagate::{place_and_propagate, Propagation};
 
 /// Assumes `d` in `c` on a copy of `st` and follows it with singles.
-pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Outcome {
+pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Propagation {
     let mut s = st.clone();
     place_and_propagate(&mut s, c, d)
 }
@@ -48,15 +48,15 @@ pub fn search(
         };
         for (trial, other) in order {
             let outcome = if known.singles_contradict[trial.index()].contains(c) {
-                Outcome::Contradiction
+                Propagation::Contradiction
             } else if known.singles_solve[trial.index()].contains(c) {
-                Outcome::Solved
+                Propagation::Solved
             } else if stalls[trial.index()].contains(c) {
-                Outcome::Stalled
+                Propagation::Stalled
             } else {
                 let mut s = st.clone();
                 let o = place_and_propagate(&mut s, c, trial);
-                if o == Outcome::Stalled {
+                if o == Propagation::Stalled {
                     for d in Digit::all() {
                         stalls[d.index()] |= s.placed(d) - st.placed(d);
                     }
@@ -64,8 +64,8 @@ pub fn search(
                 o
             };
             let placed = match outcome {
-                Outcome::Contradiction => other,
-                Outcome::Solved if ctx.solution.is_some() => trial,
+                Propagation::Contradiction => other,
+                Propagation::Solved if ctx.solution.is_some() => trial,
                 _ => continue,
             };
             let effect = Effect::Place(c, placed);
@@ -86,14 +86,14 @@ mod tests {
     #[test]
     fn singles_solve_an_easy_puzzle() {
         let mut st = state(EASY);
-        assert_eq!(propagate(&mut st), Outcome::Solved);
+        assert_eq!(propagate(&mut st), Propagation::Solved);
         assert!(crate::solve::is_unique(&st.to_puzzle()));
     }
 
     #[test]
     fn singles_stall_on_a_hard_puzzle() {
         let mut st = state(HARD);
-        assert_eq!(propagate(&mut st), Outcome::Stalled);
+        assert_eq!(propagate(&mut st), Propagation::Stalled);
         assert!(!st.is_broken());
     }
 
@@ -102,8 +102,8 @@ mod tests {
         // Row 1 misses 8 and 9, and column 8 has its 9 in row 5: r1c8 must be 8, so 8 in
         // r1c9 leaves r1c8 with nothing.
         let st = state(ROW_ONE_MISSES_8_9);
-        assert_eq!(try_value(&st, rc(1, 9), dg(8)), Outcome::Contradiction);
-        assert_eq!(try_value(&st, rc(1, 9), dg(9)), Outcome::Stalled);
+        assert_eq!(try_value(&st, rc(1, 9), dg(8)), Propagation::Contradiction);
+        assert_eq!(try_value(&st, rc(1, 9), dg(9)), Propagation::Stalled);
     }
 
     #[test]

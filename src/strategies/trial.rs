@@ -24,7 +24,7 @@ use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
 use crate::grid::{Cell, Digit};
-use crate::propagate::Outcome;
+use crate::propagate::Propagation;
 use crate::solve::{propagate_state, propagate_trial, TrialBase, TrialMemo};
 
 /// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth. `known` skips
@@ -63,14 +63,14 @@ pub(crate) fn search_warm(
             }
             let outcome = match &mut base {
                 _ if depth == 1 && known.propagation_contradicts[d.index()].contains(c) => {
-                    Outcome::Contradiction
+                    Propagation::Contradiction
                 }
                 Some(b) if b.known_to_stall(c, d) => continue,
                 Some(b) => b.outcome(c, d, warm),
                 None if stalls[d.index()].contains(c) => continue,
                 None => deep_trial(st, c, d, depth, &mut stalls),
             };
-            if outcome != Outcome::Contradiction {
+            if outcome != Propagation::Contradiction {
                 continue;
             }
             let effect = Effect::remove_digit(d, CellSet::single(c));
@@ -82,24 +82,30 @@ pub(crate) fn search_warm(
 }
 
 /// Assumes `d` in `c` and follows it to the end at `depth`.
-pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Outcome {
+pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Propagation {
     if depth <= 1 {
         return propagate_trial(st, c, d, false).0;
     }
     // Deeper: propagate, then follow with shallower trials until nothing more follows.
     match propagate_trial(st, c, d, true) {
-        (Outcome::Stalled, Some(mut s)) => follow(&mut s, depth - 1),
+        (Propagation::Stalled, Some(mut s)) => follow(&mut s, depth - 1),
         (o, _) => o,
     }
 }
 
 /// A trial at `depth` >= 2 from `st`; when it stalls, the cells its end state placed are
 /// added to `stalls`.
-fn deep_trial(st: &Candidates, c: Cell, d: Digit, depth: u8, stalls: &mut [CellSet; 9]) -> Outcome {
+fn deep_trial(
+    st: &Candidates,
+    c: Cell,
+    d: Digit,
+    depth: u8,
+    stalls: &mut [CellSet; 9],
+) -> Propagation {
     match propagate_trial(st, c, d, true) {
-        (Outcome::Stalled, Some(mut s)) => {
+        (Propagation::Stalled, Some(mut s)) => {
             let o = follow(&mut s, depth - 1);
-            if o == Outcome::Stalled {
+            if o == Propagation::Stalled {
                 for dg in Digit::all() {
                     stalls[dg.index()] |= s.placed(dg) - st.placed(dg);
                 }
@@ -113,7 +119,7 @@ fn deep_trial(st: &Candidates, c: Cell, d: Digit, depth: u8, stalls: &mut [CellS
 /// Applies depth-`depth` removals and propagation to `s` until nothing follows. Each removal
 /// is made as soon as it is found (the end state does not depend on the order), so that the
 /// trials after it start from a smaller state.
-fn follow(s: &mut Candidates, depth: u8) -> Outcome {
+fn follow(s: &mut Candidates, depth: u8) -> Propagation {
     loop {
         let mut changed = false;
         let mut base = (depth == 1).then(|| TrialBase::without_memo(s));
@@ -124,16 +130,16 @@ fn follow(s: &mut Candidates, depth: u8) -> Outcome {
                     continue; // removed since the scan began
                 }
                 let outcome = match &mut base {
-                    Some(b) if b.known_to_stall(c, d) => Outcome::Stalled,
+                    Some(b) if b.known_to_stall(c, d) => Propagation::Stalled,
                     Some(b) => b.outcome(c, d, None),
-                    None if stalls[d.index()].contains(c) => Outcome::Stalled,
+                    None if stalls[d.index()].contains(c) => Propagation::Stalled,
                     None => deep_trial(s, c, d, depth, &mut stalls),
                 };
                 match outcome {
-                    Outcome::Contradiction => {
+                    Propagation::Contradiction => {
                         s.remove(d, CellSet::single(c));
                         match propagate_state(s) {
-                            (Outcome::Stalled, Some(next)) => *s = next,
+                            (Propagation::Stalled, Some(next)) => *s = next,
                             (o, _) => return o,
                         }
                         changed = true;
@@ -144,13 +150,13 @@ fn follow(s: &mut Candidates, depth: u8) -> Outcome {
                         }
                     }
                     // The assumptions so far are consistent with a full grid.
-                    Outcome::Solved => return Outcome::Solved,
-                    Outcome::Stalled => {}
+                    Propagation::Solved => return Propagation::Solved,
+                    Propagation::Stalled => {}
                 }
             }
         }
         if !changed {
-            return Outcome::Stalled;
+            return Propagation::Stalled;
         }
     }
 }
