@@ -176,11 +176,15 @@ impl<'c> Sampler<'c> {
 pub fn take_plans(conn: &Connection, rating: RatingKind) -> Result<Vec<String>> {
     let (by_id, list) = sampler_sql(rating, "0..50".parse().expect("a valid range"));
     let mut plans = Vec::new();
-    for sql in [by_id, list] {
+    for (sql, with_id) in [(by_id, true), (list, false)] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-        let rows = stmt.query_map(params![0.0, 50.0, 1], |r| r.get::<_, String>(3))?;
-        for r in rows {
-            plans.push(r?);
+        let mut rows = if with_id {
+            stmt.query(params![0.0, 50.0, 1])?
+        } else {
+            stmt.query(params![0.0, 50.0])?
+        };
+        while let Some(r) = rows.next()? {
+            plans.push(r.get::<_, String>(3)?);
         }
     }
     Ok(plans)
