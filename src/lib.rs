@@ -5,7 +5,7 @@
 //! - [`grid`]: the puzzle model (digits, cells, houses, puzzles, solved grids), parsing and
 //!   formatting;
 //! - [`input`]: reading puzzle files with file and line numbers for every bad entry;
-//! - [`solve`]: the exact solver (solution counting, random grids);
+//! - [`mod@solve`]: the exact solver (solution counting, random grids);
 //! - [`transform`]: the symmetry group (geometric maps and digit relabellings);
 //! - [`rng`]: the seeded random number generator every random choice draws from;
 //! - [`canon`]: the exact canonical (minlex) form and the equivalence key;

@@ -16,7 +16,7 @@
 //!
 //! - **Digit in band** (one digit, one band at a time): each of the band's three rows and three
 //!   boxes holds the digit exactly once, so the 3x3 "row has a candidate in box" matrix must
-//!   contain a permutation. [`COMPLEX`] keeps only the blocks (a row's three cells inside one
+//!   contain a permutation. `COMPLEX` keeps only the blocks (a row's three cells inside one
 //!   box) that lie on some permutation inside the matrix: locked candidates of both kinds and
 //!   the band's hidden singles. Then a box whose candidates lie in one column claims that column
 //!   from the other two bands, and a row locked into one box whose candidates lie in one column

@@ -11,13 +11,13 @@ use std::collections::HashSet;
 use std::path::Path;
 
 fn percentiles(conn: &Connection) -> Vec<f64> {
-    column(&conn, "SELECT percentile FROM puzzles ORDER BY id")
+    column(conn, "SELECT percentile FROM puzzles ORDER BY id")
 }
 
 /// Checks that every stored percentile is the stored difficulty's against the stored
 /// reference; returns the sizes of both.
 fn check_percentiles(conn: &Connection) -> (usize, usize) {
-    let reference: Vec<f64> = column(&conn, "SELECT difficulty FROM reference");
+    let reference: Vec<f64> = column(conn, "SELECT difficulty FROM reference");
     let n = reference.len();
     let reference = Reference::new(reference);
     let rows: Vec<(f64, f64)> = conn
@@ -303,7 +303,10 @@ fn retrieval_uses_the_index() {
     let plan = pseudoku::store::retrieval::take_plans(&conn, RatingKind::Difficulty).unwrap();
     // The id span is two seeks, a draw looks a row up by its id, listing a rare range
     // searches the index of unserved puzzles: nothing scans the table.
-    assert!(plan.iter().all(|p| !p.starts_with("SCAN puzzles")), "{plan:?}");
+    assert!(
+        plan.iter().all(|p| !p.starts_with("SCAN puzzles")),
+        "{plan:?}"
+    );
     let searches: Vec<&String> = plan.iter().filter(|p| p.starts_with("SEARCH")).collect();
     assert_eq!(searches.len(), 4, "{plan:?}");
     assert!(searches[2].contains("PRIMARY KEY"), "{plan:?}");

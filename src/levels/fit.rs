@@ -46,20 +46,17 @@ pub fn fit(samples: &[(f64, usize)], k: usize) -> Cuts {
     let m = bounds.len();
     // count[j][t]: samples labelled j among the first bounds[t].
     let mut count = vec![vec![0u32; m]; k];
-    for j in 0..k {
+    for (j, cj) in count.iter_mut().enumerate() {
         let mut c = 0;
         let mut t = 0;
         for (i, &(_, l)) in s.iter().enumerate() {
             while bounds[t] <= i {
-                count[j][t] = c;
+                cj[t] = c;
                 t += 1;
             }
             c += u32::from(l == j);
         }
-        while t < m {
-            count[j][t] = c;
-            t += 1;
-        }
+        cj[t..].fill(c);
     }
     // best[j][t] and the argmax of its inner maximum (where level j starts).
     let mut best = vec![vec![0i64; m]; k];

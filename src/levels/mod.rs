@@ -4,7 +4,7 @@
 //!
 //! - [`crate::scale`] (re-exported here): plain values: the rating a bank uses, its reference
 //!   distribution, percentiles, bands, level names;
-//! - [`reference`]: the default reference, shipped as data (`references/`), and how it is
+//! - [`mod@reference`]: the default reference, shipped as data (`references/`), and how it is
 //!   made again;
 //! - [`calibrate`]: a bank's levels: the default reference on first use, `calibrate` from a
 //!   corpus, the percentile of a rated puzzle.

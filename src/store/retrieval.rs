@@ -86,7 +86,7 @@ fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
 /// - a draw picks a uniform id between the smallest and the largest and keeps the puzzle if
 ///   it is unserved, in the range and not drawn yet (rejection sampling: every such puzzle is
 ///   equally likely);
-/// - after [`TRIES`] misses in a row, the range is rare among the ids: its unserved puzzles
+/// - after 256 misses in a row, the range is rare among the ids: its unserved puzzles
 ///   are listed through the index of unserved puzzles (a cost of what the range holds) and
 ///   the draws pick uniformly from the list.
 ///
