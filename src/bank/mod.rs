@@ -4,8 +4,8 @@
 //! - [`job`]: one job: a prepared seed, pseudo-generation (or a generator for the easiest
 //!   bands), the uniqueness check and canonical form, the rated row;
 //! - [`targets`]: band quotas and where each band's jobs come from;
-//! - [`build`]: the build loop and its writer thread; the backfill of older rows;
-//! - [`verify`]: stored rows re-checked from scratch.
+//! - [`mod@build`]: the build loop and its writer thread; the backfill of older rows;
+//! - [`mod@verify`]: stored rows re-checked from scratch.
 //!
 //! # Pipeline
 //!
