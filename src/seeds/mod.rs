@@ -1,7 +1,7 @@
 //! The seed library: hard puzzles the pseudo-generator turns into many puzzles, with what it
 //! needs to know about each (solution, hardest tier, rating, reserved cells), their text
 //! format, the library file (load, save, import), its summary, and the miner that finds them
-//! ([`mine`]).
+//! ([`mod@mine`]).
 //!
 //! # Format
 //!
