@@ -527,3 +527,55 @@ fn build_reports_bad_seed_libraries() {
             bad.display()
         ));
 }
+
+#[test]
+fn imported_seeds_are_the_seeds_a_build_uses() {
+    // From a folder outside the repository, as a user would: no `seeds/` folder there.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| pseudoku().current_dir(dir.path()).args(args).assert();
+    // Two tier-1 seeds of the shipped library: small reserved cores, many puzzles each.
+    let (a, b) = (
+        ".8..72......4.6.....6..8...1.4..52....8294.7.......8..2.......1...357.9.54......8",
+        "4......2...7......23....1....5.1..9...94...53...5..8.2...6.39....4..27855..7.....",
+    );
+    std::fs::write(dir.path().join("base.tsv"), format!("{a}\n")).unwrap();
+    std::fs::write(dir.path().join("mine.txt"), format!("{b}\n{a}\n")).unwrap();
+    // Before any import: the shipped library, nothing imported, and no bank created.
+    run(&["seeds", "list"])
+        .success()
+        .stdout(predicate::str::contains("all\t1230\n"))
+        .stdout(predicate::str::contains(
+            "library 1230 + imported into pseudoku.db 0",
+        ));
+    assert!(!dir.path().join("pseudoku.db").exists());
+    // `a` is in the base library: one new seed.
+    run(&["seeds", "import", "mine.txt", "--seeds", "base.tsv"])
+        .success()
+        .stdout("imported 1, already in the library 1, bad lines 0; library 1 + imported into pseudoku.db 1\n");
+    run(&["seeds", "list", "--seeds", "base.tsv"])
+        .success()
+        .stdout(predicate::str::contains("all\t2\n"))
+        .stdout(predicate::str::contains(
+            "library 1 + imported into pseudoku.db 1",
+        ));
+    // Both are shipped seeds too: with the shipped library, the import adds nothing new.
+    run(&["seeds", "list"])
+        .success()
+        .stdout(predicate::str::contains("all\t1230\n"))
+        .stdout(predicate::str::contains(
+            "library 1230 + imported into pseudoku.db 0",
+        ));
+    // A build with that library draws from both seeds.
+    run(&["build", "--count", "40", "--seeds", "base.tsv"]).success();
+    let conn = rusqlite::Connection::open(dir.path().join("pseudoku.db")).unwrap();
+    let provenances: Vec<String> = column(
+        &conn,
+        "SELECT DISTINCT s.provenance FROM puzzles p JOIN seeds s ON s.id = p.seed_id
+         ORDER BY s.provenance",
+    );
+    assert_eq!(
+        provenances,
+        ["import:mine.txt:1", "library"],
+        "{provenances:?}"
+    );
+}

@@ -53,7 +53,7 @@ impl Progress {
 
 /// The build's arguments as recorded in its bookkeeping row (a build resumes only with the
 /// same ones).
-fn arguments(opts: &BuildOptions, count: u64) -> String {
+fn arguments(opts: &BuildOptions, count: u64, lib: &Library, imported: usize) -> String {
     let mut args = format!(
         "count={} seed={} seeds={}",
         count,
@@ -62,15 +62,27 @@ fn arguments(opts: &BuildOptions, count: u64) -> String {
             .as_ref()
             .map_or("shipped".to_string(), |p| p.display().to_string())
     );
+    if imported > 0 {
+        // The imported seeds are the last ones; a build resumes only with the same ones.
+        let mut h = blake3::Hasher::new();
+        for s in &lib.seeds[lib.seeds.len() - imported..] {
+            h.update(&s.key().0);
+        }
+        args.push_str(&format!(
+            " imported={imported}:{}",
+            &h.finalize().to_hex()[..16]
+        ));
+    }
     for (band, quota) in &opts.targets {
         args.push_str(&format!(" band={band}:{quota}"));
     }
     args
 }
 
-/// Builds (or resumes building) the bank; calls `progress` after every batch handed to the
-/// writer thread (which commits it while the next one is generated). Stops early, keeping
-/// what was committed, when `stop` is set.
+/// Builds (or resumes building) the bank from the seed library `lib` and the seeds imported
+/// into the bank; calls `progress` after every batch handed to the writer thread (which
+/// commits it while the next one is generated). Stops early, keeping what was committed, when
+/// `stop` is set.
 ///
 /// With targets, each batch's jobs go round the bands that still need puzzles, each band
 /// drawing from its [`targets::band_source`]; a rated puzzle is kept when its percentile falls
@@ -87,7 +99,8 @@ pub fn build(
     let mut conn = store::open(&opts.db)?;
     let levels = calibrate::ensure(&mut conn, opts.rating)?;
     pool.install(|| backfill(&mut conn, &levels))?;
-    let seeds = job::store_seeds(&conn, pool.install(|| job::prepare(lib)))?;
+    let (lib, imported) = crate::seeds::imports::with_imports(&conn, lib.clone())?;
+    let seeds = job::store_seeds(&conn, pool.install(|| job::prepare(&lib)))?;
     if seeds.is_empty() {
         return Err(BankError::EmptyLibrary);
     }
@@ -99,7 +112,7 @@ pub fn build(
     };
     let mut b: Build = store::builds::start(
         &conn,
-        &arguments(opts, count),
+        &arguments(opts, count, &lib, imported),
         opts.rng_seed,
         count,
         crate::rate::RATER,

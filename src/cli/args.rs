@@ -283,21 +283,31 @@ pub enum SeedsCommand {
     /// neighbourhood climbing from the rare tiers (3, 4, 6); new classes are added to the
     /// library until every tier has its quota.
     Mine(MineArgs),
-    /// Import seeds from a file: plain 81-character puzzles or lines of the seed format.
+    /// Import seeds from a file into the bank (every later build on it uses them beside the
+    /// seed library), or with --library into a library file: plain 81-character puzzles or
+    /// lines of the seed format.
     ///
     /// Each puzzle is checked (one solution) and analysed; bad lines are reported as
     /// FILE:LINE: reason, the good ones are added (one per class) and a summary is printed.
     Import(ImportArgs),
-    /// Summarize the library by tier: count, rating range, reserved-cell range.
+    /// Summarize, by tier (count, rating range, reserved-cell range), exactly the seeds the
+    /// next `build` on the bank uses: the seed library (the shipped one, or --seeds) and the
+    /// seeds imported into the bank; or with --library, a library file.
     List(ListArgs),
 }
 
-/// Where the library lives.
+/// Which seeds: a bank's (its seed library and imports) or a library file's.
 #[derive(Debug, clap::Args)]
 pub struct LibraryArg {
-    /// The library file.
-    #[arg(long, value_name = "FILE", default_value = "seeds/library.tsv")]
-    pub library: PathBuf,
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The seed library `build` uses with the bank (default: the shipped library).
+    #[arg(long = "seeds", value_name = "FILE", conflicts_with = "library")]
+    pub seed_library: Option<PathBuf>,
+    /// A library file to work on instead of a bank.
+    #[arg(long, value_name = "FILE")]
+    pub library: Option<PathBuf>,
 }
 
 /// Arguments of `pseudoku seeds mine`.

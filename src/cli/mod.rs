@@ -130,14 +130,19 @@ fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
     bar
 }
 
-fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
-    let lib = match &args.seed_library {
+/// The seed library a build uses: `path`, or the shipped one.
+fn seed_library(path: Option<&std::path::Path>) -> anyhow::Result<crate::seeds::Library> {
+    Ok(match path {
         Some(path) if !path.is_file() => {
             anyhow::bail!("{}: no such seed library file", path.display())
         }
         Some(path) => crate::seeds::Library::load(path)?,
         None => crate::seeds::Library::shipped(),
-    };
+    })
+}
+
+fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    let lib = seed_library(args.seed_library.as_deref())?;
     // A second Ctrl-C while stopping is left to the default handler; ignore "already set".
     let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
     let opts = crate::bank::BuildOptions {
@@ -353,24 +358,58 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
-    let lib = crate::seeds::Library::load(&args.library.library)?;
+    let at = &args.library;
+    if let Some(file) = &at.library {
+        print!("{}", crate::seeds::Library::load(file)?.summary());
+        return Ok(Outcome::Success);
+    }
+    let base = seed_library(at.seed_library.as_deref())?;
+    let n = base.seeds.len();
+    // A bank that does not exist yet has no imports (and is not created by listing).
+    let (lib, imported) = if at.db.is_file() {
+        let conn = crate::store::open_existing(&at.db)?;
+        crate::seeds::imports::with_imports(&conn, base)?
+    } else {
+        (base, 0)
+    };
     print!("{}", lib.summary());
+    println!(
+        "library {n} + imported into {} {imported}: the seeds `pseudoku build` uses",
+        at.db.display()
+    );
     Ok(Outcome::Success)
 }
 
 fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
-    let mut lib = crate::seeds::Library::load(&args.library.library)?;
-    let done = lib.import(&args.input)?;
+    let at = &args.library;
+    let (done, total) = match &at.library {
+        Some(file) => {
+            let mut lib = crate::seeds::Library::load(file)?;
+            let done = lib.import(&args.input)?;
+            lib.save(file)?;
+            (done, format!("library: {} seeds", lib.seeds.len()))
+        }
+        None => {
+            let base = seed_library(at.seed_library.as_deref())?;
+            let n = base.seeds.len();
+            let conn = crate::store::open(&at.db)?;
+            let done = crate::seeds::imports::import(&conn, &args.input, base)?;
+            let (_, imported) =
+                crate::seeds::imports::with_imports(&conn, crate::seeds::Library::default())?;
+            (
+                done,
+                format!("library {n} + imported into {} {imported}", at.db.display()),
+            )
+        }
+    };
     for line in &done.bad {
         eprintln!("{line}");
     }
-    lib.save(&args.library.library)?;
     println!(
-        "imported {}, already in the library {}, bad lines {}; library: {} seeds",
+        "imported {}, already in the library {}, bad lines {}; {total}",
         done.added,
         done.duplicates,
         done.bad.len(),
-        lib.seeds.len()
     );
     Ok(lines_outcome(done.bad.len()))
 }

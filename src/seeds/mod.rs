@@ -1,7 +1,7 @@
 //! The seed library: hard puzzles the pseudo-generator turns into many puzzles, with what it
 //! needs to know about each (solution, hardest tier, rating, reserved cells), their text
-//! format, the library file (load, save, import), its summary, and the miner that finds them
-//! ([`mod@mine`]).
+//! format, the library file (load, save, import), its summary, the seeds imported into a bank
+//! ([`imports`]), and the miner that finds them ([`mod@mine`]).
 //!
 //! # Format
 //!
@@ -16,6 +16,7 @@
 //! still empty after solving with tiers 0 to `tier - 1` (the pseudo-generator's reserved cells),
 //! `provenance` how the seed was made (free text without tabs).
 
+pub mod imports;
 pub mod mine;
 
 pub use mine::{mine, MineOptions};
@@ -287,6 +288,9 @@ pub enum LibraryError {
     /// The worker threads could not be started.
     #[error("starting the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The bank failed.
+    #[error(transparent)]
+    Store(crate::store::StoreError),
 }
 
 impl LibraryError {

@@ -54,6 +54,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0006 (data): retrieval tie-breaks for rows stored before 0004",
         step: Step::Data(fill_picks),
     },
+    sql_file!("0007_seed_imports.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

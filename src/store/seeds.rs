@@ -1,5 +1,6 @@
-//! The seeds a bank was built from, one row per class, so every stored puzzle can name its
-//! seed.
+//! Seeds in the bank: the seeds it was built from (`seeds`, one row per class, so every
+//! stored puzzle can name its seed), and the seeds a user imported into it (`seed_imports`),
+//! which every build on the bank uses beside its seed library.
 
 use super::Result;
 use rusqlite::{params, Connection};
@@ -48,4 +49,61 @@ pub fn store(conn: &Connection, seeds: &[SeedRow]) -> Result<Vec<i64>> {
     }
     tx.commit()?;
     Ok(ids)
+}
+
+/// A seed imported into the bank: the fields of a line of the seed format.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct ImportRow {
+    /// The seed puzzle (81 characters).
+    pub puzzle: String,
+    /// Its solution (81 digits).
+    pub solution: String,
+    /// Its class key, hex.
+    pub canon_key: String,
+    /// The hardest hsolve tier it needs.
+    pub tier: u8,
+    /// Its hsolve rating.
+    pub hsolve: f64,
+    /// The number of cells tiers 0 to tier - 1 leave empty.
+    pub reserved: u32,
+    /// Where it came from (`import:FILE:LINE`).
+    pub provenance: String,
+}
+
+/// Adds imported seeds (a class already imported is skipped), in one transaction; returns how
+/// many were added.
+pub fn import(conn: &Connection, rows: &[ImportRow]) -> Result<usize> {
+    let tx = conn.unchecked_transaction()?;
+    let mut added = 0;
+    {
+        let mut insert = tx.prepare_cached(
+            "INSERT OR IGNORE INTO seed_imports
+                (puzzle, solution, canon_key, tier, hsolve, reserved, provenance)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for r in rows {
+            added += insert.execute(params![
+                r.puzzle,
+                r.solution,
+                r.canon_key,
+                r.tier,
+                r.hsolve,
+                r.reserved,
+                r.provenance
+            ])?;
+        }
+    }
+    tx.commit()?;
+    Ok(added)
+}
+
+/// The seeds imported into the bank, in import order.
+pub fn imports(conn: &Connection) -> Result<Vec<ImportRow>> {
+    super::rows(
+        &mut conn.prepare(
+            "SELECT puzzle, solution, canon_key, tier, hsolve, reserved, provenance
+             FROM seed_imports ORDER BY id",
+        )?,
+        [],
+    )
 }

@@ -1,0 +1,60 @@
+//! Seeds imported into a bank: `seeds import` checks and analyses each puzzle and stores it in
+//! the bank (`seed_imports`); every `build` on the bank then uses them beside its seed library
+//! (the shipped one, or `--seeds FILE`), and `seeds list` shows exactly that set.
+
+use super::{Imported, Library, LibraryError, Seed};
+use crate::store::{self, seeds::ImportRow, StoreError};
+use std::path::Path;
+
+impl From<&Seed> for ImportRow {
+    fn from(s: &Seed) -> ImportRow {
+        ImportRow {
+            puzzle: s.puzzle.to_line(),
+            solution: s.solution.to_line(),
+            canon_key: s.key().to_hex(),
+            tier: s.tier,
+            hsolve: s.hsolve,
+            reserved: s.reserved,
+            provenance: s.provenance.clone(),
+        }
+    }
+}
+
+/// The seed of an import row (stored by [`import`], so its fields were computed here).
+fn seed_of(r: &ImportRow) -> Option<Seed> {
+    Seed::parse_trusted(&format!(
+        "{}\t{}\t{}\t{}\t{}\t{}",
+        r.puzzle, r.solution, r.tier, r.hsolve, r.reserved, r.provenance
+    ))
+}
+
+/// What a build on a bank uses: `base` (the seed library) and then the seeds imported into
+/// the bank, one per class. Returns the library and how many of its seeds are imports.
+pub fn with_imports(
+    conn: &rusqlite::Connection,
+    mut base: Library,
+) -> Result<(Library, usize), StoreError> {
+    let mut imported = 0;
+    for r in store::seeds::imports(conn)? {
+        if let Some(seed) = seed_of(&r) {
+            imported += usize::from(base.add(seed));
+        }
+    }
+    Ok((base, imported))
+}
+
+/// Imports the seeds of `input` (`-`: standard input) into the bank: each puzzle is checked
+/// and analysed; a class already in `base` (the library builds use) or already imported is
+/// counted as a duplicate; bad lines are kept as messages.
+pub fn import(
+    conn: &rusqlite::Connection,
+    input: &Path,
+    base: Library,
+) -> Result<Imported, LibraryError> {
+    let (mut known, _) = with_imports(conn, base).map_err(LibraryError::Store)?;
+    let before = known.seeds.len();
+    let mut done = known.import(input)?;
+    let rows: Vec<ImportRow> = known.seeds[before..].iter().map(ImportRow::from).collect();
+    done.added = store::seeds::import(conn, &rows).map_err(LibraryError::Store)?;
+    Ok(done)
+}
