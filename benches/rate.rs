@@ -49,6 +49,10 @@ fn both(b: Bencher, rel: &str) {
 #[divan::bench(args = LISTS)]
 fn secondary(b: Bencher, rel: &str) {
     each(b, &puzzles(rel), |p| {
-        (metrics::wnef(p), metrics::box_norm(p), metrics::grade(p))
+        (
+            metrics::wnef(p),
+            metrics::box_norm(p),
+            metrics::technique(p),
+        )
     });
 }

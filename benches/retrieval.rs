@@ -32,7 +32,7 @@ fn database() -> PathBuf {
     let t = Instant::now();
     let mut conn = store::open(&path).expect("create the bench bank");
     conn.execute_batch(
-        "INSERT INTO seeds (id, puzzle, solution, canon_key, tier, rating, reserved, provenance)
+        "INSERT INTO seeds (id, puzzle, solution, canon_key, tier, hsolve, reserved, provenance)
          VALUES (1, 'p', 's', 'bench', 5, 1.0, 'r', 'bench');
          INSERT INTO settings VALUES ('rating', 'difficulty'), ('levels', 'easy,medium,hard,expert'),
              ('reference', 'bench');",
@@ -42,10 +42,10 @@ fn database() -> PathBuf {
     {
         let mut stmt = tx
             .prepare(
-                "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
-                    tier, percentile, wnef, wnef_class, box_norm, box_class, grade, seed_id,
+                "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
+                    tier, percentile, wnef, wnef_class, box_norm, box_class, technique, seed_id,
                     transform, build_id, job, difficulty, pick)
-                 VALUES (?1, ?2, ?1, ?3, 17, ?4, 0, 5, ?5, 0, 1, 0, 1, 'hard', 1, '', 1, ?6, ?7, ?8)",
+                 VALUES (?1, ?2, ?1, ?3, 17, ?4, 0, 5, ?5, 0, 1, 0, 1, 'trial', 1, '', 1, ?6, ?7, ?8)",
             )
             .unwrap();
         let mut rng = Rng::new(1);

@@ -62,7 +62,7 @@ impl Measures {
             wnef_class: metrics::wnef_class(w) as f64,
             box_norm: -n,
             box_class: metrics::box_class(n) as f64,
-            grade: metrics::grade(p).level() as f64,
+            grade: metrics::technique(p).rank() as f64,
             clues: -(p.clues() as f64),
         }
     }

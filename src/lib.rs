@@ -17,7 +17,7 @@
 //! - [`difficulty`]: the rating beyond the paper (more strategies, refutation effort, fitted
 //!   weights);
 //! - [`refutation`]: the effort of following a trial to its contradiction;
-//! - [`metrics`]: the secondary metrics (WNEF, box norm, technique grade);
+//! - [`metrics`]: the secondary metrics (WNEF, box norm, the hardest technique family);
 //! - [`rate`]: one puzzle's full rating through one function, the [`rate::Report`] and the
 //!   [`rate::Graded`] value that flows from generation to the bank;
 //! - [`explain`]: one rating run written out step by step;

@@ -4,8 +4,9 @@
 //!   candidate-count histogram of the empty cells, and its 4-level Gaussian class (Table 1);
 //! - **box norm** (paper 002): the Euclidean norm of the 3x3 matrix of clue counts per box, and
 //!   its 4 levels (Table 1);
-//! - **technique grade** (paper 004): the hardest family of techniques a solver needs when it
-//!   always uses the easiest one that works.
+//! - **technique** (paper 004's grade): the hardest family of techniques a solver needs when it
+//!   always uses the easiest one that works, named after the family (`singles`, `pairs`,
+//!   `locked-candidates`, `x-wing-or-xy-wing`, `trial`) so that it cannot be read as a level.
 
 use crate::candidates::Candidates;
 use crate::grid::Puzzle;
@@ -86,81 +87,88 @@ pub fn box_class(norm: f64) -> u8 {
     }
 }
 
-/// The technique grade of paper 004.
+/// The hardest technique family a puzzle needs (paper 004's grade, whose levels it called
+/// easy, medium, hard, insane and computer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Grade {
-    /// Naked and hidden singles suffice.
-    Easy,
-    /// Naked or hidden pairs are needed.
-    Medium,
-    /// Intersection removal (locked candidates) is needed.
-    Hard,
-    /// X-wing or XY-wing is needed.
-    Insane,
-    /// None of those suffice: trial and error.
-    Computer,
+pub enum Technique {
+    /// Naked and hidden singles suffice (paper 004: easy).
+    Singles,
+    /// Naked or hidden pairs are needed (medium).
+    Pairs,
+    /// Intersection removal (locked candidates) is needed (hard).
+    LockedCandidates,
+    /// X-wing or XY-wing is needed (insane).
+    XWingOrXyWing,
+    /// None of those suffice: trial and error (computer).
+    Trial,
 }
 
-impl Grade {
-    /// The grade's name in lower case.
+impl Technique {
+    /// The family's name, as `rate` prints it and the bank stores it.
     pub fn name(self) -> &'static str {
         match self {
-            Grade::Easy => "easy",
-            Grade::Medium => "medium",
-            Grade::Hard => "hard",
-            Grade::Insane => "insane",
-            Grade::Computer => "computer",
+            Technique::Singles => "singles",
+            Technique::Pairs => "pairs",
+            Technique::LockedCandidates => "locked-candidates",
+            Technique::XWingOrXyWing => "x-wing-or-xy-wing",
+            Technique::Trial => "trial",
         }
     }
 
-    /// The grade as a level, 1 (easy) to 5 (computer).
-    pub fn level(self) -> u8 {
+    /// Its rank, 1 (singles) to 5 (trial).
+    pub fn rank(self) -> u8 {
         self as u8 + 1
     }
 }
 
-impl fmt::Display for Grade {
+impl fmt::Display for Technique {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// The technique families of the grade, easiest first (singles are handled by propagation).
-const GRADE_LEVELS: [(Grade, &[Strategy]); 3] = [
-    (Grade::Medium, &[Strategy::NakedPair, Strategy::HiddenPair]),
-    (Grade::Hard, &[Strategy::LockedCandidates]),
-    (Grade::Insane, &[Strategy::XWing, Strategy::XyWing]),
+/// The technique families, easiest first (singles are handled by propagation).
+const FAMILIES: [(Technique, &[Strategy]); 3] = [
+    (
+        Technique::Pairs,
+        &[Strategy::NakedPair, Strategy::HiddenPair],
+    ),
+    (Technique::LockedCandidates, &[Strategy::LockedCandidates]),
+    (
+        Technique::XWingOrXyWing,
+        &[Strategy::XWing, Strategy::XyWing],
+    ),
 ];
 
-/// The technique grade: solve with singles, and when they stall with the easiest family that
-/// applies (applying all it finds), and report the hardest family used; `Computer` when all
-/// stall before the grid is full.
-pub fn grade(puzzle: &Puzzle) -> Grade {
+/// The hardest technique family needed: solve with singles, and when they stall with the
+/// easiest family that applies (applying all it finds), and report the hardest family used;
+/// `Trial` when all stall before the grid is full.
+pub fn technique(puzzle: &Puzzle) -> Technique {
     let mut st = Candidates::new(puzzle);
     let ctx = Context::default();
-    let mut hardest = Grade::Easy;
+    let mut hardest = Technique::Singles;
     let mut apps = Vec::new();
     loop {
         match propagate(&mut st) {
             Propagation::Solved => return hardest,
-            Propagation::Contradiction => return Grade::Computer,
+            Propagation::Contradiction => return Technique::Trial,
             Propagation::Stalled => {}
         }
         // The easiest family that applies, with its applications in `apps`.
-        let easiest = GRADE_LEVELS.iter().find_map(|&(grade, family)| {
+        let easiest = FAMILIES.iter().find_map(|&(family, members)| {
             apps.clear();
-            for &s in family {
+            for &s in members {
                 strategies::search(s, &st, &ctx, &mut apps);
             }
-            (!apps.is_empty()).then_some(grade)
+            (!apps.is_empty()).then_some(family)
         });
-        let Some(grade) = easiest else {
-            return Grade::Computer;
+        let Some(family) = easiest else {
+            return Technique::Trial;
         };
         for a in &apps {
             st.apply(&a.effect);
         }
-        hardest = hardest.max(grade);
+        hardest = hardest.max(family);
     }
 }
 
@@ -213,8 +221,8 @@ mod tests {
     }
 
     #[test]
-    fn grades() {
-        assert_eq!(grade(&EASY.parse().unwrap()), Grade::Easy);
-        assert_eq!(grade(&HARD.parse().unwrap()), Grade::Computer);
+    fn techniques() {
+        assert_eq!(technique(&EASY.parse().unwrap()), Technique::Singles);
+        assert_eq!(technique(&HARD.parse().unwrap()), Technique::Trial);
     }
 }

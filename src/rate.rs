@@ -20,7 +20,7 @@ pub const RATER: &str = concat!(
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
-    "puzzle\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\tgrade\tclues";
+    "puzzle\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues";
 
 /// Every difficulty measure of one puzzle, rounded for output.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,8 +45,9 @@ pub struct Report {
     pub box_norm: f64,
     /// Box-norm class, 1 (easy) to 4 (expert).
     pub box_class: u8,
-    /// Technique grade: easy, medium, hard, insane or computer.
-    pub grade: &'static str,
+    /// The hardest technique family needed (paper 004's grade): singles, pairs,
+    /// locked-candidates, x-wing-or-xy-wing or trial.
+    pub technique: &'static str,
     /// Number of clues.
     pub clues: usize,
 }
@@ -73,7 +74,7 @@ impl Report {
             wnef_class: metrics::wnef_class(wnef),
             box_norm: round(norm, 4),
             box_class: metrics::box_class(norm),
-            grade: metrics::grade(puzzle).name(),
+            technique: metrics::technique(puzzle).name(),
             clues: puzzle.clues(),
         }
     }
@@ -92,7 +93,7 @@ impl Report {
             self.wnef_class,
             self.box_norm,
             self.box_class,
-            self.grade,
+            self.technique,
             self.clues
         )
     }
@@ -200,7 +201,7 @@ mod tests {
             }
         }
         assert_eq!(r.tier, 0);
-        assert_eq!(r.grade, "easy");
+        assert_eq!(r.technique, "singles");
         assert_eq!(r.clues, 32);
     }
 }

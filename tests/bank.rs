@@ -103,7 +103,7 @@ fn the_same_seed_gives_the_same_bank_whatever_the_thread_count() {
         build(&db, 400, threads);
         let conn = Connection::open(&db).unwrap();
         let rows: Vec<(String, i64, f64, f64)> = conn
-            .prepare("SELECT puzzle, job, rating, difficulty FROM puzzles ORDER BY job")
+            .prepare("SELECT puzzle, job, hsolve, difficulty FROM puzzles ORDER BY job")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .unwrap()

@@ -195,7 +195,7 @@ const RATE_COLUMNS: [&str; 12] = [
     "wnef_class",
     "box_norm",
     "box_class",
-    "grade",
+    "technique",
     "clues",
 ];
 
@@ -218,7 +218,7 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(easy.len(), 12);
     assert_eq!(easy[0], EASY);
     assert_eq!(easy[4], "0", "singles solve the easy puzzle");
-    assert_eq!(easy[10], "easy");
+    assert_eq!(easy[10], "singles");
     assert_eq!(easy[11], "32");
     // Both ratings: difficulty, then hsolve.
     for col in [1, 2] {
@@ -226,7 +226,7 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
         assert!(h > e, "{} {h} <= {e}", RATE_COLUMNS[col]);
     }
     assert_ne!(hard[4], "0", "singles alone do not solve the hard puzzle");
-    assert_ne!(hard[10], "easy");
+    assert_ne!(hard[10], "singles");
     // The same input rates the same.
     pseudoku()
         .arg("rate")

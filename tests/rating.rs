@@ -207,8 +207,8 @@ mod symmetry {
                 pseudoku::rate::report(&q, Some(5)).unwrap(),
             );
             prop_assert_eq!(
-                (a.difficulty, a.hsolve, a.hsolve_sd, a.tier, a.steps, a.grade, a.clues),
-                (b.difficulty, b.hsolve, b.hsolve_sd, b.tier, b.steps, b.grade, b.clues)
+                (a.difficulty, a.hsolve, a.hsolve_sd, a.tier, a.steps, a.technique, a.clues),
+                (b.difficulty, b.hsolve, b.hsolve_sd, b.tier, b.steps, b.technique, b.clues)
             );
         }
     }

@@ -250,7 +250,7 @@ impl From<Rated> for NewPuzzle {
             wnef_class: rep.wnef_class,
             box_norm: rep.box_norm,
             box_class: rep.box_class,
-            grade: rep.grade.to_string(),
+            technique: rep.technique.to_string(),
             seed_id: r.seed_id,
             percentile: r.percentile,
             transform: r.transform.map_or(String::new(), |t| t.to_string()),

@@ -81,18 +81,18 @@ pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
                     if report.hsolve != row.hsolve
                         || report.hsolve_sd != row.hsolve_sd
                         || report.tier != row.tier
-                        || report.grade != row.grade
+                        || report.technique != row.technique
                     {
                         bad(format!(
-                            "rating {} sd {} tier {} grade {} != stored {} {} {} {}",
+                            "hsolve {} sd {} tier {} technique {} != stored {} {} {} {}",
                             report.hsolve,
                             report.hsolve_sd,
                             report.tier,
-                            report.grade,
+                            report.technique,
                             row.hsolve,
                             row.hsolve_sd,
                             row.tier,
-                            row.grade
+                            row.technique
                         ));
                     }
                     if row.difficulty != Some(report.difficulty) {

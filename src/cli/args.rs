@@ -34,7 +34,7 @@ pub enum Command {
     /// Rate puzzles: difficulty, the paper's hsolve and the secondary metrics.
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
-    /// `puzzle difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class grade
+    /// `puzzle difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class technique
     /// clues`;
     /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
     /// one solution is reported on stderr as a bad line.

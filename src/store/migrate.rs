@@ -55,6 +55,7 @@ pub const MIGRATIONS: &[Migration] = &[
         step: Step::Data(fill_picks),
     },
     sql_file!("0007_seed_imports.sql"),
+    sql_file!("0008_names.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

@@ -184,6 +184,13 @@ mod tests {
             })
             .unwrap();
         assert_eq!((pick, difficulty), (0x1f, None));
+        // Migration 0008 named the columns after what they hold.
+        let (hsolve, technique): (f64, String) = conn
+            .query_row("SELECT hsolve, technique FROM puzzles", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((hsolve, technique.as_str()), (1.0, "locked-candidates"));
         let n: i64 = conn
             .query_row("SELECT COUNT(*) FROM seeds", [], |r| r.get(0))
             .unwrap();

@@ -36,8 +36,8 @@ pub struct NewPuzzle {
     pub box_norm: f64,
     /// Box-norm class.
     pub box_class: u8,
-    /// Technique grade.
-    pub grade: String,
+    /// The hardest technique family needed (paper 004's grade).
+    pub technique: String,
     /// The seed's row id, or `None` for a puzzle of a generator.
     pub seed_id: Option<i64>,
     /// Its percentile against the bank's reference.
@@ -54,8 +54,8 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare_cached(
-            "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
-                tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform, build_id, job,
+            "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
+                tier, wnef, wnef_class, box_norm, box_class, technique, seed_id, transform, build_id, job,
                 difficulty, percentile, pick)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
                 ?19, ?20)",
@@ -74,7 +74,7 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
                 r.wnef_class,
                 r.box_norm,
                 r.box_class,
-                r.grade,
+                r.technique,
                 r.seed_id,
                 r.transform,
                 build.id,
@@ -129,7 +129,7 @@ pub fn recompute_percentiles(
 pub(crate) fn column(rating: RatingKind) -> &'static str {
     match rating {
         RatingKind::Difficulty => "difficulty",
-        RatingKind::Hsolve => "rating",
+        RatingKind::Hsolve => "hsolve",
     }
 }
 
@@ -153,7 +153,7 @@ pub struct Stale {
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
     super::rows(
         &mut conn.prepare(
-            "SELECT id, puzzle, canon_key, difficulty, rating AS hsolve FROM puzzles
+            "SELECT id, puzzle, canon_key, difficulty, hsolve FROM puzzles
              WHERE difficulty IS NULL OR pick IS NULL OR percentile IS NULL ORDER BY id",
         )?,
         [],
@@ -209,8 +209,8 @@ pub struct Stored {
     pub hsolve_sd: f64,
     /// Hardest hsolve tier.
     pub tier: u8,
-    /// Technique grade.
-    pub grade: String,
+    /// The hardest technique family needed (paper 004's grade).
+    pub technique: String,
     /// Its `difficulty` (NULL before the backfill).
     pub difficulty: Option<f64>,
     /// Its percentile.
@@ -226,8 +226,8 @@ pub fn count(conn: &Connection) -> Result<u64> {
 pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
     super::rows(
         &mut conn.prepare(
-            "SELECT id, puzzle, solution, canon, canon_key, rating AS hsolve,
-                 rating_sd AS hsolve_sd, tier, grade, difficulty, percentile
+            "SELECT id, puzzle, solution, canon, canon_key, hsolve, hsolve_sd, tier, technique,
+                 difficulty, percentile
              FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
         )?,
         [step.max(1) as i64],

@@ -30,7 +30,7 @@ pub fn store(conn: &Connection, seeds: &[SeedRow]) -> Result<Vec<i64>> {
     let mut ids = Vec::with_capacity(seeds.len());
     {
         let mut insert = tx.prepare_cached(
-            "INSERT OR IGNORE INTO seeds (puzzle, solution, canon_key, tier, rating, reserved, provenance)
+            "INSERT OR IGNORE INTO seeds (puzzle, solution, canon_key, tier, hsolve, reserved, provenance)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         let mut id = tx.prepare_cached("SELECT id FROM seeds WHERE canon_key = ?1")?;

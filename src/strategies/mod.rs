@@ -17,7 +17,7 @@
 //! | 5 | backtracking on a two-candidate cell with tier-0 propagation |
 //! | 6 | trial and error on any candidate, nested as deep as needed (beyond the paper) |
 //!
-//! XY-wing belongs to no tier: it is used by the technique grade of paper 004. XYZ-wing,
+//! XY-wing belongs to no tier: it is used by the technique families of paper 004 (`metrics::technique`). XYZ-wing,
 //! W-wing, the unique rectangle (type 1, which assumes a unique solution), simple colouring and
 //! XY-chains belong to no hsolve tier either: they are here for the rating beyond the paper.
 
@@ -73,7 +73,7 @@ pub enum Strategy {
     /// A trial value in any cell, followed with propagation and nested trials, ends in a
     /// contradiction.
     TrialAndError,
-    /// A two-candidate pivot and two pincers (for the technique grade only).
+    /// A two-candidate pivot and two pincers (for `metrics::technique` only).
     XyWing,
     /// A three-candidate pivot and two pincers (no hsolve tier).
     XyzWing,

@@ -1,4 +1,4 @@
-//! XY-wing (no tier; the technique grade's "insane" level): a pivot with candidates {a, b}
+//! XY-wing (no tier; used by `metrics::technique`): a pivot with candidates {a, b}
 //! sees two pincers with {a, c} and {b, c}. Whatever the pivot holds, one pincer holds c, so
 //! every cell seeing both pincers loses c.
 //!
