@@ -73,23 +73,31 @@ pub fn get(
 ) -> Result<(PercentileRange, RatingKind, Vec<Served>), RetrieveError> {
     let (rating, levels) = store::settings::levels(conn)?;
     let range = selector.range(&levels)?;
-    let puzzles = store::retrieval::take(conn, rating, range, count, mark, rng)?;
+    let mut puzzles = store::retrieval::take(conn, rating, range, count, mark, rng)?;
+    let m = levels.names().len() as u32;
+    for p in &mut puzzles {
+        p.level = levels
+            .name(Band::of(p.percentile, m))
+            .unwrap_or_default()
+            .to_string();
+    }
     Ok((range, rating, puzzles))
 }
 
-/// Writes handed-out puzzles as `get` prints them: `puzzle rating percentile id` per line,
-/// tab-separated, or one JSON object per line (keys `id puzzle solution rating percentile
-/// tier`).
+/// Writes handed-out puzzles as `get` prints them: `puzzle level difficulty hsolve
+/// percentile id` per line, tab-separated, or one JSON object per line (keys `id puzzle
+/// solution level difficulty hsolve percentile tier`).
 pub fn write(out: &mut impl std::io::Write, puzzles: &[Served], json: bool) -> std::io::Result<()> {
     for p in puzzles {
         if json {
             let line = serde_json::to_string(p).expect("a served puzzle serializes");
             writeln!(out, "{line}")?;
         } else {
+            let difficulty = p.difficulty.map_or("-".to_string(), |d| d.to_string());
             writeln!(
                 out,
-                "{}\t{}\t{:.3}\t{}",
-                p.puzzle, p.rating, p.percentile, p.id
+                "{}\t{}\t{difficulty}\t{}\t{:.3}\t{}",
+                p.puzzle, p.level, p.hsolve, p.percentile, p.id
             )?;
         }
     }

@@ -47,13 +47,23 @@ fn get_json(db: &Path, args: &[&str]) -> (Vec<serde_json::Value>, i32, String) {
         .unwrap()
         .lines()
         .map(|l| {
-            let at: Vec<usize> = ["id", "puzzle", "solution", "rating", "percentile", "tier"]
+            let keys = [
+                "id",
+                "puzzle",
+                "solution",
+                "level",
+                "difficulty",
+                "hsolve",
+                "percentile",
+                "tier",
+            ];
+            let at: Vec<usize> = keys
                 .iter()
                 .map(|k| l.find(&format!("\"{k}\":")).expect(k))
                 .collect();
             assert!(at.windows(2).all(|w| w[0] < w[1]), "key order: {l}");
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            assert_eq!(v.as_object().unwrap().len(), 6);
+            assert_eq!(v.as_object().unwrap().len(), keys.len());
             v
         })
         .collect();
@@ -84,11 +94,31 @@ fn a_bank_built_with_quotas_serves_every_range() {
     // Every percentile is the stored rating's against the stored reference.
     assert_eq!(check_percentiles(&conn), (10_000, 600));
     // Retrieval by band, percentile range and level stays in range, with the JSON keys in order.
-    for (args, low, high) in [
-        (vec!["--band", "3/4", "--count", "20"], 50.0, 75.0),
-        (vec!["--percentile", "10..30", "--count", "20"], 10.0, 30.0),
-        (vec!["--level", "expert", "--count", "20"], 75.0, 100.0001),
-        (vec!["--level", "Easy", "--count", "20"], 0.0, 25.0),
+    for (args, low, high, level) in [
+        (
+            vec!["--band", "3/4", "--count", "20"],
+            50.0,
+            75.0,
+            Some("hard"),
+        ),
+        (
+            vec!["--percentile", "10..30", "--count", "20"],
+            10.0,
+            30.0,
+            None,
+        ),
+        (
+            vec!["--level", "expert", "--count", "20"],
+            75.0,
+            100.0001,
+            Some("expert"),
+        ),
+        (
+            vec!["--level", "Easy", "--count", "20"],
+            0.0,
+            25.0,
+            Some("easy"),
+        ),
     ] {
         let (rows, code, _) = get_json(&db, &args);
         assert_eq!(code, 0, "{args:?}");
@@ -98,9 +128,14 @@ fn a_bank_built_with_quotas_serves_every_range() {
         for r in &rows {
             let p = r["percentile"].as_f64().unwrap();
             assert!(p >= low && p < high, "{args:?}: {p}");
+            // The level printed is the one the percentile falls in.
+            if let Some(level) = level {
+                assert_eq!(r["level"], level, "{args:?}");
+            }
+            assert!(r["difficulty"].as_f64().is_some() && r["hsolve"].as_f64().is_some());
         }
     }
-    // The TSV form: puzzle, rating, percentile, id.
+    // The TSV form: puzzle, level, difficulty, hsolve, percentile, id.
     let out = pseudoku()
         .args(["get", "--band", "1/4", "--seed", "1", "--db"])
         .arg(&db)
@@ -108,9 +143,10 @@ fn a_bank_built_with_quotas_serves_every_range() {
         .unwrap();
     let line = String::from_utf8(out.stdout).unwrap();
     let fields: Vec<&str> = line.trim_end().split('\t').collect();
-    assert_eq!(fields.len(), 4);
+    assert_eq!(fields.len(), 6);
     assert_eq!(fields[0].len(), 81);
-    assert!(fields[2].parse::<f64>().unwrap() < 25.0);
+    assert_eq!(fields[1], "easy");
+    assert!(fields[4].parse::<f64>().unwrap() < 25.0);
     // The same seed gives the same puzzle.
     let again = pseudoku()
         .args(["get", "--band", "1/4", "--seed", "1", "--db"])

@@ -69,9 +69,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Get random unserved puzzles of a band, a percentile range or a level.
     ///
-    /// Prints one line per puzzle: `<puzzle>\t<rating>\t<percentile>\t<id>` (the rating is the
-    /// one the bank's percentiles use), or with --json one object per line with the keys
-    /// `id puzzle solution rating percentile tier`. With --mark-served the puzzles are recorded
+    /// Prints one line per puzzle: `<puzzle>\t<level>\t<difficulty>\t<hsolve>\t<percentile>\t<id>`
+    /// (the level on the bank's scale, both ratings), or with --json one object per line with
+    /// the keys `id puzzle solution level difficulty hsolve percentile tier`. With --mark-served the puzzles are recorded
     /// as served in the same transaction, and never handed out again, even to concurrent
     /// callers. Exits with 1 (after printing what there was) when the range has fewer unserved
     /// puzzles than asked.

@@ -7,7 +7,8 @@ use crate::scale::{PercentileRange, RatingKind};
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 
-/// A puzzle handed out by [`take`].
+/// A puzzle handed out by [`take`]; as JSON (`get --json`), the keys `id puzzle solution
+/// level difficulty hsolve percentile tier` in that order.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Served {
     /// Its row id.
@@ -16,18 +17,25 @@ pub struct Served {
     pub puzzle: String,
     /// Its solution, 81 digits.
     pub solution: String,
-    /// Its rating (the bank's rating: difficulty or hsolve).
-    pub rating: f64,
+    /// Its level's name on the bank's scale (empty until the caller names it: the store
+    /// knows percentiles, not names).
+    pub level: String,
+    /// Its `difficulty` rating (`None` for a row an older version stored and no build has
+    /// rated yet).
+    pub difficulty: Option<f64>,
+    /// Its hsolve rating.
+    pub hsolve: f64,
     /// Its percentile.
     pub percentile: f64,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
-    /// Its seed's row id (not printed: `get` prints the keys above).
+    /// The rating the bank's percentiles use, of this puzzle (not printed: it is one of the
+    /// two above).
+    #[serde(skip)]
+    pub rating: f64,
+    /// Its seed's row id (not printed).
     #[serde(skip)]
     pub seed_id: Option<i64>,
-    /// Its retrieval tie-break (not printed).
-    #[serde(skip)]
-    pub pick: i64,
 }
 
 /// Random draws before the sampler lists the range: a draw lands in the range with
@@ -42,7 +50,7 @@ const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM p
 /// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
 fn served_columns(rating: RatingKind) -> String {
     format!(
-        "id, puzzle, solution, {} AS rating, percentile, tier, seed_id, pick",
+        "id, puzzle, solution, difficulty, hsolve, percentile, tier, {} AS rating, seed_id",
         super::puzzles::column(rating)
     )
 }
@@ -72,11 +80,13 @@ fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
         id: r.get(0)?,
         puzzle: r.get(1)?,
         solution: r.get(2)?,
-        rating: r.get(3)?,
-        percentile: r.get(4)?,
-        tier: r.get(5)?,
-        seed_id: r.get(6)?,
-        pick: r.get(7)?,
+        level: String::new(),
+        difficulty: r.get(3)?,
+        hsolve: r.get(4)?,
+        percentile: r.get(5)?,
+        tier: r.get(6)?,
+        rating: r.get(7)?,
+        seed_id: r.get(8)?,
     })
 }
 
