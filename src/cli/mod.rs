@@ -393,9 +393,7 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
             let base = seed_library(at.seed_library.as_deref())?;
             let n = base.seeds.len();
             let conn = crate::store::open(&at.db)?;
-            let done = crate::seeds::imports::import(&conn, &args.input, base)?;
-            let (_, imported) =
-                crate::seeds::imports::with_imports(&conn, crate::seeds::Library::default())?;
+            let (done, imported) = crate::seeds::imports::import(&conn, &args.input, base)?;
             (
                 done,
                 format!("library {n} + imported into {} {imported}", at.db.display()),

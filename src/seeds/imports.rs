@@ -20,12 +20,17 @@ impl From<&Seed> for ImportRow {
     }
 }
 
-/// The seed of an import row (stored by [`import`], so its fields were computed here).
+/// The seed of an import row (stored by [`import`], so its fields were computed here); `None`
+/// if the row was damaged.
 fn seed_of(r: &ImportRow) -> Option<Seed> {
-    Seed::parse_trusted(&format!(
-        "{}\t{}\t{}\t{}\t{}\t{}",
-        r.puzzle, r.solution, r.tier, r.hsolve, r.reserved, r.provenance
-    ))
+    Some(Seed {
+        puzzle: crate::grid::Puzzle::parse_line(&r.puzzle).ok()?,
+        solution: r.solution.parse().ok()?,
+        tier: r.tier,
+        hsolve: r.hsolve,
+        reserved: r.reserved,
+        provenance: r.provenance.clone(),
+    })
 }
 
 /// What a build on a bank uses: `base` (the seed library) and then the seeds imported into
@@ -45,16 +50,18 @@ pub fn with_imports(
 
 /// Imports the seeds of `input` (`-`: standard input) into the bank: each puzzle is checked
 /// and analysed; a class already in `base` (the library builds use) or already imported is
-/// counted as a duplicate; bad lines are kept as messages.
+/// counted as a duplicate; bad lines are kept as messages. Returns what the import did and how
+/// many of the bank's imports are now beyond `base` (what a build adds to it).
 pub fn import(
     conn: &rusqlite::Connection,
     input: &Path,
     base: Library,
-) -> Result<Imported, LibraryError> {
-    let (mut known, _) = with_imports(conn, base).map_err(LibraryError::Store)?;
+) -> Result<(Imported, usize), LibraryError> {
+    let (mut known, imported) = with_imports(conn, base).map_err(LibraryError::Store)?;
     let before = known.seeds.len();
     let mut done = known.import(input)?;
     let rows: Vec<ImportRow> = known.seeds[before..].iter().map(ImportRow::from).collect();
     done.added = store::seeds::import(conn, &rows).map_err(LibraryError::Store)?;
-    Ok(done)
+    let total = imported + done.added;
+    Ok((done, total))
 }

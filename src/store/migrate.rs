@@ -7,21 +7,12 @@ use super::Result;
 use rusqlite::{params, Connection};
 
 /// What a migration does.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Step {
     /// Runs this SQL (a file of `migrations/`).
     Sql(&'static str),
     /// Rewrites rows.
     Data(fn(&Connection) -> rusqlite::Result<()>),
-}
-
-impl std::fmt::Debug for Step {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Step::Sql(_) => f.write_str("Sql"),
-            Step::Data(_) => f.write_str("Data"),
-        }
-    }
 }
 
 /// One migration: its name and its step. Its version is its position in [`MIGRATIONS`] + 1.
