@@ -132,7 +132,7 @@ fn weights(theta: &[f64; FEATURES]) -> [f64; FEATURES] {
 }
 
 /// The feature of the backtracking checks.
-const BACKTRACKING_CHECKS: usize = 6;
+const BACKTRACKING_CHECKS: usize = 8;
 
 /// The smallest rise of the objective a move must bring to be taken: about half the standard
 /// error of a Spearman correlation on one half of the data, so the search stops before it
@@ -140,7 +140,7 @@ const BACKTRACKING_CHECKS: usize = 6;
 const MIN_GAIN: f64 = 0.0001;
 
 /// The first effort feature.
-const EFFORT_START: usize = 9;
+const EFFORT_START: usize = 11;
 
 /// Pattern search over the parameters (see [`weights`]): each tried up and down by a step in
 /// log space, the step shrinking when nothing improves.

@@ -83,13 +83,15 @@ pub(crate) const LADDER: [Rung; 10] = [
 ];
 
 /// The number of features of a rating (see [`FEATURE_NAMES`]).
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 14;
 
 /// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
 /// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
 /// and of deeper trials.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "checks: singles",
+    "checks: full house and hidden single in a box",
+    "checks: hidden single in a row or column",
+    "checks: naked single",
     "checks: pairs and locked candidates",
     "checks: triples, x-wing, swordfish",
     "checks: wings and unique rectangle",
@@ -106,8 +108,20 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 // BEGIN FITTED WEIGHTS (written by examples/fit_difficulty.rs; do not edit by hand)
 /// The weight of each feature (see [`FEATURE_NAMES`]).
 pub const WEIGHTS: [f64; FEATURES] = [
-    1.000000e0, 8.000000e0, 5.120000e2, 2.621440e5, 2.097152e6, 1.677722e7, 1.073742e9, 1.073742e9,
-    1.073742e9, 8.589935e9, 8.589935e9, 8.589935e9,
+    1.000000e0,
+    8.000000e0,
+    5.120000e2,
+    4.096000e3,
+    2.621440e5,
+    1.342177e8,
+    1.073742e9,
+    8.589935e9,
+    5.497558e11,
+    5.497558e11,
+    5.497558e11,
+    4.398047e12,
+    4.398047e12,
+    4.398047e12,
 ];
 // END FITTED WEIGHTS
 
@@ -136,11 +150,12 @@ pub struct Difficulty {
 /// The feature vector of one run.
 fn features_of(r: &crate::hsolve::RunResult) -> [f64; FEATURES] {
     let mut f = [0.0; FEATURES];
-    f[..8].copy_from_slice(&r.checks[..8]);
-    f[8] = r.checks[8..].iter().sum();
-    f[9] = r.refutation[6];
-    f[10] = r.refutation[7];
-    f[11] = r.refutation[8..].iter().sum();
+    f[..3].copy_from_slice(&r.singles3);
+    f[3..10].copy_from_slice(&r.checks[1..8]);
+    f[10] = r.checks[8..].iter().sum();
+    f[11] = r.refutation[6];
+    f[12] = r.refutation[7];
+    f[13] = r.refutation[8..].iter().sum();
     f
 }
 
@@ -162,6 +177,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
     let mut engine = Engine::new(solution, &LADDER, true);
+    engine.split_singles = true;
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut values = Vec::with_capacity(runs as usize);
@@ -202,11 +218,9 @@ pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
     let solution = crate::hsolve::check_unique(puzzle)?;
     let mut trace = Vec::new();
     let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
-    Engine::new(solution, &LADDER, false).run(
-        &Candidates::new(puzzle),
-        &mut rng,
-        Some(&mut trace),
-    )?;
+    let mut engine = Engine::new(solution, &LADDER, false);
+    engine.split_singles = true;
+    engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
     for s in &mut trace {
         s.tier = s.rung;
     }
@@ -227,6 +241,9 @@ mod tests {
         assert!((weigh(&d.features, &WEIGHTS) - d.work).abs() < 1e-9 * d.work);
         assert!((d.value - d.work.log10()).abs() < 1e-12);
         assert!(d.hardest >= 6, "top1465's first puzzle needs trials");
-        assert!(d.features[9] + d.features[10] > 0.0, "trials were verified");
+        assert!(
+            d.features[11] + d.features[12] > 0.0,
+            "trials were verified"
+        );
     }
 }

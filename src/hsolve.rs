@@ -345,6 +345,9 @@ pub(crate) struct RunResult {
     pub steps: [u32; POSITIONS],
     /// The hardest position used.
     pub hardest: usize,
+    /// With split singles: the checks of (a) full houses and hidden singles in boxes,
+    /// (b) hidden singles in rows and columns, (c) naked singles.
+    pub singles3: [f64; 3],
 }
 
 /// The searches of one rating, by candidate state and rung.
@@ -359,6 +362,8 @@ pub(crate) struct Engine {
     ladder: &'static [Rung],
     /// Measure the refutation effort of every trial applied.
     refute: bool,
+    /// Search singles in three steps (box/full house, row/column hidden, naked).
+    pub(crate) split_singles: bool,
     cache: SearchCache,
     efforts: EffortCache,
 }
@@ -422,6 +427,7 @@ impl Engine {
             },
             ladder,
             refute,
+            split_singles: false,
             cache: HashMap::default(),
             efforts: HashMap::default(),
         }
@@ -521,45 +527,122 @@ impl Engine {
         let mut last: [Option<([u16; 81], Rc<Found>)>; POSITIONS] = Default::default();
         let mut warm: Option<Rc<TrialMemo>> = None;
         'steps: while !st.is_solved() {
-            // Singles, tracked incrementally.
-            let p0 = 2 * st.empty().len() as u64;
-            let (nn, nh) = (singles.naked.len(), singles.hidden.len());
-            let v0 = (nn + nh) as u64;
-            let e0 = expected_checks(p0, v0);
-            res.d += e0;
-            res.checks[0] += e0;
-            let placed = (v0 > 0).then(|| {
-                let k = rng.below(nn + nh);
-                let (c, d, strategy, house) = if k < nn {
-                    let c = singles.naked.nth(k).expect("k < count");
-                    let d = st.candidates(c).first().expect("a naked single");
-                    (c, d, Strategy::NakedSingle, None)
-                } else {
-                    let c = singles.hidden.nth(k - nn).expect("k < count");
-                    let (d, h) = st.hidden_single_at(c).expect("a hidden single");
-                    (c, d, Strategy::HiddenSingle, Some(h))
-                };
-                let old = st.candidates(c);
-                let lost = st.place(c, d).expect("singles are candidates");
-                singles.after_place(&st, c, d, old, lost);
-                res.steps[0] += 1;
-                (c, d, strategy, house)
-            });
-            if let Some(t) = trace.as_deref_mut() {
-                t.push(Search {
-                    tier: 0,
-                    rung: 0,
-                    depth: 0,
-                    p: p0,
-                    v: v0,
-                    applied: placed.map(|(c, d, strategy, house)| {
-                        Application::at_cell(strategy, c, d, Effect::Place(c, d)).in_house(house)
-                    }),
-                    d: res.d,
+            if self.split_singles {
+                let empty = st.empty();
+                let (mut sa, mut sb, mut sc) = (CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
+                for c in singles.naked | singles.hidden {
+                    let hs = HOUSES_OF_CELL[c.index()];
+                    let full = hs
+                        .iter()
+                        .any(|&h| (empty & CellSet::house_at(h as usize)).len() == 1);
+                    let bx = CellSet::house_at(hs[2] as usize);
+                    let in_box = st
+                        .candidates(c)
+                        .iter()
+                        .any(|d| (st.cells_with(d) & bx).len() == 1);
+                    if full || in_box {
+                        sa.insert(c);
+                    } else if singles.hidden.contains(c) {
+                        sb.insert(c);
+                    } else {
+                        sc.insert(c);
+                    }
+                }
+                let p = empty.len() as u64;
+                let mut pick = None;
+                for (k, set) in [sa, sb, sc].into_iter().enumerate() {
+                    let e = expected_checks(p, set.len() as u64);
+                    res.d += e;
+                    res.checks[0] += e;
+                    res.singles3[k] += e;
+                    if !set.is_empty() {
+                        let c = set.nth(rng.below(set.len())).expect("k < count");
+                        let d = match k {
+                            0 => {
+                                let bx = CellSet::house_at(HOUSES_OF_CELL[c.index()][2] as usize);
+                                st.candidates(c)
+                                    .iter()
+                                    .find(|&d| (st.cells_with(d) & bx).len() == 1)
+                                    .or_else(|| st.candidates(c).first())
+                                    .expect("a single")
+                            }
+                            1 => st.hidden_single_at(c).expect("a hidden single").0,
+                            _ => st.candidates(c).first().expect("a naked single"),
+                        };
+                        pick = Some((c, d));
+                        break;
+                    }
+                }
+                if let Some((c, d)) = pick {
+                    if let Some(t) = trace.as_deref_mut() {
+                        let strategy = if singles.hidden.contains(c) {
+                            Strategy::HiddenSingle
+                        } else {
+                            Strategy::NakedSingle
+                        };
+                        t.push(Search {
+                            tier: 0,
+                            rung: 0,
+                            depth: 0,
+                            p,
+                            v: 1,
+                            applied: Some(Application::at_cell(
+                                strategy,
+                                c,
+                                d,
+                                Effect::Place(c, d),
+                            )),
+                            d: res.d,
+                        });
+                    }
+                    let old = st.candidates(c);
+                    let lost = st.place(c, d).expect("singles are candidates");
+                    singles.after_place(&st, c, d, old, lost);
+                    res.steps[0] += 1;
+                    continue 'steps;
+                }
+            } else {
+                // Singles, tracked incrementally.
+                let p0 = 2 * st.empty().len() as u64;
+                let (nn, nh) = (singles.naked.len(), singles.hidden.len());
+                let v0 = (nn + nh) as u64;
+                let e0 = expected_checks(p0, v0);
+                res.d += e0;
+                res.checks[0] += e0;
+                let placed = (v0 > 0).then(|| {
+                    let k = rng.below(nn + nh);
+                    let (c, d, strategy, house) = if k < nn {
+                        let c = singles.naked.nth(k).expect("k < count");
+                        let d = st.candidates(c).first().expect("a naked single");
+                        (c, d, Strategy::NakedSingle, None)
+                    } else {
+                        let c = singles.hidden.nth(k - nn).expect("k < count");
+                        let (d, h) = st.hidden_single_at(c).expect("a hidden single");
+                        (c, d, Strategy::HiddenSingle, Some(h))
+                    };
+                    let old = st.candidates(c);
+                    let lost = st.place(c, d).expect("singles are candidates");
+                    singles.after_place(&st, c, d, old, lost);
+                    res.steps[0] += 1;
+                    (c, d, strategy, house)
                 });
-            }
-            if placed.is_some() {
-                continue;
+                if let Some(t) = trace.as_deref_mut() {
+                    t.push(Search {
+                        tier: 0,
+                        rung: 0,
+                        depth: 0,
+                        p: p0,
+                        v: v0,
+                        applied: placed.map(|(c, d, strategy, house)| {
+                            Application::at_cell(strategy, c, d, Effect::Place(c, d))
+                                .in_house(house)
+                        }),
+                        d: res.d,
+                    });
+                }
+                if placed.is_some() {
+                    continue;
+                }
             }
             for i in 0..self.ladder.len() {
                 let rung = self.ladder[i];
