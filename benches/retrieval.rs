@@ -1,13 +1,16 @@
 //! Retrieval latency at 1,000,000 puzzles: `store::retrieval::take` (one random unserved puzzle of a
-//! band, without and with marking it served) and the `pseudoku get` command end to end.
+//! band or a level, without and with marking it served) and the `pseudoku get` command end to
+//! end.
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
 //!
-//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-1m.db`
-//! (1,000,000 rows with uniform percentiles; the query cost does not depend on the puzzles'
-//! text, so every row holds the same real puzzle under its own key) and later runs reuse it.
+//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-1m-v2.db`
+//! (1,000,000 rows with uniform percentiles, `difficulty` 2 to 12 and the default levels, which
+//! hold 7%, 31%, 43% and 19% of them; the query cost does not depend on the puzzles' text, so
+//! every row holds the same real puzzle under its own key) and later runs reuse it.
 
-use pseudoku::levels::{Band, RatingKind};
+use pseudoku::levels::{Band, LevelSet, RatingKind};
+use pseudoku::store::retrieval::Within;
 use pseudoku::{store, Rng};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -20,7 +23,7 @@ const SOLUTION: &str =
 
 fn database() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let path = dir.join("bench-retrieval-1m.db");
+    let path = dir.join("bench-retrieval-1m-v2.db");
     let ready = path.is_file()
         && store::open(&path)
             .and_then(|c| store::puzzles::count(&c))
@@ -44,11 +47,13 @@ fn database() -> PathBuf {
             .prepare(
                 "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
                     tier, percentile, wnef, wnef_class, box_norm, box_class, technique, seed_id,
-                    transform, build_id, job, difficulty, pick)
-                 VALUES (?1, ?2, ?1, ?3, 17, ?4, 0, 5, ?5, 0, 1, 0, 1, 'trial', 1, '', 1, ?6, ?7, ?8)",
+                    transform, build_id, job, difficulty, pick, level)
+                 VALUES (?1, ?2, ?1, ?3, 17, ?4, 0, 5, ?5, 0, 1, 0, 1, 'trial', 1, '', 1, ?6, ?7, ?8,
+                    ?9)",
             )
             .unwrap();
         let mut rng = Rng::new(1);
+        let levels = LevelSet::default_for(RatingKind::Difficulty);
         for i in 0..ROWS {
             let key = format!("{:016x}{:048x}", pseudoku::rng::splitmix64(i), i);
             let pct = rng.next_f64() * 100.0;
@@ -60,7 +65,8 @@ fn database() -> PathBuf {
                 pct,
                 i as i64,
                 2.0 + pct / 10.0,
-                store::pick_of(&key)
+                store::pick_of(&key),
+                levels.of(2.0 + pct / 10.0) as u32
             ])
             .unwrap();
         }
@@ -100,27 +106,38 @@ fn main() {
     )
     .unwrap();
     let mut rng = Rng::new(2026);
-    for (label, mark, n) in [
+    for (label, mark, by_level, n) in [
         (
             "library take, 1 puzzle of a random band of 4",
             false,
+            false,
             20_000,
         ),
-        ("library take + mark served (one transaction)", true, 20_000),
+        (
+            "library take, 1 puzzle of a random level of 4",
+            false,
+            true,
+            20_000,
+        ),
+        (
+            "library take + mark served (one transaction)",
+            true,
+            false,
+            20_000,
+        ),
     ] {
         let mut times = Vec::with_capacity(n);
         for _ in 0..n {
-            let band = Band::new(1 + rng.below(4), 4).unwrap();
+            let k = rng.below(4);
+            let within = if by_level {
+                Within::Level(k)
+            } else {
+                Within::Percentiles(Band::new(1 + k, 4).unwrap().range())
+            };
             let t = Instant::now();
-            let got = store::retrieval::take(
-                &conn,
-                RatingKind::Difficulty,
-                band.range(),
-                1,
-                mark,
-                &mut rng,
-            )
-            .unwrap();
+            let got =
+                store::retrieval::take(&conn, RatingKind::Difficulty, within, 1, mark, &mut rng)
+                    .unwrap();
             times.push(t.elapsed());
             assert_eq!(got.len(), 1);
         }

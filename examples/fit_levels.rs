@@ -1,28 +1,30 @@
-//! How well level cut points on the `difficulty` rating, fitted exactly on public labelled
-//! puzzles, carry over to puzzles they were not fitted on (work towards the default level
-//! scale; the figures are quoted in the notes of issue 15).
+//! The default levels: cut points on each rating fitted exactly on the Sudoku Exchange
+//! buckets, the public labelled scale they are anchored on, with the agreement measured on
+//! puzzles the cuts were not fitted on. Writes `docs/levels.md`; with `--write`, also the
+//! default cuts in `src/scale.rs`.
 //!
 //! ```text
-//! cargo run --release --example fit_levels
+//! cargo run --release --example fit_levels [-- --write]
 //! ```
 //!
-//! # Procedure (2-fold cross-validation)
+//! # Procedure
 //!
 //! 1. The Sudoku Exchange buckets (500 puzzles each of easy, medium, hard and diabolical, by
-//!    Sukaku Explainer rating: < 1.5, < 2.5, < 5.0, >= 5.0) and the Sudoku Explainer sample
-//!    (23,293 puzzles rated 2.5 to 9.3, labelled by the same thresholds: hard or diabolical) are
-//!    rated with `difficulty` (its default runs, on the canonical form).
-//! 2. Each list is split in two halves by class key (the low bit of the key's seed).
-//! 3. On one half, the cut points between easy, medium, hard and expert (= diabolical) that put
-//!    the most puzzles in their own level are found exactly (`pseudoku::levels::fit`), on the
-//!    buckets alone, then on the buckets and the SE sample together.
-//! 4. The cuts are reported on the other half of the buckets (confusion matrix, share per
-//!    level). Fold 0 fits on half 0 and reports on half 1; fold 1 the reverse.
+//!    Sukaku Explainer rating: < 1.5, < 2.5, < 5.0, >= 5.0) are rated with both ratings (default
+//!    runs, on the canonical form), as `rate` and a build rate them.
+//! 2. They are split in two halves by class key (the low bit of the key's seed).
+//! 3. 2-fold cross-validation: on one half, the cuts between easy, medium, hard and expert
+//!    (= diabolical) that put the most puzzles in their own level are found exactly
+//!    (`pseudoku::levels::fit`) and counted on the other half; then the other way round.
+//! 4. The shipped cuts are fitted on all 2,000.
+//! 5. For comparison, the same with the Sudoku Explainer sample (23,293 puzzles rated 2.5-9.3,
+//!    labelled by the same thresholds: hard or diabolical) added to the fitting halves.
 
 use pseudoku::dev::refdata;
 use pseudoku::input::read_puzzle_file;
 use pseudoku::levels::fit::{self, Cuts};
-use pseudoku::{canon, difficulty, Puzzle};
+use pseudoku::levels::RatingKind;
+use pseudoku::{canon, Puzzle};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
@@ -31,9 +33,16 @@ const NAMES: [&str; 4] = ["easy", "medium", "hard", "expert"];
 /// A rated, labelled puzzle.
 #[derive(Clone, Copy)]
 struct Row {
-    rating: f64,
+    difficulty: f64,
+    hsolve: f64,
     level: usize,
     half: usize,
+}
+
+impl Row {
+    fn rating(&self, kind: RatingKind) -> f64 {
+        kind.value(self.difficulty, self.hsolve)
+    }
 }
 
 fn level_of_se(se: f64) -> usize {
@@ -49,12 +58,14 @@ fn rate(puzzles: &[Puzzle], labels: &[usize]) -> Vec<Row> {
     puzzles
         .par_iter()
         .zip(labels)
-        .map(|(p, &level)| Row {
-            rating: pseudoku::rate::report(p, Some(difficulty::DEFAULT_RUNS))
-                .expect("unique puzzles")
-                .difficulty,
-            level,
-            half: (canon::key(p).seed() & 1) as usize,
+        .map(|(p, &level)| {
+            let r = pseudoku::rate::report(p, None).expect("unique puzzles");
+            Row {
+                difficulty: r.difficulty,
+                hsolve: r.hsolve,
+                level,
+                half: (canon::key(p).seed() & 1) as usize,
+            }
         })
         .collect()
 }
@@ -71,7 +82,43 @@ fn read(rel: &str, label: impl Fn(&str) -> usize) -> Vec<Row> {
     rate(&puzzles, &labels)
 }
 
+fn samples(rows: &[&[Row]], kind: RatingKind, half: Option<usize>) -> Vec<(f64, usize)> {
+    rows.iter()
+        .flat_map(|l| l.iter())
+        .filter(|r| half.is_none_or(|h| r.half == h))
+        .map(|r| (r.rating(kind), r.level))
+        .collect()
+}
+
+/// Cross-validation: cuts fitted on one half of the buckets (and of `extra`), counted on the
+/// buckets' other half, both ways.
+fn held_out(buckets: &[Row], extra: &[Row], kind: RatingKind) -> (Vec<Vec<u64>>, [(Cuts, f64); 2]) {
+    let mut total = vec![vec![0u64; 4]; 4];
+    let mut folds = Vec::new();
+    for fold in 0..2 {
+        let cuts = fit::fit(&samples(&[buckets, extra], kind, Some(fold)), 4);
+        let m = fit::confusion(&samples(&[buckets], kind, Some(1 - fold)), &cuts);
+        for (row, add) in total.iter_mut().zip(&m) {
+            for (a, b) in row.iter_mut().zip(add) {
+                *a += b;
+            }
+        }
+        folds.push((cuts, fit::agreement(&m)));
+    }
+    let folds: [(Cuts, f64); 2] = folds.try_into().map_err(|_| ()).expect("two folds");
+    (total, folds)
+}
+
+fn round4(v: &[f64]) -> Vec<f64> {
+    v.iter().map(|c| (c * 1e4).round() / 1e4).collect()
+}
+
 fn main() {
+    let write = std::env::args().any(|a| a == "--write");
+    if let Err(why) = refdata::dir() {
+        eprintln!("fit_levels: {why}");
+        std::process::exit(2);
+    }
     let t = std::time::Instant::now();
     let buckets = read("se-rated/sudoku_exchange_buckets.tsv", |b| {
         NAMES.iter().position(|n| b.starts_with(n)).unwrap_or(3)
@@ -79,53 +126,109 @@ fn main() {
     let sample = read("se-rated/sudoku_exchange_sample500.tsv", |se| {
         level_of_se(se.parse().unwrap())
     });
+    let rated = t.elapsed();
     eprintln!(
-        "rated {} + {} puzzles in {:.1?}",
+        "rated {} + {} puzzles in {rated:.1?}",
+        buckets.len(),
+        sample.len()
+    );
+    let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
+    let mut doc = String::new();
+    let _ = writeln!(doc, "# The default levels\n");
+    let _ = writeln!(
+        doc,
+        "Generated by `cargo run --release --example fit_levels -- --write` on {} ({} + {} \
+         puzzles rated in {:.0} s on {} threads; rater: {}). The procedure is documented at \
+         the top of `examples/fit_levels.rs`.\n",
+        pseudoku::calendar::Date::today(),
         buckets.len(),
         sample.len(),
-        t.elapsed()
+        rated.as_secs_f64(),
+        rayon::current_num_threads(),
+        pseudoku::rate::RATER
     );
-    let samples = |half: Option<usize>, with_sample: bool| -> Vec<(f64, usize)> {
-        let mut v: Vec<(f64, usize)> = buckets
-            .iter()
-            .filter(|r| half.is_none_or(|h| r.half == h))
-            .map(|r| (r.rating, r.level))
-            .collect();
-        if with_sample {
-            v.extend(
-                sample
-                    .iter()
-                    .filter(|r| half.is_none_or(|h| r.half == h))
-                    .map(|r| (r.rating, r.level)),
-            );
-        }
-        v
-    };
-    let mut report = String::new();
-    for with_sample in [false, true] {
-        for fold in 0..2 {
-            let cuts = fit::fit(&samples(Some(fold), with_sample), 4);
-            let held: Vec<(f64, usize)> = samples(Some(1 - fold), false);
-            let m = fit::confusion(&held, &cuts);
-            let _ = writeln!(
-                report,
-                "with sample {with_sample} fold {fold}: cuts {:?} agreement {:.3}",
-                cuts.0,
-                fit::agreement(&m)
-            );
-            for (i, row) in m.iter().enumerate() {
-                let n: u64 = row.iter().sum();
-                let _ = writeln!(
-                    report,
-                    "  {:<7} {:?} {:.3}",
-                    NAMES[i],
-                    row,
-                    row[i] as f64 / n.max(1) as f64
-                );
-            }
-        }
-        let all: Cuts = fit::fit(&samples(None, with_sample), 4);
-        let _ = writeln!(report, "all: {:?}", all.0);
+    let _ = writeln!(
+        doc,
+        "The default levels easy, medium, hard and expert are cut where the Sudoku Exchange \
+         buckets (`se-rated/sudoku_exchange_buckets.tsv`: 500 puzzles each of easy, medium, \
+         hard and diabolical by Sukaku Explainer rating < 1.5, < 2.5, < 5.0, >= 5.0) land in \
+         the level of the same rank best: the only public set that labels puzzles from the \
+         easiest up, with the thresholds printed beside each label. The cuts are fitted \
+         exactly (dynamic programming over the sorted ratings, `pseudoku::levels::fit`).\n"
+    );
+    let mut shipped = Vec::new();
+    for kind in [RatingKind::Difficulty, RatingKind::Hsolve] {
+        let (m, folds) = held_out(&buckets, &[], kind);
+        let all = fit::fit(&samples(&[&buckets], kind, None), 4);
+        let cuts = round4(&all.0);
+        let _ = writeln!(doc, "## On `{}`\n", kind.name());
+        let _ = writeln!(
+            doc,
+            "Shipped cuts (fitted on all 2,000): {}.\n",
+            cuts.iter()
+                .zip(&NAMES[1..])
+                .map(|(c, n)| format!("{n} from {c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let _ = writeln!(
+            doc,
+            "Held out: cuts fitted on one half (by class key), counted on the other, both \
+             ways added up. Fold 1 cuts {:?} ({:.1}% on half B), fold 2 cuts {:?} ({:.1}% on \
+             half A). **Agreement: {:.1}%.**\n",
+            round4(&folds[0].0 .0),
+            100.0 * folds[0].1,
+            round4(&folds[1].0 .0),
+            100.0 * folds[1].1,
+            100.0 * fit::agreement(&m)
+        );
+        doc.push_str(&fit::markdown(&m, &names));
+        doc.push('\n');
+        let (ms, fs) = held_out(&buckets, &sample, kind);
+        let _ = writeln!(
+            doc,
+            "With the Sudoku Explainer sample added to the fitting halves (its 23,293 puzzles \
+             labelled hard or diabolical by the same thresholds), counted on the buckets' other \
+             half: {:.1}% / {:.1}%, {:.1}% together; per level {}. Not shipped: the sample has \
+             no easy or medium puzzle and outweighs the buckets 12 to 1, so it moves the \
+             hard/expert cut to suit its own spread, at the buckets' expense.\n",
+            100.0 * fs[0].1,
+            100.0 * fs[1].1,
+            100.0 * fit::agreement(&ms),
+            (0..4)
+                .map(|i| {
+                    let n: u64 = ms[i].iter().sum();
+                    format!(
+                        "{} {:.0}%",
+                        NAMES[i],
+                        100.0 * ms[i][i] as f64 / n.max(1) as f64
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        shipped.push(cuts);
     }
-    print!("{report}");
+    std::fs::write("docs/levels.md", &doc).expect("docs/levels.md");
+    eprintln!("wrote docs/levels.md");
+    print!("{doc}");
+    if write {
+        let path = "src/scale.rs";
+        let src = std::fs::read_to_string(path).expect(path);
+        let begin = src.find("// BEGIN FITTED CUTS").expect("begin marker");
+        let end_marker = "// END FITTED CUTS";
+        let end = src.find(end_marker).expect("end marker") + end_marker.len();
+        let block = format!(
+            "// BEGIN FITTED CUTS (written by examples/fit_levels.rs --write; do not edit by hand)\n\
+             /// The default cuts between easy, medium, hard and expert on `difficulty`.\n\
+             pub const DEFAULT_CUTS_DIFFICULTY: [f64; 3] = {:?};\n\
+             /// The default cuts between easy, medium, hard and expert on hsolve.\n\
+             pub const DEFAULT_CUTS_HSOLVE: [f64; 3] = {:?};\n\
+             {end_marker}",
+            shipped[0], shipped[1]
+        );
+        let out = format!("{}{block}{}", &src[..begin], &src[end..]);
+        std::fs::write(path, out).expect(path);
+        eprintln!("rewrote the cuts in {path}");
+    }
 }

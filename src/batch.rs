@@ -5,12 +5,13 @@
 
 use crate::canon;
 use crate::input::{Entry, PuzzleReader, ReadError};
+use crate::scale::{LevelSet, RatingKind};
 use crate::solve::{solve, Solutions};
 use std::io::{self, Write};
 use std::path::Path;
 
 /// What to do with each puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Task {
     /// Solve: `puzzle TAB solution` (or `multiple` / `none`); with `count`, `puzzle TAB 0|1|2`.
     Solve {
@@ -23,6 +24,9 @@ pub enum Task {
         runs: Option<u32>,
         /// JSON lines instead of TSV.
         json: bool,
+        /// The levels each puzzle is named on: a bank's rating and levels (`None`: the default
+        /// levels of `difficulty`).
+        levels: Option<(RatingKind, LevelSet)>,
     },
     /// The canonical form: `input TAB canonical TAB key TAB automorphisms`, or JSON lines.
     Canon {
@@ -74,19 +78,22 @@ impl Task {
     /// The output line of one puzzle (no newline), or why the puzzle cannot be handled.
     pub fn line(&self, entry: &Entry) -> Result<String, String> {
         let p = entry.puzzle;
-        match *self {
+        match self {
             Task::Solve { count: true } => Ok(format!("{}\t{}", p, solve(&p).count())),
             Task::Solve { count: false } => Ok(match solve(&p) {
                 Solutions::Unique(g) => format!("{p}\t{g}"),
                 Solutions::Multiple(_) => format!("{p}\tmultiple"),
                 Solutions::None => format!("{p}\tnone"),
             }),
-            Task::Rate { runs, json } => {
-                let r = crate::rate::report(&p, runs).map_err(|e| e.to_string())?;
-                Ok(if json { r.to_json() } else { r.to_tsv() })
+            Task::Rate { runs, json, levels } => {
+                let mut r = crate::rate::report(&p, *runs).map_err(|e| e.to_string())?;
+                if let Some((rating, set)) = levels {
+                    r.on_levels(*rating, set);
+                }
+                Ok(if *json { r.to_json() } else { r.to_tsv() })
             }
             Task::Canon { grid, json } => {
-                let c = if grid {
+                let c = if *grid {
                     match solve(&p) {
                         Solutions::Unique(g) => canon::canonical_grid(&g),
                         Solutions::None => return Err("the puzzle has no solution".into()),
@@ -97,7 +104,7 @@ impl Task {
                 } else {
                     canon::canonical(&p)
                 };
-                Ok(if json {
+                Ok(if *json {
                     serde_json::to_string(&CanonLine {
                         input: p.to_line(),
                         canonical: c.to_line(),

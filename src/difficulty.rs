@@ -9,7 +9,9 @@
 //!
 //! | position | searched | why here |
 //! |---|---|---|
-//! | 0 | naked and hidden singles | hsolve's tier 0 |
+//! | 0a | full house, hidden single in a box | what every newspaper "easy" needs (SE 1.0-1.2) |
+//! | 0b | hidden single in a row or column | SE 1.5 |
+//! | 0c | naked single | SE 2.3: the "medium" of Sudoku Exchange's buckets |
 //! | 1 | locked candidates, naked pair, hidden pair | hsolve's tier 1; SE 2.6-3.4 |
 //! | 2 | naked and hidden triple, X-wing, swordfish | SE 3.2-4.0 (swordfish 3.8 rates below the hidden triple, so it moves down from hsolve's tier 3) |
 //! | 3 | XY-wing, XYZ-wing, W-wing, unique rectangle type 1 | SE 4.2-4.5, HoDoKu "hard": three or four bivalue cells, read at a glance by club players |
@@ -21,6 +23,12 @@
 //! The unique rectangle assumes that the puzzle has one solution, which every rated puzzle
 //! has (rating refuses the others) and every bank puzzle has.
 //!
+//! Singles are searched in three groups, in order (0a, 0b, 0c), each charged E(p, v) with p
+//! the empty cells and v the singles of that group; a run places one single of the first
+//! group that has one. (Model 1 searched all singles at once: it could not tell a puzzle that
+//! box scans solve from one that needs naked singles, which is where publishers put the line
+//! between easy and medium.)
+//!
 //! A run records, per position, the summed E(p, v) of its searches (the **checks**), and for
 //! the trial positions the summed **refutation effort** of the trials it applied: the number
 //! of propagation steps from the assumption to the contradiction, nested trials adding their
@@ -28,7 +36,7 @@
 //! features:
 //!
 //! ```text
-//! d = sum over positions i of  w_i * checks_i   (w_0 = 1; depths 2-4 share one weight)
+//! d = sum over positions i of  w_i * checks_i   (w_0a = 1; depths 2-4 share one weight)
 //!   + sum over trial kinds k of u_k * effort_k  (backtracking, depth 1, depth 2-4)
 //! ```
 //!
@@ -49,6 +57,10 @@ use crate::grid::Puzzle;
 use crate::hsolve::{Engine, RateError, Rung, Search};
 use crate::rng::Rng;
 use crate::strategies::Strategy;
+
+/// The version of the model: 2 since singles are searched in three groups. A bank records the
+/// model its `difficulty` column was rated with; a build re-rates a bank rated with another.
+pub const MODEL: u32 = 2;
 
 /// The rating's ladder after singles: what it searches, in order (positions 1 to 10).
 pub(crate) const LADDER: [Rung; 10] = [
@@ -211,20 +223,21 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
 /// One run on `puzzle` as given (seeded from its class key), with every search it made in
 /// order; a search's `tier` is its ladder position (see the module docs) and `depth` the
 /// trial depth. Each search's `d` is the running sum of the unweighted E(p, v), as hsolve
-/// counts them (the weights apply to the rating's features, not to this trace). Like
-/// [`crate::hsolve::explain`], an illustration of the model on the puzzle as the reader sees
-/// it.
-pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
+/// counts them (the weights apply to the run's features). Also returns the run's difficulty:
+/// log10 of its weighted work, on the rating's scale (the rating is the mean work of 10 such
+/// runs on the canonical form). Like [`crate::hsolve::explain`], an illustration of the model
+/// on the puzzle as the reader sees it.
+pub fn explain(puzzle: &Puzzle) -> Result<(Vec<Search>, f64), RateError> {
     let solution = crate::hsolve::check_unique(puzzle)?;
     let mut trace = Vec::new();
     let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
-    let mut engine = Engine::new(solution, &LADDER, false);
+    let mut engine = Engine::new(solution, &LADDER, true);
     engine.split_singles = true;
-    engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
+    let r = engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
     for s in &mut trace {
         s.tier = s.rung;
     }
-    Ok(trace)
+    Ok((trace, weigh(&features_of(&r), &WEIGHTS).log10()))
 }
 
 #[cfg(test)]

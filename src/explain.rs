@@ -11,9 +11,16 @@ use std::fmt::Write as _;
 /// One run of `rating`'s model on `puzzle`, as text: the puzzle's grid, a header, one line
 /// per search, and the run's total.
 pub fn explain(puzzle: &Puzzle, rating: RatingKind) -> Result<String, RateError> {
-    let (trace, column) = match rating {
-        RatingKind::Hsolve => (crate::hsolve::explain(puzzle)?, "tier"),
-        RatingKind::Difficulty => (crate::difficulty::explain(puzzle)?, "rung"),
+    let (trace, column, value) = match rating {
+        RatingKind::Hsolve => {
+            let trace = crate::hsolve::explain(puzzle)?;
+            let d = trace.last().map_or(0.0, |s| s.d);
+            (trace, "tier", d)
+        }
+        RatingKind::Difficulty => {
+            let (trace, value) = crate::difficulty::explain(puzzle)?;
+            (trace, "rung", value)
+        }
     };
     let mut out = String::new();
     let _ = writeln!(out, "{puzzle:#}");
@@ -26,12 +33,12 @@ pub fn explain(puzzle: &Puzzle, rating: RatingKind) -> Result<String, RateError>
     for s in &trace {
         let _ = writeln!(out, "{}", search_line(s, &mut step));
     }
-    let d = trace.last().map_or(0.0, |s| s.d);
     let _ = match rating {
-        RatingKind::Hsolve => writeln!(out, "difficulty of this run: {d:.2}"),
+        RatingKind::Hsolve => writeln!(out, "hsolve of this run: {value:.2}"),
         RatingKind::Difficulty => writeln!(
             out,
-            "unweighted checks of this run: {d:.2} (the rating weighs them per rung: `pseudoku rate`)"
+            "difficulty of this run: {value:.3} (log10 of its checks weighted by rung; the \
+             rating is the mean over 10 runs: `pseudoku rate`)"
         ),
     };
     Ok(out)

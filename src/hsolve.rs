@@ -529,25 +529,29 @@ impl Engine {
         'steps: while !st.is_solved() {
             if self.split_singles {
                 let empty = st.empty();
-                let (mut sa, mut sb, mut sc) = (CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
-                for c in singles.naked | singles.hidden {
+                let all = singles.naked | singles.hidden;
+                // Group a first; groups b and c are only searched when a is empty.
+                let mut sa = CellSet::EMPTY;
+                for c in all {
                     let hs = HOUSES_OF_CELL[c.index()];
                     let full = hs
                         .iter()
                         .any(|&h| (empty & CellSet::house_at(h as usize)).len() == 1);
-                    let bx = CellSet::house_at(hs[2] as usize);
-                    let in_box = st
-                        .candidates(c)
-                        .iter()
-                        .any(|d| (st.cells_with(d) & bx).len() == 1);
-                    if full || in_box {
+                    let in_box = full || {
+                        let bx = CellSet::house_at(hs[2] as usize);
+                        st.candidates(c)
+                            .iter()
+                            .any(|d| (st.cells_with(d) & bx).len() == 1)
+                    };
+                    if in_box {
                         sa.insert(c);
-                    } else if singles.hidden.contains(c) {
-                        sb.insert(c);
-                    } else {
-                        sc.insert(c);
                     }
                 }
+                let (sb, sc) = if sa.is_empty() {
+                    (singles.hidden, all - singles.hidden)
+                } else {
+                    (CellSet::EMPTY, CellSet::EMPTY)
+                };
                 let p = empty.len() as u64;
                 let mut pick = None;
                 for (k, set) in [sa, sb, sc].into_iter().enumerate() {

@@ -2,7 +2,7 @@
 //! to the reference's, the bank's spread over the reference deciles, build bookkeeping, and
 //! an SVG drawing of it.
 
-use crate::levels::{Band, LevelSet, RatingKind};
+use crate::levels::{LevelSet, RatingKind};
 use crate::store;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -11,19 +11,22 @@ use std::fmt::Write as _;
 /// The histogram's number of bins.
 pub const BINS: usize = 30;
 
-/// Counts of one band.
+/// Counts of one level.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BandCount {
-    /// `K/M`.
-    pub band: String,
-    /// Its level name.
+pub struct LevelCount {
+    /// Its name.
     pub level: String,
-    /// Its percentile interval.
+    /// Its rating range, e.g. `5.75 <= difficulty < 10.06`.
     pub range: String,
+    /// Where its cut points fall in the reference: the percentiles of its lower and upper
+    /// bound (0 and 100 for no bound).
+    pub percentiles: (f64, f64),
     /// Puzzles in it.
     pub puzzles: u64,
     /// Of those, served.
     pub served: u64,
+    /// Its layout rules (`none`, or e.g. `symmetry=rotate180 clues=22..30 minimal`).
+    pub layout: String,
 }
 
 /// One histogram bin over the rating.
@@ -52,16 +55,16 @@ pub struct Inventory {
     pub reference: String,
     /// Reference puzzles.
     pub reference_size: u64,
-    /// Per level of the bank's level names, easiest first.
-    pub bands: Vec<BandCount>,
+    /// Per level, easiest first.
+    pub levels: Vec<LevelCount>,
     /// Puzzles per hardest hsolve tier 0-6.
     pub tiers: Vec<u64>,
     /// The rating histogram, bank and reference.
     pub histogram: Vec<Bin>,
     /// Bank puzzles per reference decile (percentile 0-10, ..., 90-100).
     pub deciles: Vec<u64>,
-    /// The ratings at the edges between the levels (reference quantiles), easiest first.
-    pub level_edges: Vec<f64>,
+    /// The cut points between the levels, easiest first.
+    pub cuts: Vec<f64>,
     /// Duplicates rejected by all builds.
     pub duplicates: u64,
     /// Generated puzzles without one solution (bugs; never stored).
@@ -81,28 +84,39 @@ pub struct Inventory {
 /// Reads the inventory of an open bank.
 pub fn read(conn: &Connection) -> store::Result<Inventory> {
     let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
-    let m = levels.names().len() as u32;
     let rows = store::inventory::puzzle_facts(conn, rating)?;
-    let mut bands: Vec<BandCount> = (1..=m)
-        .map(|k| {
-            let b = Band::new(k, m).expect("k <= m");
-            BandCount {
-                band: b.to_string(),
-                level: levels.name(b).unwrap_or_default().to_string(),
-                range: b.range().to_string(),
+    let reference = store::settings::reference_values(conn, rating)?;
+    let r = (!reference.is_empty()).then(|| crate::levels::Reference::new(reference.clone()));
+    let mut counts: Vec<LevelCount> = (0..levels.len())
+        .map(|i| {
+            let (lo, hi) = levels.bounds(i);
+            let pct = |b: Option<f64>, none: f64| match (&r, b) {
+                (Some(r), Some(c)) => (r.percentile(c) * 100.0).round() / 100.0,
+                _ => none,
+            };
+            LevelCount {
+                level: levels.name(i).unwrap_or_default().to_string(),
+                range: crate::retrieve::range_text(&levels, i, rating),
+                percentiles: (pct(lo, 0.0), pct(hi, 100.0)),
                 puzzles: 0,
                 served: 0,
+                layout: String::new(),
             }
         })
         .collect();
+    for l in &mut counts {
+        l.layout = store::settings::get(conn, &format!("layout:{}", l.level))?
+            .unwrap_or_else(|| "none".to_string());
+    }
     let mut tiers = vec![0u64; 7];
     let mut deciles = vec![0u64; 10];
     let mut values = Vec::with_capacity(rows.len());
     for r in &rows {
+        if let Some(l) = r.level.and_then(|l| counts.get_mut(l as usize)) {
+            l.puzzles += 1;
+            l.served += u64::from(r.served);
+        }
         if let Some(p) = r.percentile {
-            let b = &mut bands[Band::of(p, m).k as usize - 1];
-            b.puzzles += 1;
-            b.served += u64::from(r.served);
             deciles[((p / 10.0).floor() as usize).min(9)] += 1;
         }
         tiers[(r.tier as usize).min(6)] += 1;
@@ -110,15 +124,6 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             values.push(v);
         }
     }
-    let reference = store::settings::reference_values(conn, rating)?;
-    let edges: Vec<f64> = if reference.is_empty() {
-        Vec::new()
-    } else {
-        let r = crate::levels::Reference::new(reference.clone());
-        (1..m)
-            .map(|k| r.quantile(100.0 * k as f64 / m as f64))
-            .collect()
-    };
     let totals = store::inventory::build_totals(conn)?;
     Ok(Inventory {
         puzzles: rows.len() as u64,
@@ -126,11 +131,11 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         rating: rating.name().to_string(),
         reference: store::settings::get(conn, "reference")?.unwrap_or_else(|| "none yet".into()),
         reference_size: reference.len() as u64,
-        bands,
+        levels: counts,
         tiers,
         histogram: histogram(&values, &reference),
         deciles,
-        level_edges: edges,
+        cuts: levels.cuts().to_vec(),
         duplicates: totals.duplicates,
         rejected: totals.rejected,
         off_band: totals.off_band,
@@ -178,17 +183,23 @@ impl Inventory {
             "{} puzzles ({} served); percentiles by {} against the reference ({}, {} puzzles)",
             self.puzzles, self.served, self.rating, self.reference, self.reference_size
         );
-        let _ = writeln!(s, "\nlevel\tband\tpercentiles\tpuzzles\tshare\tserved");
-        for b in &self.bands {
+        let _ = writeln!(
+            s,
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\tlayout",
+            self.rating
+        );
+        for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{}\t{:.1}%\t{}",
-                b.level,
-                b.band,
-                b.range,
-                b.puzzles,
-                pct(b.puzzles, self.puzzles),
-                b.served
+                "{}\t{}\t{}-{}\t{}\t{:.1}%\t{}\t{}",
+                l.level,
+                l.range,
+                l.percentiles.0,
+                l.percentiles.1,
+                l.puzzles,
+                pct(l.puzzles, self.puzzles),
+                l.served,
+                l.layout
             );
         }
         let _ = writeln!(s, "\nhsolve tier\tpuzzles");
@@ -283,12 +294,12 @@ impl Inventory {
         );
         if let (Some(first), Some(last)) = (self.histogram.first(), self.histogram.last()) {
             let span = (last.high - first.low).max(1e-9);
-            for (i, &e) in self.level_edges.iter().enumerate() {
+            for (i, &e) in self.cuts.iter().enumerate() {
                 let x = x0 + pw * (e - first.low) / span;
-                let pct = 100.0 * (i + 1) as f64 / (self.level_edges.len() + 1) as f64;
+                let name = self.levels.get(i + 1).map_or("", |l| l.level.as_str());
                 let _ = writeln!(
                     s,
-                    r##"<line x1="{x:.1}" y1="{y0}" x2="{x:.1}" y2="{}" stroke="#555" stroke-dasharray="5,4"/><text x="{:.1}" y="{}" font-size="12" fill="#333">{pct:.0}th pct</text>"##,
+                    r##"<line x1="{x:.1}" y1="{y0}" x2="{x:.1}" y2="{}" stroke="#555" stroke-dasharray="5,4"/><text x="{:.1}" y="{}" font-size="12" fill="#333">{name} from {e}</text>"##,
                     y0 + ph,
                     x + 3.0,
                     y0 + 40.0 + 15.0 * i as f64
@@ -327,7 +338,7 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            r#"<text x="{}" y="{}" font-size="14" text-anchor="middle">{} (share of each set per bin; dashed: the reference percentiles between levels)</text>"#,
+            r#"<text x="{}" y="{}" font-size="14" text-anchor="middle">{} (share of each set per bin; dashed: where each level starts)</text>"#,
             x0 + pw / 2.0,
             y0 + ph + 40.0,
             self.rating
@@ -350,18 +361,18 @@ impl Inventory {
         let (x1, y1, qw, qh) = (70.0, 450.0, 800.0, 130.0);
         let _ = writeln!(
             s,
-            r#"<text x="{x1}" y="{}" font-size="18" font-weight="bold">Puzzles per level (equal reference percentile bands)</text>"#,
+            r#"<text x="{x1}" y="{}" font-size="18" font-weight="bold">Puzzles per level</text>"#,
             y1 - 25.0
         );
         let most = self
-            .bands
+            .levels
             .iter()
             .map(|b| b.puzzles)
             .max()
             .unwrap_or(0)
             .max(1);
-        let slot = qw / self.bands.len().max(1) as f64;
-        for (i, b) in self.bands.iter().enumerate() {
+        let slot = qw / self.levels.len().max(1) as f64;
+        for (i, b) in self.levels.iter().enumerate() {
             let bh = qh * b.puzzles as f64 / most as f64;
             let x = x1 + i as f64 * slot;
             let _ = writeln!(
@@ -374,14 +385,13 @@ impl Inventory {
             );
             let _ = writeln!(
                 s,
-                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{} {} {}</text>"#,
+                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{} ({})</text>"#,
                 x + slot / 2.0,
                 y1 + qh - bh - 6.0,
                 b.puzzles,
                 x + slot / 2.0,
                 y1 + qh + 18.0,
                 b.level,
-                b.band,
                 b.range
             );
         }

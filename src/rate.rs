@@ -8,6 +8,7 @@ use crate::difficulty::{self, Difficulty};
 use crate::grid::{Grid, Puzzle};
 use crate::hsolve::{self, RateError, Rating};
 use crate::metrics;
+use crate::scale::{LevelSet, RatingKind};
 use serde::Serialize;
 
 /// The rater's description stored with each build and in reference files (rating
@@ -15,18 +16,20 @@ use serde::Serialize;
 pub const RATER: &str = concat!(
     "pseudoku ",
     env!("CARGO_PKG_VERSION"),
-    " difficulty (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
+    " difficulty model 2 (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
 );
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
-    "puzzle\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues";
+    "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues";
 
 /// Every difficulty measure of one puzzle, rounded for output.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The puzzle, 81 characters with `.` for empty cells.
     pub puzzle: String,
+    /// Its level: on the default levels of `difficulty`, or a bank's ([`Report::on_levels`]).
+    pub level: String,
     /// The rating beyond the paper: log10 of the expected weighted work (3 decimals).
     pub difficulty: f64,
     /// hsolve difficulty: the mean over the runs (2 decimals).
@@ -63,9 +66,12 @@ impl Report {
     pub fn new(puzzle: &Puzzle, difficulty: &Difficulty, rating: &Rating) -> Report {
         let wnef = metrics::wnef(puzzle);
         let norm = metrics::box_norm(puzzle);
+        let d = round(difficulty.value, 3);
+        let default = LevelSet::default_for(RatingKind::Difficulty);
         Report {
             puzzle: puzzle.to_line(),
-            difficulty: round(difficulty.value, 3),
+            level: default.name(default.of(d)).unwrap_or_default().to_string(),
+            difficulty: d,
             hsolve: round(rating.mean, 2),
             hsolve_sd: round(rating.sd, 2),
             tier: rating.tier,
@@ -79,11 +85,18 @@ impl Report {
         }
     }
 
+    /// Names its level on `levels` of the rating `rating` (a bank's levels).
+    pub fn on_levels(&mut self, rating: RatingKind, levels: &LevelSet) {
+        let i = levels.of(rating.value(self.difficulty, self.hsolve));
+        self.level = levels.name(i).unwrap_or_default().to_string();
+    }
+
     /// One TSV line (no newline) in the order of [`TSV_HEADER`].
     pub fn to_tsv(&self) -> String {
         format!(
-            "{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
+            "{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
             self.puzzle,
+            self.level,
             self.difficulty,
             self.hsolve,
             self.hsolve_sd,
@@ -201,6 +214,7 @@ mod tests {
             }
         }
         assert_eq!(r.tier, 0);
+        assert_eq!(r.level, "easy");
         assert_eq!(r.technique, "singles");
         assert_eq!(r.clues, 32);
     }

@@ -1,8 +1,9 @@
 //! Retrieval: random unserved puzzles of a band, a percentile range or a named level, for the
-//! app that asks the bank for "a puzzle in band 3 of 4" (`pseudoku get`).
+//! app that asks the bank for "a hard puzzle" (`pseudoku get`).
 
-use crate::levels::{Band, LevelSet, PercentileRange, RatingKind};
+use crate::levels::{Band, LevelNames, LevelSet, PercentileRange, RatingKind};
 use crate::rng::Rng;
+use crate::store::retrieval::Within;
 use crate::store::{self, Served, StoreError};
 
 /// What can go wrong in retrieval.
@@ -20,7 +21,7 @@ pub enum RetrieveError {
         /// The name asked for.
         name: String,
         /// The bank's level names.
-        levels: LevelSet,
+        levels: LevelNames,
     },
 }
 
@@ -36,52 +37,70 @@ pub enum Selector {
 }
 
 impl Selector {
-    /// The percentile interval it stands for in a bank with these level names.
-    pub fn range(&self, levels: &LevelSet) -> Result<PercentileRange, RetrieveError> {
+    /// The puzzles it stands for in a bank with these levels.
+    pub fn within(&self, levels: &LevelSet) -> Result<Within, RetrieveError> {
         Ok(match self {
-            Selector::Band(b) => b.range(),
-            Selector::Percentile(r) => *r,
-            Selector::Level(name) => levels
-                .band(name)
-                .ok_or_else(|| RetrieveError::UnknownLevel {
-                    name: name.clone(),
-                    levels: levels.clone(),
-                })?
-                .range(),
+            Selector::Band(b) => Within::Percentiles(b.range()),
+            Selector::Percentile(r) => Within::Percentiles(*r),
+            Selector::Level(name) => {
+                Within::Level(
+                    levels
+                        .index(name)
+                        .ok_or_else(|| RetrieveError::UnknownLevel {
+                            name: name.clone(),
+                            levels: levels.names().clone(),
+                        })? as u32,
+                )
+            }
         })
     }
 
-    /// How messages name it: `level hard [50, 75)` or `percentiles [90, 95)`.
-    pub fn describe(&self, range: PercentileRange) -> String {
-        match self {
-            Selector::Level(l) => format!("level {l} {range}"),
-            _ => format!("percentiles {range}"),
+    /// How messages name it: `level hard (5.75 <= difficulty < 10.06)` or `percentiles
+    /// [90, 95)`.
+    pub fn describe(&self, levels: &LevelSet, rating: RatingKind) -> String {
+        match (self, self.within(levels)) {
+            (Selector::Level(l), Ok(Within::Level(i))) => {
+                format!("level {l} ({})", range_text(levels, i as usize, rating))
+            }
+            (Selector::Band(b), _) => format!("band {b} (percentiles {})", b.range()),
+            (Selector::Percentile(r), _) => format!("percentiles {r}"),
+            (Selector::Level(l), _) => format!("level {l}"),
         }
+    }
+}
+
+/// Level `i`'s rating range for people: `5.75 <= difficulty < 10.06`.
+pub fn range_text(levels: &LevelSet, i: usize, rating: RatingKind) -> String {
+    let name = rating.name();
+    match levels.bounds(i) {
+        (None, None) => format!("any {name}"),
+        (None, Some(h)) => format!("{name} < {h}"),
+        (Some(l), None) => format!("{name} >= {l}"),
+        (Some(l), Some(h)) => format!("{l} <= {name} < {h}"),
     }
 }
 
 /// Up to `count` random unserved puzzles of `selector` from the open bank `conn` (see
 /// [`store::retrieval::take`]); with `mark`, recorded as served atomically. Returns the
-/// interval used, the bank's rating and the puzzles (fewer than `count` when the range runs
-/// out).
+/// bank's levels and rating and the puzzles (fewer than `count` when the selection runs out).
 pub fn get(
     conn: &rusqlite::Connection,
     selector: &Selector,
     count: usize,
     mark: bool,
     rng: &mut Rng,
-) -> Result<(PercentileRange, RatingKind, Vec<Served>), RetrieveError> {
+) -> Result<(LevelSet, RatingKind, Vec<Served>), RetrieveError> {
     let (rating, levels) = store::settings::levels(conn)?;
-    let range = selector.range(&levels)?;
-    let mut puzzles = store::retrieval::take(conn, rating, range, count, mark, rng)?;
-    let m = levels.names().len() as u32;
+    let within = selector.within(&levels)?;
+    let mut puzzles = store::retrieval::take(conn, rating, within, count, mark, rng)?;
     for p in &mut puzzles {
-        p.level = levels
-            .name(Band::of(p.percentile, m))
+        p.level = p
+            .level_index
+            .and_then(|i| levels.name(i as usize))
             .unwrap_or_default()
             .to_string();
     }
-    Ok((range, rating, puzzles))
+    Ok((levels, rating, puzzles))
 }
 
 /// Writes handed-out puzzles as `get` prints them: `puzzle level difficulty hsolve
@@ -109,15 +128,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn selectors_resolve_to_ranges() {
-        let l = LevelSet::default();
+    fn selectors_resolve() {
+        let l = LevelSet::default_for(RatingKind::Difficulty);
         let band = Selector::Band("2/4".parse().unwrap());
         assert_eq!(
-            band.range(&l).unwrap(),
-            Selector::Level("medium".into()).range(&l).unwrap()
+            band.within(&l).unwrap(),
+            Within::Percentiles("25..50".parse().unwrap())
         );
-        assert!(Selector::Level("insane".into()).range(&l).is_err());
+        assert_eq!(
+            Selector::Level("Hard".into()).within(&l).unwrap(),
+            Within::Level(2)
+        );
+        assert!(Selector::Level("insane".into()).within(&l).is_err());
         let p: PercentileRange = "90..95".parse().unwrap();
-        assert_eq!(Selector::Percentile(p).range(&l).unwrap(), p);
+        assert_eq!(
+            Selector::Percentile(p).within(&l).unwrap(),
+            Within::Percentiles(p)
+        );
+        let easy = Selector::Level("easy".into()).describe(&l, RatingKind::Difficulty);
+        assert!(easy.starts_with("level easy (difficulty < "), "{easy}");
     }
 }

@@ -6,8 +6,11 @@
 //!   are the same: 0 below every reference puzzle, 100 above every one, 50 at the median.
 //! - **Band k of m** is the percentile interval [100 (k - 1) / m, 100 k / m), the last band
 //!   closed at 100.
-//! - A **level set** names the m bands of a split, easiest first: by default
-//!   easy / medium / hard / expert (4 bands).
+//! - A **level set** names contiguous ranges of the rating, easiest first, cut at stored cut
+//!   points: by default easy / medium / hard / expert, cut where a public labelled scale (the
+//!   Sudoku Exchange buckets) lands in its own levels best. Levels are ratings, not
+//!   percentiles: a bank's percentiles and bands measure where a puzzle sits in the reference,
+//!   its level what people call it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -222,54 +225,51 @@ impl FromStr for PercentileRange {
     }
 }
 
-/// Named levels: equal bands, easiest first.
+/// Level names, easiest first: 1 to 100 distinct names of letters, digits, `-` and `_`,
+/// stored lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LevelSet {
-    names: Vec<String>,
-}
+pub struct LevelNames(Vec<String>);
 
-impl Default for LevelSet {
-    fn default() -> LevelSet {
-        LevelSet {
-            names: DEFAULT_LEVELS.iter().map(|s| s.to_string()).collect(),
-        }
+impl Default for LevelNames {
+    fn default() -> LevelNames {
+        LevelNames(DEFAULT_LEVELS.iter().map(|s| s.to_string()).collect())
     }
 }
 
-impl LevelSet {
-    /// The level names, easiest first.
+impl LevelNames {
+    /// The names, easiest first.
     pub fn names(&self) -> &[String] {
-        &self.names
+        &self.0
     }
 
-    /// The band of level `name` (case-insensitive).
-    pub fn band(&self, name: &str) -> Option<Band> {
-        let i = self
-            .names
+    /// The number of levels.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Always false: there is at least one level.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The index (0 = easiest) of level `name` (case-insensitive).
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.0
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name.trim()))?;
-        Band::new(i as u32 + 1, self.names.len() as u32)
-    }
-
-    /// The name of band k of this set's split.
-    pub fn name(&self, band: Band) -> Option<&str> {
-        (band.m as usize == self.names.len())
-            .then(|| self.names.get(band.k as usize - 1).map(String::as_str))
-            .flatten()
+            .position(|n| n.eq_ignore_ascii_case(name.trim()))
     }
 }
 
-impl fmt::Display for LevelSet {
+impl fmt::Display for LevelNames {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.names.join(","))
+        f.write_str(&self.0.join(","))
     }
 }
 
-impl FromStr for LevelSet {
+impl FromStr for LevelNames {
     type Err = String;
-    /// Comma-separated names, easiest first, e.g. `easy,medium,hard,expert`: 1 to 100 distinct
-    /// names of letters, digits, `-` and `_`.
-    fn from_str(s: &str) -> Result<LevelSet, String> {
+    /// Comma-separated names, easiest first, e.g. `easy,medium,hard,expert`.
+    fn from_str(s: &str) -> Result<LevelNames, String> {
         let names: Vec<String> = s.split(',').map(|n| n.trim().to_lowercase()).collect();
         if names.is_empty() || names.len() > 100 {
             return Err(format!("bad level names {s:?}: give 1 to 100 names"));
@@ -288,7 +288,147 @@ impl FromStr for LevelSet {
                 return Err(format!("level name {n:?} appears twice in {s:?}"));
             }
         }
-        Ok(LevelSet { names })
+        Ok(LevelNames(names))
+    }
+}
+
+// BEGIN FITTED CUTS (written by examples/fit_levels.rs --write; do not edit by hand)
+/// The default cuts between easy, medium, hard and expert on `difficulty`.
+pub const DEFAULT_CUTS_DIFFICULTY: [f64; 3] = [2.699, 5.754, 10.063];
+/// The default cuts between easy, medium, hard and expert on hsolve.
+pub const DEFAULT_CUTS_HSOLVE: [f64; 3] = [343.79, 883.28, 2717.56];
+// END FITTED CUTS
+
+/// A bank's levels: named, contiguous ranges of its rating, easiest first. With cuts
+/// c_1 <= ... <= c_(m-1), level 1 holds the ratings below c_1, level i the ratings in
+/// [c_(i-1), c_i), level m those from c_(m-1) up:
+///
+/// ```text
+///   easy      medium      hard       expert
+/// ------- c1 -------- c2 ------- c3 ---------->  rating
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelSet {
+    names: LevelNames,
+    cuts: Vec<f64>,
+}
+
+impl LevelSet {
+    /// Levels named `names` cut at `cuts` (one fewer than the names, finite, non-decreasing).
+    pub fn new(names: LevelNames, cuts: Vec<f64>) -> Result<LevelSet, String> {
+        if cuts.len() + 1 != names.len() {
+            return Err(format!(
+                "{} levels need {} cut points, not {}",
+                names.len(),
+                names.len() - 1,
+                cuts.len()
+            ));
+        }
+        if cuts.iter().any(|c| !c.is_finite()) || cuts.windows(2).any(|w| w[0] > w[1]) {
+            return Err(format!(
+                "cut points must be finite and increasing: {cuts:?}"
+            ));
+        }
+        Ok(LevelSet { names, cuts })
+    }
+
+    /// The default levels of a bank rated by `rating`: easy, medium, hard and expert, cut
+    /// where the Sudoku Exchange buckets fall into their own levels best (see
+    /// `docs/levels.md`).
+    pub fn default_for(rating: RatingKind) -> LevelSet {
+        let cuts = match rating {
+            RatingKind::Difficulty => DEFAULT_CUTS_DIFFICULTY,
+            RatingKind::Hsolve => DEFAULT_CUTS_HSOLVE,
+        };
+        LevelSet {
+            names: LevelNames::default(),
+            cuts: cuts.to_vec(),
+        }
+    }
+
+    /// Levels named `names` holding equal shares of `reference` (cut at its quantiles).
+    pub fn equal_shares(names: LevelNames, reference: &Reference) -> LevelSet {
+        let m = names.len();
+        let cuts = (1..m)
+            .map(|k| reference.quantile(100.0 * k as f64 / m as f64))
+            .collect();
+        LevelSet { names, cuts }
+    }
+
+    /// The level names.
+    pub fn names(&self) -> &LevelNames {
+        &self.names
+    }
+
+    /// The cut points, easiest first.
+    pub fn cuts(&self) -> &[f64] {
+        &self.cuts
+    }
+
+    /// The number of levels.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Always false: there is at least one level.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The index (0 = easiest) of level `name` (case-insensitive).
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.names.index(name)
+    }
+
+    /// The name of level `i` (0 = easiest).
+    pub fn name(&self, i: usize) -> Option<&str> {
+        self.names.0.get(i).map(String::as_str)
+    }
+
+    /// The level (0 = easiest) a rating falls in.
+    pub fn of(&self, rating: f64) -> usize {
+        self.cuts.partition_point(|&c| c <= rating)
+    }
+
+    /// The rating range [low, high) of level `i`; `None` for no bound.
+    pub fn bounds(&self, i: usize) -> (Option<f64>, Option<f64>) {
+        (
+            i.checked_sub(1).map(|j| self.cuts[j]),
+            self.cuts.get(i).copied(),
+        )
+    }
+
+    /// The cut points as stored in a bank's settings: comma-separated.
+    pub fn cuts_text(&self) -> String {
+        let v: Vec<String> = self.cuts.iter().map(|c| c.to_string()).collect();
+        v.join(",")
+    }
+
+    /// Cut points as [`LevelSet::cuts_text`] writes them.
+    pub fn parse_cuts(s: &str) -> Result<Vec<f64>, String> {
+        if s.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        s.split(',')
+            .map(|c| {
+                c.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("bad cut point {c:?} in {s:?}"))
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for LevelSet {
+    /// `easy < 2.69 <= medium < 5.75 <= hard < 10.06 <= expert`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, n) in self.names.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, " < {} <= ", self.cuts[i - 1])?;
+            }
+            f.write_str(n)?;
+        }
+        Ok(())
     }
 }
 
@@ -341,13 +481,37 @@ mod tests {
         for bad in ["95..90", "-1..5", "5..101", "5", "a..b", "5..5"] {
             assert!(bad.parse::<PercentileRange>().is_err(), "{bad}");
         }
-        let l = LevelSet::default();
-        assert_eq!(l.band("Hard"), Some(Band { k: 3, m: 4 }));
-        assert_eq!(l.name(Band { k: 4, m: 4 }), Some("expert"));
-        assert_eq!(l.band("fiendish"), None);
-        let l: LevelSet = "gentle, tough".parse().unwrap();
-        assert_eq!(l.to_string(), "gentle,tough");
-        assert!("a,a".parse::<LevelSet>().is_err());
-        assert!("a,,b".parse::<LevelSet>().is_err());
+        let l = LevelSet::default_for(RatingKind::Difficulty);
+        assert_eq!(l.index("Hard"), Some(2));
+        assert_eq!(l.name(3), Some("expert"));
+        assert_eq!(l.index("fiendish"), None);
+        let n: LevelNames = "gentle, tough".parse().unwrap();
+        assert_eq!(n.to_string(), "gentle,tough");
+        assert!("a,a".parse::<LevelNames>().is_err());
+        assert!("a,,b".parse::<LevelNames>().is_err());
+    }
+
+    #[test]
+    fn levels_are_contiguous_rating_ranges() {
+        let l = LevelSet::new("a,b,c".parse().unwrap(), vec![2.0, 5.0]).unwrap();
+        assert_eq!(l.to_string(), "a < 2 <= b < 5 <= c");
+        for (r, want) in [
+            (-1.0, 0),
+            (1.99, 0),
+            (2.0, 1),
+            (4.99, 1),
+            (5.0, 2),
+            (1e9, 2),
+        ] {
+            assert_eq!(l.of(r), want, "{r}");
+            let (lo, hi) = l.bounds(want);
+            assert!(lo.is_none_or(|c| c <= r) && hi.is_none_or(|c| r < c));
+        }
+        assert_eq!(LevelSet::parse_cuts(&l.cuts_text()).unwrap(), l.cuts());
+        assert!(LevelSet::new("a,b".parse().unwrap(), vec![]).is_err());
+        assert!(LevelSet::new("a,b,c".parse().unwrap(), vec![3.0, 2.0]).is_err());
+        let r = Reference::new((0..100).map(f64::from).collect());
+        let e = LevelSet::equal_shares("a,b,c,d".parse().unwrap(), &r);
+        assert_eq!(e.cuts(), &[25.0, 50.0, 75.0]);
     }
 }

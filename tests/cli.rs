@@ -184,8 +184,9 @@ fn a_closed_output_pipe_is_not_an_error() {
 const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
-const RATE_COLUMNS: [&str; 12] = [
+const RATE_COLUMNS: [&str; 13] = [
     "puzzle",
+    "level",
     "difficulty",
     "hsolve",
     "hsolve_sd",
@@ -215,18 +216,23 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(lines[0].split('\t').collect::<Vec<_>>(), RATE_COLUMNS);
     let easy: Vec<&str> = lines[1].split('\t').collect();
     let hard: Vec<&str> = lines[2].split('\t').collect();
-    assert_eq!(easy.len(), 12);
+    assert_eq!(easy.len(), 13);
     assert_eq!(easy[0], EASY);
-    assert_eq!(easy[4], "0", "singles solve the easy puzzle");
-    assert_eq!(easy[10], "singles");
-    assert_eq!(easy[11], "32");
+    assert_eq!(easy[1], "easy");
+    assert_eq!(
+        hard[1], "hard",
+        "difficulty 6.5: pairs and locked candidates"
+    );
+    assert_eq!(easy[5], "0", "singles solve the easy puzzle");
+    assert_eq!(easy[11], "singles");
+    assert_eq!(easy[12], "32");
     // Both ratings: difficulty, then hsolve.
-    for col in [1, 2] {
+    for col in [2, 3] {
         let (e, h): (f64, f64) = (easy[col].parse().unwrap(), hard[col].parse().unwrap());
         assert!(h > e, "{} {h} <= {e}", RATE_COLUMNS[col]);
     }
-    assert_ne!(hard[4], "0", "singles alone do not solve the hard puzzle");
-    assert_ne!(hard[10], "singles");
+    assert_ne!(hard[5], "0", "singles alone do not solve the hard puzzle");
+    assert_ne!(hard[11], "singles");
     // The same input rates the same.
     pseudoku()
         .arg("rate")
@@ -311,7 +317,7 @@ fn explain_shows_every_search_and_the_difficulty() {
     assert!(out.contains("hidden single") || out.contains("naked single"));
     assert!(out.contains("(none found)"));
     let last = out.lines().last().unwrap();
-    assert!(last.starts_with("difficulty of this run: "), "{last}");
+    assert!(last.starts_with("hsolve of this run: "), "{last}");
     // Steps are numbered 1, 2, 3, ... and d never decreases.
     let mut step = 0;
     let mut d = 0.0;
@@ -345,11 +351,19 @@ fn explain_shows_a_run_of_the_difficulty_model() {
         .success();
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(out.contains("step  rung  strategy"), "{out}");
-    assert!(out
-        .lines()
-        .last()
-        .unwrap()
-        .starts_with("unweighted checks of this run: "));
+    // The run's total is on the rating's own scale: near the rating (a mean of 10 runs).
+    let last = out.lines().last().unwrap();
+    let run: f64 = last
+        .strip_prefix("difficulty of this run: ")
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{last}"));
+    let rated = pseudoku::rate::report(&HARD.parse().unwrap(), None).unwrap();
+    assert!(
+        (run - rated.difficulty).abs() < 1.5,
+        "run {run}, rating {}",
+        rated.difficulty
+    );
 }
 
 #[test]

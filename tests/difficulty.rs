@@ -52,7 +52,7 @@ fn check_run(p: &Puzzle) -> usize {
     let sol = pseudoku::solve(p).unique().unwrap();
     let mut st = Candidates::new(p);
     let mut trials = 0;
-    for s in difficulty::explain(p).unwrap() {
+    for s in difficulty::explain(p).unwrap().0 {
         let Some(a) = s.applied else { continue };
         if matches!(a.strategy, Strategy::Backtracking | Strategy::TrialAndError) {
             let (c, d) = (a.cells.first().unwrap(), a.digits.first().unwrap());

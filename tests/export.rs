@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use pseudoku::levels::{LevelSet, RatingKind};
 
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
@@ -42,7 +43,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// quarter.
 fn bank(dir: &Path) -> PathBuf {
     let db = dir.join("bank.db");
-    build_bands(&db, 900, 4, 2);
+    build_levels(&db, 900, 2);
     db
 }
 
@@ -73,7 +74,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
         let mut lines = text.lines();
         assert_eq!(
             lines.next().unwrap(),
-            "date,slot,level,puzzle,solution,rating,percentile,id"
+            "date,slot,level,puzzle,solution,difficulty,hsolve,percentile,id"
         );
         for l in lines {
             let f: Vec<&str> = l.split(',').collect();
@@ -82,7 +83,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
                 f[1].parse().unwrap(),
                 f[2].to_string(),
                 f[3].to_string(),
-                f[7].parse().unwrap(),
+                f[8].parse().unwrap(),
             ));
         }
     }
@@ -107,22 +108,16 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
         for (_, level, puzzle, id) in rows {
             let p: pseudoku::Puzzle = puzzle.parse().unwrap();
             assert!(classes.insert(pseudoku::canon::key(&p)), "class repeated");
-            let (pct, seed, solution): (f64, Option<i64>, String) = conn
+            let (difficulty, seed, solution): (f64, Option<i64>, String) = conn
                 .query_row(
-                    "SELECT percentile, seed_id, solution FROM puzzles WHERE id = ?1",
+                    "SELECT difficulty, seed_id, solution FROM puzzles WHERE id = ?1",
                     [id],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .unwrap();
-            let band = match level.as_str() {
-                "easy" => 1,
-                "medium" => 2,
-                _ => 3,
-            };
-            assert!(pseudoku::levels::Band::new(band, 4)
-                .unwrap()
-                .range()
-                .contains(pct));
+            // The puzzle's rating lies in its level's range.
+            let levels = LevelSet::default_for(RatingKind::Difficulty);
+            assert_eq!(levels.name(levels.of(difficulty)), Some(level.as_str()));
             let grid = pseudoku::Grid::from_puzzle(solution.parse().unwrap()).unwrap();
             facts.push((
                 day,
@@ -193,7 +188,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
 fn replace_draws_new_puzzles_and_retires_the_old() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 60, 4, 2);
+    build_levels(&db, 60, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -246,7 +241,7 @@ fn replace_draws_new_puzzles_and_retires_the_old() {
 fn every_format_holds_the_puzzles_and_their_solutions() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 40, 4, 2);
+    build_levels(&db, 40, 2);
     let common = [
         "--start",
         "2028-02-28",
@@ -352,7 +347,7 @@ fn every_format_holds_the_puzzles_and_their_solutions() {
 fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 10, 4, 2);
+    build_levels(&db, 10, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -400,7 +395,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
 fn leftovers_of_an_interrupted_export_are_repaired() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 20, 4, 2);
+    build_levels(&db, 20, 2);
     let out = dir.path().join("out");
     let args = [
         "--start",
@@ -475,7 +470,7 @@ fn leftovers_of_an_interrupted_export_are_repaired() {
 fn bad_arguments_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    build_bands(&db, 5, 4, 2);
+    build_levels(&db, 5, 2);
     let out = dir.path().join("out");
     for (args, message) in [
         (

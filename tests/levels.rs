@@ -93,14 +93,11 @@ fn a_bank_built_with_quotas_serves_every_range() {
     }
     // Every percentile is the stored rating's against the stored reference.
     assert_eq!(check_percentiles(&conn), (10_000, 600));
-    // Retrieval by band, percentile range and level stays in range, with the JSON keys in order.
+    // Retrieval by band and percentile range stays in range, by level in the level's rating
+    // range, with the JSON keys in order; the level printed is the one of its rating.
+    let default = pseudoku::levels::LevelSet::default_for(RatingKind::Difficulty);
     for (args, low, high, level) in [
-        (
-            vec!["--band", "3/4", "--count", "20"],
-            50.0,
-            75.0,
-            Some("hard"),
-        ),
+        (vec!["--band", "3/4", "--count", "20"], 50.0, 75.0, None),
         (
             vec!["--percentile", "10..30", "--count", "20"],
             10.0,
@@ -109,15 +106,15 @@ fn a_bank_built_with_quotas_serves_every_range() {
         ),
         (
             vec!["--level", "expert", "--count", "20"],
-            75.0,
+            0.0,
             100.0001,
             Some("expert"),
         ),
         (
-            vec!["--level", "Easy", "--count", "20"],
+            vec!["--level", "Medium", "--count", "20"],
             0.0,
-            25.0,
-            Some("easy"),
+            100.0001,
+            Some("medium"),
         ),
     ] {
         let (rows, code, _) = get_json(&db, &args);
@@ -128,7 +125,8 @@ fn a_bank_built_with_quotas_serves_every_range() {
         for r in &rows {
             let p = r["percentile"].as_f64().unwrap();
             assert!(p >= low && p < high, "{args:?}: {p}");
-            // The level printed is the one the percentile falls in.
+            let d = r["difficulty"].as_f64().unwrap();
+            assert_eq!(r["level"], default.name(default.of(d)).unwrap(), "{args:?}");
             if let Some(level) = level {
                 assert_eq!(r["level"], level, "{args:?}");
             }
@@ -145,7 +143,8 @@ fn a_bank_built_with_quotas_serves_every_range() {
     let fields: Vec<&str> = line.trim_end().split('\t').collect();
     assert_eq!(fields.len(), 6);
     assert_eq!(fields[0].len(), 81);
-    assert_eq!(fields[1], "easy");
+    let d: f64 = fields[2].parse().unwrap();
+    assert_eq!(fields[1], default.name(default.of(d)).unwrap());
     assert!(fields[4].parse::<f64>().unwrap() < 25.0);
     // The same seed gives the same puzzle.
     let again = pseudoku()
@@ -165,13 +164,20 @@ fn a_bank_built_with_quotas_serves_every_range() {
     assert!(out.status.success());
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["puzzles"], 600);
-    let bands: Vec<u64> = s["bands"]
+    // Per level: the puzzles whose difficulty lies in its range.
+    let levels: Vec<u64> = s["levels"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| b["puzzles"].as_u64().unwrap())
         .collect();
-    assert_eq!(bands, [150, 150, 150, 150]);
+    let difficulties: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles");
+    let mut want = vec![0u64; 4];
+    for d in difficulties {
+        want[default.of(d)] += 1;
+    }
+    assert_eq!(levels, want);
+    assert_eq!(s["cuts"].as_array().unwrap().len(), 3);
     let tiers: u64 = s["tiers"]
         .as_array()
         .unwrap()
@@ -191,7 +197,7 @@ fn a_bank_built_with_quotas_serves_every_range() {
     assert_eq!(
         svg.matches("<rect").count(),
         1 + 30 + 1 + 4,
-        "background, bins, legend, bands"
+        "background, bins, legend, levels"
     );
 }
 
@@ -332,57 +338,85 @@ fn targeted_builds_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn retrieval_uses_the_index() {
+    use pseudoku::store::retrieval::{take_plans, Within};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_bands(&db, 10, 1, 2);
     let conn = Connection::open(&db).unwrap();
-    let plan = pseudoku::store::retrieval::take_plans(&conn, RatingKind::Difficulty).unwrap();
-    // The id span is two seeks, a draw looks a row up by its id, listing a rare range
-    // searches the index of unserved puzzles: nothing scans the table.
-    assert!(
-        plan.iter().all(|p| !p.starts_with("SCAN puzzles")),
-        "{plan:?}"
-    );
-    let searches: Vec<&String> = plan.iter().filter(|p| p.starts_with("SEARCH")).collect();
-    assert_eq!(searches.len(), 4, "{plan:?}");
-    assert!(searches[2].contains("PRIMARY KEY"), "{plan:?}");
-    assert!(searches[3].contains("puzzles_unserved"), "{plan:?}");
+    for (within, index) in [
+        (
+            Within::Percentiles("0..50".parse().unwrap()),
+            "puzzles_unserved",
+        ),
+        (Within::Level(2), "puzzles_unserved_level"),
+    ] {
+        let plan = take_plans(&conn, RatingKind::Difficulty, within).unwrap();
+        // The id span is two seeks, a draw looks a row up by its id, listing a rare range
+        // searches an index of unserved puzzles: nothing scans the table.
+        assert!(
+            plan.iter().all(|p| !p.starts_with("SCAN puzzles")),
+            "{plan:?}"
+        );
+        let searches: Vec<&String> = plan.iter().filter(|p| p.starts_with("SEARCH")).collect();
+        assert_eq!(searches.len(), 4, "{plan:?}");
+        assert!(searches[2].contains("PRIMARY KEY"), "{plan:?}");
+        assert!(searches[3].contains(index), "{plan:?}");
+    }
 }
 
 #[test]
-fn handouts_are_uniform_within_a_band() {
+fn handouts_are_uniform_within_a_band_and_a_level() {
     use pseudoku::dev::stats::{chi_square, chi_square_p};
-    use pseudoku::store::retrieval::take;
+    use pseudoku::store::retrieval::{take, Within};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_bands(&db, 300, 4, 2);
     let conn = pseudoku::store::open(&db).unwrap();
-    for band in ["2/4", "3/4", "4/4"] {
-        let range = band.parse::<Band>().unwrap().range();
-        // The band's content: (tier, decile of the band's percentile range) per puzzle.
+    let rows: Vec<(u8, f64, u32)> = conn
+        .prepare("SELECT tier, percentile, level FROM puzzles WHERE served_at IS NULL")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut cases: Vec<(String, Within)> = ["2/4", "3/4", "4/4"]
+        .iter()
+        .map(|b| {
+            (
+                format!("band {b}"),
+                Within::Percentiles(b.parse::<Band>().unwrap().range()),
+            )
+        })
+        .collect();
+    cases.push(("level hard".into(), Within::Level(2)));
+    cases.push(("level expert".into(), Within::Level(3)));
+    for (what_of, within) in cases {
+        let inside = |&(_, p, l): &(u8, f64, u32)| match within {
+            Within::Percentiles(r) => r.contains(p),
+            Within::Level(i) => l == i,
+        };
+        let members: Vec<&(u8, f64, u32)> = rows.iter().filter(|r| inside(r)).collect();
+        assert!(members.len() >= 100, "{what_of}: {}", members.len());
+        // Cells: hardest tier, and decile of the members' percentile span.
+        let lo = members.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+        let hi = members
+            .iter()
+            .map(|r| r.1)
+            .fold(f64::NEG_INFINITY, f64::max);
         let cell = |tier: u8, p: f64| -> (usize, usize) {
-            let d = ((p - range.low) / (range.high - range.low) * 10.0).floor();
+            let d = ((p - lo) / (hi - lo).max(1e-9) * 10.0).floor();
             (tier as usize, (d as usize).min(9))
         };
-        let content: Vec<(usize, usize)> = {
-            let mut stmt = conn
-                .prepare("SELECT tier, percentile FROM puzzles WHERE served_at IS NULL")
-                .unwrap();
-            let rows: Vec<(u8, f64)> = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            rows.into_iter()
-                .filter(|&(_, p)| range.contains(p))
-                .map(|(t, p)| cell(t, p))
-                .collect()
-        };
-        assert!(content.len() >= 300, "{band}: {}", content.len());
+        let content: Vec<(usize, usize)> = members.iter().map(|r| cell(r.0, r.1)).collect();
         let mut rng = pseudoku::Rng::new(1);
         let (mut by_tier, mut by_decile) = (vec![0u64; 7], vec![0u64; 10]);
         for _ in 0..20_000 {
-            let p = take(&conn, RatingKind::Difficulty, range, 1, false, &mut rng).unwrap();
+            let p = take(&conn, RatingKind::Difficulty, within, 1, false, &mut rng).unwrap();
+            assert!(inside(&(
+                p[0].tier,
+                p[0].percentile,
+                p[0].level_index.unwrap()
+            )));
             let (t, d) = cell(p[0].tier, p[0].percentile);
             by_tier[t] += 1;
             by_decile[d] += 1;
@@ -402,9 +436,253 @@ fn handouts_are_uniform_within_a_band() {
             let p = chi_square_p(stat, df);
             assert!(
                 p > 0.01,
-                "{band} by {what}: chi-square {stat:.1} on {df} df, p = {p:.4}: {observed:?} \
+                "{what_of} by {what}: chi-square {stat:.1} on {df} df, p = {p:.4}: {observed:?} \
                  against shares {shares:?}"
             );
         }
+    }
+}
+
+/// The bank's puzzles with their `difficulty`, easiest first.
+fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
+    conn.prepare("SELECT puzzle, difficulty FROM puzzles ORDER BY difficulty, id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 30, 4, 2);
+    let conn = Connection::open(&db).unwrap();
+    let rated = rated_puzzles(&conn);
+    // Three levels by the bank's own ratings, split at two values that separate them.
+    let n = rated.len();
+    let (t1, t2) = (rated[n / 3].1, rated[2 * n / 3].1);
+    let label = |d: f64| -> usize { usize::from(d >= t1) + usize::from(d >= t2) };
+    let names = ["gentle", "moderate", "tough"];
+    let lines: Vec<String> = rated
+        .iter()
+        .map(|(p, d)| format!("{p}\t{}", names[label(*d)]))
+        .collect();
+    let file = dir.path().join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let cuts_before: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+
+    // Shuffled so that "tough" appears first: the order of first appearance does not rank by
+    // rating, and the error says which order does.
+    let mut shuffled = lines.clone();
+    shuffled.rotate_left(2 * n / 3);
+    let unordered = dir.path().join("unordered.tsv");
+    std::fs::write(&unordered, shuffled.join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&unordered)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("do not rank by rating"))
+        .stderr(predicates::str::contains("--levels gentle,moderate,tough"));
+
+    // Every problem is named, and nothing changes.
+    let mut broken = lines.clone();
+    broken[4] = "not a puzzle\tgentle".into();
+    broken[7] = format!("{}\tinsane", rated[7].0);
+    broken[9] = rated[9].0.clone();
+    let bad = dir.path().join("bad.tsv");
+    std::fs::write(&bad, broken.join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&bad)
+        .args(["--levels", "gentle,moderate,tough", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad.tsv:5:"))
+        .stderr(predicates::str::contains(
+            "bad.tsv:10: expected puzzle<TAB>level name",
+        ));
+    let few = dir.path().join("few.tsv");
+    std::fs::write(&few, lines[..n - 30].join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&few)
+        .args(["--levels", "gentle,moderate,tough,insane", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("level \"insane\" has 0 puzzles"));
+    let unknown = dir.path().join("unknown.tsv");
+    std::fs::write(
+        &unknown,
+        format!("{}\n{}\tinsane\n", lines.join("\n"), rated[0].0),
+    )
+    .unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&unknown)
+        .args(["--levels", "gentle,moderate,tough", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!(
+            "unknown.tsv:{}: unknown level \"insane\"",
+            n + 1
+        )));
+    let cuts_after: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    assert_eq!(
+        cuts_before, cuts_after,
+        "a failed calibration changed nothing"
+    );
+
+    // The good file, levels in order of first appearance: separable, so every puzzle lands in
+    // its own level, and the bank's stored levels follow.
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!("{n} labelled puzzles")))
+        .stdout(predicates::str::contains("on the puzzles fitted: 100.0%"))
+        .stdout(predicates::str::contains("agreement held out: "));
+    let levels: Vec<(f64, u32)> = conn
+        .prepare("SELECT difficulty, level FROM puzzles")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (d, l) in levels {
+        assert_eq!(l as usize, label(d), "difficulty {d}");
+    }
+    let names_set: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'levels'");
+    assert_eq!(names_set, "gentle,moderate,tough");
+    let (rows, code, _) = get_json(&db, &["--level", "moderate", "--count", "5"]);
+    assert_eq!(code, 0);
+    for r in rows {
+        assert_eq!(r["level"], "moderate");
+        let d = r["difficulty"].as_f64().unwrap();
+        assert!(d >= t1 && d < t2, "{d}");
+    }
+    // `stats` shows the cuts and each level's percentile range; `rate --db` names levels on
+    // the bank's scale.
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\ngentle\tdifficulty < "))
+        .stdout(predicates::str::contains("\ntough\tdifficulty >= "));
+    let hardest = &rated[n - 1].0;
+    pseudoku()
+        .args(["rate", "--json", "--db"])
+        .arg(&db)
+        .write_stdin(format!("{hardest}\n"))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\"level\":\"tough\""));
+}
+
+#[test]
+fn a_bank_rated_by_an_older_model_is_rated_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 60, 2);
+    let conn = Connection::open(&db).unwrap();
+    let before = rated_puzzles(&conn);
+    let levels_before: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
+    // What an older model's bank looks like: other ratings, its model recorded as 1.
+    conn.execute_batch(
+        "UPDATE puzzles SET difficulty = difficulty + 1, percentile = 0, level = 0;
+         UPDATE reference SET difficulty = difficulty + 1;
+         UPDATE settings SET value = '1' WHERE key = 'difficulty_model';",
+    )
+    .unwrap();
+    // The next build re-rates it before adding its own puzzles.
+    build(&db, 20, 2);
+    let after: std::collections::HashMap<String, f64> = rated_puzzles(&conn).into_iter().collect();
+    assert_eq!(after.len(), 80);
+    for (p, d) in &before {
+        assert_eq!(after[p], *d, "{p}");
+    }
+    let levels_after: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
+    assert_eq!(levels_after[..60], levels_before[..]);
+    assert_eq!(check_percentiles(&conn), (10_000, 80));
+    let model: String = scalar(
+        &conn,
+        "SELECT value FROM settings WHERE key = 'difficulty_model'",
+    );
+    assert_eq!(model, pseudoku::difficulty::MODEL.to_string());
+}
+
+/// The Sudoku Exchange buckets as `puzzle<TAB>level` lines (easy, medium, hard, expert).
+fn se_buckets() -> Option<Vec<(String, usize)>> {
+    let Ok(path) = pseudoku::dev::refdata::file("se-rated/sudoku_exchange_buckets.tsv") else {
+        eprintln!("skipping: {}", pseudoku::dev::refdata::dir().unwrap_err());
+        return None;
+    };
+    let names = ["easy", "medium", "hard", "diabolical"];
+    Some(
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                let level = names.iter().position(|n| f[1].starts_with(n)).unwrap();
+                (f[0].to_string(), level)
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn the_default_levels_put_the_se_buckets_in_their_own_levels() {
+    let Some(buckets) = se_buckets() else { return };
+    // `rate` names each puzzle's level on the default scale.
+    let input: String = buckets.iter().map(|b| format!("{}\n", b.0)).collect();
+    let out = pseudoku()
+        .args(["rate", "--json"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let names = ["easy", "medium", "hard", "expert"];
+    let mut m = vec![vec![0u64; 4]; 4];
+    for (line, (_, label)) in String::from_utf8(out.stdout).unwrap().lines().zip(&buckets) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let given = names.iter().position(|n| v["level"] == *n).unwrap();
+        m[*label][given] += 1;
+    }
+    let share = pseudoku::levels::fit::agreement(&m);
+    assert!(share >= 0.85, "{m:?}");
+    for (i, row) in m.iter().enumerate() {
+        assert!(row[i] as f64 >= 0.7 * 500.0, "{}: {m:?}", names[i]);
+    }
+    // Held out: labelled calibration on the buckets, cross-validated on halves.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("buckets.tsv");
+    let text: String = buckets
+        .iter()
+        .map(|(p, l)| format!("{p}\t{}\n", names[*l]))
+        .collect();
+    std::fs::write(&file, text).unwrap();
+    let fit = pseudoku::levels::labelled::fit_file(&file, None, RatingKind::Difficulty).unwrap();
+    let cv = fit.cross_validation.confusion();
+    assert!(fit.cross_validation.agreement() >= 0.85, "{cv:?}");
+    for (i, row) in cv.iter().enumerate() {
+        assert!(row[i] as f64 >= 0.7 * 500.0, "{}: {cv:?}", names[i]);
+    }
+    // The fit on all of them is the shipped default.
+    let default = pseudoku::levels::LevelSet::default_for(RatingKind::Difficulty);
+    for (a, b) in fit.set.cuts().iter().zip(default.cuts()) {
+        assert!((a - b).abs() < 1e-3, "{:?} against {:?}", fit.set, default);
     }
 }

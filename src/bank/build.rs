@@ -1,13 +1,14 @@
 //! The build loop: batches of jobs generated in parallel, duplicates dropped in job order, the
 //! fresh puzzles rated in parallel, accepted in job order until the count or the band quotas
 //! are met, and committed by a writer thread that owns the connection while the next batch is
-//! generated. Also the backfill that brings rows of older versions up to date.
+//! generated. Rows of older versions are brought up to date first
+//! ([`crate::levels::calibrate::backfill`]).
 
 use super::job::{self, Generated, JobResult, Rated, Source};
+use super::layout::Layout;
 use super::targets::{self, TargetProgress};
 use super::{BankError, BuildOptions};
-use crate::grid::Puzzle;
-use crate::levels::{calibrate, Levels};
+use crate::levels::calibrate;
 use crate::seeds::Library;
 use crate::store::{self, Build, NewPuzzle};
 use rayon::prelude::*;
@@ -53,7 +54,13 @@ impl Progress {
 
 /// The build's arguments as recorded in its bookkeeping row (a build resumes only with the
 /// same ones).
-fn arguments(opts: &BuildOptions, count: u64, lib: &Library, imported: usize) -> String {
+fn arguments(
+    opts: &BuildOptions,
+    count: u64,
+    lib: &Library,
+    imported: usize,
+    quotas: &[(targets::Aim, u64, Layout)],
+) -> String {
     let mut args = format!(
         "count={} seed={} seeds={}",
         count,
@@ -73,8 +80,11 @@ fn arguments(opts: &BuildOptions, count: u64, lib: &Library, imported: usize) ->
             &h.finalize().to_hex()[..16]
         ));
     }
-    for (band, quota) in &opts.targets {
-        args.push_str(&format!(" band={band}:{quota}"));
+    for (aim, quota, layout) in quotas {
+        args.push_str(&format!(" {aim}:{quota}"));
+        if !layout.is_free() {
+            args.push_str(&format!("[{layout}]"));
+        }
     }
     args
 }
@@ -98,27 +108,67 @@ pub fn build(
         .build()?;
     let mut conn = store::open(&opts.db)?;
     let levels = calibrate::ensure(&mut conn, opts.rating)?;
-    pool.install(|| backfill(&mut conn, &levels))?;
+    pool.install(|| calibrate::backfill(&mut conn, &levels))?;
     let (lib, imported) = crate::seeds::imports::with_imports(&conn, lib.clone())?;
     let seeds = job::store_seeds(&conn, pool.install(|| job::prepare(&lib)))?;
     if seeds.is_empty() {
         return Err(BankError::EmptyLibrary);
     }
-    let targeted = !opts.targets.is_empty();
+    let mut quotas = opts.targets.clone();
+    if let Some(n) = opts.per_level {
+        quotas.extend(
+            levels
+                .set
+                .names()
+                .names()
+                .iter()
+                .map(|name| (targets::Aim::Level(name.clone()), n)),
+        );
+    }
+    if let Some(layout) = &opts.layout {
+        let names: Vec<&str> = quotas
+            .iter()
+            .filter_map(|(aim, _)| match aim {
+                targets::Aim::Level(name) => Some(name.as_str()),
+                targets::Aim::Band(_) => None,
+            })
+            .collect();
+        if names.is_empty() || names.len() < quotas.len() {
+            return Err(BankError::LayoutWithoutLevel);
+        }
+        store::immediate(&conn, || {
+            for name in &names {
+                store::settings::set(&conn, &format!("layout:{name}"), &layout.to_string())?;
+            }
+            Ok::<(), store::StoreError>(())
+        })?;
+    }
+    let targeted = !quotas.is_empty();
     let count = if targeted {
-        opts.targets.iter().map(|t| t.1).sum()
+        quotas.iter().map(|t| t.1).sum()
     } else {
         opts.count
     };
+    let with_layouts: Vec<(targets::Aim, u64, Layout)> = quotas
+        .iter()
+        .map(|(aim, n)| {
+            let layout = match aim {
+                targets::Aim::Level(name) => targets::stored_layout(&conn, name)?,
+                targets::Aim::Band(_) => Layout::default(),
+            };
+            Ok((aim.clone(), *n, layout))
+        })
+        .collect::<Result<_, BankError>>()?;
+    let free = Layout::default();
     let mut b: Build = store::builds::start(
         &conn,
-        &arguments(opts, count, &lib, imported),
+        &arguments(opts, count, &lib, imported, &with_layouts),
         opts.rng_seed,
         count,
         crate::rate::RATER,
     )?;
     let mut keys: HashSet<String> = store::puzzles::keys(&conn)?;
-    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &opts.targets, b.id)?;
+    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &quotas, b.id)?;
     let all_seeds = Source::Seeds((0..seeds.len()).collect());
     let mut prog = Progress {
         stored: b.stored,
@@ -161,7 +211,11 @@ pub fn build(
         let results: Vec<JobResult> = pool.install(|| {
             (start..end)
                 .into_par_iter()
-                .map(|j| job::generate(&seeds, source_of(j).1, opts.rng_seed, j))
+                .map(|j| {
+                    let (t, source) = source_of(j);
+                    let layout = t.map_or(&free, |t| &targets[t].layout);
+                    job::generate(&seeds, source, opts.rng_seed, j, layout)
+                })
                 .collect()
         });
         // Duplicates of the bank or of an earlier job of the batch are dropped unrated.
@@ -225,7 +279,10 @@ pub fn build(
                 }
                 let hit = (0..targets.len()).find(|&i| {
                     targets[i].stored < targets[i].quota
-                        && targets[i].range.contains(rated.percentile)
+                        && targets[i].within.contains(rated.percentile, rated.level)
+                        && targets[i]
+                            .layout
+                            .keeps(&rated.graded.puzzle, rated.graded.report.technique)
                 });
                 let Some(i) = hit else {
                     b.off_band += 1;
@@ -263,40 +320,4 @@ pub fn build(
         store::builds::finish(&conn, b.id)?;
     }
     Ok(prog)
-}
-
-/// Brings rows stored by older versions up to date: rates the rows without a `difficulty`
-/// (migration 0003 leaves them NULL), gives every row its retrieval tie-break (`pick`, added
-/// by migration 0004) and its percentile. 1,000 rows per transaction, on the current rayon
-/// pool. Returns how many rows were touched.
-pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, BankError> {
-    let todo = store::puzzles::stale(conn)?;
-    for chunk in todo.chunks(1000) {
-        let done: Vec<(store::puzzles::Refreshed, &str)> = chunk
-            .par_iter()
-            .map(|row| -> Result<_, BankError> {
-                let difficulty = match row.difficulty {
-                    Some(d) => d,
-                    None => {
-                        let bad = |reason: String| BankError::Stale { id: row.id, reason };
-                        let p = Puzzle::parse_line(&row.puzzle)
-                            .map_err(|e| bad(format!("does not parse: {e}")))?;
-                        crate::rate::report(&p, None)
-                            .map_err(|e| bad(format!("cannot be rated: {e}")))?
-                            .difficulty
-                    }
-                };
-                Ok((
-                    store::puzzles::Refreshed {
-                        id: row.id,
-                        difficulty,
-                        percentile: levels.percentile(difficulty, row.hsolve),
-                    },
-                    row.canon_key.as_str(),
-                ))
-            })
-            .collect::<Result<_, _>>()?;
-        store::puzzles::refresh(conn, &done)?;
-    }
-    Ok(todo.len() as u64)
 }

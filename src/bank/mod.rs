@@ -3,8 +3,9 @@
 //!
 //! - [`job`]: one job: a prepared seed, pseudo-generation (or a generator for the easiest
 //!   bands), the uniqueness check and canonical form, the rated row;
-//! - [`targets`]: band quotas and where each band's jobs come from;
-//! - [`mod@build`]: the build loop and its writer thread; the backfill of older rows;
+//! - [`targets`]: quotas per band or level and where each one's jobs come from;
+//! - [`layout`]: the layout rules of a level (symmetry, clue range, minimality, techniques);
+//! - [`mod@build`]: the build loop and its writer thread;
 //! - [`mod@verify`]: stored rows re-checked from scratch.
 //!
 //! # Pipeline
@@ -28,15 +29,17 @@
 
 pub mod build;
 pub mod job;
+pub mod layout;
 pub mod targets;
 pub mod verify;
 
 pub use build::{build, Progress};
 pub use verify::{verify, Mismatch, Verified};
 
-use crate::levels::{Band, LevelsError, RatingKind};
+use crate::levels::{LevelsError, RatingKind};
 use crate::store::StoreError;
 use std::path::PathBuf;
+pub use targets::Aim;
 
 /// What can go wrong while building or verifying a bank.
 #[derive(Debug, thiserror::Error)]
@@ -53,17 +56,20 @@ pub enum BankError {
     /// The seed library has no seed.
     #[error("the seed library is empty")]
     EmptyLibrary,
-    /// The database writer thread stopped without saying why.
-    #[error("the database writer stopped")]
-    Writer,
-    /// A row stored by an older version cannot be brought up to date.
-    #[error("puzzle {id} {reason}")]
-    Stale {
-        /// Its row id.
-        id: i64,
+    /// Layout rules were given for a build that fills no level.
+    #[error("layout rules belong to levels: give them with --level NAME or --per-level N")]
+    LayoutWithoutLevel,
+    /// A stored layout rule does not parse.
+    #[error("the stored layout of level {level:?} is bad: {reason}")]
+    BadLayout {
+        /// The level.
+        level: String,
         /// Why.
         reason: String,
     },
+    /// The database writer thread stopped without saying why.
+    #[error("the database writer stopped")]
+    Writer,
 }
 
 /// What to build.
@@ -73,9 +79,13 @@ pub struct BuildOptions {
     pub db: PathBuf,
     /// New distinct puzzles to store (without targets).
     pub count: u64,
-    /// Band quotas: build until each band holds this many new puzzles (then the count is their
-    /// sum). Empty: any difficulty.
-    pub targets: Vec<(Band, u64)>,
+    /// Quotas per band or level: build until each holds this many new puzzles (then the count
+    /// is their sum). Empty: any difficulty.
+    pub targets: Vec<(Aim, u64)>,
+    /// A quota for every level of the bank (added to `targets`).
+    pub per_level: Option<u64>,
+    /// Layout rules to store for the levels this build fills (their stored rules otherwise).
+    pub layout: Option<layout::Layout>,
     /// The rating a new bank's percentiles use (an existing bank keeps its own).
     pub rating: Option<RatingKind>,
     /// Worker threads (0: all cores).

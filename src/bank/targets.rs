@@ -1,22 +1,48 @@
-//! Targeted building (the paper's section 4.3.4): band quotas, where each band's jobs come from
-//! ([`band_source`]), and how each band fares.
+//! Targeted building (the paper's section 4.3.4): quotas per band or level, where each one's
+//! jobs come from ([`band_source`]), and how each fares.
 
 use super::job::{Prepared, Source};
+use super::layout::Layout;
 use super::BankError;
 use crate::difficulty;
-use crate::levels::{Band, Levels, PercentileRange, RatingKind};
+use crate::levels::{Band, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::store;
+use crate::store::retrieval::Within;
 use rayon::prelude::*;
+
+/// What a quota fills: a band of percentiles, or a level of the bank (by name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// Band k of m.
+    Band(Band),
+    /// The level of this name.
+    Level(String),
+}
+
+impl std::fmt::Display for Aim {
+    /// `band=3/4` or `level=hard`, as a build's arguments record it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Aim::Band(b) => write!(f, "band={b}"),
+            Aim::Level(l) => write!(f, "level={l}"),
+        }
+    }
+}
 
 /// The fewest seeds a band's jobs draw from.
 pub const MIN_SEEDS_PER_BAND: usize = 8;
 
-/// One band quota of a targeted build, and how it fares.
+/// One quota of a targeted build, and how it fares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TargetProgress {
-    /// The band.
-    pub band: Band,
-    /// Its percentile interval.
+    /// What it fills, for people: `band 1/4 [0, 25)`, `level hard (5.754 <= difficulty < 10.063)`.
+    pub aim: String,
+    /// The puzzles that count: those of `within` that keep `layout`.
+    pub within: Within,
+    /// The layout rules its puzzles keep (and its jobs generate with).
+    pub layout: Layout,
+    /// Its percentile interval (of the reference, for a level: where its cut points fall),
+    /// from which its jobs' seeds are chosen.
     pub range: PercentileRange,
     /// New puzzles it needs.
     pub quota: u64,
@@ -31,13 +57,18 @@ pub struct TargetProgress {
 }
 
 impl std::fmt::Display for TargetProgress {
-    /// `band 1/4 [0, 25): 10 of 10 stored; from standard generator: 12 jobs, 11 hits (91.7%)`.
+    /// `band 1/4 [0, 25): 10 of 10 stored; from standard generator: 12 jobs, 11 hits (91.7%)`,
+    /// with `, layout symmetry=rotate180` after the name when it has rules.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let layout = if self.layout.is_free() {
+            String::new()
+        } else {
+            format!(", layout {}", self.layout)
+        };
         write!(
             f,
-            "band {} {}: {} of {} stored; from {}: {} jobs, {} hits ({:.1}%)",
-            self.band,
-            self.range,
+            "{}{layout}: {} of {} stored; from {}: {} jobs, {} hits ({:.1}%)",
+            self.aim,
             self.stored,
             self.quota,
             self.source,
@@ -106,21 +137,71 @@ fn seed_percentiles(seeds: &[Prepared], levels: &Levels) -> Vec<f64> {
         .collect()
 }
 
-/// Plans the quotas of build `build_id` (rating the seeds on `pool`): each band's source and
-/// what the build already stored in it.
+/// What a quota fills on the bank's scale: its name for people, the puzzles that count, and
+/// its percentile interval (for a level, the reference percentiles of its cut points).
+fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRange), BankError> {
+    Ok(match aim {
+        Aim::Band(b) => (
+            format!("band {b} {}", b.range()),
+            Within::Percentiles(b.range()),
+            b.range(),
+        ),
+        Aim::Level(name) => {
+            let i = levels
+                .set
+                .index(name)
+                .ok_or_else(|| LevelsError::UnknownLevel {
+                    name: name.clone(),
+                    levels: levels.set.names().clone(),
+                })?;
+            let (lo, hi) = levels.set.bounds(i);
+            let range = PercentileRange {
+                low: lo.map_or(0.0, |c| levels.reference.percentile(c)),
+                high: hi.map_or(100.0, |c| levels.reference.percentile(c)),
+                closed: hi.is_none(),
+            };
+            (
+                format!(
+                    "level {name} ({})",
+                    crate::retrieve::range_text(&levels.set, i, levels.rating)
+                ),
+                Within::Level(i as u32),
+                range,
+            )
+        }
+    })
+}
+
+/// The stored layout rules of level `name` (none when unset).
+pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, BankError> {
+    match store::settings::get(conn, &format!("layout:{name}"))? {
+        None => Ok(Layout::default()),
+        Some(text) => text.parse().map_err(|reason| BankError::BadLayout {
+            level: name.to_string(),
+            reason,
+        }),
+    }
+}
+
+/// Plans the quotas of build `build_id` (rating the seeds on `pool`): each one's source, layout
+/// rules (a level's stored ones) and what the build already stored in it.
 pub fn plan(
     conn: &rusqlite::Connection,
     pool: &rayon::ThreadPool,
     levels: &Levels,
     seeds: &[Prepared],
-    quotas: &[(Band, u64)],
+    quotas: &[(Aim, u64)],
     build_id: i64,
 ) -> Result<(Vec<TargetProgress>, Vec<Source>), BankError> {
     if quotas.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
+    let resolved: Vec<_> = quotas
+        .iter()
+        .map(|(aim, _)| resolve(aim, levels))
+        .collect::<Result<_, _>>()?;
     let seed_pct = pool.install(|| seed_percentiles(seeds, levels));
-    let stored = store::puzzles::build_percentiles(conn, build_id)?;
+    let stored = store::puzzles::build_scale(conn, build_id)?;
     let sources_pct = store::settings::reference_by_source(conn, levels.rating)?;
     let shares = |range: PercentileRange| -> (f64, f64) {
         let share = |name: &str| {
@@ -135,14 +216,22 @@ pub fn plan(
     };
     let mut targets = Vec::new();
     let mut sources = Vec::new();
-    for &(band, quota) in quotas {
-        let range = band.range();
+    for ((aim, within, range), (what, quota)) in resolved.into_iter().zip(quotas) {
         let source = band_source(&seed_pct, range, shares(range));
+        let layout = match what {
+            Aim::Level(name) => stored_layout(conn, name)?,
+            Aim::Band(_) => Layout::default(),
+        };
         targets.push(TargetProgress {
-            band,
+            aim,
+            within,
+            layout,
             range,
-            quota,
-            stored: stored.iter().filter(|&&p| range.contains(p)).count() as u64,
+            quota: *quota,
+            stored: stored
+                .iter()
+                .filter(|&&(p, l)| within.contains(p, l))
+                .count() as u64,
             source: source.describe(),
             jobs: 0,
             hits: 0,

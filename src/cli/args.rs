@@ -118,8 +118,14 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 256, hide = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub batch: u64,
     /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
-    #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands"])]
+    #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands", "level", "per_level"])]
     pub band: Option<crate::levels::Band>,
+    /// Build only puzzles of this level of the bank (e.g. hard): --count of them.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["per_band", "bands", "per_level"])]
+    pub level: Option<String>,
+    /// Build this many puzzles in every level of the bank (quotas; --count is ignored).
+    #[arg(long, value_name = "N", conflicts_with_all = ["per_band", "bands"])]
+    pub per_level: Option<u64>,
     /// Build this many puzzles in every band of --bands (quotas; --count is ignored).
     #[arg(long, value_name = "N", requires = "bands")]
     pub per_band: Option<u64>,
@@ -129,17 +135,57 @@ pub struct BuildArgs {
     /// The rating a new bank's percentiles and bands use.
     #[arg(long, value_enum)]
     pub rating: Option<crate::levels::RatingKind>,
+    /// Layout rule for the levels this build fills (stored with the bank; any layout option
+    /// replaces their stored rules): the clue pattern's symmetry, none, rotate180, rotate90,
+    /// mirror or diagonal.
+    #[arg(long, value_name = "S", value_parser = crate::bank::layout::parse_symmetry)]
+    pub symmetry: Option<crate::generate::Symmetry>,
+    /// Layout rule: between A and B clues (both included), e.g. 22..30.
+    #[arg(long, value_name = "A..B", value_parser = crate::bank::layout::parse_clues)]
+    pub clues: Option<(u32, u32)>,
+    /// Layout rule: minimal puzzles (no clue, or orbit of clues under --symmetry, can be
+    /// removed keeping one solution).
+    #[arg(long)]
+    pub minimal: bool,
+    /// Layout rule: the hardest technique family needed lies in MIN..MAX (singles, pairs,
+    /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
+    #[arg(long, value_name = "MIN..MAX", value_parser = crate::bank::layout::parse_techniques)]
+    pub techniques: Option<(crate::metrics::Technique, crate::metrics::Technique)>,
 }
 
 impl BuildArgs {
-    /// The band quotas asked for (empty: any difficulty).
-    pub fn targets(&self) -> Result<Vec<(crate::levels::Band, u64)>, String> {
+    /// The layout rules given, if any option was.
+    pub fn layout(&self) -> Option<crate::bank::layout::Layout> {
+        let given = self.symmetry.is_some()
+            || self.clues.is_some()
+            || self.minimal
+            || self.techniques.is_some();
+        given.then(|| crate::bank::layout::Layout {
+            symmetry: self.symmetry.unwrap_or(crate::generate::Symmetry::None),
+            clues: self.clues,
+            minimal: self.minimal,
+            techniques: self.techniques,
+        })
+    }
+
+    /// The band and level quotas asked for (empty: any difficulty; `--per-level` is added by
+    /// the build, which knows the bank's levels).
+    pub fn targets(&self) -> Result<Vec<(crate::bank::Aim, u64)>, String> {
+        use crate::bank::Aim;
         if let Some(band) = self.band {
-            return Ok(vec![(band, self.count)]);
+            return Ok(vec![(Aim::Band(band), self.count)]);
+        }
+        if let Some(level) = &self.level {
+            return Ok(vec![(Aim::Level(level.trim().to_lowercase()), self.count)]);
         }
         match (self.per_band, self.bands) {
             (Some(n), Some(m)) => Ok((1..=m)
-                .map(|k| (crate::levels::Band::new(k, m).expect("1 <= k <= m"), n))
+                .map(|k| {
+                    (
+                        Aim::Band(crate::levels::Band::new(k, m).expect("1 <= k <= m")),
+                        n,
+                    )
+                })
                 .collect()),
             (None, Some(_)) => Err("--bands needs --per-band N".into()),
             _ => Ok(Vec::new()),
@@ -196,18 +242,27 @@ pub struct CalibrateArgs {
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
     pub db: PathBuf,
     /// A corpus of puzzles to become the reference (e.g. a publisher's past puzzles), one per
-    /// line; bad lines and puzzles without one solution are reported and left out.
+    /// line; bad lines and puzzles without one solution are reported and left out. With
+    /// `--labelled`: puzzles with their level names, to fit the levels on.
     #[arg(long, value_name = "FILE", conflicts_with = "default_reference")]
     pub from: Option<PathBuf>,
+    /// `--from FILE` holds `puzzle<TAB>level name` lines: fit the levels' cut points so that
+    /// the most puzzles land in their own level (exactly), print the confusion matrix and the
+    /// cross-validated agreement, and store the levels. The reference stays. Nothing changes
+    /// if a line is bad, a name unknown or a level has fewer than 20 puzzles.
+    #[arg(long, requires = "from")]
+    pub labelled: bool,
     /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles).
     #[arg(long = "default")]
     pub default_reference: bool,
-    /// The rating percentiles and bands use.
+    /// The rating percentiles, bands and levels use.
     #[arg(long, value_enum)]
     pub rating: Option<crate::levels::RatingKind>,
-    /// Level names, easiest first, comma-separated (equal bands), e.g. easy,medium,hard,expert.
+    /// Level names, easiest first, comma-separated, e.g. easy,medium,hard,expert: as many as
+    /// now renames the levels; another number cuts the reference into equal shares; with
+    /// `--labelled`, the order of the file's names.
     #[arg(long, value_name = "NAMES")]
-    pub levels: Option<crate::levels::LevelSet>,
+    pub levels: Option<crate::levels::LevelNames>,
     /// Worker threads for rating the corpus (0: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -382,6 +437,9 @@ pub struct RateArgs {
     /// Print one JSON object per line instead of TSV.
     #[arg(long)]
     pub json: bool,
+    /// Name each puzzle's level on this bank's levels instead of the default ones.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
 }
 
 /// Arguments of `pseudoku explain`.

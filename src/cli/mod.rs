@@ -52,13 +52,7 @@ pub const FATAL: u8 = 2;
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let result = match cli.command {
         Command::Solve(a) => batch(crate::batch::Task::Solve { count: a.count }, &a.input),
-        Command::Rate(a) => batch(
-            crate::batch::Task::Rate {
-                runs: a.runs,
-                json: a.json,
-            },
-            &a.input,
-        ),
+        Command::Rate(a) => run_rate(&a),
         Command::Canon(a) => batch(
             crate::batch::Task::Canon {
                 grid: a.grid,
@@ -101,6 +95,23 @@ fn batch(task: crate::batch::Task, input: &std::path::Path) -> anyhow::Result<Ou
     let mut out = BufWriter::new(io::stdout().lock());
     let summary = crate::batch::run(task, input, &mut out, &mut io::stderr().lock())?;
     Ok(lines_outcome(summary.bad as usize))
+}
+
+fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
+    let levels = match &args.db {
+        Some(db) => Some(crate::store::settings::levels(
+            &crate::store::open_existing(db)?,
+        )?),
+        None => None,
+    };
+    batch(
+        crate::batch::Task::Rate {
+            runs: args.runs,
+            json: args.json,
+            levels,
+        },
+        &args.input,
+    )
 }
 
 fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
@@ -149,6 +160,8 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         db: args.db.clone(),
         count: args.count,
         targets: args.targets().map_err(anyhow::Error::msg)?,
+        per_level: args.per_level,
+        layout: args.layout(),
         rating: args.rating,
         threads: args.threads,
         rng_seed: args.rng_seed,
@@ -198,7 +211,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     }
     if !prog.targets.is_empty() {
         eprintln!(
-            "{} puzzles fell outside the bands still open",
+            "{} puzzles fell outside the bands and levels still open",
             prog.off_band
         );
     }
@@ -227,7 +240,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         crate::rng::splitmix64(t ^ u64::from(std::process::id()) << 32)
     });
     let mut rng = crate::rng::Rng::new(rng_seed);
-    let (range, _, puzzles) = crate::retrieve::get(
+    let (levels, rating, puzzles) = crate::retrieve::get(
         &conn,
         &selector,
         args.count as usize,
@@ -238,7 +251,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     crate::retrieve::write(&mut out, &puzzles, args.json)?;
     out.flush()?;
     if (puzzles.len() as u64) < args.count {
-        let what = selector.describe(range);
+        let what = selector.describe(&levels, rating);
         if puzzles.is_empty() {
             eprintln!("pseudoku: no unserved puzzle left in {what}");
         } else {
@@ -254,37 +267,48 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
-    use crate::levels::calibrate::{self, Corpus};
+    use crate::levels::calibrate::{self, Corpus, LevelChange};
     let mut conn = crate::store::open_existing(&args.db)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
     let mut bad = 0;
-    let reference = if let Some(path) = &args.from {
+    let mut reference = None;
+    let mut levels = args.levels.clone().map(LevelChange::Names);
+    if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
-        let corpus = pool.install(|| Corpus::read(path))?;
-        for line in &corpus.bad {
-            eprintln!("{line}");
+        if args.labelled {
+            let (rating, _) = crate::store::settings::levels(&conn)?;
+            let rating = args.rating.unwrap_or(rating);
+            let fit = pool.install(|| {
+                crate::levels::labelled::fit_file(path, args.levels.as_ref(), rating)
+            })?;
+            print!("{}", crate::levels::labelled::summary(&fit, rating));
+            levels = Some(LevelChange::Set(fit.set));
+        } else {
+            let corpus = pool.install(|| Corpus::read(path))?;
+            for line in &corpus.bad {
+                eprintln!("{line}");
+            }
+            bad = corpus.bad.len();
+            reference = Some(corpus.into_reference()?);
         }
-        bad = corpus.bad.len();
-        Some(corpus.into_reference()?)
     } else if args.default_reference {
-        Some(calibrate::default_reference())
-    } else {
-        None
-    };
+        reference = Some(calibrate::default_reference());
+    }
     let change = calibrate::Calibration {
         reference,
         rating: args.rating,
-        levels: args.levels.clone(),
+        levels,
     };
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
     let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
     println!(
-        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles recomputed",
+        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles and \
+         levels recomputed",
         levels.reference.len(),
         levels.rating.name(),
-        levels.names
+        levels.set
     );
     Ok(lines_outcome(bad))
 }

@@ -99,12 +99,22 @@ pub fn render(
 fn txt(name: &str, puzzles: &[Exported]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# pseudoku puzzles {name}");
-    let _ = writeln!(s, "# date\tslot\tlevel\tpuzzle\trating\tpercentile\tid");
+    let _ = writeln!(
+        s,
+        "# date\tslot\tlevel\tpuzzle\tdifficulty\thsolve\tpercentile\tid"
+    );
     for p in puzzles {
         let _ = writeln!(
             s,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            p.date, p.slot, p.level, p.puzzle, p.rating, p.percentile, p.id
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            p.date,
+            p.slot,
+            p.level,
+            p.puzzle,
+            optional(p.difficulty),
+            p.hsolve,
+            p.percentile,
+            p.id
         );
     }
     let _ = writeln!(s, "\n# solutions");
@@ -120,15 +130,37 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
 }
 
 fn csv(puzzles: &[Exported]) -> String {
-    let mut s = String::from("date,slot,level,puzzle,solution,rating,percentile,id\n");
+    let mut s = String::from("date,slot,level,puzzle,solution,difficulty,hsolve,percentile,id\n");
     for p in puzzles {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{}",
-            p.date, p.slot, p.level, p.puzzle, p.solution, p.rating, p.percentile, p.id
+            "{},{},{},{},{},{},{},{},{}",
+            p.date,
+            p.slot,
+            p.level,
+            p.puzzle,
+            p.solution,
+            optional(p.difficulty),
+            p.hsolve,
+            p.percentile,
+            p.id
         );
     }
     s
+}
+
+/// An optional rating as text: empty when there is none.
+fn optional(v: Option<f64>) -> String {
+    v.map_or(String::new(), |d| d.to_string())
+}
+
+/// The rating a printed page shows: `difficulty 3.1`, or `hsolve 250` for a puzzle exported
+/// before it had a `difficulty`.
+pub(crate) fn shown_rating(p: &Exported) -> String {
+    match p.difficulty {
+        Some(d) => format!("difficulty {d}"),
+        None => format!("hsolve {}", p.hsolve),
+    }
 }
 
 fn json(name: &str, puzzles: &[Exported]) -> String {
@@ -158,10 +190,10 @@ fn sdk(puzzles: &[Exported], solutions: bool) -> String {
         let _ = writeln!(s, "#L {}", p.level);
         let _ = writeln!(
             s,
-            "#C slot {}, id {}, rating {}, percentile {}{}",
+            "#C slot {}, id {}, {}, percentile {}{}",
             p.slot,
             p.id,
-            p.rating,
+            shown_rating(p),
             p.percentile,
             if solutions { ", solution" } else { "" }
         );
@@ -247,8 +279,10 @@ h1 {{ font-size: 15pt; margin: 0 0 2mm 0; }}\n\
                 }
                 let _ = writeln!(
                     s,
-                    "<p>id {} &middot; rating {} &middot; percentile {}</p></div>",
-                    p.id, p.rating, p.percentile
+                    "<p>id {} &middot; {} &middot; percentile {}</p></div>",
+                    p.id,
+                    shown_rating(p),
+                    p.percentile
                 );
             }
             s.push_str("</section>\n");

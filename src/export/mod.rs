@@ -34,8 +34,9 @@ pub mod formats;
 pub mod pdf;
 
 use crate::calendar::Date;
-use crate::levels::{Band, LevelSet, PercentileRange, RatingKind};
+use crate::levels::{Band, LevelSet, RatingKind};
 use crate::rng::Rng;
+use crate::store::retrieval::Within;
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
@@ -107,8 +108,8 @@ pub const TEMP_PREFIX: &str = ".pseudoku-";
 pub struct MixItem {
     /// The level or band as the mix names it (`easy`, `1/4`).
     pub label: String,
-    /// Its percentile interval.
-    pub range: PercentileRange,
+    /// The puzzles it draws from.
+    pub within: Within,
     /// Puzzles per day.
     pub count: u32,
 }
@@ -139,24 +140,22 @@ impl Mix {
                 .ok()
                 .filter(|&n| (1..=100).contains(&n))
                 .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to 100")))?;
-            let range = if label.contains('/') {
-                Band::from_str(&label).map_err(bad)?.range()
+            let within = if label.contains('/') {
+                Within::Percentiles(Band::from_str(&label).map_err(bad)?.range())
             } else {
-                levels
-                    .band(&label)
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "no level {label:?} in this bank (its levels: {levels})"
-                        ))
-                    })?
-                    .range()
+                Within::Level(levels.index(&label).ok_or_else(|| {
+                    bad(format!(
+                        "no level {label:?} in this bank (its levels: {})",
+                        levels.names()
+                    ))
+                })? as u32)
             };
             if items.iter().any(|i: &MixItem| i.label == label) {
                 return Err(bad(format!("level {label:?} appears twice in the mix")));
             }
             items.push(MixItem {
                 label,
-                range,
+                within,
                 count,
             });
         }
@@ -335,7 +334,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportRepor
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
-                match choose(conn, rating, item.range, &placed, day, &mut rng)? {
+                match choose(conn, rating, item.within, &placed, day, &mut rng)? {
                     Some((p, grid)) => {
                         store::batches::record(
                             conn,
@@ -345,7 +344,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportRepor
                                 level: &item.label,
                                 puzzle_id: p.id,
                                 grid_key: &grid,
-                                rating: p.rating,
+                                bank_rating: p.rating,
                                 percentile: p.percentile,
                             },
                         )?;
@@ -510,13 +509,13 @@ pub fn parse_date(s: &str) -> Result<Date> {
     Ok(date)
 }
 
-/// A puzzle of `range` for `day` that keeps the variety rule against `placed`: drawn
-/// uniformly among the unserved puzzles of the range that keep it (uniform draws without
+/// A puzzle of `within` for `day` that keeps the variety rule against `placed`: drawn
+/// uniformly among the unserved puzzles of `within` that keep it (uniform draws without
 /// replacement, skipping those the rule excludes).
 fn choose(
     conn: &Connection,
     rating: RatingKind,
-    range: PercentileRange,
+    within: Within,
     placed: &HashMap<i64, Vec<Placed>>,
     day: i64,
     rng: &mut Rng,
@@ -527,7 +526,7 @@ fn choose(
         .collect();
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
     let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
-    let mut sampler = store::retrieval::Sampler::new(conn, rating, range)?;
+    let mut sampler = store::retrieval::Sampler::new(conn, rating, within)?;
     while let Some(p) = sampler.draw(rng)? {
         if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
             continue;

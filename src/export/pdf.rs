@@ -8,7 +8,7 @@
 //! | title (first page only)     |          +---+---+---+
 //! | [item] [item]     per page: |          |   |   |   |   thin lines 0.5 pt, thick 2 pt
 //! | [item] [item]     1, 2, 4, 6|          +---+---+---+   (box borders and frame)
-//! | [item] [item]               |          id 12 - rating 3.1 - percentile 40.2   7 pt
+//! | [item] [item]           |   id 12 - difficulty 3.1 - percentile 40.2   7 pt
 //! +-----------------------------+
 //! ```
 
@@ -140,8 +140,10 @@ fn pages(name: &str, puzzles: &[Exported], per_page: u8) -> Vec<String> {
                     x,
                     y - HEADING_H - 9.0 * c - 10.0,
                     &format!(
-                        "id {} - rating {} - percentile {}",
-                        p.id, p.rating, p.percentile
+                        "id {} - {} - percentile {}",
+                        p.id,
+                        super::formats::shown_rating(p),
+                        p.percentile
                     ),
                 );
             }
@@ -232,7 +234,8 @@ mod tests {
                     .into(),
                 solution: "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
                     .into(),
-                rating: 2.5,
+                difficulty: Some(2.5),
+                hsolve: 300.0,
                 percentile: 10.0,
                 id: i as i64,
             })

@@ -1,12 +1,15 @@
-//! A bank's levels: its rating, reference and level names ([`Levels`]); the default reference
-//! stored on first use; `calibrate`, which replaces the reference (rated from a corpus, or the
-//! default), the rating or the level names and recomputes every stored percentile in one
-//! transaction.
+//! A bank's scale: its rating, reference and levels ([`Levels`]); the default reference and
+//! levels stored on first use; a bank rated by an older `difficulty` model brought to the
+//! current one ([`ensure`], [`backfill`]); `calibrate`, which replaces the reference (rated from
+//! a corpus, or the default), the rating or the levels and recomputes every stored percentile
+//! and level in one transaction.
 
 use super::reference;
+use crate::grid::Puzzle;
 use crate::input::{PuzzleReader, ReadError};
-use crate::scale::{LevelSet, RatingKind, Reference};
+use crate::scale::{LevelNames, LevelSet, RatingKind, Reference};
 use crate::store::{self, ReferenceRow, StoreError};
+use rayon::prelude::*;
 use std::path::Path;
 
 /// What can go wrong with a bank's levels.
@@ -35,17 +38,39 @@ pub enum LevelsError {
     /// The corpus cannot be read.
     #[error(transparent)]
     Read(ReadError),
+    /// A stored row cannot be brought up to date.
+    #[error("puzzle {id} {reason}")]
+    Stale {
+        /// Its row id.
+        id: i64,
+        /// Why.
+        reason: String,
+    },
+    /// A level name the bank does not have.
+    #[error(
+        "no level {name:?} in this bank (its levels: {levels}; change them with \
+         `pseudoku calibrate --levels`)"
+    )]
+    UnknownLevel {
+        /// The name asked for.
+        name: String,
+        /// The bank's level names.
+        levels: LevelNames,
+    },
+    /// Labelled puzzles that cannot calibrate the levels: every problem found, one per line.
+    #[error("{}", .0.join("\n"))]
+    Labelled(Vec<String>),
 }
 
-/// What a bank measures percentiles with: its rating, reference and level names.
+/// What a bank measures puzzles with: its rating, reference and levels.
 #[derive(Clone, Debug)]
 pub struct Levels {
-    /// The rating percentiles use.
+    /// The rating percentiles and levels use.
     pub rating: RatingKind,
     /// The reference distribution of that rating.
     pub reference: Reference,
-    /// The level names.
-    pub names: LevelSet,
+    /// The levels: named ranges of that rating.
+    pub set: LevelSet,
 }
 
 impl Levels {
@@ -55,36 +80,48 @@ impl Levels {
             .percentile(self.rating.value(difficulty, hsolve))
     }
 
+    /// The level (0 = easiest) of a puzzle rated `difficulty` and `hsolve`.
+    pub fn level(&self, difficulty: f64, hsolve: f64) -> u32 {
+        self.set.of(self.rating.value(difficulty, hsolve)) as u32
+    }
+
     /// The levels of an open bank as they are (no default reference is created).
     pub fn read(conn: &rusqlite::Connection) -> Result<Levels, LevelsError> {
-        let (rating, names) = store::settings::levels(conn)?;
+        let (rating, set) = store::settings::levels(conn)?;
         let reference =
             store::settings::reference(conn, rating)?.ok_or(LevelsError::NoReference)?;
         Ok(Levels {
             rating,
             reference,
-            names,
+            set,
         })
     }
 }
 
-/// The bank's levels, storing the shipped default reference (and settings) on first use: a new
-/// bank takes `rating` (default difficulty); an existing bank must use `rating` if given.
+/// The bank's levels, storing the shipped default reference and the default levels on first
+/// use: a new bank takes `rating` (default difficulty); an existing bank must use `rating` if
+/// given. A bank whose `difficulty` ratings were made by an older model gets a reference rated
+/// by the current one and its stored ratings forgotten (one transaction), so that
+/// [`backfill`] re-rates them.
 pub fn ensure(
     conn: &mut rusqlite::Connection,
     rating: Option<RatingKind>,
 ) -> Result<Levels, LevelsError> {
+    let model = crate::difficulty::MODEL.to_string();
     if store::settings::get(conn, "reference")?.is_none() {
         let tx = conn.transaction().map_err(StoreError::from)?;
         store::settings::replace_reference(&tx, &reference::default_rows())?;
         store::settings::set(&tx, "reference", reference::DESCRIPTION)?;
+        store::settings::set(&tx, "difficulty_model", &model)?;
         if store::settings::get(&tx, "rating")?.is_none() {
             store::settings::set(&tx, "rating", rating.unwrap_or_default().name())?;
         }
-        if store::settings::get(&tx, "levels")?.is_none() {
-            store::settings::set(&tx, "levels", &LevelSet::default().to_string())?;
-        }
+        // The levels are stored, so that later defaults do not move a bank's levels.
+        let (_, set) = store::settings::levels(&tx)?;
+        store::settings::set_levels(&tx, &set)?;
         tx.commit().map_err(StoreError::from)?;
+    } else if store::settings::get(conn, "difficulty_model")?.as_deref() != Some(model.as_str()) {
+        upgrade(conn)?;
     }
     let levels = Levels::read(conn)?;
     if let Some(asked) = rating {
@@ -98,15 +135,103 @@ pub fn ensure(
     Ok(levels)
 }
 
+/// Brings a bank rated by an older `difficulty` model to the current one: the reference
+/// re-rated (the shipped default taken as it is), stored `difficulty` ratings forgotten, cut
+/// points on `difficulty` dropped (the levels fall back to the defaults, or equal shares of
+/// the reference for other names; labelled calibrations must be run again), the model
+/// recorded. One transaction, so an interrupted upgrade is not half done.
+fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
+    let description = store::settings::get(conn, "reference")?.unwrap_or_default();
+    let rows = if description == reference::DESCRIPTION {
+        reference::default_rows()
+    } else {
+        let old = store::settings::reference_rows(conn)?;
+        let puzzles: Vec<(Puzzle, String)> = old
+            .iter()
+            .filter_map(|r| Some((Puzzle::parse_line(&r.puzzle).ok()?, r.source.clone())))
+            .collect();
+        reference::rate(&puzzles)
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect()
+    };
+    if rows.is_empty() {
+        return Err(LevelsError::EmptyCorpus(description));
+    }
+    let tx = conn.transaction().map_err(StoreError::from)?;
+    store::settings::replace_reference(&tx, &rows)?;
+    store::puzzles::forget_difficulty(&tx)?;
+    if store::settings::levels(&tx)?.0 == RatingKind::Difficulty {
+        store::settings::remove(&tx, "cuts")?;
+    }
+    let (_, set) = store::settings::levels(&tx)?;
+    store::settings::set_levels(&tx, &set)?;
+    store::settings::set(
+        &tx,
+        "difficulty_model",
+        &crate::difficulty::MODEL.to_string(),
+    )?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// Brings stored rows up to date: rates the rows without a `difficulty` (migration 0003 leaves
+/// them NULL, a new model forgets them), gives every row its retrieval tie-break (`pick`,
+/// added by migration 0004), its percentile and its level. 1,000 rows per transaction, on the
+/// current rayon pool, so an interrupted backfill keeps what it did. Returns how many rows
+/// were touched.
+pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, LevelsError> {
+    let todo = store::puzzles::stale(conn)?;
+    for chunk in todo.chunks(1000) {
+        let done: Vec<(store::puzzles::Refreshed, &str)> = chunk
+            .par_iter()
+            .map(|row| -> Result<_, LevelsError> {
+                let difficulty = match row.difficulty {
+                    Some(d) => d,
+                    None => {
+                        let bad = |reason: String| LevelsError::Stale { id: row.id, reason };
+                        let p = Puzzle::parse_line(&row.puzzle)
+                            .map_err(|e| bad(format!("does not parse: {e}")))?;
+                        crate::rate::report(&p, None)
+                            .map_err(|e| bad(format!("cannot be rated: {e}")))?
+                            .difficulty
+                    }
+                };
+                Ok((
+                    store::puzzles::Refreshed {
+                        id: row.id,
+                        difficulty,
+                        percentile: levels.percentile(difficulty, row.hsolve),
+                        level: levels.level(difficulty, row.hsolve),
+                    },
+                    row.canon_key.as_str(),
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        store::puzzles::refresh(conn, &done)?;
+    }
+    Ok(todo.len() as u64)
+}
+
+/// How `calibrate` changes the levels.
+#[derive(Clone, Debug)]
+pub enum LevelChange {
+    /// New names: with as many levels as now, a renaming (the cut points stay); otherwise
+    /// equal shares of the reference.
+    Names(LevelNames),
+    /// These levels exactly (e.g. fitted on labelled puzzles).
+    Set(LevelSet),
+}
+
 /// What `calibrate` changes.
 #[derive(Clone, Debug, Default)]
 pub struct Calibration {
     /// A new reference: rated rows and their description.
     pub reference: Option<(Vec<ReferenceRow>, String)>,
-    /// The rating percentiles use.
+    /// The rating percentiles and levels use.
     pub rating: Option<RatingKind>,
-    /// The level names.
-    pub levels: Option<LevelSet>,
+    /// The levels.
+    pub levels: Option<LevelChange>,
 }
 
 /// A corpus rated to become a reference, and the lines that could not be used.
@@ -173,14 +298,31 @@ pub fn default_reference() -> (Vec<ReferenceRow>, String) {
     )
 }
 
-/// Applies a calibration to the bank and recomputes every stored percentile, all in one
-/// transaction. Returns the bank's levels afterwards and the number of percentiles
-/// recomputed.
+/// The levels named `names` on a new scale (another reference or rating): the default
+/// levels of the rating for the default names on the default reference, else equal shares of
+/// the reference.
+fn derived(
+    names: LevelNames,
+    rating: RatingKind,
+    reference: &Reference,
+    default: bool,
+) -> LevelSet {
+    if default && names == LevelNames::default() {
+        LevelSet::default_for(rating)
+    } else {
+        LevelSet::equal_shares(names, reference)
+    }
+}
+
+/// Applies a calibration to the bank and recomputes every stored percentile and level, all in
+/// one transaction (first bringing a bank rated by an older model up to date). Returns the
+/// bank's levels afterwards and the number of rows recomputed.
 pub fn calibrate(
     conn: &mut rusqlite::Connection,
     change: &Calibration,
 ) -> Result<(Levels, u64), LevelsError> {
-    ensure(conn, None)?;
+    let before = ensure(conn, None)?;
+    backfill(conn, &before)?;
     let tx = conn.transaction().map_err(StoreError::from)?;
     if let Some((rows, description)) = &change.reference {
         if rows.is_empty() {
@@ -192,11 +334,31 @@ pub fn calibrate(
     if let Some(r) = change.rating {
         store::settings::set(&tx, "rating", r.name())?;
     }
-    if let Some(l) = &change.levels {
-        store::settings::set(&tx, "levels", &l.to_string())?;
-    }
+    let rating = change.rating.unwrap_or(before.rating);
+    let reference = store::settings::reference(&tx, rating)?.ok_or(LevelsError::NoReference)?;
+    let default_reference =
+        store::settings::get(&tx, "reference")?.as_deref() == Some(reference::DESCRIPTION);
+    let new_scale = change.reference.is_some() || rating != before.rating;
+    let set = match &change.levels {
+        Some(LevelChange::Set(set)) => set.clone(),
+        Some(LevelChange::Names(names)) if names.len() == before.set.len() && !new_scale => {
+            LevelSet::new(names.clone(), before.set.cuts().to_vec())
+                .expect("as many cuts as before")
+        }
+        Some(LevelChange::Names(names)) => {
+            derived(names.clone(), rating, &reference, default_reference)
+        }
+        None if new_scale => derived(
+            before.set.names().clone(),
+            rating,
+            &reference,
+            default_reference,
+        ),
+        None => before.set.clone(),
+    };
+    store::settings::set_levels(&tx, &set)?;
     let levels = Levels::read(&tx)?;
-    let n = store::puzzles::recompute_percentiles(&tx, levels.rating, &levels.reference)?;
+    let n = store::puzzles::recompute_scale(&tx, levels.rating, &levels.reference, &levels.set)?;
     tx.commit().map_err(StoreError::from)?;
     Ok((levels, n))
 }

@@ -112,6 +112,96 @@ pub fn agreement(m: &[Vec<u64>]) -> f64 {
     diag as f64 / total.max(1) as f64
 }
 
+/// The held-out result of fitting on one half of labelled samples and measuring on the other,
+/// both ways round (2-fold cross-validation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrossValidation {
+    /// Per fold: the cuts fitted on half `f` and their confusion matrix on half `1 - f`.
+    pub folds: [(Cuts, Vec<Vec<u64>>); 2],
+}
+
+impl CrossValidation {
+    /// The two held-out confusion matrices added up.
+    pub fn confusion(&self) -> Vec<Vec<u64>> {
+        let mut m = self.folds[0].1.clone();
+        for (row, other) in m.iter_mut().zip(&self.folds[1].1) {
+            for (a, b) in row.iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        m
+    }
+
+    /// The held-out share of samples in their own level.
+    pub fn agreement(&self) -> f64 {
+        agreement(&self.confusion())
+    }
+}
+
+/// Fits `k` levels on each half of `samples` (rating, level, half 0 or 1) and measures the
+/// cuts on the other half.
+pub fn cross_validate(samples: &[(f64, usize, usize)], k: usize) -> CrossValidation {
+    let half = |h: usize| -> Vec<(f64, usize)> {
+        samples
+            .iter()
+            .filter(|s| s.2 == h)
+            .map(|s| (s.0, s.1))
+            .collect()
+    };
+    let fold = |f: usize| {
+        let cuts = fit(&half(f), k);
+        let m = confusion(&half(1 - f), &cuts);
+        (cuts, m)
+    };
+    CrossValidation {
+        folds: [fold(0), fold(1)],
+    }
+}
+
+/// A confusion matrix as a Markdown table: rows the labels, columns the levels given, then
+/// each label's share in its own level.
+pub fn markdown(m: &[Vec<u64>], names: &[String]) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::from("| labelled \\ given |");
+    for n in names {
+        let _ = write!(t, " {n} |");
+    }
+    t.push_str(" in its level |\n|---|");
+    t.push_str(&"---:|".repeat(names.len() + 1));
+    t.push('\n');
+    for (i, row) in m.iter().enumerate() {
+        let n: u64 = row.iter().sum();
+        let _ = write!(t, "| {} |", names[i]);
+        for v in row {
+            let _ = write!(t, " {v} |");
+        }
+        let share = 100.0 * row[i] as f64 / n.max(1) as f64;
+        let _ = writeln!(t, " {share:.1}% |");
+    }
+    t
+}
+
+/// A confusion matrix as aligned text for a terminal (same layout as [`markdown`]).
+pub fn text(m: &[Vec<u64>], names: &[String]) -> String {
+    use std::fmt::Write as _;
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(0).max(8);
+    let mut t = format!("{:<w$}", "labelled");
+    for n in names {
+        let _ = write!(t, " {n:>w$}");
+    }
+    let _ = writeln!(t, " {:>w$}", "in level");
+    for (i, row) in m.iter().enumerate() {
+        let n: u64 = row.iter().sum();
+        let _ = write!(t, "{:<w$}", names[i]);
+        for v in row {
+            let _ = write!(t, " {v:>w$}");
+        }
+        let share = 100.0 * row[i] as f64 / n.max(1) as f64;
+        let _ = writeln!(t, " {:>w$}", format!("{share:.1}%"));
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +248,31 @@ mod tests {
         assert_eq!(agreement(&confusion(&s, &c)), 1.0);
         assert_eq!(c.level(2.5), 1);
         assert_eq!(c.level(2.49), 0);
+    }
+
+    #[test]
+    fn cross_validation_measures_each_half_with_the_other() {
+        // Half 0 separable at 2.5; half 1 has one sample on the wrong side of it.
+        let s = [
+            (1.0, 0, 0),
+            (2.0, 0, 0),
+            (3.0, 1, 0),
+            (4.0, 1, 0),
+            (1.5, 0, 1),
+            (2.6, 0, 1),
+            (3.5, 1, 1),
+            (4.5, 1, 1),
+        ];
+        let cv = cross_validate(&s, 2);
+        assert_eq!(cv.folds[0].0, Cuts(vec![2.5]));
+        assert_eq!(cv.folds[0].1, vec![vec![1, 1], vec![0, 2]]);
+        assert_eq!(cv.confusion().iter().flatten().sum::<u64>(), 8);
+        // Fold 1 cuts at 3.05, which puts (3.0, hard) in easy.
+        assert_eq!(cv.folds[1].1, vec![vec![2, 0], vec![1, 1]]);
+        assert_eq!(cv.agreement(), 0.75);
+        let names: Vec<String> = vec!["easy".into(), "hard".into()];
+        let md = markdown(&cv.folds[0].1, &names);
+        assert!(md.contains("| easy | 1 | 1 | 50.0% |"), "{md}");
     }
 
     #[test]

@@ -1,17 +1,24 @@
-//! Difficulty levels: the scale a bank measures puzzles on and how it is calibrated (the hsolve
-//! paper, section 4.3.2: levels are equal percentile intervals of the difficulty of typical
-//! puzzles).
+//! Difficulty levels: the scale a bank measures puzzles on and how it is calibrated. Percentiles
+//! and bands are the hsolve paper's (section 4.3.2: equal percentile intervals of the
+//! difficulty of typical puzzles); levels are named ranges of the rating, cut where a labelled
+//! scale (by default the Sudoku Exchange buckets, or a publisher's own puzzles) lands in its own
+//! levels best.
 //!
 //! - [`crate::scale`] (re-exported here): plain values: the rating a bank uses, its reference
 //!   distribution, percentiles, bands, level names;
 //! - [`mod@reference`]: the default reference, shipped as data (`references/`), and how it is
 //!   made again;
-//! - [`calibrate`]: a bank's levels: the default reference on first use, `calibrate` from a
-//!   corpus, the percentile of a rated puzzle.
+//! - [`calibrate`]: a bank's scale: the default reference and levels on first use, the upgrade
+//!   of a bank rated by an older model, `calibrate`, the percentile and level of a rated puzzle;
+//! - [`fit`]: the exact fit of cut points to labelled ratings, and its cross-validation;
+//! - [`labelled`]: labelled puzzles read, rated and fitted (`calibrate --labelled`).
 
 pub mod calibrate;
 pub mod fit;
+pub mod labelled;
 pub mod reference;
 
-pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS};
-pub use calibrate::{Calibration, Levels, LevelsError};
+pub use crate::scale::{
+    Band, LevelNames, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS,
+};
+pub use calibrate::{Calibration, LevelChange, Levels, LevelsError};

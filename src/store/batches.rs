@@ -17,8 +17,10 @@ pub struct Exported {
     pub puzzle: String,
     /// Its solution, 81 digits.
     pub solution: String,
-    /// Its rating (the bank's rating) when it was exported.
-    pub rating: f64,
+    /// Its `difficulty` when it was exported (`None` if it had none yet).
+    pub difficulty: Option<f64>,
+    /// Its hsolve rating when it was exported.
+    pub hsolve: f64,
     /// Its percentile when it was exported.
     pub percentile: f64,
     /// Its row id in the bank.
@@ -53,8 +55,9 @@ pub struct NewRecord<'a> {
     pub puzzle_id: i64,
     /// The class key of its solution grid.
     pub grid_key: &'a str,
-    /// Its rating now (re-exports show this one, whatever later calibrations do).
-    pub rating: f64,
+    /// Its rating on the bank's scale now (its `difficulty` and hsolve are recorded from its
+    /// row: re-exports show these, whatever later calibrations do).
+    pub bank_rating: f64,
     /// Its percentile now.
     pub percentile: f64,
 }
@@ -83,28 +86,30 @@ pub fn retire(conn: &Connection, date: &str) -> Result<()> {
 /// Records an exported puzzle (its class key and seed come from its row).
 pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     conn.execute(
-        "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id, rating,
-            percentile)
-         SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7 FROM puzzles WHERE id = ?5",
+        "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id,
+            bank_rating, percentile, difficulty, hsolve)
+         SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7, difficulty, hsolve
+         FROM puzzles WHERE id = ?5",
         params![
             r.date,
             r.slot,
             r.level,
             r.grid_key,
             r.puzzle_id,
-            r.rating,
+            r.bank_rating,
             r.percentile
         ],
     )?;
     Ok(())
 }
 
-/// The puzzles recorded for `date`, in slot order, with the rating and percentile recorded
+/// The puzzles recorded for `date`, in slot order, with the ratings and percentile recorded
 /// with them.
 pub fn day(conn: &Connection, date: &str) -> Result<Vec<Exported>> {
     super::rows(
         &mut conn.prepare(
-            "SELECT b.date, b.slot, b.level, p.puzzle, p.solution, b.rating, b.percentile, p.id
+            "SELECT b.date, b.slot, b.level, p.puzzle, p.solution, b.difficulty, b.hsolve,
+                b.percentile, p.id
              FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
              WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
         )?,

@@ -16,13 +16,16 @@ pub struct PuzzleFacts {
     pub tier: u8,
     /// Whether it was served.
     pub served: bool,
+    /// Its level (0 = easiest), NULL before the backfill.
+    pub level: Option<u32>,
 }
 
 /// Every stored puzzle's facts for `rating`.
 pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleFacts>> {
     super::rows(
         &mut conn.prepare(&format!(
-            "SELECT {} AS rating, percentile, tier, served_at IS NOT NULL AS served FROM puzzles",
+            "SELECT {} AS rating, percentile, tier, served_at IS NOT NULL AS served, level
+             FROM puzzles",
             super::puzzles::column(rating)
         ))?,
         [],

@@ -3,7 +3,7 @@
 
 use super::builds::Build;
 use super::Result;
-use crate::scale::{RatingKind, Reference};
+use crate::scale::{LevelSet, RatingKind, Reference};
 use rusqlite::{params, Connection};
 use std::collections::HashSet;
 
@@ -42,6 +42,8 @@ pub struct NewPuzzle {
     pub seed_id: Option<i64>,
     /// Its percentile against the bank's reference.
     pub percentile: f64,
+    /// Its level on the bank's levels (0 = easiest).
+    pub level: u32,
     /// The symmetry applied to the seed (empty without one).
     pub transform: String,
     /// The job that made it.
@@ -56,9 +58,9 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
         let mut stmt = tx.prepare_cached(
             "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
                 tier, wnef, wnef_class, box_norm, box_class, technique, seed_id, transform, build_id, job,
-                difficulty, percentile, pick)
+                difficulty, percentile, pick, level)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                ?19, ?20)",
+                ?19, ?20, ?21)",
         )?;
         for r in rows {
             stmt.execute(params![
@@ -81,7 +83,8 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
                 r.job as i64,
                 r.difficulty,
                 r.percentile,
-                super::pick_of(&r.canon_key)
+                super::pick_of(&r.canon_key),
+                r.level
             ])?;
         }
         super::builds::save_progress(&tx, build)?;
@@ -96,33 +99,45 @@ pub fn keys(conn: &Connection) -> Result<HashSet<String>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// The percentiles of the puzzles a build stored.
-pub fn build_percentiles(conn: &Connection, build_id: i64) -> Result<Vec<f64>> {
+/// The percentile and level of each puzzle a build stored.
+pub fn build_scale(conn: &Connection, build_id: i64) -> Result<Vec<(f64, u32)>> {
     Ok(conn
-        .prepare("SELECT percentile FROM puzzles WHERE build_id = ?1")?
-        .query_map([build_id], |r| r.get(0))?
+        .prepare("SELECT percentile, level FROM puzzles WHERE build_id = ?1")?
+        .query_map([build_id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?)
 }
 
-/// Recomputes every stored puzzle's percentile against `reference` for `rating` (inside the
-/// caller's transaction). Returns how many rows were updated.
-pub fn recompute_percentiles(
+/// Recomputes every stored puzzle's percentile against `reference` and its level on `levels`,
+/// for `rating` (inside the caller's transaction). Returns how many rows were updated.
+pub fn recompute_scale(
     conn: &Connection,
     rating: RatingKind,
     reference: &Reference,
+    levels: &LevelSet,
 ) -> Result<u64> {
     let rows: Vec<(i64, Option<f64>)> = conn
         .prepare(&format!("SELECT id, {} FROM puzzles", column(rating)))?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut stmt = conn.prepare_cached("UPDATE puzzles SET percentile = ?2 WHERE id = ?1")?;
+    let mut stmt =
+        conn.prepare_cached("UPDATE puzzles SET percentile = ?2, level = ?3 WHERE id = ?1")?;
     let mut n = 0;
     for (id, value) in rows {
         let p = value.map(|v| reference.percentile(v));
-        stmt.execute(params![id, p])?;
+        let l = value.map(|v| levels.of(v) as u32);
+        stmt.execute(params![id, p, l])?;
         n += 1;
     }
     Ok(n)
+}
+
+/// Forgets every stored `difficulty` (and what is measured from it) when the bank's ratings
+/// were made by another model: the rows become stale and the next backfill re-rates them.
+pub fn forget_difficulty(conn: &Connection) -> Result<u64> {
+    Ok(conn.execute(
+        "UPDATE puzzles SET difficulty = NULL, percentile = NULL, level = NULL",
+        [],
+    )? as u64)
 }
 
 /// The `puzzles` column holding a rating.
@@ -148,13 +163,14 @@ pub struct Stale {
     pub hsolve: f64,
 }
 
-/// The rows without a `difficulty` (migration 0003 leaves them NULL), a retrieval tie-break or
-/// a percentile, in id order.
+/// The rows without a `difficulty` (migration 0003 leaves them NULL, a new difficulty model
+/// forgets them), a retrieval tie-break, a percentile or a level, in id order.
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
     super::rows(
         &mut conn.prepare(
             "SELECT id, puzzle, canon_key, difficulty, hsolve FROM puzzles
-             WHERE difficulty IS NULL OR pick IS NULL OR percentile IS NULL ORDER BY id",
+             WHERE difficulty IS NULL OR pick IS NULL OR percentile IS NULL OR level IS NULL
+             ORDER BY id",
         )?,
         [],
     )
@@ -169,21 +185,25 @@ pub struct Refreshed {
     pub difficulty: f64,
     /// Its percentile.
     pub percentile: f64,
+    /// Its level (0 = easiest).
+    pub level: u32,
 }
 
-/// Writes refreshed rows (their difficulty, percentile and tie-break) in one transaction.
+/// Writes refreshed rows (their difficulty, percentile, level and tie-break) in one
+/// transaction.
 pub fn refresh(conn: &mut Connection, rows: &[(Refreshed, &str)]) -> Result<()> {
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare_cached(
-            "UPDATE puzzles SET difficulty = ?2, percentile = ?3, pick = ?4 WHERE id = ?1",
+            "UPDATE puzzles SET difficulty = ?2, percentile = ?3, pick = ?4, level = ?5 WHERE id = ?1",
         )?;
         for (r, key) in rows {
             stmt.execute(params![
                 r.id,
                 r.difficulty,
                 r.percentile,
-                super::pick_of(key)
+                super::pick_of(key),
+                r.level
             ])?;
         }
     }

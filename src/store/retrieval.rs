@@ -1,10 +1,10 @@
-//! Retrieval: random unserved puzzles of a percentile range through the index of unserved
-//! puzzles (no table scan), marked served in the same write transaction when asked.
+//! Retrieval: random unserved puzzles of a percentile range or a level through the indexes of
+//! unserved puzzles (no table scan), marked served in the same write transaction when asked.
 
 use super::Result;
 use crate::rng::Rng;
 use crate::scale::{PercentileRange, RatingKind};
-use rusqlite::{params, Connection};
+use rusqlite::{params_from_iter, Connection};
 use std::collections::HashSet;
 
 /// A puzzle handed out by [`take`]; as JSON (`get --json`), the keys `id puzzle solution
@@ -17,8 +17,7 @@ pub struct Served {
     pub puzzle: String,
     /// Its solution, 81 digits.
     pub solution: String,
-    /// Its level's name on the bank's scale (empty until the caller names it: the store
-    /// knows percentiles, not names).
+    /// Its level's name on the bank's levels (empty until the caller names it).
     pub level: String,
     /// Its `difficulty` rating (`None` for a row an older version stored and no build has
     /// rated yet).
@@ -36,6 +35,53 @@ pub struct Served {
     /// Its seed's row id (not printed).
     #[serde(skip)]
     pub seed_id: Option<i64>,
+    /// Its level's index (0 = easiest; `None` until a backfill gives it one).
+    #[serde(skip)]
+    pub level_index: Option<u32>,
+}
+
+/// Which puzzles a draw is among: a percentile range or a level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Within {
+    /// The puzzles whose percentile lies in the range.
+    Percentiles(PercentileRange),
+    /// The puzzles of the level with this index (0 = easiest).
+    Level(u32),
+}
+
+impl Within {
+    /// The condition of an unserved puzzle of it, with its parameters (?1, ?2).
+    fn condition(self) -> (String, Vec<rusqlite::types::Value>) {
+        match self {
+            Within::Percentiles(range) => {
+                let high = if range.closed { "<=" } else { "<" };
+                (
+                    format!("served_at IS NULL AND percentile >= ?1 AND percentile {high} ?2"),
+                    vec![range.low.into(), range.high.into()],
+                )
+            }
+            Within::Level(i) => (
+                "served_at IS NULL AND level = ?1".to_string(),
+                vec![i64::from(i).into()],
+            ),
+        }
+    }
+
+    /// True when a puzzle of this percentile and level (0 = easiest) is among them.
+    pub fn contains(self, percentile: f64, level: u32) -> bool {
+        match self {
+            Within::Percentiles(r) => r.contains(percentile),
+            Within::Level(i) => level == i,
+        }
+    }
+
+    /// The index of unserved puzzles that lists it.
+    fn index(self) -> &'static str {
+        match self {
+            Within::Percentiles(_) => "puzzles_unserved",
+            Within::Level(_) => "puzzles_unserved_level",
+        }
+    }
 }
 
 /// Random draws before the sampler lists the range: a draw lands in the range with
@@ -50,27 +96,26 @@ const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM p
 /// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
 fn served_columns(rating: RatingKind) -> String {
     format!(
-        "id, puzzle, solution, difficulty, hsolve, percentile, tier, {} AS rating, seed_id",
+        "id, puzzle, solution, difficulty, hsolve, percentile, tier, {} AS rating, seed_id, level",
         super::puzzles::column(rating)
     )
 }
 
-/// The condition of an unserved puzzle of `range` (parameters ?1 low, ?2 high).
-fn in_range(range: PercentileRange) -> String {
-    let high = if range.closed { "<=" } else { "<" };
-    format!("served_at IS NULL AND percentile >= ?1 AND percentile {high} ?2")
-}
-
-/// The queries of a [`Sampler`]: one puzzle by id if it is an unserved puzzle of the range,
-/// and the ids of every unserved puzzle of the range (through the index of unserved puzzles).
-fn sampler_sql(rating: RatingKind, range: PercentileRange) -> (String, String) {
-    let cond = in_range(range);
+/// The queries of a [`Sampler`]: one puzzle by id (the last parameter) if it is an unserved
+/// puzzle of `within`, and the ids of every unserved puzzle of `within` (through an index of
+/// unserved puzzles).
+fn sampler_sql(rating: RatingKind, within: Within) -> (String, String) {
+    let (cond, params) = within.condition();
+    let id = params.len() + 1;
     (
         format!(
-            "SELECT {} FROM puzzles WHERE id = ?3 AND {cond}",
+            "SELECT {} FROM puzzles WHERE id = ?{id} AND {cond}",
             served_columns(rating)
         ),
-        format!("SELECT id FROM puzzles INDEXED BY puzzles_unserved WHERE {cond}"),
+        format!(
+            "SELECT id FROM puzzles INDEXED BY {} WHERE {cond}",
+            within.index()
+        ),
     )
 }
 
@@ -87,10 +132,11 @@ fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
         tier: r.get(6)?,
         rating: r.get(7)?,
         seed_id: r.get(8)?,
+        level_index: r.get(9)?,
     })
 }
 
-/// Draws unserved puzzles of a percentile range uniformly at random, without replacement,
+/// Draws unserved puzzles of a percentile range or a level uniformly at random, without replacement,
 /// whatever the spread of ratings inside the range, without a table scan:
 ///
 /// - a draw picks a uniform id between the smallest and the largest and keeps the puzzle if
@@ -105,20 +151,17 @@ pub struct Sampler<'c> {
     conn: &'c Connection,
     by_id: String,
     list: String,
-    range: PercentileRange,
+    params: Vec<rusqlite::types::Value>,
     span: Option<(i64, u32)>,
     drawn: HashSet<i64>,
     listed: Option<Vec<i64>>,
 }
 
 impl<'c> Sampler<'c> {
-    /// A sampler of the unserved puzzles of `range` (rated by `rating`).
-    pub fn new(
-        conn: &'c Connection,
-        rating: RatingKind,
-        range: PercentileRange,
-    ) -> Result<Sampler<'c>> {
-        let (by_id, list) = sampler_sql(rating, range);
+    /// A sampler of the unserved puzzles of `within` (rated by `rating`).
+    pub fn new(conn: &'c Connection, rating: RatingKind, within: Within) -> Result<Sampler<'c>> {
+        let (by_id, list) = sampler_sql(rating, within);
+        let params = within.condition().1;
         let (lo, hi): (Option<i64>, Option<i64>) =
             conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let span = match (lo, hi) {
@@ -129,7 +172,7 @@ impl<'c> Sampler<'c> {
             conn,
             by_id,
             list,
-            range,
+            params,
             span,
             drawn: HashSet::new(),
             listed: if span.is_none() {
@@ -151,7 +194,7 @@ impl<'c> Sampler<'c> {
                 if self.drawn.contains(&id) {
                     continue;
                 }
-                let mut rows = stmt.query(params![self.range.low, self.range.high, id])?;
+                let mut rows = stmt.query(with_id(&self.params, id))?;
                 if let Some(r) = rows.next()? {
                     self.drawn.insert(id);
                     return Ok(Some(served_row(r)?));
@@ -160,7 +203,7 @@ impl<'c> Sampler<'c> {
             let ids: Vec<i64> = self
                 .conn
                 .prepare_cached(&self.list)?
-                .query_map(params![self.range.low, self.range.high], |r| r.get(0))?
+                .query_map(params_from_iter(&self.params), |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             self.listed = Some(
                 ids.into_iter()
@@ -174,7 +217,7 @@ impl<'c> Sampler<'c> {
             let id = listed.swap_remove(rng.index(listed.len()));
             self.drawn.insert(id);
             // Another process may have served it since it was listed.
-            let mut rows = stmt.query(params![self.range.low, self.range.high, id])?;
+            let mut rows = stmt.query(with_id(&self.params, id))?;
             if let Some(r) = rows.next()? {
                 return Ok(Some(served_row(r)?));
             }
@@ -183,16 +226,32 @@ impl<'c> Sampler<'c> {
     }
 }
 
-/// SQLite's query plans for the queries of a [`Sampler`] (the detail column of `EXPLAIN QUERY
-/// PLAN`: the id span, a draw by id, the listing of a range), to check that they search an
+/// The parameters of a draw by id: the condition's, then the id.
+fn with_id(
+    params: &[rusqlite::types::Value],
+    id: i64,
+) -> rusqlite::ParamsFromIter<Vec<rusqlite::types::Value>> {
+    let mut p = params.to_vec();
+    p.push(id.into());
+    params_from_iter(p)
+}
+
+/// SQLite's query plans for the queries of a [`Sampler`] of `within` (the detail column of
+/// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
-pub fn take_plans(conn: &Connection, rating: RatingKind) -> Result<Vec<String>> {
-    let (by_id, list) = sampler_sql(rating, "0..50".parse().expect("a valid range"));
+pub fn take_plans(conn: &Connection, rating: RatingKind, within: Within) -> Result<Vec<String>> {
+    let (by_id, list) = sampler_sql(rating, within);
+    let params = within.condition().1;
+    let mut with_id = params.clone();
+    with_id.push(1.into());
     let mut plans = Vec::new();
-    for (sql, n) in [(SPAN.to_string(), 0), (by_id, 3), (list, 2)] {
+    for (sql, p) in [
+        (SPAN.to_string(), Vec::new()),
+        (by_id, with_id),
+        (list, params),
+    ] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-        let all = params![0.0, 50.0, 1];
-        let mut rows = stmt.query(&all[..n])?;
+        let mut rows = stmt.query(params_from_iter(p))?;
         while let Some(r) = rows.next()? {
             plans.push(r.get::<_, String>(3)?);
         }
@@ -200,20 +259,20 @@ pub fn take_plans(conn: &Connection, rating: RatingKind) -> Result<Vec<String>> 
     Ok(plans)
 }
 
-/// Up to `count` unserved puzzles with a percentile in `range`, drawn uniformly at random
+/// Up to `count` unserved puzzles of `within`, drawn uniformly at random
 /// without replacement by a [`Sampler`]. With `mark`, they are recorded as served in the same
 /// write transaction (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out
 /// twice). Fewer than `count` come back when the range runs out.
 pub fn take(
     conn: &Connection,
     rating: RatingKind,
-    range: PercentileRange,
+    within: Within,
     count: usize,
     mark: bool,
     rng: &mut Rng,
 ) -> Result<Vec<Served>> {
     let work = |rng: &mut Rng| -> Result<Vec<Served>> {
-        let mut sampler = Sampler::new(conn, rating, range)?;
+        let mut sampler = Sampler::new(conn, rating, within)?;
         let mut out: Vec<Served> = Vec::with_capacity(count.min(4096));
         while out.len() < count {
             let Some(p) = sampler.draw(rng)? else { break };

@@ -1,8 +1,8 @@
-//! A bank's settings (the rating its percentiles use, its level names, how its reference was
-//! made) and its reference distribution.
+//! A bank's settings (the rating its percentiles use, its levels, how its reference was
+//! made, the difficulty model it was rated with) and its reference distribution.
 
 use super::{Result, StoreError};
-use crate::scale::{LevelSet, RatingKind, Reference};
+use crate::scale::{LevelNames, LevelSet, RatingKind, Reference};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A bank setting, if set.
@@ -12,6 +12,12 @@ pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
             r.get(0)
         })
         .optional()?)
+}
+
+/// Removes a bank setting.
+pub fn remove(conn: &Connection, key: &str) -> Result<()> {
+    conn.execute("DELETE FROM settings WHERE key = ?1", [key])?;
+    Ok(())
 }
 
 /// Sets a bank setting.
@@ -38,12 +44,34 @@ fn parsed<T: std::str::FromStr<Err = String>>(
     }
 }
 
-/// A bank's level settings: the rating its percentiles use and its level names.
+/// A bank's level settings: the rating its percentiles and levels use, and its levels. A
+/// bank without stored cut points (made before levels were rating ranges) has the default
+/// levels of its rating when its names are the default ones, or else equal shares of its
+/// reference (what its levels were then).
 pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
-    Ok((
-        parsed(conn, "rating", RatingKind::default())?,
-        parsed(conn, "levels", LevelSet::default())?,
-    ))
+    let rating = parsed(conn, "rating", RatingKind::default())?;
+    let names: LevelNames = parsed(conn, "levels", LevelNames::default())?;
+    let set = match get(conn, "cuts")? {
+        Some(value) => LevelSet::parse_cuts(&value)
+            .and_then(|cuts| LevelSet::new(names, cuts))
+            .map_err(|reason| StoreError::Setting {
+                key: "cuts",
+                value,
+                reason,
+            })?,
+        None if names == LevelNames::default() => LevelSet::default_for(rating),
+        None => match reference(conn, rating)? {
+            Some(r) => LevelSet::equal_shares(names, &r),
+            None => LevelSet::default_for(rating),
+        },
+    };
+    Ok((rating, set))
+}
+
+/// Stores a bank's levels (names and cut points).
+pub fn set_levels(conn: &Connection, levels: &LevelSet) -> Result<()> {
+    set(conn, "levels", &levels.names().to_string())?;
+    set(conn, "cuts", &levels.cuts_text())
 }
 
 /// The `reference` column holding a rating.
@@ -83,7 +111,7 @@ pub fn reference_by_source(conn: &Connection, rating: RatingKind) -> Result<Vec<
 }
 
 /// One reference puzzle with both its ratings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 pub struct ReferenceRow {
     /// The puzzle, 81 characters.
     pub puzzle: String,
@@ -93,6 +121,15 @@ pub struct ReferenceRow {
     pub hsolve: f64,
     /// Where it came from.
     pub source: String,
+}
+
+/// The bank's reference rows, in row order.
+pub fn reference_rows(conn: &Connection) -> Result<Vec<ReferenceRow>> {
+    super::rows(
+        &mut conn
+            .prepare("SELECT puzzle, difficulty, hsolve, source FROM reference ORDER BY id")?,
+        [],
+    )
 }
 
 /// Replaces the reference distribution (inside the caller's transaction).

@@ -30,6 +30,21 @@ pub fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
         )));
 }
 
+/// `build --per-level N --threads T` into `db` (the bank's default levels); checks every
+/// quota was met.
+pub fn build_levels(db: &Path, per_level: u64, threads: u32) {
+    pseudoku()
+        .args(["build", "--per-level", &per_level.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "{per_level} of {per_level} stored"
+        )));
+}
+
 /// `build --count N --threads T` into `db`.
 pub fn build(db: &Path, count: u64, threads: u32) {
     pseudoku()

@@ -1,0 +1,249 @@
+//! Layout rules a publisher sets per level (`build --symmetry --clues --minimal --techniques`):
+//! the clue pattern's symmetry, a clue-count range, minimality and a technique floor and
+//! ceiling. A job aimed at a level generates with its symmetry (and minimality); a rated puzzle
+//! counts for a level only when it keeps every rule of that level ([`Layout::keeps`]).
+//!
+//! - **Symmetry**: every clue's orbit (under the symmetry) is all clues. The pseudo-generator
+//!   reveals whole orbits of unreserved cells; an orbit holding a reserved cell stays empty,
+//!   unless the puzzle is not unique without it, in which case such orbits are revealed (in
+//!   random order) until it is: the price of a seed's reserved cells under symmetry (the seed's
+//!   symmetry is chosen, of 64 drawn, to share orbits between reserved and other cells least).
+//!   Revealed orbits bring clues the solver would have deduced, so a seed's symmetric puzzle
+//!   then loses orbits of clues while it keeps one solution: symmetric puzzles from seeds are
+//!   minimal (by orbits). The standard generator's puzzles get their clues' orbits added (and
+//!   stay as they are unless the level is minimal); random minimal puzzles are made by orbits.
+//! - **Minimal**: no orbit of clues (a single clue without symmetry) can be removed keeping one
+//!   solution, so none can be removed keeping one solution and the level either.
+//! - **Clues** `A..B`: between A and B clues, both included.
+//! - **Techniques** `MIN..MAX`: the hardest technique family the puzzle needs (the bank's
+//!   `technique` column: singles, pairs, locked-candidates, x-wing-or-xy-wing, trial) lies
+//!   between MIN and MAX.
+
+use crate::generate::Symmetry;
+use crate::grid::Puzzle;
+use crate::metrics::Technique;
+use std::fmt;
+use std::str::FromStr;
+
+/// One level's layout rules; the default has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The clue pattern's symmetry.
+    pub symmetry: Symmetry,
+    /// The clue-count range, both ends included.
+    pub clues: Option<(u32, u32)>,
+    /// No orbit of clues removable keeping one solution.
+    pub minimal: bool,
+    /// The hardest technique family needed: from, to (both included).
+    pub techniques: Option<(Technique, Technique)>,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout {
+            symmetry: Symmetry::None,
+            clues: None,
+            minimal: false,
+            techniques: None,
+        }
+    }
+}
+
+impl Layout {
+    /// True when it sets no rule.
+    pub fn is_free(&self) -> bool {
+        *self == Layout::default()
+    }
+
+    /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
+    pub fn keeps(&self, puzzle: &Puzzle, technique: &str) -> bool {
+        let n = puzzle.clues() as u32;
+        if self.clues.is_some_and(|(a, b)| n < a || n > b) {
+            return false;
+        }
+        if let Some((lo, hi)) = self.techniques {
+            let Some(t) = parse_technique(technique) else {
+                return false;
+            };
+            if t < lo || t > hi {
+                return false;
+            }
+        }
+        if !self.symmetry.holds_for(puzzle) {
+            return false;
+        }
+        !self.minimal || is_minimal(puzzle, self.symmetry)
+    }
+}
+
+/// True when no orbit of clues of `puzzle` (which has one solution) can be removed keeping one
+/// solution.
+pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
+    let Some(solution) = crate::solve::solve(puzzle).unique() else {
+        return false;
+    };
+    symmetry.orbits().into_iter().all(|orbit| {
+        let clues: Vec<_> = orbit
+            .iter()
+            .copied()
+            .filter(|&c| puzzle.get(c).is_some())
+            .collect();
+        if clues.is_empty() {
+            return true;
+        }
+        let mut cells = *puzzle.as_bytes();
+        for c in &clues {
+            cells[c.index()] = 0;
+        }
+        crate::solve::has_other_solution(&Puzzle::from_bytes_unchecked(cells), &solution, &clues)
+    })
+}
+
+/// A technique family by its stored name.
+fn parse_technique(s: &str) -> Option<Technique> {
+    [
+        Technique::Singles,
+        Technique::Pairs,
+        Technique::LockedCandidates,
+        Technique::XWingOrXyWing,
+        Technique::Trial,
+    ]
+    .into_iter()
+    .find(|t| t.name() == s.trim())
+}
+
+/// Parses `MIN..MAX` technique families, e.g. `pairs..x-wing-or-xy-wing`.
+pub fn parse_techniques(s: &str) -> Result<(Technique, Technique), String> {
+    let names = "singles, pairs, locked-candidates, x-wing-or-xy-wing, trial";
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("bad techniques {s:?}: expected MIN..MAX, e.g. pairs..trial"))?;
+    let one = |x: &str| {
+        parse_technique(x).ok_or_else(|| format!("bad technique {x:?} in {s:?}: one of {names}"))
+    };
+    let (lo, hi) = (one(a)?, one(b)?);
+    if lo > hi {
+        return Err(format!("bad techniques {s:?}: {lo} is harder than {hi}"));
+    }
+    Ok((lo, hi))
+}
+
+/// Parses a clue range `A..B` (17 <= A <= B <= 81).
+pub fn parse_clues(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("bad clue range {s:?}: expected A..B, e.g. 22..30"))?;
+    let num = |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("bad clue range {s:?}: {x:?} is not a number"))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    if !(17..=81).contains(&a) || b < a || b > 81 {
+        return Err(format!("bad clue range {s:?}: need 17 <= A <= B <= 81"));
+    }
+    Ok((a, b))
+}
+
+/// Parses a symmetry name: none, rotate180, rotate90, mirror or diagonal.
+pub fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
+    [
+        Symmetry::None,
+        Symmetry::Rotate180,
+        Symmetry::Rotate90,
+        Symmetry::Mirror,
+        Symmetry::Diagonal,
+    ]
+    .into_iter()
+    .find(|y| y.to_string() == s.trim().to_lowercase())
+    .ok_or_else(|| format!("unknown symmetry {s:?}: none, rotate180, rotate90, mirror or diagonal"))
+}
+
+impl fmt::Display for Layout {
+    /// As stored and shown: `symmetry=rotate180 clues=22..30 minimal techniques=pairs..trial`
+    /// (only the rules set; `none` for none).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if self.symmetry != Symmetry::None {
+            parts.push(format!("symmetry={}", self.symmetry));
+        }
+        if let Some((a, b)) = self.clues {
+            parts.push(format!("clues={a}..{b}"));
+        }
+        if self.minimal {
+            parts.push("minimal".to_string());
+        }
+        if let Some((a, b)) = self.techniques {
+            parts.push(format!("techniques={a}..{b}"));
+        }
+        if parts.is_empty() {
+            f.write_str("none")
+        } else {
+            f.write_str(&parts.join(" "))
+        }
+    }
+}
+
+impl FromStr for Layout {
+    type Err = String;
+    /// What [`Layout`]'s `Display` writes.
+    fn from_str(s: &str) -> Result<Layout, String> {
+        let mut l = Layout::default();
+        for part in s.split_whitespace() {
+            match part.split_once('=') {
+                None if part == "none" => {}
+                None if part == "minimal" => l.minimal = true,
+                Some(("symmetry", v)) => l.symmetry = parse_symmetry(v)?,
+                Some(("clues", v)) => l.clues = Some(parse_clues(v)?),
+                Some(("techniques", v)) => l.techniques = Some(parse_techniques(v)?),
+                _ => return Err(format!("bad layout rule {part:?} in {s:?}")),
+            }
+        }
+        Ok(l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_round_trip_and_check_puzzles() {
+        for text in [
+            "none",
+            "symmetry=rotate180",
+            "symmetry=mirror clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing",
+            "minimal",
+        ] {
+            let l: Layout = text.parse().unwrap();
+            assert_eq!(l.to_string(), text);
+        }
+        assert!("clues=10..30".parse::<Layout>().is_err());
+        assert!("techniques=trial..pairs".parse::<Layout>().is_err());
+        assert!("symmetry=spiral".parse::<Layout>().is_err());
+        // A 180-degree symmetric minimal puzzle, 24 clues, singles.
+        let mut rng = crate::Rng::new(5);
+        let p = crate::generate::random_minimal(&mut rng, Symmetry::Rotate180);
+        assert!(is_minimal(&p, Symmetry::Rotate180));
+        let t = crate::metrics::technique(&p).name();
+        let n = p.clues() as u32;
+        let l: Layout = format!("symmetry=rotate180 clues={n}..{n} minimal")
+            .parse()
+            .unwrap();
+        assert!(l.keeps(&p, t));
+        let l: Layout = format!("clues={}..81", n + 1).parse().unwrap();
+        assert!(!l.keeps(&p, t));
+        // Adding a clue orbit breaks minimality but keeps the symmetry.
+        let sol = crate::solve::solve(&p).unique().unwrap();
+        let mut cells = *p.as_bytes();
+        let empty = crate::grid::Cell::all()
+            .find(|&c| p.get(c).is_none())
+            .unwrap();
+        for c in Symmetry::Rotate180.orbit(empty) {
+            cells[c.index()] = sol.get(c).get();
+        }
+        let q = Puzzle::from_bytes_unchecked(cells);
+        assert!(Symmetry::Rotate180.holds_for(&q));
+        assert!(!is_minimal(&q, Symmetry::Rotate180));
+    }
+}

@@ -1,0 +1,265 @@
+//! Levels taught by labelled puzzles (`calibrate --from FILE --labelled`): a publisher's past
+//! puzzles with the level names it printed them under. The puzzles are rated, the cut points
+//! that put the most of them in their own level are found exactly ([`super::fit`]), and the
+//! agreement is measured on puzzles the cuts were not fitted on (two halves by class key,
+//! each fitted on one and measured on the other).
+//!
+//! # Input
+//!
+//! One puzzle per line: `puzzle<TAB>level name` (further columns ignored; blank lines and
+//! lines starting with `#` skipped). The level order is `--levels NAMES` (easiest first), or
+//! else the order in which names first appear, provided the levels then rank by rating (each
+//! level's median rating above the one before).
+
+use super::fit::{self, CrossValidation};
+use super::{reference, LevelsError};
+use crate::grid::Puzzle;
+use crate::scale::{LevelNames, LevelSet, RatingKind};
+use std::path::Path;
+
+/// The fewest puzzles each level needs for a fit.
+pub const MIN_PER_LEVEL: usize = 20;
+
+/// A labelled puzzle, rated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// Where it was read (`FILE:LINE`).
+    pub at: String,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its level's index in the level names.
+    pub level: usize,
+    /// Its rating on the scale fitted.
+    pub rating: f64,
+    /// Its half for cross-validation (the low bit of its class key's seed).
+    pub half: usize,
+}
+
+/// Levels fitted on labelled puzzles.
+#[derive(Clone, Debug)]
+pub struct LabelledFit {
+    /// The levels: names and the cuts fitted on every example.
+    pub set: LevelSet,
+    /// The examples.
+    pub examples: Vec<Example>,
+    /// Each half's cuts measured on the other half.
+    pub cross_validation: CrossValidation,
+    /// The confusion matrix of [`LabelledFit::set`] on every example (what it was fitted on).
+    pub fitted: Vec<Vec<u64>>,
+}
+
+/// A labelled line before rating.
+struct Line {
+    at: String,
+    puzzle: Puzzle,
+    name: String,
+}
+
+/// Reads the labelled puzzles of `path`: every problem (bad lines as `FILE:LINE: reason`,
+/// unknown names when `names` are given) at once.
+fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        LevelsError::Read(crate::input::ReadError::Io {
+            name: file.clone(),
+            source: e,
+        })
+    })?;
+    let mut lines = Vec::new();
+    let mut bad = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let at = format!("{file}:{}", i + 1);
+        let l = raw.trim_end_matches('\r');
+        if l.trim().is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let mut fields = l.split('\t');
+        let p = fields.next().unwrap_or_default().trim();
+        let Some(name) = fields.next().map(|n| n.trim().to_lowercase()) else {
+            bad.push(format!(
+                "{at}: expected puzzle<TAB>level name, found no tab"
+            ));
+            continue;
+        };
+        if name.is_empty() {
+            bad.push(format!("{at}: the level name is empty"));
+            continue;
+        }
+        match Puzzle::parse_line(p) {
+            Ok(puzzle) => lines.push(Line { at, puzzle, name }),
+            Err(e) => bad.push(format!("{at}: {e}")),
+        }
+    }
+    if bad.is_empty() {
+        Ok(lines)
+    } else {
+        Err(LevelsError::Labelled(bad))
+    }
+}
+
+/// The median of some ratings (0 for none).
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Reads, rates (on the current rayon pool, with `rating`) and fits the labelled puzzles of
+/// `path` on the level names `names` (or the names in order of first appearance). Nothing is
+/// fitted when a line is bad, a name unknown, a puzzle has not one solution, a level has fewer
+/// than [`MIN_PER_LEVEL`] examples, or (without `names`) the levels do not rank by rating:
+/// the error lists every problem.
+pub fn fit_file(
+    path: &Path,
+    names: Option<&LevelNames>,
+    rating: RatingKind,
+) -> Result<LabelledFit, LevelsError> {
+    let lines = read_lines(path)?;
+    let names: LevelNames = match names {
+        Some(n) => n.clone(),
+        None => {
+            let mut order: Vec<String> = Vec::new();
+            for l in &lines {
+                if !order.contains(&l.name) {
+                    order.push(l.name.clone());
+                }
+            }
+            if order.is_empty() {
+                return Err(LevelsError::EmptyCorpus(path.display().to_string()));
+            }
+            order
+                .join(",")
+                .parse()
+                .map_err(|e: String| LevelsError::Labelled(vec![e]))?
+        }
+    };
+    let mut problems: Vec<String> = lines
+        .iter()
+        .filter(|l| names.index(&l.name).is_none())
+        .map(|l| format!("{}: unknown level {:?} (levels: {names})", l.at, l.name))
+        .collect();
+    if !problems.is_empty() {
+        return Err(LevelsError::Labelled(problems));
+    }
+    let rated = reference::rate(
+        &lines
+            .iter()
+            .map(|l| (l.puzzle, l.name.clone()))
+            .collect::<Vec<_>>(),
+    );
+    let mut examples = Vec::with_capacity(lines.len());
+    for (i, r) in rated.into_iter().enumerate() {
+        match r {
+            Ok(row) => {
+                let l = &lines[i];
+                examples.push(Example {
+                    at: l.at.clone(),
+                    puzzle: l.puzzle,
+                    level: names.index(&l.name).expect("checked above"),
+                    rating: rating.value(row.difficulty, row.hsolve),
+                    half: (crate::canon::key(&l.puzzle).seed() & 1) as usize,
+                });
+            }
+            Err((_, e)) => problems.push(format!("{}: {e}", lines[i].at)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(LevelsError::Labelled(problems));
+    }
+    let k = names.len();
+    let mut counts = vec![0usize; k];
+    for e in &examples {
+        counts[e.level] += 1;
+    }
+    let few: Vec<String> = (0..k)
+        .filter(|&j| counts[j] < MIN_PER_LEVEL)
+        .map(|j| {
+            format!(
+                "{}: level {:?} has {} puzzles; a fit needs at least {MIN_PER_LEVEL} per level",
+                path.display(),
+                names.names()[j],
+                counts[j]
+            )
+        })
+        .collect();
+    if !few.is_empty() {
+        return Err(LevelsError::Labelled(few));
+    }
+    let medians: Vec<f64> = (0..k)
+        .map(|j| {
+            median(
+                examples
+                    .iter()
+                    .filter(|e| e.level == j)
+                    .map(|e| e.rating)
+                    .collect(),
+            )
+        })
+        .collect();
+    if let Some(j) = (1..k).find(|&j| medians[j] < medians[j - 1]) {
+        let mut by_median: Vec<usize> = (0..k).collect();
+        by_median.sort_by(|&a, &b| medians[a].total_cmp(&medians[b]));
+        let order: Vec<&str> = by_median
+            .iter()
+            .map(|&i| names.names()[i].as_str())
+            .collect();
+        return Err(LevelsError::Labelled(vec![format!(
+            "{}: the levels {names} do not rank by rating (median {} of {:?} is below {} of \
+             {:?}); give their order with --levels, e.g. --levels {}",
+            path.display(),
+            medians[j],
+            names.names()[j],
+            medians[j - 1],
+            names.names()[j - 1],
+            order.join(",")
+        )]));
+    }
+    let samples: Vec<(f64, usize)> = examples.iter().map(|e| (e.rating, e.level)).collect();
+    let cuts = fit::fit(&samples, k);
+    let fitted = fit::confusion(&samples, &cuts);
+    let cross_validation = fit::cross_validate(
+        &examples
+            .iter()
+            .map(|e| (e.rating, e.level, e.half))
+            .collect::<Vec<_>>(),
+        k,
+    );
+    let set = LevelSet::new(names, cuts.0).expect("a fit has one cut fewer than levels");
+    Ok(LabelledFit {
+        set,
+        examples,
+        cross_validation,
+        fitted,
+    })
+}
+
+/// What `calibrate --labelled` prints: the puzzles per level, the cut points fitted on all of
+/// them, and the confusion matrix and agreement of cuts fitted on one half measured on the
+/// other (both ways, added up).
+pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
+    use std::fmt::Write as _;
+    let names = fit.set.names().names();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} labelled puzzles; levels on {}: {}",
+        fit.examples.len(),
+        rating.name(),
+        fit.set
+    );
+    let cv = &fit.cross_validation;
+    let _ = writeln!(
+        s,
+        "held out (cuts fitted on one half by class key, counted on the other, both ways):"
+    );
+    s.push_str(&fit::text(&cv.confusion(), names));
+    let _ = writeln!(
+        s,
+        "agreement held out: {:.1}% (on the puzzles fitted: {:.1}%)",
+        100.0 * cv.agreement(),
+        100.0 * fit::agreement(&fit.fitted)
+    );
+    s
+}
