@@ -605,8 +605,21 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
          UPDATE settings SET value = '1' WHERE key = 'difficulty_model';",
     )
     .unwrap();
+    pseudoku()
+        .args(["verify", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("rated by difficulty model 1"));
     // The next build re-rates it before adding its own puzzles.
     build(&db, 20, 2);
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("checked 80 rows"))
+        .stdout(predicates::str::contains(": 0 mismatches"));
     let after: std::collections::HashMap<String, f64> = rated_puzzles(&conn).into_iter().collect();
     assert_eq!(after.len(), 80);
     for (p, d) in &before {

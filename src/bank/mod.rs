@@ -56,6 +56,13 @@ pub enum BankError {
     /// The seed library has no seed.
     #[error("the seed library is empty")]
     EmptyLibrary,
+    /// The bank was rated by an older `difficulty` model.
+    #[error(
+        "this bank was rated by difficulty model {0} (this program rates with model {current}); \
+         the next `pseudoku build` on it re-rates it",
+        current = crate::difficulty::MODEL
+    )]
+    OlderModel(String),
     /// Layout rules were given for a build that fills no level.
     #[error("layout rules belong to levels: give them with --level NAME or --per-level N")]
     LayoutWithoutLevel,

@@ -1,5 +1,5 @@
 //! `verify`: stored rows re-checked from scratch: unique solution, the stored solution,
-//! canonical form and key, both ratings and the percentile recomputed.
+//! canonical form and key, both ratings, the percentile and the level recomputed.
 
 use super::BankError;
 use crate::canon;
@@ -37,7 +37,11 @@ pub struct Verified {
 /// current rayon pool.
 pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
     let conn = store::open_existing(db)?;
-    let (kind, _) = store::settings::levels(&conn)?;
+    let model = store::settings::get(&conn, "difficulty_model")?;
+    if model.is_some() && model != Some(crate::difficulty::MODEL.to_string()) {
+        return Err(BankError::OlderModel(model.unwrap_or_default()));
+    }
+    let (kind, levels) = store::settings::levels(&conn)?;
     let reference = store::settings::reference(&conn, kind)?;
     let total = store::puzzles::count(&conn)?;
     let step = if sample == 0 || sample >= total {
@@ -109,6 +113,10 @@ pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
                             "percentile {want:?} != stored {:?}",
                             row.percentile
                         ));
+                    }
+                    let level = levels.of(value) as u32;
+                    if row.level != Some(level) {
+                        bad(format!("level {level} != stored {:?}", row.level));
                     }
                 }
                 Err(e) => bad(format!("cannot rate: {e}")),

@@ -235,6 +235,8 @@ pub struct Stored {
     pub difficulty: Option<f64>,
     /// Its percentile.
     pub percentile: Option<f64>,
+    /// Its level (0 = easiest).
+    pub level: Option<u32>,
 }
 
 /// The number of stored puzzles.
@@ -247,7 +249,7 @@ pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
     super::rows(
         &mut conn.prepare(
             "SELECT id, puzzle, solution, canon, canon_key, hsolve, hsolve_sd, tier, technique,
-                 difficulty, percentile
+                 difficulty, percentile, level
              FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
         )?,
         [step.max(1) as i64],
