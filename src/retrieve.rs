@@ -1,7 +1,7 @@
 //! Retrieval: random unserved puzzles of a band, a percentile range or a named level, for the
 //! app that asks the bank for "a hard puzzle" (`pseudoku get`).
 
-use crate::levels::{Band, LevelNames, LevelSet, PercentileRange, RatingKind};
+use crate::levels::{Band, LevelSet, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
 use crate::store::retrieval::Within;
 use crate::store::{self, Served, StoreError};
@@ -13,16 +13,8 @@ pub enum RetrieveError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The bank has no level of that name.
-    #[error(
-        "no level {name:?} in this bank (its levels: {levels}; change them with \
-         `pseudoku calibrate --levels`)"
-    )]
-    UnknownLevel {
-        /// The name asked for.
-        name: String,
-        /// The bank's level names.
-        levels: LevelNames,
-    },
+    #[error(transparent)]
+    Levels(#[from] LevelsError),
 }
 
 /// What to retrieve.
@@ -46,7 +38,7 @@ impl Selector {
                 Within::Level(
                     levels
                         .index(name)
-                        .ok_or_else(|| RetrieveError::UnknownLevel {
+                        .ok_or_else(|| LevelsError::UnknownLevel {
                             name: name.clone(),
                             levels: levels.names().clone(),
                         })? as u32,
