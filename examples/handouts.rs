@@ -25,6 +25,7 @@ fn main() {
         targets: Vec::new(),
         per_level: Some(500),
         layout: None,
+        wait: false,
         rating: None,
         threads: 0,
         rng_seed: 2026,

@@ -1,7 +1,11 @@
 //! Batch commands over puzzle inputs (`solve`, `rate`, `canon`): every puzzle of a file or of
-//! standard input processed in input order, one output line per good puzzle, and every bad
+//! standard input processed, one output line per good puzzle in input order, and every bad
 //! line (one that does not parse, or a puzzle the task cannot handle) reported as
 //! `FILE:LINE: reason` while the rest goes on.
+//!
+//! The input is read in chunks of [`CHUNK`] entries; each chunk is processed on the worker
+//! threads and written in input order before the next is read, so memory stays bounded
+//! whatever the input's length.
 
 use crate::canon;
 use crate::input::{Entry, PuzzleReader, ReadError};
@@ -79,7 +83,9 @@ impl Task {
     pub fn line(&self, entry: &Entry) -> Result<String, String> {
         let p = entry.puzzle;
         match self {
-            Task::Solve { count: true } => Ok(format!("{}\t{}", p, solve(&p).count())),
+            Task::Solve { count: true } => {
+                Ok(format!("{}\t{}", p, crate::solve::count_solutions(&p, 2)))
+            }
             Task::Solve { count: false } => Ok(match solve(&p) {
                 Solutions::Unique(g) => format!("{p}\t{g}"),
                 Solutions::Multiple(_) => format!("{p}\tmultiple"),
@@ -120,40 +126,66 @@ impl Task {
     }
 }
 
-/// Runs `task` over the puzzles of `input` (`-`: standard input), writing the results to
-/// `out` and the bad lines to `err`, in input order.
+/// Entries read and processed at a time.
+pub const CHUNK: usize = 4096;
+
+/// Runs `task` over the puzzles of `input` (`-`: standard input) on the threads of `pool`,
+/// writing the results to `out` and the bad lines to `err`, in input order. A report that
+/// cannot be written to `err` is dropped (there is nowhere left to say so); an `out` that
+/// cannot be written is an error.
 pub fn run(
-    task: Task,
+    task: &Task,
     input: &Path,
+    pool: &rayon::ThreadPool,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Summary, BatchError> {
+    use rayon::prelude::*;
     let name = input.display().to_string();
     let mut summary = Summary::default();
     if let Some(h) = task.header() {
         writeln!(out, "{h}")?;
     }
-    for item in PuzzleReader::open(input).map_err(BatchError::Read)? {
-        let entry = match item {
-            Ok(entry) => entry,
-            Err(ReadError::Line(e)) => {
-                out.flush()?;
-                writeln!(err, "{e}")?;
-                summary.bad += 1;
-                continue;
-            }
-            Err(e) => return Err(BatchError::Read(e)),
+    let mut reader = PuzzleReader::open(input).map_err(BatchError::Read)?;
+    let mut chunk: Vec<Result<Entry, ReadError>> = Vec::with_capacity(CHUNK);
+    loop {
+        chunk.clear();
+        chunk.extend(reader.by_ref().take(CHUNK));
+        if chunk.is_empty() {
+            break;
+        }
+        // The input itself failing ends the reading: what came before is still handled.
+        let failed = match chunk.last() {
+            Some(Err(ReadError::Io { .. })) => chunk.pop(),
+            _ => None,
         };
-        match task.line(&entry) {
-            Ok(line) => {
-                writeln!(out, "{line}")?;
-                summary.done += 1;
+        let done: Vec<Result<String, String>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|item| match item {
+                    Ok(entry) => task
+                        .line(entry)
+                        .map_err(|why| format!("{name}:{}: {why}", entry.line)),
+                    Err(e) => Err(e.to_string()),
+                })
+                .collect()
+        });
+        for result in done {
+            match result {
+                Ok(line) => {
+                    writeln!(out, "{line}")?;
+                    summary.done += 1;
+                }
+                Err(report) => {
+                    out.flush()?;
+                    let _ = writeln!(err, "{report}");
+                    summary.bad += 1;
+                }
             }
-            Err(why) => {
-                out.flush()?;
-                writeln!(err, "{name}:{}: {why}", entry.line)?;
-                summary.bad += 1;
-            }
+        }
+        if let Some(Err(e)) = failed {
+            out.flush()?;
+            return Err(BatchError::Read(e));
         }
     }
     out.flush()?;

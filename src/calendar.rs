@@ -49,6 +49,22 @@ impl Date {
     }
 }
 
+/// The current time in UTC, `YYYY-MM-DDTHH:MM:SSZ`, from the system clock.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let s = secs % 86_400;
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        Date::from_days((secs / 86_400) as i64),
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
 impl std::fmt::Display for Date {
     /// `YYYY-MM-DD`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

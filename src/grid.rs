@@ -229,6 +229,9 @@ pub enum ParseError {
         /// How many cells are empty.
         empty: usize,
     },
+    /// The line is not valid UTF-8 text.
+    #[error("not valid UTF-8 text")]
+    NotUtf8,
 }
 
 /// A consistent Sudoku position: 81 cells, each empty or holding a digit, no digit repeated in a

@@ -4,6 +4,12 @@
 //! A puzzle file holds one puzzle per line in the one-line form (81 characters; anything after
 //! them, such as tab-separated columns, is ignored), or puzzles in the nine-line grid form, one
 //! after another. Blank lines and lines starting with `#` are skipped.
+//!
+//! Every bad entry is reported with its line and the reading goes on: a line that is not valid
+//! UTF-8 is a bad line like any other. A line with the shape of a grid row (nine cells once
+//! spaces and `| + - =` are removed) counts as a row even when a cell is bad, so a grid with a
+//! bad row is reported once, at that row, and the next grid is read in step; a one-line puzzle,
+//! a blank line or a comment ends a grid in progress.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -56,8 +62,11 @@ pub struct PuzzleReader<R> {
     name: String,
     reader: R,
     line_no: usize,
+    bytes: Vec<u8>,
     buf: String,
     done: bool,
+    /// The line in `buf` is to be read again (it ended a grid in progress).
+    replay: bool,
 }
 
 /// A puzzle reader over a boxed buffered input.
@@ -87,8 +96,10 @@ impl<R: BufRead> PuzzleReader<R> {
             name: name.into(),
             reader,
             line_no: 0,
+            bytes: Vec::new(),
             buf: String::new(),
             done: false,
+            replay: false,
         }
     }
 
@@ -100,14 +111,22 @@ impl<R: BufRead> PuzzleReader<R> {
         })
     }
 
-    /// Reads the next line into `self.buf`; false at the end of input.
-    fn next_line(&mut self) -> Result<bool, ReadError> {
+    /// Reads the next line into `self.buf`: `Some(true)`, or `Some(false)` for a line that is
+    /// not valid UTF-8 (then `self.buf` is empty); `None` at the end of input.
+    fn next_line(&mut self) -> Result<Option<bool>, ReadError> {
         self.buf.clear();
-        match self.reader.read_line(&mut self.buf) {
-            Ok(0) => Ok(false),
+        self.bytes.clear();
+        match self.reader.read_until(b'\n', &mut self.bytes) {
+            Ok(0) => Ok(None),
             Ok(_) => {
                 self.line_no += 1;
-                Ok(true)
+                match std::str::from_utf8(&self.bytes) {
+                    Ok(s) => {
+                        self.buf.push_str(s);
+                        Ok(Some(true))
+                    }
+                    Err(_) => Ok(Some(false)),
+                }
             }
             Err(source) => Err(ReadError::Io {
                 name: self.name.clone(),
@@ -117,6 +136,22 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 }
 
+/// A grid-form block being read: its first line, its rows, and the first bad row if any.
+struct Block {
+    start: usize,
+    rows: Vec<[u8; 9]>,
+    bad: Option<(usize, ParseError)>,
+}
+
+/// True when `text` has the shape of a grid row: nine cells once whitespace and the separators
+/// `| + - =` are removed (whatever the cells hold).
+fn row_shaped(text: &str) -> bool {
+    text.chars()
+        .filter(|&c| !c.is_whitespace() && !matches!(c, '|' | '+' | '-' | '='))
+        .count()
+        == 9
+}
+
 impl<R: BufRead> Iterator for PuzzleReader<R> {
     type Item = Result<Entry, ReadError>;
 
@@ -124,31 +159,66 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
         if self.done {
             return None;
         }
-        // A grid-form block in progress: its first line and the rows so far.
-        let mut block: Option<(usize, Vec<[u8; 9]>)> = None;
+        let mut block: Option<Block> = None;
+        // Ends the block in progress (short of nine rows): its report.
+        let cut = |reader: &Self, b: Block| -> ReadError {
+            match b.bad {
+                Some((line, e)) => reader.line_error(line, e),
+                None => reader.line_error(b.start, incomplete_grid(b.rows.len())),
+            }
+        };
         loop {
-            match self.next_line() {
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
+            if self.replay {
+                self.replay = false;
+            } else {
+                match self.next_line() {
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                    Ok(None) => {
+                        self.done = true;
+                        return block.map(|b| Err(cut(self, b)));
+                    }
+                    Ok(Some(false)) => {
+                        // Not UTF-8: a bad line, or a bad row when it has a row's shape.
+                        let line = self.line_no;
+                        let shaped = row_shaped(String::from_utf8_lossy(&self.bytes).trim());
+                        if !shaped {
+                            return Some(Err(match block.take() {
+                                Some(b) => cut(self, b),
+                                None => self.line_error(line, ParseError::NotUtf8),
+                            }));
+                        }
+                        let b = block.get_or_insert_with(|| Block {
+                            start: line,
+                            rows: Vec::new(),
+                            bad: None,
+                        });
+                        b.rows.push([0; 9]);
+                        b.bad.get_or_insert((line, ParseError::NotUtf8));
+                        if b.rows.len() == 9 {
+                            return Some(Err(cut(self, block.take()?)));
+                        }
+                        continue;
+                    }
+                    Ok(Some(true)) => {}
                 }
-                Ok(false) => {
-                    self.done = true;
-                    return block.map(|(start, rows)| {
-                        Err(self.line_error(start, incomplete_grid(rows.len())))
-                    });
-                }
-                Ok(true) => {}
             }
             let text = self.buf.trim();
             if text.is_empty() || text.starts_with('#') {
-                if let Some((start, rows)) = block.take() {
-                    return Some(Err(self.line_error(start, incomplete_grid(rows.len()))));
+                if let Some(b) = block.take() {
+                    return Some(Err(cut(self, b)));
                 }
                 continue;
             }
             let first_field = text.split_whitespace().next().unwrap_or("");
-            if block.is_none() && first_field.chars().count() >= 81 {
+            if first_field.chars().count() >= 81 {
+                // A one-line puzzle; it ends a grid in progress, and is read next.
+                if let Some(b) = block.take() {
+                    self.replay = true;
+                    return Some(Err(cut(self, b)));
+                }
                 let line = self.line_no;
                 let rest = text[first_field.len()..].trim_start().to_string();
                 return Some(
@@ -157,39 +227,27 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                         .map_err(|e| self.line_error(line, e)),
                 );
             }
-            match grid_row(text) {
+            let row = match grid_row(text) {
                 GridLine::Separator => continue,
-                GridLine::Row(row) => {
-                    let (start, rows) = block.get_or_insert_with(|| (self.line_no, Vec::new()));
-                    rows.push(row);
-                    if rows.len() == 9 {
-                        let start = *start;
-                        let mut cells = [0u8; 81];
-                        for (i, r) in rows.iter().enumerate() {
-                            cells[9 * i..9 * i + 9].copy_from_slice(r);
-                        }
-                        return Some(
-                            Puzzle::from_bytes(cells)
-                                .map(|puzzle| Entry {
-                                    line: start,
-                                    puzzle,
-                                    rest: String::new(),
-                                })
-                                .map_err(|e| self.line_error(start, e)),
-                        );
-                    }
-                }
+                GridLine::Row(row) => Ok(row),
+                GridLine::Other(reason) if row_shaped(text) => Err(reason),
                 GridLine::Other(reason) => {
+                    // Not a row: a bad line on its own, or one that breaks the grid in
+                    // progress (reported once).
                     let line = self.line_no;
-                    return Some(Err(match block {
-                        // Inside a grid: the row is malformed.
-                        Some((_, rows)) => self.line_error(
-                            line,
-                            ParseError::BadGrid {
-                                reason: format!("row {}: {reason}", rows.len() + 1),
-                            },
-                        ),
-                        // Otherwise it is a one-line puzzle that is too short or malformed.
+                    return Some(Err(match block.take() {
+                        Some(b) => {
+                            let n = b.rows.len();
+                            match b.bad {
+                                Some((l, e)) => self.line_error(l, e),
+                                None => self.line_error(
+                                    line,
+                                    ParseError::BadGrid {
+                                        reason: format!("row {}: {reason}", n + 1),
+                                    },
+                                ),
+                            }
+                        }
                         None => self.line_error(
                             line,
                             Puzzle::parse_line(text)
@@ -198,6 +256,44 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                         ),
                     }));
                 }
+            };
+            let line = self.line_no;
+            let b = block.get_or_insert_with(|| Block {
+                start: line,
+                rows: Vec::new(),
+                bad: None,
+            });
+            match row {
+                Ok(r) => b.rows.push(r),
+                Err(reason) => {
+                    let n = b.rows.len();
+                    b.rows.push([0; 9]);
+                    b.bad.get_or_insert((
+                        line,
+                        ParseError::BadGrid {
+                            reason: format!("row {}: {reason}", n + 1),
+                        },
+                    ));
+                }
+            }
+            if b.rows.len() == 9 {
+                let b = block.take()?;
+                if let Some((l, e)) = b.bad {
+                    return Some(Err(self.line_error(l, e)));
+                }
+                let mut cells = [0u8; 81];
+                for (i, r) in b.rows.iter().enumerate() {
+                    cells[9 * i..9 * i + 9].copy_from_slice(r);
+                }
+                return Some(
+                    Puzzle::from_bytes(cells)
+                        .map(|puzzle| Entry {
+                            line: b.start,
+                            puzzle,
+                            rest: String::new(),
+                        })
+                        .map_err(|e| self.line_error(b.start, e)),
+                );
             }
         }
     }
@@ -277,5 +373,100 @@ mod tests {
             got[0].as_ref().unwrap_err(),
             "t.txt:1: bad grid: incomplete grid: 2 of 9 rows"
         );
+    }
+
+    /// One item of a fuzzed input: a good puzzle (one-line or grid form), or something bad.
+    #[derive(Clone, Debug)]
+    enum Item {
+        Line(usize),
+        Grid(usize),
+        Garbage(Vec<u8>),
+        BrokenGrid(usize, usize, u8),
+    }
+
+    /// Good puzzles the items draw from.
+    fn good() -> Vec<Puzzle> {
+        let mut rng = crate::Rng::new(16);
+        (0..8)
+            .map(|_| crate::generate::random_minimal(&mut rng, crate::generate::Symmetry::None))
+            .collect()
+    }
+
+    fn item() -> impl proptest::strategy::Strategy<Value = Item> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0usize..8).prop_map(Item::Line),
+            (0usize..8).prop_map(Item::Grid),
+            // A bad line: random bytes without a newline that are not row-shaped (nine cells,
+            // which any reader must take for a grid row).
+            proptest::collection::vec(any::<u8>(), 1..120)
+                .prop_map(|v| Item::Garbage(v.into_iter().filter(|&b| b != b'\n').collect()))
+                .prop_filter("not row-shaped, not blank", |i| match i {
+                    Item::Garbage(v) => {
+                        let t = String::from_utf8_lossy(v);
+                        let t = t.trim();
+                        !t.is_empty() && !t.starts_with('#') && !super::row_shaped(t)
+                    }
+                    _ => true,
+                }),
+            (
+                0usize..8,
+                0usize..81,
+                prop_oneof![Just(b'x'), Just(0xffu8), Just(b'@')]
+            )
+                .prop_map(|(i, at, b)| Item::BrokenGrid(i, at, b)),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000)) {
+            let n = PuzzleReader::new("f", &bytes[..]).count();
+            proptest::prop_assert!(n <= bytes.len() + 1);
+        }
+
+        #[test]
+        fn every_good_puzzle_after_a_bad_one_is_read(items in proptest::collection::vec(item(), 1..30)) {
+            let good = good();
+            let mut bytes = Vec::new();
+            let mut want = Vec::new();
+            for it in &items {
+                match it {
+                    Item::Line(i) => {
+                        bytes.extend_from_slice(good[*i].to_line().as_bytes());
+                        bytes.push(b'\n');
+                        want.push(good[*i]);
+                    }
+                    Item::Grid(i) => {
+                        bytes.extend_from_slice(good[*i].to_grid_string().as_bytes());
+                        bytes.push(b'\n');
+                        want.push(good[*i]);
+                    }
+                    Item::Garbage(v) => {
+                        bytes.extend_from_slice(v);
+                        bytes.push(b'\n');
+                    }
+                    Item::BrokenGrid(i, at, b) => {
+                        let line = good[*i].to_line();
+                        let mut rows = Vec::new();
+                        for r in 0..9 {
+                            let mut row: Vec<u8> = line.as_bytes()[9 * r..9 * r + 9].to_vec();
+                            if r == at / 9 {
+                                row[at % 9] = *b;
+                            }
+                            rows.push(row);
+                        }
+                        for row in rows {
+                            bytes.extend_from_slice(&row);
+                            bytes.push(b'\n');
+                        }
+                    }
+                }
+            }
+            let got: Vec<Puzzle> = PuzzleReader::new("f", &bytes[..])
+                .filter_map(|r| r.ok().map(|e| e.puzzle))
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The `pseudoku` command: parses the command line, runs it, and maps the outcome to the exit
 //! code documented in `pseudoku::cli`. All the work is in the library.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -10,7 +11,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(outcome) => ExitCode::from(outcome.code()),
         Err(e) => {
-            eprintln!("pseudoku: {e:#}");
+            // Standard error may be gone too: then there is nowhere to say why.
+            let _ = writeln!(std::io::stderr(), "pseudoku: {e:#}");
             ExitCode::from(FATAL)
         }
     }

@@ -225,8 +225,11 @@ impl FromStr for PercentileRange {
     }
 }
 
-/// Level names, easiest first: 1 to 100 distinct names of letters, digits, `-` and `_`,
-/// stored lower-case.
+/// The longest level name.
+pub const MAX_LEVEL_NAME: usize = 40;
+
+/// Level names, easiest first: 1 to 100 distinct names of 1 to [`MAX_LEVEL_NAME`] letters,
+/// digits, `-` and `_`, stored lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelNames(Vec<String>);
 
@@ -276,12 +279,14 @@ impl FromStr for LevelNames {
         }
         for (i, n) in names.iter().enumerate() {
             if n.is_empty()
+                || n.len() > MAX_LEVEL_NAME
                 || !n
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             {
+                let shown: String = n.chars().take(MAX_LEVEL_NAME).collect();
                 return Err(format!(
-                    "bad level name {n:?} in {s:?}: use letters, digits, - and _"
+                    "bad level name {shown:?}: use 1 to {MAX_LEVEL_NAME} letters, digits, - and _"
                 ));
             }
             if names[..i].contains(n) {

@@ -13,6 +13,7 @@ use crate::seeds::Library;
 use crate::store::{self, Build, NewPuzzle};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -29,8 +30,10 @@ enum Event {
 /// Progress of a running build.
 #[derive(Clone, Debug, Default)]
 pub struct Progress {
-    /// Puzzles stored by this build so far.
+    /// Puzzles stored by this build so far (earlier runs of it included).
     pub stored: u64,
+    /// Of those, the ones stored before this run (a resumed build's earlier runs).
+    pub at_start: u64,
     /// Puzzles requested.
     pub count: u64,
     /// Duplicates skipped.
@@ -51,6 +54,10 @@ impl Progress {
         self.stored < self.count
     }
 }
+
+/// The most puzzles one build may be asked for (SQLite stores counts as signed 64-bit
+/// integers; this leaves room for every sum).
+pub const MAX_COUNT: u64 = 1 << 40;
 
 /// The build's arguments as recorded in its bookkeeping row (a build resumes only with the
 /// same ones).
@@ -106,6 +113,7 @@ pub fn build(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()?;
+    let mut lock = store::lock::WriterLock::acquire(&opts.db, "build", opts.wait)?;
     let mut conn = store::open(&opts.db)?;
     let levels = calibrate::ensure(&mut conn, opts.rating)?;
     pool.install(|| calibrate::backfill(&mut conn, &levels))?;
@@ -145,7 +153,13 @@ pub fn build(
     }
     let targeted = !quotas.is_empty();
     let count = if targeted {
-        quotas.iter().map(|t| t.1).sum()
+        quotas
+            .iter()
+            .try_fold(0u64, |sum, t| sum.checked_add(t.1))
+            .filter(|&n| n <= MAX_COUNT)
+            .ok_or(BankError::TooMany)?
+    } else if opts.count > MAX_COUNT {
+        return Err(BankError::TooMany);
     } else {
         opts.count
     };
@@ -167,11 +181,13 @@ pub fn build(
         count,
         crate::rate::RATER,
     )?;
+    let _ = lock.describe(&format!("build {}", b.id));
     let mut keys: HashSet<String> = store::puzzles::keys(&conn)?;
     let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &quotas, b.id)?;
     let all_seeds = Source::Seeds((0..seeds.len()).collect());
     let mut prog = Progress {
         stored: b.stored,
+        at_start: b.stored,
         count: b.count,
         duplicates: b.duplicates,
         rejected: b.rejected,
@@ -260,7 +276,8 @@ pub fn build(
             }
             let rated = match event {
                 Event::NotUnique => {
-                    eprintln!(
+                    let _ = writeln!(
+                        std::io::stderr(),
                         "pseudoku: bug: job {j} made a puzzle without one solution; not stored"
                     );
                     b.rejected += 1;

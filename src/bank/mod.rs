@@ -63,6 +63,9 @@ pub enum BankError {
         current = crate::difficulty::MODEL
     )]
     OlderModel(String),
+    /// More puzzles asked for than one build can count.
+    #[error("too many puzzles asked for: one build makes at most 2^40 (about 10^12)")]
+    TooMany,
     /// Layout rules were given for a build that fills no level.
     #[error("layout rules belong to levels: give them with --level NAME or --per-level N")]
     LayoutWithoutLevel,
@@ -93,6 +96,8 @@ pub struct BuildOptions {
     pub per_level: Option<u64>,
     /// Layout rules to store for the levels this build fills (their stored rules otherwise).
     pub layout: Option<layout::Layout>,
+    /// When another process is writing to the bank, wait for it (else stop with an error).
+    pub wait: bool,
     /// The rating a new bank's percentiles use (an existing bank keeps its own).
     pub rating: Option<RatingKind>,
     /// Worker threads (0: all cores).

@@ -96,6 +96,26 @@ pub enum Command {
     Seeds(SeedsCommand),
 }
 
+/// The most worker threads per core `--threads` accepts.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// Parses `--threads`: 0 (all cores) up to [`THREADS_PER_CORE`] per core of this machine.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of threads"))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = THREADS_PER_CORE * cores;
+    if n > max {
+        return Err(format!(
+            "{n} threads is too many: this machine has {cores} cores, so at most {max} \
+             ({THREADS_PER_CORE} per core); 0 uses every core"
+        ));
+    }
+    Ok(n)
+}
+
 /// Arguments of `pseudoku build`.
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
@@ -106,7 +126,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 1000)]
     pub count: u64,
     /// Worker threads (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Seed of every random choice.
     #[arg(long = "seed", default_value_t = 2026)]
@@ -135,6 +155,9 @@ pub struct BuildArgs {
     /// The rating a new bank's percentiles and bands use.
     #[arg(long, value_enum)]
     pub rating: Option<crate::levels::RatingKind>,
+    /// When another process is writing to the bank, wait for it instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
     /// Layout rule for the levels this build fills (stored with the bank; any layout option
     /// replaces their stored rules): the clue pattern's symmetry, none, rotate180, rotate90,
     /// mirror or diagonal.
@@ -263,8 +286,11 @@ pub struct CalibrateArgs {
     /// `--labelled`, the order of the file's names.
     #[arg(long, value_name = "NAMES")]
     pub levels: Option<crate::levels::LevelNames>,
+    /// When another process is writing to the bank, wait for it instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
     /// Worker threads for rating the corpus (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
 }
 
@@ -375,7 +401,7 @@ pub struct MineArgs {
     #[arg(long, default_value_t = 300)]
     pub count: usize,
     /// Worker threads (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Seed of the random choices (the same seed gives the same library).
     #[arg(long = "seed", default_value_t = 2026)]
@@ -397,6 +423,9 @@ pub struct ImportArgs {
     /// The file to import; `-` reads standard input.
     #[arg(value_name = "FILE|-")]
     pub input: PathBuf,
+    /// When another process is writing to the bank, wait for it instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
     /// The library.
     #[command(flatten)]
     pub library: LibraryArg,
@@ -422,6 +451,9 @@ pub struct CanonArgs {
     /// Print one JSON object per line (keys `input canonical key automorphisms`).
     #[arg(long)]
     pub json: bool,
+    /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 /// Arguments of `pseudoku rate`.
@@ -440,6 +472,9 @@ pub struct RateArgs {
     /// Name each puzzle's level on this bank's levels instead of the default ones.
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 /// Arguments of `pseudoku explain`.
@@ -462,4 +497,7 @@ pub struct SolveArgs {
     /// Print the number of solutions (0, 1, or 2 for two or more) instead of the solution.
     #[arg(long)]
     pub count: bool,
+    /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }

@@ -4,9 +4,28 @@
 //! Exit codes ([`Outcome::code`]): 0 success; 1 some input lines were bad (each reported on
 //! stderr as `FILE:LINE: reason`, the rest processed), a bank came up short (`get` or `export`
 //! ran out of puzzles), or `verify` found a wrong row; 2 a usage or fatal error (bad arguments,
-//! unreadable file). A closed output pipe is success.
+//! unreadable file, output that cannot be written); 130 a build stopped by Ctrl-C (what it
+//! committed is kept; the same command resumes it). A closed output pipe is success.
 
 pub mod args;
+
+/// Writes a line to standard error; one that cannot be written is dropped (there is nowhere
+/// left to say so), never a panic.
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// Writes a line to standard output, returning from the command with the error when it cannot
+/// be written (a closed pipe is then success, see [`run`]).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($t)*)?;
+    }};
+}
 
 pub use args::*;
 
@@ -24,6 +43,9 @@ pub enum Outcome {
     Short,
     /// `verify` found a wrong row (exit 1).
     Mismatch,
+    /// A build was stopped by Ctrl-C (SIGINT) and kept what it committed (exit 130, the
+    /// shell's code for a command ended by SIGINT).
+    Interrupted,
 }
 
 impl Outcome {
@@ -41,6 +63,7 @@ impl Outcome {
         match self {
             Outcome::Success => 0,
             Outcome::BadLines | Outcome::Short | Outcome::Mismatch => 1,
+            Outcome::Interrupted => 130,
         }
     }
 }
@@ -51,7 +74,11 @@ pub const FATAL: u8 = 2;
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let result = match cli.command {
-        Command::Solve(a) => batch(crate::batch::Task::Solve { count: a.count }, &a.input),
+        Command::Solve(a) => batch(
+            crate::batch::Task::Solve { count: a.count },
+            &a.input,
+            a.threads,
+        ),
         Command::Rate(a) => run_rate(&a),
         Command::Canon(a) => batch(
             crate::batch::Task::Canon {
@@ -59,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 json: a.json,
             },
             &a.input,
+            a.threads,
         ),
         Command::Explain(a) => run_explain(&a),
         Command::Build(a) => run_build(&a),
@@ -91,9 +119,17 @@ fn lines_outcome(bad: usize) -> Outcome {
     Outcome::BadLines.when(bad > 0)
 }
 
-fn batch(task: crate::batch::Task, input: &std::path::Path) -> anyhow::Result<Outcome> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    let summary = crate::batch::run(task, input, &mut out, &mut io::stderr().lock())?;
+fn batch(
+    task: crate::batch::Task,
+    input: &std::path::Path,
+    threads: usize,
+) -> anyhow::Result<Outcome> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let summary = crate::batch::run(&task, input, &pool, &mut out, &mut io::stderr().lock())?;
+    out.flush()?;
     Ok(lines_outcome(summary.bad as usize))
 }
 
@@ -111,6 +147,7 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
             levels,
         },
         &args.input,
+        args.threads,
     )
 }
 
@@ -162,6 +199,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         targets: args.targets().map_err(anyhow::Error::msg)?,
         per_level: args.per_level,
         layout: args.layout(),
+        wait: args.wait,
         rating: args.rating,
         threads: args.threads,
         rng_seed: args.rng_seed,
@@ -176,12 +214,13 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     );
     let mut last_line = std::time::Instant::now();
     let prog = crate::bank::build(&opts, &lib, &STOP, |p| {
-        let rate = p.stored as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        // This run's rate: a resumed build's earlier rows are not counted.
+        let rate = (p.stored - p.at_start) as f64 / start.elapsed().as_secs_f64().max(1e-9);
         if tty {
             bar.set_position(p.stored);
             bar.set_message(format!("{} duplicates, {rate:.0}/s", p.duplicates));
         } else if last_line.elapsed().as_secs() >= 5 {
-            eprintln!(
+            warn!(
                 "stored {}/{}, {} duplicates, {rate:.0}/s",
                 p.stored, p.count, p.duplicates
             );
@@ -191,7 +230,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let stopped = prog.stopped();
-    eprintln!(
+    warn!(
         "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
         if stopped { "stopped:" } else { "stored" },
         prog.stored,
@@ -207,21 +246,21 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         }
     );
     for t in &prog.targets {
-        eprintln!("{t}");
+        warn!("{t}");
     }
     if !prog.targets.is_empty() {
-        eprintln!(
+        warn!(
             "{} puzzles fell outside the bands and levels still open",
             prog.off_band
         );
     }
-    eprintln!(
+    warn!(
         "stage times: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; insert {:.1} s",
         prog.stage[0].as_secs_f64(),
         prog.stage[1].as_secs_f64(),
         prog.stage[2].as_secs_f64()
     );
-    Ok(Outcome::Success)
+    Ok(Outcome::Interrupted.when(stopped))
 }
 
 fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
@@ -253,9 +292,9 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     if (puzzles.len() as u64) < args.count {
         let what = selector.describe(&levels, rating);
         if puzzles.is_empty() {
-            eprintln!("pseudoku: no unserved puzzle left in {what}");
+            warn!("pseudoku: no unserved puzzle left in {what}");
         } else {
-            eprintln!(
+            warn!(
                 "pseudoku: only {} unserved puzzles left in {what} ({} asked)",
                 puzzles.len(),
                 args.count
@@ -269,6 +308,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
 fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     use crate::levels::calibrate::{self, Corpus, LevelChange};
     let mut conn = crate::store::open_existing(&args.db)?;
+    let _lock = crate::store::lock::WriterLock::acquire(&args.db, "calibrate", args.wait)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -283,12 +323,12 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
             let fit = pool.install(|| {
                 crate::levels::labelled::fit_file(path, args.levels.as_ref(), rating)
             })?;
-            print!("{}", crate::levels::labelled::summary(&fit, rating));
+            io::stdout().write_all(crate::levels::labelled::summary(&fit, rating).as_bytes())?;
             levels = Some(LevelChange::Set(fit.set));
         } else {
             let corpus = pool.install(|| Corpus::read(path))?;
             for line in &corpus.bad {
-                eprintln!("{line}");
+                warn!("{line}");
             }
             bad = corpus.bad.len();
             reference = Some(corpus.into_reference()?);
@@ -303,7 +343,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     };
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
     let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
-    println!(
+    say!(
         "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles and \
          levels recomputed",
         levels.reference.len(),
@@ -330,19 +370,19 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
     };
     let report = crate::export::export(&mut conn, &opts)?;
     for s in &report.shortages {
-        eprintln!(
+        warn!(
             "pseudoku: level {}: {} puzzles missing, from {}",
             s.level, s.missing, s.from
         );
     }
     if !report.shortages.is_empty() && !args.allow_partial {
-        eprintln!(
+        warn!(
             "pseudoku: nothing exported; build more puzzles of those levels, or export what \
              there is with --allow-partial"
         );
         return Ok(Outcome::Short);
     }
-    eprintln!(
+    warn!(
         "exported {} puzzles ({} new, {} as exported before) in {} files to {}",
         report.puzzles,
         report.new,
@@ -357,9 +397,9 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let conn = crate::store::open_existing(&args.db)?;
     let inv = crate::inventory::read(&conn)?;
     if args.json {
-        println!("{}", serde_json::to_string(&inv)?);
+        say!("{}", serde_json::to_string(&inv)?);
     } else {
-        print!("{}", inv.to_text());
+        io::stdout().write_all(inv.to_text().as_bytes())?;
     }
     if let Some(path) = &args.plot {
         std::fs::write(path, inv.to_svg()).with_context(|| path.display().to_string())?;
@@ -370,9 +410,9 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let v = crate::bank::verify(&args.db, args.sample)?;
     for m in &v.mismatches {
-        println!("{m}");
+        say!("{m}");
     }
-    println!(
+    say!(
         "checked {} rows of {}: {} mismatches",
         v.checked,
         args.db.display(),
@@ -384,7 +424,7 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
 fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     if let Some(file) = &at.library {
-        print!("{}", crate::seeds::Library::load(file)?.summary());
+        io::stdout().write_all(crate::seeds::Library::load(file)?.summary().as_bytes())?;
         return Ok(Outcome::Success);
     }
     let base = seed_library(at.seed_library.as_deref())?;
@@ -396,8 +436,8 @@ fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
     } else {
         (base, 0)
     };
-    print!("{}", lib.summary());
-    println!(
+    io::stdout().write_all(lib.summary().as_bytes())?;
+    say!(
         "library {n} + imported into {} {imported}: the seeds `pseudoku build` uses",
         at.db.display()
     );
@@ -416,6 +456,13 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
         None => {
             let base = seed_library(at.seed_library.as_deref())?;
             let n = base.seeds.len();
+            // A missing input creates no bank.
+            anyhow::ensure!(
+                args.input.as_os_str() == "-" || args.input.is_file(),
+                "{}: no such file",
+                args.input.display()
+            );
+            let _lock = crate::store::lock::WriterLock::acquire(&at.db, "seeds import", args.wait)?;
             let conn = crate::store::open(&at.db)?;
             let (done, imported) = crate::seeds::imports::import(&conn, &args.input, base)?;
             (
@@ -425,9 +472,9 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
         }
     };
     for line in &done.bad {
-        eprintln!("{line}");
+        warn!("{line}");
     }
-    println!(
+    say!(
         "imported {}, already in the library {}, bad lines {}; {total}",
         done.added,
         done.duplicates,
@@ -460,12 +507,12 @@ fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
         ));
     })?;
     bar.finish();
-    eprintln!(
+    warn!(
         "mined {jobs} candidates in {:.1?}; library {}: {} seeds",
         start.elapsed(),
         args.out.display(),
         lib.seeds.len()
     );
-    print!("{}", lib.summary());
+    io::stdout().write_all(lib.summary().as_bytes())?;
     Ok(Outcome::Success)
 }

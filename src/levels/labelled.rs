@@ -59,7 +59,7 @@ struct Line {
 /// unknown names when `names` are given) at once.
 fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         LevelsError::Read(crate::input::ReadError::Io {
             name: file.clone(),
             source: e,
@@ -67,9 +67,13 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
     })?;
     let mut lines = Vec::new();
     let mut bad = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let at = format!("{file}:{}", i + 1);
-        let l = raw.trim_end_matches('\r');
+        let Ok(l) = std::str::from_utf8(raw) else {
+            bad.push(format!("{at}: not valid UTF-8 text"));
+            continue;
+        };
+        let l = l.trim_end_matches('\r');
         if l.trim().is_empty() || l.starts_with('#') {
             continue;
         }

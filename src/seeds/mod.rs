@@ -365,12 +365,18 @@ impl Library {
             ))
         };
         let mut done = Imported::default();
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(LibraryError::io(input))?;
-            if skipped(&line) {
+        for (i, bytes) in reader.split(b'\n').enumerate() {
+            let bytes = bytes.map_err(LibraryError::io(input))?;
+            let Ok(line) = String::from_utf8(bytes) else {
+                done.bad
+                    .push(format!("{name}:{}: not valid UTF-8 text", i + 1));
+                continue;
+            };
+            let line = line.trim_end_matches('\r');
+            if skipped(line) {
                 continue;
             }
-            match Seed::parse_line(&line, &format!("import:{name}:{}", i + 1)) {
+            match Seed::parse_line(line, &format!("import:{name}:{}", i + 1)) {
                 Ok(seed) => {
                     if self.add(seed) {
                         done.added += 1;

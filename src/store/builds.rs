@@ -33,10 +33,15 @@ pub fn start(
     count: u64,
     rater: &str,
 ) -> Result<Build> {
+    // The caller holds the bank's writer lock: a build still marked running was interrupted.
+    conn.execute(
+        "UPDATE builds SET status = 'interrupted' WHERE status = 'running'",
+        [],
+    )?;
     let resumed = conn
         .query_row(
             "SELECT id, count, next_job, stored, duplicates, rejected, off_band FROM builds
-             WHERE status = 'running' AND rng_seed = ?1 AND count = ?2 AND arguments = ?3
+             WHERE status = 'interrupted' AND rng_seed = ?1 AND count = ?2 AND arguments = ?3
              ORDER BY id DESC LIMIT 1",
             params![rng_seed as i64, count as i64, arguments],
             |r| {
@@ -53,6 +58,7 @@ pub fn start(
         )
         .optional()?;
     if let Some(b) = resumed {
+        conn.execute("UPDATE builds SET status = 'running' WHERE id = ?1", [b.id])?;
         return Ok(b);
     }
     let first: i64 = conn.query_row(

@@ -3,7 +3,7 @@
 //! schema version (`PRAGMA user_version`) is the number of migrations applied, so
 //! [`SCHEMA_VERSION`] is the list's length. Never edit or reorder a shipped entry: add one.
 
-use super::Result;
+use super::{Result, StoreError};
 use rusqlite::{params, Connection};
 
 /// What a migration does.
@@ -75,20 +75,55 @@ pub fn version(conn: &Connection) -> Result<u32> {
 /// one write transaction that reads the version first (`BEGIN IMMEDIATE`: two processes
 /// opening an old bank at once cannot both apply a migration). Returns how many were applied.
 pub fn migrate(conn: &Connection) -> Result<usize> {
-    if version(conn)? >= SCHEMA_VERSION {
+    let found = version(conn)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::Newer {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    if found == SCHEMA_VERSION {
         return Ok(0);
+    }
+    if found == 0 {
+        // A new bank is an empty file; a database with tables but no schema version is
+        // someone else's.
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 5")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if !tables.is_empty() {
+            return Err(StoreError::Foreign {
+                tables: tables.join(", "),
+            });
+        }
     }
     super::immediate(conn, || {
         let current = version(conn)?;
+        if current > SCHEMA_VERSION {
+            return Err(StoreError::Newer {
+                found: current,
+                supported: SCHEMA_VERSION,
+            });
+        }
         let mut applied = 0;
         for (i, m) in MIGRATIONS.iter().enumerate() {
             let v = i as u32 + 1;
             if v <= current {
                 continue;
             }
+            let failed = |e: rusqlite::Error| StoreError::Migration {
+                version: v,
+                name: m.name,
+                reason: match e {
+                    rusqlite::Error::SqlInputError { msg, .. } => msg,
+                    rusqlite::Error::SqliteFailure(_, Some(msg)) => msg,
+                    other => other.to_string().lines().next().unwrap_or("").to_string(),
+                },
+            };
             match m.step {
-                Step::Sql(sql) => conn.execute_batch(sql)?,
-                Step::Data(f) => f(conn)?,
+                Step::Sql(sql) => conn.execute_batch(sql).map_err(failed)?,
+                Step::Data(f) => f(conn).map_err(failed)?,
             }
             conn.pragma_update(None, "user_version", v)?;
             applied += 1;

@@ -19,6 +19,7 @@
 pub mod batches;
 pub mod builds;
 pub mod inventory;
+pub mod lock;
 pub mod migrate;
 pub mod puzzles;
 pub mod retrieval;
@@ -46,6 +47,56 @@ pub enum StoreError {
     /// There is no bank at the path.
     #[error("{}: no bank there (build one with `pseudoku build`)", .0.display())]
     NoBank(PathBuf),
+    /// The bank was written by a newer pseudoku (its schema is newer than this program's).
+    #[error(
+        "this bank's schema is version {found}, newer than this program's {supported}: it was \
+         written by a newer pseudoku; use that one"
+    )]
+    Newer {
+        /// The bank's schema version.
+        found: u32,
+        /// The newest this program knows.
+        supported: u32,
+    },
+    /// The file is a SQLite database but not a pseudoku bank.
+    #[error(
+        "not a pseudoku bank: a SQLite database with tables ({tables}) but no pseudoku schema \
+         version"
+    )]
+    Foreign {
+        /// Some of its tables.
+        tables: String,
+    },
+    /// A migration failed (the bank is left as it was: migrations run in one transaction).
+    #[error("updating the bank's schema to version {version} ({name}): {reason}")]
+    Migration {
+        /// The version it would have reached.
+        version: u32,
+        /// The migration.
+        name: &'static str,
+        /// SQLite's reason, in one line (not the migration's SQL).
+        reason: String,
+    },
+    /// Another process is rewriting the bank.
+    #[error(
+        "{}: another process is writing to this bank: {holder}; wait for it, or run again \
+         with --wait",
+        .db.display()
+    )]
+    Busy {
+        /// The bank.
+        db: PathBuf,
+        /// Who holds its writer lock, as its lock file says.
+        holder: String,
+    },
+    /// The writer lock file cannot be used.
+    #[error("{}: the bank's lock file", .path.display())]
+    LockFile {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A stored setting does not parse.
     #[error("the bank's setting {key} = {value:?} is not valid: {reason}")]
     Setting {
