@@ -162,6 +162,7 @@ pub fn run(
         let done: Vec<Result<String, String>> = pool.install(|| {
             chunk
                 .par_iter()
+                .with_max_len(8)
                 .map(|item| match item {
                     Ok(entry) => task
                         .line(entry)
