@@ -315,3 +315,34 @@ fn limits_are_checked() {
         &err[err.len().saturating_sub(300)..]
     );
 }
+
+#[test]
+fn batch_output_keeps_the_input_order_whatever_the_threads() {
+    // More than one chunk, with bad lines among them.
+    let mut text = String::new();
+    for i in 0..9_000 {
+        text.push_str(if i % 3 == 0 { P } else { Q });
+        text.push('\n');
+        if i % 997 == 0 {
+            text.push_str("bad line\n");
+        }
+    }
+    let outputs: Vec<(Vec<u8>, Vec<u8>)> = ["1", "2", "8"]
+        .iter()
+        .map(|t| {
+            let out = pseudoku()
+                .args(["canon", "--threads", t])
+                .write_stdin(text.clone())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1));
+            (out.stdout, out.stderr)
+        })
+        .collect();
+    assert_eq!(
+        String::from_utf8_lossy(&outputs[0].0).lines().count(),
+        9_000
+    );
+    assert_eq!(String::from_utf8_lossy(&outputs[0].1).lines().count(), 10);
+    assert!(outputs.iter().all(|o| *o == outputs[0]));
+}
