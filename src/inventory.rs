@@ -73,6 +73,9 @@ pub struct Inventory {
     pub off_band: u64,
     /// Builds run.
     pub builds: u64,
+    /// Of those, not finished: interrupted (Ctrl-C or a crash; the same command resumes one),
+    /// or running now.
+    pub unfinished: u64,
     /// Distinct seeds the stored puzzles come from.
     pub seeds_used: u64,
     /// Seeds in the bank's seed table.
@@ -140,6 +143,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         rejected: totals.rejected,
         off_band: totals.off_band,
         builds: totals.builds,
+        unfinished: totals.unfinished,
         seeds_used: totals.seeds_used,
         seeds_known: totals.seeds_known,
         standard: totals.without_seed,
@@ -230,8 +234,9 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            "\nbuilds {}; duplicates rejected {}; off band {}; not unique {}; seeds used {} of {}; standard generator {}",
+            "\nbuilds {} ({} unfinished: interrupted, or running now); duplicates rejected {}; off band {}; not unique {}; seeds used {} of {}; standard generator {}",
             self.builds,
+            self.unfinished,
             self.duplicates,
             self.off_band,
             self.rejected,

@@ -219,6 +219,12 @@ fn a_second_writer_is_refused_naming_the_first_and_serving_goes_on() {
     let conn = Connection::open(&db).unwrap();
     let status: String = scalar(&conn, "SELECT status FROM builds WHERE id = 2");
     assert_eq!(status, "interrupted");
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("builds 3 (1 unfinished"));
 }
 
 #[test]

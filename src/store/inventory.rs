@@ -37,6 +37,8 @@ pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleF
 pub struct BuildTotals {
     /// Builds run.
     pub builds: u64,
+    /// Builds not finished: interrupted (stopped or crashed), or running now.
+    pub unfinished: u64,
     /// Duplicates rejected.
     pub duplicates: u64,
     /// Generated puzzles without one solution.
@@ -60,6 +62,7 @@ pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
     };
     Ok(BuildTotals {
         builds: count("SELECT COUNT(*) FROM builds")?,
+        unfinished: count("SELECT COUNT(*) FROM builds WHERE status <> 'done'")?,
         duplicates: count("SELECT SUM(duplicates) FROM builds")?,
         rejected: count("SELECT SUM(rejected) FROM builds")?,
         off_band: count("SELECT SUM(off_band) FROM builds")?,
