@@ -47,6 +47,13 @@ fn main() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
+    let singles_only: std::collections::HashSet<i64> = conn
+        .prepare("SELECT id FROM puzzles WHERE technique = 'singles'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
     let names = ["easy", "medium", "hard", "expert"];
     let mut cases: Vec<(String, Within)> = (0..4)
         .map(|i| (format!("level {}", names[i]), Within::Level(i as u32)))
@@ -98,12 +105,7 @@ fn main() {
             let p = &take(&conn, RatingKind::Difficulty, within, 1, false, &mut rng).unwrap()[0];
             by_tier[p.tier as usize] += 1;
             by_decile[decile(p.percentile)] += 1;
-            let technique: String = conn
-                .query_row("SELECT technique FROM puzzles WHERE id = ?1", [p.id], |r| {
-                    r.get(0)
-                })
-                .unwrap();
-            singles += usize::from(technique == "singles");
+            singles += usize::from(singles_only.contains(&p.id));
         }
         let (t, tdf) = chi_square(&by_tier, &held.0);
         let (d, ddf) = chi_square(&by_decile, &held.1);

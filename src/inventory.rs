@@ -108,8 +108,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         })
         .collect();
     for l in &mut counts {
-        l.layout = store::settings::get(conn, &format!("layout:{}", l.level))?
-            .unwrap_or_else(|| "none".to_string());
+        l.layout = store::settings::layout(conn, &l.level)?.unwrap_or_else(|| "none".to_string());
     }
     let mut tiers = vec![0u64; 7];
     let mut deciles = vec![0u64; 10];

@@ -146,7 +146,7 @@ pub fn build(
         }
         store::immediate(&conn, || {
             for name in &names {
-                store::settings::set(&conn, &format!("layout:{name}"), &layout.to_string())?;
+                store::settings::set_layout(&conn, name, &layout.to_string())?;
             }
             Ok::<(), store::StoreError>(())
         })?;
@@ -183,7 +183,7 @@ pub fn build(
     )?;
     let _ = lock.describe(&format!("build {}", b.id));
     let mut keys: HashSet<String> = store::puzzles::keys(&conn)?;
-    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &quotas, b.id)?;
+    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
     let all_seeds = Source::Seeds((0..seeds.len()).collect());
     let mut prog = Progress {
         stored: b.stored,

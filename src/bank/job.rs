@@ -148,21 +148,20 @@ pub fn generate(
             let mut rng = Rng::for_job(rng_seed, job);
             let symmetry = layout.symmetry;
             let mut puzzle = if *source == Source::Standard {
-                let p = crate::generate::standard(&mut rng);
-                if symmetry == Symmetry::None {
-                    p
-                } else {
-                    symmetrize(&p, symmetry)
-                }
+                crate::generate::standard(&mut rng)
             } else {
                 crate::generate::random_minimal(&mut rng, symmetry)
             };
-            if layout.minimal && *source == Source::Standard {
-                puzzle = minimize(&puzzle, symmetry, &mut rng);
-            }
             let Some(solution) = crate::solve::solve(&puzzle).unique() else {
                 return JobResult::NotUnique(job);
             };
+            // Clues added from the solution, or removed while it stays unique, keep it.
+            if *source == Source::Standard && symmetry != Symmetry::None {
+                puzzle = symmetrize(&puzzle, &solution, symmetry);
+            }
+            if layout.minimal && *source == Source::Standard {
+                puzzle = minimize(&puzzle, symmetry, &mut rng);
+            }
             JobResult::Puzzle(Box::new(Generated {
                 job,
                 seed_index: None,
@@ -177,8 +176,7 @@ pub fn generate(
 
 /// `p` with the orbits of its clues (under `symmetry`) filled from its solution: symmetric,
 /// and still of one solution.
-fn symmetrize(p: &Puzzle, symmetry: Symmetry) -> Puzzle {
-    let solution = crate::solve::solve(p).unique().expect("a unique puzzle");
+fn symmetrize(p: &Puzzle, solution: &Grid, symmetry: Symmetry) -> Puzzle {
     let mut cells = *p.as_bytes();
     for c in Cell::all().filter(|&c| p.get(c).is_some()) {
         for x in symmetry.orbit(c) {

@@ -174,7 +174,7 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
 
 /// The stored layout rules of level `name` (none when unset).
 pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, BankError> {
-    match store::settings::get(conn, &format!("layout:{name}"))? {
+    match store::settings::layout(conn, name)? {
         None => Ok(Layout::default()),
         Some(text) => text.parse().map_err(|reason| BankError::BadLayout {
             level: name.to_string(),
@@ -183,14 +183,14 @@ pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, 
     }
 }
 
-/// Plans the quotas of build `build_id` (rating the seeds on `pool`): each one's source, layout
-/// rules (a level's stored ones) and what the build already stored in it.
+/// Plans the quotas (each with its layout rules) of build `build_id` (rating the seeds on
+/// `pool`): each one's source and what the build already stored in it.
 pub fn plan(
     conn: &rusqlite::Connection,
     pool: &rayon::ThreadPool,
     levels: &Levels,
     seeds: &[Prepared],
-    quotas: &[(Aim, u64)],
+    quotas: &[(Aim, u64, Layout)],
     build_id: i64,
 ) -> Result<(Vec<TargetProgress>, Vec<Source>), BankError> {
     if quotas.is_empty() {
@@ -198,7 +198,7 @@ pub fn plan(
     }
     let resolved: Vec<_> = quotas
         .iter()
-        .map(|(aim, _)| resolve(aim, levels))
+        .map(|(aim, ..)| resolve(aim, levels))
         .collect::<Result<_, _>>()?;
     let seed_pct = pool.install(|| seed_percentiles(seeds, levels));
     let stored = store::puzzles::build_scale(conn, build_id)?;
@@ -216,16 +216,12 @@ pub fn plan(
     };
     let mut targets = Vec::new();
     let mut sources = Vec::new();
-    for ((aim, within, range), (what, quota)) in resolved.into_iter().zip(quotas) {
+    for ((aim, within, range), (_, quota, layout)) in resolved.into_iter().zip(quotas) {
         let source = band_source(&seed_pct, range, shares(range));
-        let layout = match what {
-            Aim::Level(name) => stored_layout(conn, name)?,
-            Aim::Band(_) => Layout::default(),
-        };
         targets.push(TargetProgress {
             aim,
             within,
-            layout,
+            layout: *layout,
             range,
             quota: *quota,
             stored: stored

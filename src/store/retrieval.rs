@@ -101,10 +101,13 @@ fn served_columns(rating: RatingKind) -> String {
     )
 }
 
-/// The queries of a [`Sampler`]: one puzzle by id (the last parameter) if it is an unserved
-/// puzzle of `within`, and the ids of every unserved puzzle of `within` (through an index of
-/// unserved puzzles).
-fn sampler_sql(rating: RatingKind, within: Within) -> (String, String) {
+/// The queries of a [`Sampler`] and their parameters: one puzzle by id (the last parameter) if
+/// it is an unserved puzzle of `within`, and the ids of every unserved puzzle of `within`
+/// (through an index of unserved puzzles).
+fn sampler_sql(
+    rating: RatingKind,
+    within: Within,
+) -> (String, String, Vec<rusqlite::types::Value>) {
     let (cond, params) = within.condition();
     let id = params.len() + 1;
     (
@@ -116,6 +119,7 @@ fn sampler_sql(rating: RatingKind, within: Within) -> (String, String) {
             "SELECT id FROM puzzles INDEXED BY {} WHERE {cond}",
             within.index()
         ),
+        params,
     )
 }
 
@@ -160,8 +164,7 @@ pub struct Sampler<'c> {
 impl<'c> Sampler<'c> {
     /// A sampler of the unserved puzzles of `within` (rated by `rating`).
     pub fn new(conn: &'c Connection, rating: RatingKind, within: Within) -> Result<Sampler<'c>> {
-        let (by_id, list) = sampler_sql(rating, within);
-        let params = within.condition().1;
+        let (by_id, list, params) = sampler_sql(rating, within);
         let (lo, hi): (Option<i64>, Option<i64>) =
             conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let span = match (lo, hi) {
@@ -240,8 +243,7 @@ fn with_id(
 /// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
 pub fn take_plans(conn: &Connection, rating: RatingKind, within: Within) -> Result<Vec<String>> {
-    let (by_id, list) = sampler_sql(rating, within);
-    let params = within.condition().1;
+    let (by_id, list, params) = sampler_sql(rating, within);
     let mut with_id = params.clone();
     with_id.push(1.into());
     let mut plans = Vec::new();

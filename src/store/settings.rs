@@ -68,6 +68,16 @@ pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
     Ok((rating, set))
 }
 
+/// The stored layout rules of level `level`, as text (`None`: no rules).
+pub fn layout(conn: &Connection, level: &str) -> Result<Option<String>> {
+    get(conn, &format!("layout:{level}"))
+}
+
+/// Stores the layout rules of level `level`, as text.
+pub fn set_layout(conn: &Connection, level: &str, rules: &str) -> Result<()> {
+    set(conn, &format!("layout:{level}"), rules)
+}
+
 /// Stores a bank's levels (names and cut points).
 pub fn set_levels(conn: &Connection, levels: &LevelSet) -> Result<()> {
     set(conn, "levels", &levels.names().to_string())?;
