@@ -561,23 +561,28 @@ impl Engine {
                     res.singles3[k] += e;
                     if !set.is_empty() {
                         let c = set.nth(rng.below(set.len())).expect("k < count");
-                        let d = match k {
+                        let (d, house) = match k {
                             0 => {
                                 let bx = CellSet::house_at(HOUSES_OF_CELL[c.index()][2] as usize);
-                                st.candidates(c)
+                                let d = st
+                                    .candidates(c)
                                     .iter()
                                     .find(|&d| (st.cells_with(d) & bx).len() == 1)
                                     .or_else(|| st.candidates(c).first())
-                                    .expect("a single")
+                                    .expect("a single");
+                                (d, None)
                             }
-                            1 => st.hidden_single_at(c).expect("a hidden single").0,
-                            _ => st.candidates(c).first().expect("a naked single"),
+                            1 => {
+                                let (d, h) = st.hidden_single_at(c).expect("a hidden single");
+                                (d, Some(h))
+                            }
+                            _ => (st.candidates(c).first().expect("a naked single"), None),
                         };
-                        pick = Some((c, d));
+                        pick = Some((c, d, house, set.len() as u64));
                         break;
                     }
                 }
-                if let Some((c, d)) = pick {
+                if let Some((c, d, house, v)) = pick {
                     if let Some(t) = trace.as_deref_mut() {
                         let strategy = if singles.hidden.contains(c) {
                             Strategy::HiddenSingle
@@ -589,13 +594,11 @@ impl Engine {
                             rung: 0,
                             depth: 0,
                             p,
-                            v: 1,
-                            applied: Some(Application::at_cell(
-                                strategy,
-                                c,
-                                d,
-                                Effect::Place(c, d),
-                            )),
+                            v,
+                            applied: Some(
+                                Application::at_cell(strategy, c, d, Effect::Place(c, d))
+                                    .in_house(house),
+                            ),
                             d: res.d,
                         });
                     }
