@@ -149,6 +149,14 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     })
 }
 
+/// `text` for SVG character data: `&`, `<` and `>` escaped (a level's range reads
+/// `5.754 <= difficulty < 10.063`).
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// [`BINS`] equal bins over the range of both lists.
 fn histogram(bank: &[f64], reference: &[f64]) -> Vec<Bin> {
     let all = bank.iter().chain(reference);
@@ -389,14 +397,16 @@ impl Inventory {
             );
             let _ = writeln!(
                 s,
-                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{} ({})</text>"#,
+                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"#,
                 x + slot / 2.0,
                 y1 + qh - bh - 6.0,
                 b.puzzles,
                 x + slot / 2.0,
                 y1 + qh + 18.0,
-                b.level,
-                b.range
+                escape(&b.level),
+                x + slot / 2.0,
+                y1 + qh + 33.0,
+                escape(&b.range)
             );
         }
         let _ = writeln!(

@@ -194,6 +194,8 @@ fn a_bank_built_with_quotas_serves_every_range() {
     assert_eq!(hist, 600);
     let svg = std::fs::read_to_string(dir.path().join("bank.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // Character data is escaped: a level's range reads `a <= difficulty < b`.
+    assert!(svg.contains("&lt;= difficulty &lt;") && !svg.contains(" <= "));
     assert_eq!(
         svg.matches("<rect").count(),
         1 + 30 + 1 + 4,
