@@ -3,9 +3,10 @@
 //! line (one that does not parse, or a puzzle the task cannot handle) reported as
 //! `FILE:LINE: reason` while the rest goes on.
 //!
-//! The input is read in chunks of [`CHUNK`] entries; each chunk is processed on the worker
-//! threads and written in input order before the next is read, so memory stays bounded
-//! whatever the input's length.
+//! The input is read and parsed in chunks of [`CHUNK`] entries on a thread of its own, at most
+//! two chunks ahead; each chunk is processed on the worker threads in pieces of a few entries
+//! and written in input order. Memory stays bounded whatever the input's length, and the
+//! reading overlaps the work.
 
 use crate::canon;
 use crate::input::{Entry, PuzzleReader, ReadError};
@@ -50,6 +51,9 @@ pub enum BatchError {
     /// The output could not be written.
     #[error("writing the output")]
     Write(#[from] io::Error),
+    /// The thread reading the input could not be started.
+    #[error("starting the input reader")]
+    Thread(#[source] io::Error),
 }
 
 /// What a batch did.
@@ -79,55 +83,85 @@ impl Task {
         }
     }
 
-    /// The output line of one puzzle (no newline), or why the puzzle cannot be handled.
-    pub fn line(&self, entry: &Entry) -> Result<String, String> {
+    /// Appends the output line of one puzzle (no newline) to `out`, or says why the puzzle
+    /// cannot be handled (then `out` is left as it was).
+    pub fn write_line(&self, entry: &Entry, out: &mut String) -> Result<(), String> {
+        use std::fmt::Write as _;
         let p = entry.puzzle;
+        let start = out.len();
+        out.push_str(p.line_str(&mut [0; 81]));
+        out.push('\t');
         match self {
             Task::Solve { count: true } => {
-                Ok(format!("{}\t{}", p, crate::solve::count_solutions(&p, 2)))
+                out.push(char::from(
+                    b'0' + crate::solve::count_solutions(&p, 2) as u8,
+                ));
             }
-            Task::Solve { count: false } => Ok(match solve(&p) {
-                Solutions::Unique(g) => format!("{p}\t{g}"),
-                Solutions::Multiple(_) => format!("{p}\tmultiple"),
-                Solutions::None => format!("{p}\tnone"),
-            }),
+            Task::Solve { count: false } => match solve(&p) {
+                Solutions::Unique(g) => out.push_str(g.as_puzzle().line_str(&mut [0; 81])),
+                Solutions::Multiple(_) => out.push_str("multiple"),
+                Solutions::None => out.push_str("none"),
+            },
             Task::Rate { runs, json, levels } => {
+                out.truncate(start);
                 let mut r = crate::rate::report(&p, *runs).map_err(|e| e.to_string())?;
                 if let Some((rating, set)) = levels {
                     r.on_levels(*rating, set);
                 }
-                Ok(if *json { r.to_json() } else { r.to_tsv() })
+                out.push_str(&if *json { r.to_json() } else { r.to_tsv() });
             }
             Task::Canon { grid, json } => {
                 let c = if *grid {
                     match solve(&p) {
                         Solutions::Unique(g) => canon::canonical_grid(&g),
-                        Solutions::None => return Err("the puzzle has no solution".into()),
+                        Solutions::None => {
+                            out.truncate(start);
+                            return Err("the puzzle has no solution".into());
+                        }
                         Solutions::Multiple(_) => {
-                            return Err("the puzzle has more than one solution".into())
+                            out.truncate(start);
+                            return Err("the puzzle has more than one solution".into());
                         }
                     }
                 } else {
                     canon::canonical(&p)
                 };
-                Ok(if *json {
-                    serde_json::to_string(&CanonLine {
+                if *json {
+                    out.truncate(start);
+                    let line = serde_json::to_string(&CanonLine {
                         input: p.to_line(),
                         canonical: c.to_line(),
                         key: c.key().to_hex(),
                         automorphisms: c.automorphisms,
                     })
-                    .expect("serializable")
+                    .expect("serializable");
+                    out.push_str(&line);
                 } else {
-                    format!("{p}\t{}\t{}\t{}", c.to_line(), c.key(), c.automorphisms)
-                })
+                    out.push_str(c.line_str(&mut [0; 81]));
+                    out.push('\t');
+                    out.push_str(c.key().hex_str(&mut [0; 64]));
+                    let _ = write!(out, "\t{}", c.automorphisms);
+                }
             }
         }
+        Ok(())
     }
+}
+
+/// The results of a few consecutive entries, in order: runs of output lines, and reports.
+enum Piece {
+    /// Output lines, each ending in a newline, and how many.
+    Lines(String, u64),
+    /// A bad line's report.
+    Bad(String),
 }
 
 /// Entries read and processed at a time.
 pub const CHUNK: usize = 4096;
+
+/// Entries handed to a thread at a time: few, as puzzles vary in cost by 100x and a thread
+/// left with the slow half of a chunk would idle the others.
+const PIECE: usize = 8;
 
 /// Runs `task` over the puzzles of `input` (`-`: standard input) on the threads of `pool`,
 /// writing the results to `out` and the bad lines to `err`, in input order. A report that
@@ -147,37 +181,67 @@ pub fn run(
         writeln!(out, "{h}")?;
     }
     let mut reader = PuzzleReader::open(input).map_err(BatchError::Read)?;
-    let mut chunk: Vec<Result<Entry, ReadError>> = Vec::with_capacity(CHUNK);
-    loop {
-        chunk.clear();
-        chunk.extend(reader.by_ref().take(CHUNK));
-        if chunk.is_empty() {
-            break;
-        }
+    // Reading and parsing run on a thread of their own, at most two chunks ahead of the work
+    // and the writing: memory stays bounded, and neither waits for the other.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Entry, ReadError>>>(1);
+    let feeder = std::thread::Builder::new()
+        .name("pseudoku-reader".into())
+        .spawn(move || loop {
+            let chunk: Vec<_> = reader.by_ref().take(CHUNK).collect();
+            // An empty chunk is the end; a failed send, the work has stopped.
+            if chunk.is_empty() || tx.send(chunk).is_err() {
+                break;
+            }
+        })
+        .map_err(BatchError::Thread)?;
+    for mut chunk in rx {
         // The input itself failing ends the reading: what came before is still handled.
         let failed = match chunk.last() {
             Some(Err(ReadError::Io { .. })) => chunk.pop(),
             _ => None,
         };
-        let done: Vec<Result<String, String>> = pool.install(|| {
+        let done: Vec<Vec<Piece>> = pool.install(|| {
             chunk
-                .par_iter()
-                .with_max_len(8)
-                .map(|item| match item {
-                    Ok(entry) => task
-                        .line(entry)
-                        .map_err(|why| format!("{name}:{}: {why}", entry.line)),
-                    Err(e) => Err(e.to_string()),
+                .par_chunks(PIECE)
+                .with_max_len(1)
+                .map(|items| {
+                    let mut pieces: Vec<Piece> = Vec::new();
+                    for item in items {
+                        let report = match item {
+                            Ok(entry) => {
+                                if !matches!(pieces.last(), Some(Piece::Lines(..))) {
+                                    pieces.push(Piece::Lines(String::new(), 0));
+                                }
+                                let Some(Piece::Lines(text, n)) = pieces.last_mut() else {
+                                    unreachable!("a run of lines was just pushed")
+                                };
+                                match task.write_line(entry, text) {
+                                    Ok(()) => {
+                                        text.push('\n');
+                                        *n += 1;
+                                        continue;
+                                    }
+                                    Err(why) => format!("{name}:{}: {why}", entry.line),
+                                }
+                            }
+                            Err(e) => e.to_string(),
+                        };
+                        if matches!(pieces.last(), Some(Piece::Lines(_, 0))) {
+                            pieces.pop();
+                        }
+                        pieces.push(Piece::Bad(report));
+                    }
+                    pieces
                 })
                 .collect()
         });
-        for result in done {
-            match result {
-                Ok(line) => {
-                    writeln!(out, "{line}")?;
-                    summary.done += 1;
+        for piece in done.into_iter().flatten() {
+            match piece {
+                Piece::Lines(text, n) => {
+                    out.write_all(text.as_bytes())?;
+                    summary.done += n;
                 }
-                Err(report) => {
+                Piece::Bad(report) => {
                     out.flush()?;
                     let _ = writeln!(err, "{report}");
                     summary.bad += 1;
@@ -188,6 +252,9 @@ pub fn run(
             out.flush()?;
             return Err(BatchError::Read(e));
         }
+    }
+    if let Err(panic) = feeder.join() {
+        std::panic::resume_unwind(panic);
     }
     out.flush()?;
     Ok(summary)

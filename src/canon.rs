@@ -19,6 +19,11 @@
 //! with automorphisms come out right: at the end the survivors are exactly the maps that
 //! produce the form, and their number is the automorphism count.
 //!
+//! Before any row is read, each extension gets a lower bound on its reading from clue masks
+//! alone (the most empty cells its maps can show first, then the smallest label its first clue
+//! can get); the extensions of the smallest bound are read first, and any whose bound exceeds
+//! the best row found is dropped unread. Most of them are.
+//!
 //! While the rows so far are empty, the column map is left open. The first row with clues
 //! fixes it up to the maps that order that row minimally, generated directly (stacks by
 //! ascending clue count, empty cells first inside each stack) rather than by trying all 1,296.
@@ -41,13 +46,20 @@ pub struct Canonical {
 impl Canonical {
     /// The form as 81 characters, `0` for empty (the string the key hashes).
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&v| char::from(b'0' + v)).collect()
+        self.line_str(&mut [0; 81]).to_owned()
+    }
+
+    /// The form as 81 characters written into `buf` (no allocation), as a string.
+    pub fn line_str<'b>(&self, buf: &'b mut [u8; 81]) -> &'b str {
+        for (b, &v) in buf.iter_mut().zip(&self.cells) {
+            *b = b'0' + v;
+        }
+        std::str::from_utf8(buf).expect("ASCII")
     }
 
     /// The equivalence key: blake3 of the 81-character form.
     pub fn key(&self) -> Key {
-        let text: [u8; 81] = std::array::from_fn(|i| b'0' + self.cells[i]);
-        Key(*blake3::hash(&text).as_bytes())
+        Key(*blake3::hash(self.line_str(&mut [0; 81]).as_bytes()).as_bytes())
     }
 
     /// The form as a puzzle.
@@ -63,7 +75,17 @@ pub struct Key(pub [u8; 32]);
 impl Key {
     /// The key as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        self.hex_str(&mut [0; 64]).to_owned()
+    }
+
+    /// The key as 64 lowercase hex digits written into `buf` (no allocation), as a string.
+    pub fn hex_str<'b>(&self, buf: &'b mut [u8; 64]) -> &'b str {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for (pair, &b) in buf.chunks_exact_mut(2).zip(&self.0) {
+            pair[0] = HEX[(b >> 4) as usize];
+            pair[1] = HEX[(b & 15) as usize];
+        }
+        std::str::from_utf8(buf).expect("ASCII")
     }
 
     /// The first 8 bytes, little-endian: a seed for random choices tied to the class.
@@ -74,7 +96,7 @@ impl Key {
 
 impl std::fmt::Display for Key {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.to_hex())
+        f.write_str(self.hex_str(&mut [0; 64]))
     }
 }
 
@@ -168,10 +190,15 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
     } else {
         (vec![start(0), start(1)], 0)
     };
+    let masks: [[u16; 9]; 2] =
+        std::array::from_fn(|t| std::array::from_fn(|r| clue_mask(&g[t][r])));
+    // (bound, candidate, input row) of every extension at this level.
+    let mut pairs: Vec<(u64, u32, u8)> = Vec::new();
     for i in first..9 {
         let mut best: Option<u64> = None;
         next_cands.clear();
-        for cand in &cands {
+        pairs.clear();
+        for (ci, cand) in cands.iter().enumerate() {
             for r in 0..9u8 {
                 let band = r / 3;
                 let allowed = if i % 3 == 0 {
@@ -179,27 +206,40 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
                 } else {
                     band == cand.rows[i - 1] / 3 && cand.used & (1 << r) == 0
                 };
-                if !allowed {
-                    continue;
+                if allowed {
+                    let t = cand.t as usize;
+                    let b = bound(cand, &g[t][r as usize], masks[t][r as usize]);
+                    pairs.push((b, ci as u32, r));
                 }
-                let row = &g[cand.t as usize][r as usize];
-                let mut base = *cand;
-                base.rows[i] = r;
-                base.bands |= 1 << band;
-                base.used |= 1 << r;
-                if row.iter().all(|&v| v == 0) {
-                    // An empty row reads the same under every map and labels nothing.
-                    consider(&mut best, &mut next_cands, 0, base);
-                    continue;
-                }
-                let mut refine = Refine {
-                    row,
-                    base: &base,
-                    best: &mut best,
-                    out: &mut next_cands,
-                };
-                refine.slot(0, 0, true, [0; 3], 0, base.inner, base.labels, base.next);
             }
+        }
+        // The extensions of the smallest bound first, so that the best row is found early;
+        // then only those whose bound does not exceed it.
+        let least = pairs.iter().map(|p| p.0).min().unwrap_or(0);
+        let first_pass = pairs.iter().filter(|p| p.0 == least);
+        for &(lower, ci, r) in first_pass.chain(pairs.iter().filter(|p| p.0 != least)) {
+            if best.is_some_and(|b| lower > b) {
+                continue;
+            }
+            let cand = &cands[ci as usize];
+            let band = r / 3;
+            let row = &g[cand.t as usize][r as usize];
+            let mut base = *cand;
+            base.rows[i] = r;
+            base.bands |= 1 << band;
+            base.used |= 1 << r;
+            if lower == 0 {
+                // An empty row reads the same under every map and labels nothing.
+                consider(&mut best, &mut next_cands, 0, base);
+                continue;
+            }
+            let mut refine = Refine {
+                row,
+                base: &base,
+                best: &mut best,
+                out: &mut next_cands,
+            };
+            refine.slot(0, 0, true, [0; 3], 0, base.inner, base.labels, base.next);
         }
         let best = best.expect("every level has a candidate");
         for j in 0..9 {
@@ -234,6 +274,94 @@ fn canonical_cells(cells: &[u8; 81]) -> Canonical {
     }
 }
 
+/// The cells of `row` holding a clue, bit c for column c.
+fn clue_mask(row: &[u8; 9]) -> u16 {
+    row.iter()
+        .enumerate()
+        .fold(0, |m, (c, &v)| if v != 0 { m | 1 << c } else { m })
+}
+
+/// `LEADING[m][allowed]`: the most empty cells a stack whose clue cells are `m` (bit i: its
+/// column i) can show before its first clue, over the column orders in `allowed` (bit k:
+/// `PERMS3[k]`).
+const LEADING: [[u8; 64]; 8] = {
+    let mut table = [[0u8; 64]; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut allowed = 1;
+        while allowed < 64 {
+            let mut most = 0;
+            let mut k = 0;
+            while k < 6 {
+                if allowed & (1 << k) != 0 {
+                    let mut lead = 0;
+                    while lead < 3 && m & (1 << PERMS3[k][lead]) == 0 {
+                        lead += 1;
+                    }
+                    if lead > most {
+                        most = lead;
+                    }
+                }
+                k += 1;
+            }
+            table[m][allowed] = most as u8;
+            allowed += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// A lower bound on the packed reading (see [`Refine::best`]) of `row`, whose clue cells are
+/// `mask`, under the maps of `cand`: the most empty cells any of them shows first, then the
+/// smallest label any clue of the stack holding the first clue can have. 0 exactly for an
+/// empty row. Comparing bounds costs no relabelling, so extensions that cannot tie the best
+/// row are dropped before they are read.
+fn bound(cand: &Cand, row: &[u8; 9], mask: u16) -> u64 {
+    if mask == 0 {
+        return 0;
+    }
+    let stack = |st: u8| (mask >> (3 * st) & 7) as usize;
+    let (lead, first) = match cand.sigma {
+        Some(sigma) => {
+            let mut lead = 0;
+            let mut first = sigma[2];
+            for st in sigma {
+                let m = stack(st);
+                lead += LEADING[m][cand.inner[st as usize] as usize] as u32;
+                if m != 0 {
+                    first = st;
+                    break;
+                }
+            }
+            (lead, first)
+        }
+        None => {
+            // Any stack order: empty stacks first, then the one with the fewest clues.
+            let (mut empty, mut fewest, mut first) = (0, 3, 0);
+            for st in 0..3u8 {
+                let n = stack(st).count_ones();
+                if n == 0 {
+                    empty += 1;
+                } else if n < fewest {
+                    (fewest, first) = (n, st);
+                }
+            }
+            (3 * empty + 3 - fewest, first)
+        }
+    };
+    let label = row[3 * first as usize..3 * first as usize + 3]
+        .iter()
+        .filter(|&&v| v != 0)
+        .map(|&v| match cand.labels[v as usize] {
+            0 => cand.next,
+            l => l,
+        })
+        .min()
+        .unwrap_or(cand.next);
+    (label as u64) << (4 * (8 - lead))
+}
+
 /// True when every cell is filled.
 fn is_full(cells: &[u8; 81]) -> bool {
     cells.iter().all(|&v| v != 0)
@@ -246,8 +374,10 @@ fn is_full(cells: &[u8; 81]) -> bool {
 /// minimizing that are found column by column: choosing C(j) forces where p(C(j)) must go (the
 /// smallest free position its stack allows), so only genuine ties branch.
 fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
-    let mut best = [u8::MAX; 9];
+    // The smallest (C^-1 p C) so far, packed as in `Conjugate::best`.
+    let mut best = u64::MAX;
     let mut out: Vec<Cand> = Vec::new();
+    let mut found: Vec<Cols> = Vec::new();
     for t in 0..2u8 {
         for r0 in 0..9u8 {
             let b = r0 / 3;
@@ -261,8 +391,7 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
                     where0[v as usize] = c as u8;
                 }
                 let p: [u8; 9] = std::array::from_fn(|c| where0[row1[c] as usize]);
-                let mut found: Vec<Cols> = Vec::new();
-                let mut sigma = [0u8; 9];
+                found.clear();
                 let mut search = Conjugate {
                     p,
                     pos: [u8::MAX; 9],
@@ -272,11 +401,11 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
                     found: &mut found,
                     improved: false,
                 };
-                search.dfs(0, &mut sigma);
+                search.dfs(0, 0);
                 if search.improved {
                     out.clear();
                 }
-                for cols in found {
+                for &cols in &found {
                     let mut labels = [0u8; 16];
                     let mut next = 1;
                     relabel(row0, &cols, &mut labels, &mut next);
@@ -308,7 +437,7 @@ fn full_band_start(g: &[[[u8; 9]; 9]; 2]) -> (Vec<Cand>, [u8; 9]) {
             }
         }
     }
-    let row: [u8; 9] = std::array::from_fn(|j| best[j] + 1);
+    let row: [u8; 9] = std::array::from_fn(|j| (best >> (4 * (8 - j)) & 0xF) as u8 + 1);
     (out, row)
 }
 
@@ -321,8 +450,9 @@ struct Conjugate<'a> {
     cols: [u8; 9],
     /// Input stack of each output stack, `u8::MAX` while free.
     stack_of: [u8; 3],
-    /// The smallest (C^-1 p C) found so far, over all searches.
-    best: &'a mut [u8; 9],
+    /// The smallest (C^-1 p C) found so far, over all searches, packed: 4 bits per position,
+    /// the first highest (`u64::MAX` before any).
+    best: &'a mut u64,
     /// The column maps reaching `best` in this search.
     found: &'a mut Vec<Cols>,
     /// Whether this search lowered `best` (the earlier searches' maps are then worse).
@@ -359,28 +489,33 @@ impl Conjugate<'_> {
         }
     }
 
-    fn dfs(&mut self, j: usize, sigma: &mut [u8; 9]) {
+    /// Extends the map from output position `j`, `sigma` (packed like `best`) holding the
+    /// positions before it.
+    fn dfs(&mut self, j: usize, sigma: u64) {
         if j == 9 {
-            if *sigma < *self.best {
-                *self.best = *sigma;
+            if sigma < *self.best {
+                *self.best = sigma;
                 self.found.clear();
                 self.improved = true;
             }
-            if *sigma == *self.best {
+            if sigma == *self.best {
                 self.found.push(self.cols);
             }
             return;
         }
-        let choices: Vec<u8> = if self.cols[j] != u8::MAX {
-            vec![self.cols[j]]
+        let forced = self.cols[j] != u8::MAX;
+        let mut choices: u16 = if forced {
+            1 << self.cols[j]
         } else {
-            (0..9u8)
-                .filter(|&c| self.pos[c as usize] == u8::MAX)
-                .collect()
+            (0..9)
+                .filter(|&c| self.pos[c] == u8::MAX)
+                .fold(0, |m, c| m | 1 << c)
         };
-        for c in choices {
+        let shift = 4 * (8 - j);
+        while choices != 0 {
+            let c = choices.trailing_zeros() as u8;
+            choices &= choices - 1;
             let saved = (self.pos, self.cols, self.stack_of);
-            let forced = self.cols[j] == c;
             if !forced && !self.assign(c, j as u8) {
                 continue;
             }
@@ -391,10 +526,10 @@ impl Conjugate<'_> {
                 self.smallest_free(d).filter(|&q| self.assign(d, q))
             };
             if let Some(q) = q {
-                sigma[j] = q;
+                let s = sigma | (q as u64) << shift;
                 // Prune: the prefix must not exceed the best one.
-                if sigma[..=j] <= self.best[..=j] {
-                    self.dfs(j + 1, sigma);
+                if s >> shift <= *self.best >> shift {
+                    self.dfs(j + 1, s);
                 }
             }
             (self.pos, self.cols, self.stack_of) = saved;

@@ -17,7 +17,6 @@
 //! row 3 27 ...                           box 3 | box 4 | box 5
 //! ```
 
-use crate::cellset::HOUSES_OF_CELL;
 use std::fmt;
 use std::str::FromStr;
 
@@ -279,25 +278,19 @@ impl Puzzle {
         let bytes = text.as_bytes();
         let mut cells = [0u8; 81];
         if bytes.len() >= 81 {
-            // Fast path: the first 81 bytes are all cell characters. Parsing and the house check
-            // share one pass; on a clash, `check_consistent` names the house.
-            let mut bad = false;
-            let mut seen = [0u16; 27];
-            let mut clash = 0u16;
-            for ((cell, &ch), houses) in cells.iter_mut().zip(bytes).zip(&HOUSES_OF_CELL) {
-                *cell = match ch {
-                    b'1'..=b'9' => ch - b'0',
-                    b'.' | b'0' => 0,
-                    _ => {
-                        bad = true;
-                        0
-                    }
-                };
-                clash |= mark_houses(&mut seen, houses, *cell);
+            // Fast path: the first 81 bytes are all cell characters. Branch-free, as the cells
+            // of a sparse puzzle alternate unpredictably between empty and digit.
+            let mut bad = 0u8;
+            for (cell, &ch) in cells.iter_mut().zip(bytes) {
+                let d = ch.wrapping_sub(b'0');
+                let digit = d <= 9;
+                bad |= u8::from(!digit & (ch != b'.'));
+                *cell = d & 0u8.wrapping_sub(u8::from(digit));
             }
-            if !bad {
+            if bad == 0 {
                 let p = Puzzle { cells };
-                if clash != 0 {
+                if has_clash(&p.cells) {
+                    // Name the house.
                     p.check_consistent()?;
                 }
                 return Ok(p);
@@ -361,12 +354,7 @@ impl Puzzle {
     fn check_consistent(&self) -> Result<(), ParseError> {
         // One pass with a bitmask of seen digits per house; on a clash, find the first house in
         // the documented order (rows, columns, boxes) that repeats the digit.
-        let mut seen = [0u16; 27];
-        let mut clash = 0u16;
-        for (&v, houses) in self.cells.iter().zip(&HOUSES_OF_CELL) {
-            clash |= mark_houses(&mut seen, houses, v);
-        }
-        if clash == 0 {
+        if !has_clash(&self.cells) {
             return Ok(());
         }
         for house in House::all() {
@@ -409,10 +397,15 @@ impl Puzzle {
 
     /// The one-line form: 81 characters, `.` for empty.
     pub fn to_line(&self) -> String {
-        self.cells
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
-            .collect()
+        self.line_str(&mut [0; 81]).to_owned()
+    }
+
+    /// The one-line form written into `buf` (no allocation), as a string.
+    pub fn line_str<'b>(&self, buf: &'b mut [u8; 81]) -> &'b str {
+        for (b, &v) in buf.iter_mut().zip(&self.cells) {
+            *b = if v == 0 { b'.' } else { b'0' + v };
+        }
+        std::str::from_utf8(buf).expect("ASCII")
     }
 
     /// A readable nine-line grid with box separators, `.` for empty.
@@ -457,7 +450,7 @@ impl fmt::Display for Puzzle {
         if f.alternate() {
             f.write_str(&self.to_grid_string())
         } else {
-            f.write_str(&self.to_line())
+            f.write_str(self.line_str(&mut [0; 81]))
         }
     }
 }
@@ -534,19 +527,28 @@ pub(crate) const PERMS3: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
-/// Records value `v` (0 for empty) of a cell in `seen`, a bitmask of digits per house; `houses`
-/// is the cell's entry of [`HOUSES_OF_CELL`]. Returns the digit's bit if one of the cell's houses
-/// already held it.
-#[inline(always)]
-fn mark_houses(seen: &mut [u16; 27], houses: &[u8; 3], v: u8) -> u16 {
-    // Bit 0 stands for "empty" and is masked out.
-    let bit = (1u16 << v) & !1;
-    let (r, c, b) = (houses[0] as usize, houses[1] as usize, houses[2] as usize);
-    let clash = (seen[r] | seen[c] | seen[b]) & bit;
-    seen[r] |= bit;
-    seen[c] |= bit;
-    seen[b] |= bit;
-    clash
+/// True when a row, column or box holds some digit twice. Each clue counts once in each of its
+/// three houses, so the houses' distinct digits add up to three times the clues exactly when no
+/// house repeats one (no branch per cell: the sums vectorize).
+fn has_clash(cells: &[u8; 81]) -> bool {
+    let bit: [u16; 81] = std::array::from_fn(|i| (1u16 << cells[i]) & !1);
+    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    for r in 0..9 {
+        for c in 0..9 {
+            let b = bit[9 * r + c];
+            rows[r] |= b;
+            cols[c] |= b;
+            boxes[r / 3 * 3 + c / 3] |= b;
+        }
+    }
+    let distinct: u32 = rows
+        .iter()
+        .chain(&cols)
+        .chain(&boxes)
+        .map(|m| m.count_ones())
+        .sum();
+    let clues = cells.iter().filter(|&&v| v != 0).count() as u32;
+    distinct != 3 * clues
 }
 
 /// The value of a cell character: `1`-`9`, or 0 for `.` and `0`.
@@ -589,5 +591,45 @@ pub(crate) fn grid_row(line: &str) -> GridLine {
         0 => GridLine::Separator,
         9 => GridLine::Row(row),
         _ => GridLine::Other(format!("expected 9 cells, found {n}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether some house repeats a digit, the slow way: every pair of cells.
+    fn repeats(cells: &[u8; 81]) -> bool {
+        (0..81).any(|i| {
+            (i + 1..81).any(|j| {
+                let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
+                let peers = ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3);
+                cells[i] != 0 && cells[i] == cells[j] && peers
+            })
+        })
+    }
+
+    proptest::proptest! {
+        /// The branch-free clash test agrees with every pair of cells, and a line with a clash
+        /// is refused while one without is read back exactly.
+        #[test]
+        fn clash_test_agrees_with_every_pair(
+            picks in proptest::collection::vec((0usize..81, 1u8..=9), 0..30)
+        ) {
+            let mut cells = [0u8; 81];
+            for (i, v) in picks {
+                cells[i] = v;
+            }
+            proptest::prop_assert_eq!(has_clash(&cells), repeats(&cells));
+            let line: String = cells.iter().map(|&v| char::from(b'0' + v)).collect();
+            match Puzzle::parse_line(&line) {
+                Ok(p) => proptest::prop_assert_eq!(p.cells, cells),
+                Err(e) => {
+                    proptest::prop_assert!(repeats(&cells));
+                    let is_repeat = matches!(e, ParseError::Repeated { .. });
+                    proptest::prop_assert!(is_repeat);
+                }
+            }
+        }
     }
 }

@@ -70,13 +70,13 @@ pub struct PuzzleReader<R> {
 }
 
 /// A puzzle reader over a boxed buffered input.
-pub type AnyReader = PuzzleReader<Box<dyn BufRead>>;
+pub type AnyReader = PuzzleReader<Box<dyn BufRead + Send>>;
 
-impl PuzzleReader<Box<dyn BufRead>> {
+impl PuzzleReader<Box<dyn BufRead + Send>> {
     /// Opens `path`, or standard input when `path` is `-`.
     pub fn open(path: &Path) -> Result<AnyReader, ReadError> {
         let name = path.display().to_string();
-        let reader: Box<dyn BufRead> = if name == "-" {
+        let reader: Box<dyn BufRead + Send> = if name == "-" {
             Box::new(BufReader::new(io::stdin()))
         } else {
             let f = File::open(path).map_err(|source| ReadError::Io {
@@ -112,20 +112,27 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     /// Reads the next line into `self.buf`: `Some(true)`, or `Some(false)` for a line that is
-    /// not valid UTF-8 (then `self.buf` is empty); `None` at the end of input.
+    /// not valid UTF-8 (then `self.buf` is empty and the line is in `self.bytes`); `None` at
+    /// the end of input. A valid line is moved into `self.buf`, not copied.
     fn next_line(&mut self) -> Result<Option<bool>, ReadError> {
-        self.buf.clear();
-        self.bytes.clear();
-        match self.reader.read_until(b'\n', &mut self.bytes) {
+        let mut bytes = std::mem::take(&mut self.buf).into_bytes();
+        if bytes.capacity() < self.bytes.capacity() {
+            bytes = std::mem::take(&mut self.bytes);
+        }
+        bytes.clear();
+        match self.reader.read_until(b'\n', &mut bytes) {
             Ok(0) => Ok(None),
             Ok(_) => {
                 self.line_no += 1;
-                match std::str::from_utf8(&self.bytes) {
+                match String::from_utf8(bytes) {
                     Ok(s) => {
-                        self.buf.push_str(s);
+                        self.buf = s;
                         Ok(Some(true))
                     }
-                    Err(_) => Ok(Some(false)),
+                    Err(e) => {
+                        self.bytes = e.into_bytes();
+                        Ok(Some(false))
+                    }
                 }
             }
             Err(source) => Err(ReadError::Io {
@@ -213,7 +220,9 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 continue;
             }
             let first_field = text.split_whitespace().next().unwrap_or("");
-            if first_field.chars().count() >= 81 {
+            let long = first_field.len() >= 81
+                && (first_field.is_ascii() || first_field.chars().count() >= 81);
+            if long {
                 // A one-line puzzle; it ends a grid in progress, and is read next.
                 if let Some(b) = block.take() {
                     self.replay = true;

@@ -246,9 +246,17 @@ impl State {
     /// The state after placing the clues of `p`, or a contradiction if two clues conflict.
     fn from_puzzle(p: &Puzzle) -> Result<State, Contradiction> {
         let mut st = State::EMPTY;
-        for (i, &v) in p.as_bytes().iter().enumerate() {
-            if v != 0 {
-                let (b, pos, d) = (i / 27, (i % 27) as u32, (v - 1) as usize);
+        let cells = p.as_bytes();
+        for (b, band) in cells.chunks_exact(27).enumerate() {
+            // The band's clues as a bit mask first (no branch per cell), then one by one.
+            let mut clues = band
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (k, &v)| m | u32::from(v != 0) << k);
+            while clues != 0 {
+                let pos = clues.trailing_zeros();
+                clues &= clues - 1;
+                let d = (band[pos as usize] - 1) as usize;
                 if st.f[3 * d + b] & (1 << pos) == 0 {
                     return Err(Contradiction);
                 }
