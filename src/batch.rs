@@ -33,6 +33,13 @@ pub enum Task {
         /// levels of `difficulty`).
         levels: Option<(RatingKind, LevelSet)>,
     },
+    /// The next step for a player: `puzzle TAB technique TAB nudge TAB hint TAB move`, or JSON
+    /// lines ([`crate::hint::Hint::to_json`]). A line may carry the player's entries after the
+    /// puzzle (81 characters, `.` or `0` empty).
+    Hint {
+        /// JSON lines instead of TSV.
+        json: bool,
+    },
     /// The canonical form: `input TAB canonical TAB key TAB automorphisms`, or JSON lines.
     Canon {
         /// Canonicalize the solution grid instead of the puzzle.
@@ -79,6 +86,7 @@ impl Task {
     pub fn header(&self) -> Option<&'static str> {
         match self {
             Task::Rate { json: false, .. } => Some(crate::rate::TSV_HEADER),
+            Task::Hint { json: false } => Some("puzzle\ttechnique\tnudge\thint\tmove"),
             _ => None,
         }
     }
@@ -109,6 +117,25 @@ impl Task {
                     r.on_levels(*rating, set);
                 }
                 out.push_str(&if *json { r.to_json() } else { r.to_tsv() });
+            }
+            Task::Hint { json } => {
+                let mut board = crate::hint::Board::new(p);
+                if let Some(entries) = entry.rest.split_whitespace().next() {
+                    board = board.with_entries(entries).map_err(|e| {
+                        out.truncate(start);
+                        e.to_string()
+                    })?;
+                }
+                let h = crate::hint::hint(&board).map_err(|e| {
+                    out.truncate(start);
+                    e.to_string()
+                })?;
+                if *json {
+                    out.truncate(start);
+                    out.push_str(&h.to_json());
+                } else {
+                    out.push_str(&h.to_tsv());
+                }
             }
             Task::Canon { grid, json } => {
                 let c = if *grid {

@@ -1,16 +1,97 @@
-//! `explain`: one rating run of a puzzle written out step by step, as a person would follow
-//! it: every search (also the failed ones), its tier or ladder position, the strategy, p, v,
-//! the running d, and the move with its pattern.
+//! `explain`: a puzzle solved step by step for a player (each step as [`crate::hint`] words
+//! it, optionally with the candidate grid before it, or as JSON lines), and, behind
+//! `--model`, one rating run written out with the model's internals: every search (also the
+//! failed ones), its tier or ladder position, the strategy, p, v, the running d, and the move
+//! with its pattern.
 
 use crate::candidates::Effect;
 use crate::grid::Puzzle;
+use crate::hint::HintError;
 use crate::hsolve::{RateError, Search};
 use crate::levels::RatingKind;
 use std::fmt::Write as _;
 
+/// The steps of [`crate::hint::walkthrough`] as text: the puzzle's grid, one numbered step per
+/// line (technique: the move in words), with `grid` the candidate grid before each step, and
+/// the techniques used with how often.
+pub fn steps_text(puzzle: &Puzzle, grid: bool) -> Result<String, HintError> {
+    let walk = crate::hint::walkthrough(puzzle)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{puzzle:#}");
+    for (i, w) in walk.iter().enumerate() {
+        if grid {
+            let _ = writeln!(out, "\n{}", crate::hint::candidate_grid(&w.before));
+        }
+        let _ = writeln!(out, "{:>3}. {}: {}", i + 1, w.hint.kind.name(), w.hint.step);
+    }
+    let mut used: Vec<(&str, usize)> = Vec::new();
+    for w in &walk {
+        let name = w.hint.kind.name();
+        match used.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => used.push((name, 1)),
+        }
+    }
+    let list: Vec<String> = used.iter().map(|(n, k)| format!("{n} x{k}")).collect();
+    let _ = writeln!(out, "solved in {} steps: {}", walk.len(), list.join(", "));
+    Ok(out)
+}
+
+/// One `explain --json` line, keys in this order.
+#[derive(serde::Serialize)]
+struct StepJson<'a> {
+    step: usize,
+    technique: &'a str,
+    nudge: &'a str,
+    hint: &'a str,
+    #[serde(rename = "move")]
+    step_words: &'a str,
+    placements: Vec<[u8; 3]>,
+    eliminations: Vec<[u8; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    candidates: Option<Vec<String>>,
+}
+
+/// The steps of [`crate::hint::walkthrough`] as JSON lines, one per step, with the keys
+/// `step technique nudge hint move placements eliminations` (and, with `grid`, `candidates`:
+/// 81 strings, each a filled cell's digit or an empty cell's candidates).
+pub fn steps_json(puzzle: &Puzzle, grid: bool) -> Result<String, HintError> {
+    let walk = crate::hint::walkthrough(puzzle)?;
+    let mut out = String::new();
+    for (i, w) in walk.iter().enumerate() {
+        let h = &w.hint;
+        let candidates = grid.then(|| {
+            crate::grid::Cell::all()
+                .map(|c| match w.before.value(c) {
+                    Some(d) => d.to_string(),
+                    None => w
+                        .before
+                        .candidates(c)
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect(),
+                })
+                .collect()
+        });
+        let line = serde_json::to_string(&StepJson {
+            step: i + 1,
+            technique: h.kind.name(),
+            nudge: &h.nudge,
+            hint: &h.hint,
+            step_words: &h.step,
+            placements: h.placements.iter().map(crate::hint::triple).collect(),
+            eliminations: h.eliminations.iter().map(crate::hint::triple).collect(),
+            candidates,
+        })
+        .expect("serializable");
+        let _ = writeln!(out, "{line}");
+    }
+    Ok(out)
+}
+
 /// One run of `rating`'s model on `puzzle`, as text: the puzzle's grid, a header, one line
 /// per search, and the run's total.
-pub fn explain(puzzle: &Puzzle, rating: RatingKind) -> Result<String, RateError> {
+pub fn model(puzzle: &Puzzle, rating: RatingKind) -> Result<String, RateError> {
     let (trace, column, value) = match rating {
         RatingKind::Hsolve => {
             let trace = crate::hsolve::explain(puzzle)?;

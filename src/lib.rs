@@ -55,6 +55,7 @@ pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod grid;
+pub mod hint;
 pub mod hsolve;
 pub mod input;
 pub mod inventory;

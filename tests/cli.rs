@@ -311,7 +311,10 @@ fn rate_rejects_zero_runs() {
 
 #[test]
 fn explain_shows_every_search_and_the_difficulty() {
-    let assert = pseudoku().args(["explain", HARD]).assert().success();
+    let assert = pseudoku()
+        .args(["explain", "--model", HARD])
+        .assert()
+        .success();
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(out.contains("step  tier  strategy"), "{out}");
     assert!(out.contains("hidden single") || out.contains("naked single"));
@@ -346,7 +349,7 @@ fn explain_shows_every_search_and_the_difficulty() {
 #[test]
 fn explain_shows_a_run_of_the_difficulty_model() {
     let assert = pseudoku()
-        .args(["explain", "--rating", "difficulty", HARD])
+        .args(["explain", "--model", "--rating", "difficulty", HARD])
         .assert()
         .success();
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
@@ -364,6 +367,60 @@ fn explain_shows_a_run_of_the_difficulty_model() {
         "run {run}, rating {}",
         rated.difficulty
     );
+}
+
+#[test]
+fn explain_walks_a_player_through_the_puzzle() {
+    let out = pseudoku().args(["explain", HARD]).assert().success();
+    let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let steps: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .collect();
+    // Numbered 1, 2, 3, ...; the last line counts them.
+    for (i, l) in steps.iter().enumerate() {
+        assert!(l.trim_start().starts_with(&format!("{}. ", i + 1)), "{l}");
+    }
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("solved in {} steps: ", steps.len())),
+        "{last}"
+    );
+    // The same from standard input, as JSON lines with the candidates before each step.
+    let json = pseudoku()
+        .args(["explain", "--json", "--grid", "-"])
+        .write_stdin(format!("{HARD}\n"))
+        .assert()
+        .success();
+    let json = String::from_utf8(json.get_output().stdout.clone()).unwrap();
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), steps.len());
+    assert_eq!(lines[0]["step"], 1);
+    assert_eq!(lines[0]["candidates"].as_array().unwrap().len(), 81);
+    // Every step places a digit or removes candidates.
+    for l in &lines {
+        let n =
+            l["placements"].as_array().unwrap().len() + l["eliminations"].as_array().unwrap().len();
+        assert!(n > 0, "{l}");
+    }
+    // --grid prints a candidate grid before each step.
+    let grid = pseudoku()
+        .args(["explain", "--grid", HARD])
+        .assert()
+        .success();
+    let grid = String::from_utf8(grid.get_output().stdout.clone()).unwrap();
+    let rules = grid
+        .lines()
+        .filter(|l| l.starts_with("---") && l.contains('+'))
+        .count();
+    assert_eq!(rules, 2 * (steps.len() + 1));
 }
 
 #[test]

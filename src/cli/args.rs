@@ -39,14 +39,25 @@ pub enum Command {
     /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
     /// one solution is reported on stderr as a bad line.
     Rate(RateArgs),
-    /// Show one hsolve run on a puzzle, step by step, as a person would follow it.
+    /// Solve a puzzle step by step in words, as a player would: every step with its technique,
+    /// its cells and what it proves (the same words as `hint`).
     ///
-    /// Each line is one search: the step number (or `-` when the search found nothing and the
-    /// solver moved on to the next tier), the tier, the strategy applied, p (possible
-    /// applications), v (valid ones), the running difficulty d, and the move. With --rating
-    /// difficulty, one run of the difficulty model instead: its ladder position replaces the
-    /// tier, and d sums the unweighted E(p, v).
+    /// With --grid the candidate grid is printed before each step; with --json one object per
+    /// step (keys step, technique, nudge, hint, move, placements, eliminations, and with --grid
+    /// candidates). With --model, one run of a rating model instead, with its internals: each
+    /// line one search with the step number (or `-` when the search found nothing), the tier
+    /// (or, with --rating difficulty, the ladder position), the strategy, p (possible
+    /// applications), v (valid ones), the running d, and the move.
     Explain(ExplainArgs),
+    /// The next step a player can take: a nudge, the technique, and the whole move.
+    ///
+    /// Input lines hold a puzzle, optionally followed by a tab and the player's entries (81
+    /// characters, `.` or `0` for empty; clues may be repeated or left `.`). Per line prints
+    /// `<puzzle>\t<technique>\t<nudge>\t<hint>\t<move>` after a header line, or with --json
+    /// one object with the keys technique, nudge, hint, move, placements, eliminations and
+    /// errors (lists of [row, col, digit], 1-based). Wrong entries are reported before any
+    /// technique. --id reads a bank's puzzle instead of a file.
+    Hint(HintArgs),
     /// Print each puzzle's exact canonical (minlex) form and its class key.
     ///
     /// Per input puzzle: `<input>\t<canonical>\t<key>\t<automorphisms>`: the canonical form as
@@ -480,12 +491,49 @@ pub struct RateArgs {
 /// Arguments of `pseudoku explain`.
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
-    /// The puzzle: 81 characters, `1`-`9` for clues, `.` or `0` for empty cells.
-    #[arg(value_name = "PUZZLE")]
-    pub puzzle: String,
-    /// Which model's run to show.
-    #[arg(long, value_enum, default_value = "hsolve")]
+    /// The puzzle: 81 characters, `1`-`9` for clues, `.` or `0` for empty cells; `-` reads
+    /// the first puzzle of standard input.
+    #[arg(value_name = "PUZZLE|-", required_unless_present = "id")]
+    pub puzzle: Option<String>,
+    /// A bank puzzle by its id instead.
+    #[arg(long, conflicts_with = "puzzle")]
+    pub id: Option<i64>,
+    /// The bank --id reads.
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Print the candidate grid before each step.
+    #[arg(long, conflicts_with = "model")]
+    pub grid: bool,
+    /// One JSON object per step.
+    #[arg(long, conflicts_with = "model")]
+    pub json: bool,
+    /// Show one run of a rating model with its internals instead.
+    #[arg(long)]
+    pub model: bool,
+    /// Which model's run --model shows.
+    #[arg(long, value_enum, default_value = "hsolve", requires = "model")]
     pub rating: crate::levels::RatingKind,
+}
+
+/// Arguments of `pseudoku hint`.
+#[derive(Debug, clap::Args)]
+pub struct HintArgs {
+    /// Input file, one puzzle (and optionally a tab and the entries) per line; `-` or nothing
+    /// reads standard input.
+    #[arg(value_name = "FILE|-", default_value = "-", conflicts_with = "id")]
+    pub input: PathBuf,
+    /// A bank puzzle by its id (see `get --json`) instead of a file.
+    #[arg(long)]
+    pub id: Option<i64>,
+    /// The bank --id reads.
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 /// Arguments of `pseudoku solve`.

@@ -89,6 +89,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             a.threads,
         ),
         Command::Explain(a) => run_explain(&a),
+        Command::Hint(a) => run_hint(&a),
         Command::Build(a) => run_build(&a),
         Command::Verify(a) => run_verify(&a),
         Command::Get(a) => run_get(&a),
@@ -151,13 +152,62 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     )
 }
 
+fn run_hint(args: &HintArgs) -> anyhow::Result<Outcome> {
+    let task = crate::batch::Task::Hint { json: args.json };
+    let Some(id) = args.id else {
+        return batch(task, &args.input, args.threads);
+    };
+    let puzzle = bank_puzzle(&args.db, id)?;
+    let entry = crate::input::Entry {
+        line: 1,
+        puzzle,
+        rest: String::new(),
+    };
+    let mut line = String::new();
+    task.write_line(&entry, &mut line)
+        .map_err(|why| anyhow::anyhow!("puzzle {id}: {why}"))?;
+    let mut out = io::stdout().lock();
+    if let Some(h) = task.header() {
+        writeln!(out, "{h}")?;
+    }
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
 fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
-    let puzzle: crate::grid::Puzzle = args.puzzle.trim().parse().context("bad puzzle")?;
-    let text = crate::explain::explain(&puzzle, args.rating)?;
+    let puzzle = match (&args.puzzle, args.id) {
+        (_, Some(id)) => bank_puzzle(&args.db, id)?,
+        (Some(p), None) if p == "-" => {
+            let mut reader = crate::input::PuzzleReader::open(std::path::Path::new("-"))?;
+            match reader.next() {
+                Some(entry) => entry?.puzzle,
+                None => anyhow::bail!("standard input holds no puzzle"),
+            }
+        }
+        (Some(p), None) => p.trim().parse().context("bad puzzle")?,
+        (None, None) => anyhow::bail!("give a puzzle, `-` or --id"),
+    };
+    let text = if args.model {
+        crate::explain::model(&puzzle, args.rating)?
+    } else if args.json {
+        crate::explain::steps_json(&puzzle, args.grid)?
+    } else {
+        crate::explain::steps_text(&puzzle, args.grid)?
+    };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(Outcome::Success)
+}
+
+/// The puzzle of row `id` of the bank `db`.
+fn bank_puzzle(db: &std::path::Path, id: i64) -> anyhow::Result<crate::grid::Puzzle> {
+    let conn = crate::store::open_existing(db)?;
+    let Some(puzzle) = crate::store::retrieval::puzzle_by_id(&conn, id)? else {
+        anyhow::bail!("{}: no puzzle with id {id}", db.display());
+    };
+    puzzle.parse().context("a stored puzzle")
 }
 
 /// Set by Ctrl-C: a build stops after its current batch.

@@ -292,6 +292,16 @@ pub fn take(
     }
 }
 
+/// The puzzle (as stored, `.` for empty) of the row `id`, or `None` when there is none. Reads
+/// only: serving marks nothing.
+pub fn puzzle_by_id(conn: &Connection, id: i64) -> Result<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached("SELECT puzzle FROM puzzles WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
+}
+
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it
 /// out again.
 pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {

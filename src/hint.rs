@@ -1,0 +1,1088 @@
+//! `hint`: the next step a person would find on a board (the clues, the player's entries and,
+//! optionally, the player's pencil marks), in three disclosures: a nudge (where to look), the
+//! technique, and the whole move in plain words, with the placements and eliminations it
+//! proves.
+//!
+//! Mistakes come first: an entry that contradicts the solution, then (with marks given) a
+//! candidate of the solution the player removed. Otherwise the techniques are searched along
+//! the ladder of the `difficulty` rating ([`crate::difficulty`]), easiest first: full house
+//! and hidden single in a box, hidden single in a row or column, naked single, then the
+//! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations.
+//!
+//! Every step is sound: the searches run on the player's position (with the marks, only
+//! removing what they allow) and only use logic valid for the puzzle's one solution, which is
+//! checked first.
+
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Cell, Digit, Grid, House, Puzzle};
+use crate::hsolve::Rung;
+use crate::solve::{solve, Solutions};
+use crate::strategies::{self, trial, Application, Context, Known, Strategy};
+use std::fmt::Write as _;
+
+/// A position as a player sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The puzzle's clues.
+    pub clues: Puzzle,
+    /// The player's digits, 0 for empty (a digit on a clue cell is ignored when it repeats
+    /// the clue).
+    pub entries: [u8; 81],
+    /// The player's pencil marks, when given: bit `d - 1` of a cell is set while the player
+    /// keeps digit `d` possible there (read for empty cells only).
+    pub marks: Option<[u16; 81]>,
+}
+
+impl Board {
+    /// A board with no entries and no marks.
+    pub fn new(clues: Puzzle) -> Board {
+        Board {
+            clues,
+            entries: [0; 81],
+            marks: None,
+        }
+    }
+
+    /// The clues with the player's entries: 81 characters, `1`-`9`, `.` or `0` for empty.
+    pub fn with_entries(mut self, entries: &str) -> Result<Board, HintError> {
+        self.entries = parse_cells(entries)?;
+        Ok(self)
+    }
+}
+
+/// The cells of an 81-character line of entries.
+fn parse_cells(text: &str) -> Result<[u8; 81], HintError> {
+    let text = text.trim();
+    let n = text.chars().count();
+    if n != 81 {
+        return Err(HintError::Entries(format!("expected 81 cells, found {n}")));
+    }
+    let mut cells = [0u8; 81];
+    for (i, ch) in text.chars().enumerate() {
+        cells[i] = match ch {
+            '1'..='9' => ch as u8 - b'0',
+            '.' | '0' => 0,
+            _ => {
+                return Err(HintError::Entries(format!(
+                    "bad character {ch:?} at cell {}",
+                    i + 1
+                )))
+            }
+        };
+    }
+    Ok(cells)
+}
+
+/// Why no hint can be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    /// The clues allow no solution.
+    #[error("the clues have no solution")]
+    NoSolution,
+    /// The clues allow more than one solution.
+    #[error("the clues have more than one solution; hints need a puzzle with exactly one")]
+    Multiple,
+    /// The entries could not be read.
+    #[error("entries: {0}")]
+    Entries(String),
+}
+
+/// What kind of step a hint is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintKind {
+    /// Some of the player's entries contradict the solution.
+    WrongEntry,
+    /// The player removed a candidate that is the solution's digit.
+    MissingCandidate,
+    /// A house with one empty cell left.
+    FullHouse,
+    /// A solving technique.
+    Technique(Strategy),
+    /// Every cell is filled, correctly.
+    Solved,
+}
+
+impl HintKind {
+    /// The name written as `technique`, e.g. `hidden single`, `wrong entry`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HintKind::WrongEntry => "wrong entry",
+            HintKind::MissingCandidate => "missing candidate",
+            HintKind::FullHouse => "full house",
+            HintKind::Technique(s) => s.name(),
+            HintKind::Solved => "solved",
+        }
+    }
+}
+
+/// The next step on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// What kind of step it is.
+    pub kind: HintKind,
+    /// Where to look, e.g. `box 5` or `column 3, digit 7`.
+    pub nudge: String,
+    /// The technique, e.g. `There is an X-wing on 7.`
+    pub hint: String,
+    /// The whole move in plain words.
+    pub step: String,
+    /// The cells the step fills, with their digits.
+    pub placements: Vec<(Cell, Digit)>,
+    /// The candidates the step removes.
+    pub eliminations: Vec<(Cell, Digit)>,
+    /// The player's mistakes: wrong entries, or solution digits removed from the marks.
+    pub errors: Vec<(Cell, Digit)>,
+    /// The application found, for techniques.
+    pub application: Option<Application>,
+}
+
+/// One `hint --json` line, keys in this order.
+#[derive(serde::Serialize)]
+struct HintJson<'a> {
+    technique: &'a str,
+    nudge: &'a str,
+    hint: &'a str,
+    #[serde(rename = "move")]
+    step: &'a str,
+    placements: Vec<[u8; 3]>,
+    eliminations: Vec<[u8; 3]>,
+    errors: Vec<[u8; 3]>,
+}
+
+/// `[row, col, digit]`, one-based.
+pub(crate) fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
+    [c.row() + 1, c.col() + 1, d.get()]
+}
+
+impl Hint {
+    /// The hint as one JSON object: `technique`, `nudge`, `hint`, `move`, `placements`,
+    /// `eliminations`, `errors` (lists of `[row, col, digit]`, one-based).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&HintJson {
+            technique: self.kind.name(),
+            nudge: &self.nudge,
+            hint: &self.hint,
+            step: &self.step,
+            placements: self.placements.iter().map(triple).collect(),
+            eliminations: self.eliminations.iter().map(triple).collect(),
+            errors: self.errors.iter().map(triple).collect(),
+        })
+        .expect("serializable")
+    }
+
+    /// The hint as one tab-separated line: technique, nudge, hint, move.
+    pub fn to_tsv(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.kind.name(),
+            self.nudge,
+            self.hint,
+            self.step
+        )
+    }
+
+    fn mistake(kind: HintKind, errors: Vec<(Cell, Digit)>, nudge: String, hint: String) -> Hint {
+        let step = errors
+            .iter()
+            .map(|(c, d)| match kind {
+                HintKind::WrongEntry => format!("{c} is not {d}"),
+                _ => format!("{c} can still be {d}"),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+            + ".";
+        Hint {
+            kind,
+            nudge,
+            hint,
+            step,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            errors,
+            application: None,
+        }
+    }
+}
+
+/// The next step on `board`: its mistakes first, then the easiest technique that makes
+/// progress.
+pub fn hint(board: &Board) -> Result<Hint, HintError> {
+    let solution = match solve(&board.clues) {
+        Solutions::Unique(g) => g,
+        Solutions::None => return Err(HintError::NoSolution),
+        Solutions::Multiple(_) => return Err(HintError::Multiple),
+    };
+    // Wrong entries.
+    let mut wrong = Vec::new();
+    let mut filled = *board.clues.as_bytes();
+    for c in Cell::all() {
+        let v = board.entries[c.index()];
+        if v == 0 || board.clues.get(c).is_some_and(|d| d.get() == v) {
+            continue;
+        }
+        if v != solution.get(c).get() {
+            wrong.push((c, Digit::new(v).expect("1-9")));
+        } else {
+            filled[c.index()] = v;
+        }
+    }
+    if !wrong.is_empty() {
+        let n = wrong.len();
+        let nudge = if n == 1 {
+            format!(
+                "One of your entries is wrong: check {}.",
+                House::Box(wrong[0].0.box_index())
+            )
+        } else {
+            format!("{n} of your entries are wrong.")
+        };
+        let hint = format!(
+            "Wrong: {}.",
+            wrong
+                .iter()
+                .map(|(c, _)| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(Hint::mistake(HintKind::WrongEntry, wrong, nudge, hint));
+    }
+    let position = Puzzle::from_bytes_unchecked(filled);
+    let mut st = Candidates::new(&position);
+    if st.is_solved() {
+        return Ok(Hint {
+            kind: HintKind::Solved,
+            nudge: "The puzzle is solved.".into(),
+            hint: "The puzzle is solved.".into(),
+            step: "Every cell is filled, and correctly.".into(),
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            errors: Vec::new(),
+            application: None,
+        });
+    }
+    // Marks: solution digits removed are mistakes; the other removals are kept.
+    if let Some(marks) = &board.marks {
+        let mut missing = Vec::new();
+        for c in st.empty() {
+            let d = solution.get(c);
+            if marks[c.index()] >> d.index() & 1 == 0 {
+                missing.push((c, d));
+            }
+        }
+        if !missing.is_empty() {
+            let nudge = format!(
+                "A digit you removed is still possible: look at {}.",
+                House::Box(missing[0].0.box_index())
+            );
+            let hint = format!("Look at {}.", missing[0].0);
+            return Ok(Hint::mistake(
+                HintKind::MissingCandidate,
+                missing,
+                nudge,
+                hint,
+            ));
+        }
+        for c in st.empty() {
+            let gone = st.candidates(c).bits() & !marks[c.index()];
+            for d in DigitSet::from_bits(gone).iter() {
+                st.remove(d, CellSet::single(c));
+            }
+        }
+    }
+    let (a, full_house) = next_step(&st, &solution);
+    Ok(describe(&st, &a, full_house))
+}
+
+/// The easiest application on `st` along the difficulty ladder, and whether it is a full
+/// house.
+fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
+    if let Some(a) = singles(st) {
+        return a;
+    }
+    let ctx = Context {
+        solution: Some(*solution),
+    };
+    let mut out = Vec::new();
+    for rung in &crate::difficulty::LADDER {
+        out.clear();
+        match rung {
+            Rung::Strategies(list) => {
+                for &s in list.iter() {
+                    strategies::search(s, st, &ctx, &mut out);
+                }
+            }
+            Rung::Backtracking => {
+                // Without the solution: only a contradiction proves a value, which a player
+                // can follow (a trial that happens to complete the grid is a guess).
+                let blind = Context::default();
+                strategies::search(Strategy::Backtracking, st, &blind, &mut out);
+            }
+            Rung::Trial(depth) => {
+                trial::search(st, &ctx, *depth, &mut Known::default(), &mut out);
+            }
+        }
+        out.retain(|a| st.changes(&a.effect));
+        let place = out.iter().find(|a| matches!(a.effect, Effect::Place(..)));
+        if let Some(a) = place.or(out.first()) {
+            return (*a, false);
+        }
+    }
+    // Trials at depth 4 settle every position with one solution; placing the solution's
+    // digit in the first empty cell is the last resort all the same.
+    let c = st.empty().first().expect("not solved");
+    let d = solution.get(c);
+    let a = Application::at_cell(Strategy::TrialAndError, c, d, Effect::Place(c, d));
+    (a, false)
+}
+
+/// The first single in the order people find them: full houses, hidden singles in boxes,
+/// hidden singles in rows and columns, naked singles.
+fn singles(st: &Candidates) -> Option<(Application, bool)> {
+    let houses_of = |order: &[usize]| -> Option<(Application, bool)> {
+        for &h in order {
+            let house = House::from_index(h).expect("house < 27");
+            let cells = CellSet::house_at(h);
+            for d in Digit::all() {
+                let places = st.cells_with(d) & cells;
+                if places.len() == 1 {
+                    let c = places.first().expect("one");
+                    let full = (st.empty() & cells).len() == 1;
+                    let a = Application::at_cell(Strategy::HiddenSingle, c, d, Effect::Place(c, d))
+                        .in_house(Some(house));
+                    return Some((a, full));
+                }
+            }
+        }
+        None
+    };
+    // Full houses first.
+    for h in 0..27 {
+        let cells = CellSet::house_at(h) & st.empty();
+        if cells.len() == 1 {
+            let c = cells.first().expect("one");
+            if let Some(d) = st.candidates(c).first() {
+                let a = Application::at_cell(Strategy::HiddenSingle, c, d, Effect::Place(c, d))
+                    .in_house(House::from_index(h));
+                return Some((a, true));
+            }
+        }
+    }
+    let boxes: Vec<usize> = (18..27).collect();
+    let lines: Vec<usize> = (0..18).collect();
+    if let Some(found) = houses_of(&boxes).or_else(|| houses_of(&lines)) {
+        return Some(found);
+    }
+    let c = st.naked_single_cells().first()?;
+    let d = st.candidates(c).first()?;
+    Some((
+        Application::at_cell(Strategy::NakedSingle, c, d, Effect::Place(c, d)),
+        false,
+    ))
+}
+
+/// `text` with its first letter in upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(chars).collect())
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list<T: ToString>(items: impl IntoIterator<Item = T>, word: &str) -> String {
+    let v: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} {word} {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// The cells of a set, as words.
+fn cells_words(s: CellSet, word: &str) -> String {
+    and_list(s.iter(), word)
+}
+
+/// The rows (or columns) of a set of cells, as a mask of their indexes.
+fn lines_of(s: CellSet, rows: bool) -> u16 {
+    s.iter()
+        .fold(0, |m, c| m | 1 << if rows { c.row() } else { c.col() })
+}
+
+/// "rows 2 and 6", "column 3".
+fn lines_words(mask: u16, rows: bool) -> String {
+    let name = match (rows, mask.count_ones()) {
+        (true, 1) => "row",
+        (true, _) => "rows",
+        (false, 1) => "column",
+        (false, _) => "columns",
+    };
+    let idx = (0..9).filter(|i| mask >> i & 1 != 0).map(|i| i + 1);
+    format!("{name} {}", and_list(idx, "and"))
+}
+
+/// The eliminations of an effect, as (cell, digit) pairs, cell order then digit order.
+fn removals(effect: &Effect) -> Vec<(Cell, Digit)> {
+    match effect {
+        Effect::Place(..) => Vec::new(),
+        Effect::Remove(r) => {
+            let mut out = Vec::new();
+            for c in Cell::all() {
+                for (di, s) in r.iter().enumerate() {
+                    if s.contains(c) {
+                        out.push((c, Digit::from_index(di)));
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// What an effect removes, as words: "7 is not in r4c3 or r4c8" for one digit, else
+/// "r1c2 is not 4 or 9; r1c5 is not 4".
+fn removal_words(effect: &Effect) -> String {
+    let Effect::Remove(r) = effect else {
+        return String::new();
+    };
+    let digits: Vec<usize> = (0..9).filter(|&d| !r[d].is_empty()).collect();
+    if digits.len() == 1 {
+        let d = Digit::from_index(digits[0]);
+        return format!("{d} is not in {}", cells_words(r[digits[0]], "or"));
+    }
+    let mut cells = CellSet::EMPTY;
+    for s in r {
+        cells |= *s;
+    }
+    cells
+        .iter()
+        .map(|c| {
+            let ds = (0..9).filter(|&d| r[d].contains(c)).map(Digit::from_index);
+            format!("{c} is not {}", and_list(ds, "or"))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The line (row or column) all of `cells` share, if any.
+fn shared_line(cells: CellSet) -> Option<House> {
+    let first = cells.first()?;
+    if cells.iter().all(|c| c.row() == first.row()) {
+        Some(House::Row(first.row()))
+    } else if cells.iter().all(|c| c.col() == first.col()) {
+        Some(House::Col(first.col()))
+    } else {
+        None
+    }
+}
+
+/// The three disclosures of an application on `st`.
+fn describe(st: &Candidates, a: &Application, full_house: bool) -> Hint {
+    let mut placements = Vec::new();
+    if let Effect::Place(c, d) = a.effect {
+        placements.push((c, d));
+    }
+    let eliminations = removals(&st.restrict(&a.effect));
+    let effect = st.restrict(&a.effect);
+    let elim = removal_words(&effect);
+    let kind = if full_house {
+        HintKind::FullHouse
+    } else {
+        HintKind::Technique(a.strategy)
+    };
+    let (nudge, hint, step) = match (a.strategy, a.effect) {
+        (Strategy::HiddenSingle, Effect::Place(c, d)) if full_house => {
+            let h = a.house.expect("a house");
+            let house = capitalized(&h.to_string());
+            (
+                format!("{h}"),
+                format!("{house} has one empty cell left."),
+                format!(
+                    "{house} has one empty cell left, {c}, and one digit is missing: {c} is {d}."
+                ),
+            )
+        }
+        (Strategy::HiddenSingle, Effect::Place(c, d)) => {
+            let h = a.house.expect("a house");
+            (
+                format!("{h}, digit {d}"),
+                format!("There is a hidden single in {h}."),
+                format!("In {h}, {d} can only go in {c}: {c} is {d}."),
+            )
+        }
+        (Strategy::NakedSingle, Effect::Place(c, d)) => (
+            format!("{c}"),
+            "There is a naked single: a cell with one candidate left.".to_string(),
+            format!("Every digit but {d} is already in the row, column or box of {c}: {c} is {d}."),
+        ),
+        (Strategy::LockedCandidates, _) => locked_words(st, a, &effect),
+        (s, _) if strategies::Strategy::NAKED_SUBSETS.contains(&s) => {
+            let h = a.house.expect("a house");
+            let ds = and_list(a.digits.iter(), "and");
+            (
+                format!("{h}"),
+                format!("There is a {} in {h}.", s.name()),
+                format!(
+                    "In {h}, {} hold only {ds} between them, so {ds} are not elsewhere in {h}: \
+                     {elim}.",
+                    cells_words(a.cells, "and")
+                ),
+            )
+        }
+        (s, _) if strategies::Strategy::HIDDEN_SUBSETS.contains(&s) => {
+            let h = a.house.expect("a house");
+            let ds = and_list(a.digits.iter(), "and");
+            (
+                format!("{h}"),
+                format!("There is a {} in {h}.", s.name()),
+                format!(
+                    "In {h}, {ds} can only go in {}, so those cells hold nothing else: {elim}.",
+                    cells_words(a.cells, "and")
+                ),
+            )
+        }
+        (s, _) if strategies::Strategy::FISH.contains(&s) => fish_words(a, &effect, &elim),
+        (Strategy::XyWing, _) | (Strategy::XyzWing, _) => wing_words(st, a, &elim),
+        (Strategy::WWing, _) => w_wing_words(st, a, &effect, &elim),
+        (Strategy::UniqueRectangle, _) => {
+            let ds = and_list(a.digits.iter(), "and");
+            (
+                cells_words(a.cells, "and"),
+                format!("There is a unique rectangle on {ds}."),
+                format!(
+                    "{} form a rectangle over two boxes; three of its corners hold only {ds}. If \
+                     the fourth held {} too, the two digits could be swapped around the \
+                     rectangle and the puzzle would have two solutions, so {elim}.",
+                    cells_words(a.cells, "and"),
+                    and_list(a.digits.iter(), "or")
+                ),
+            )
+        }
+        (Strategy::Colouring, _) => colouring_words(st, a, &elim),
+        (Strategy::XyChain, _) => chain_words(st, a, &effect, &elim),
+        (Strategy::Backtracking, _) | (Strategy::TrialAndError, _) => trial_words(st, a),
+        _ => (
+            cells_words(a.cells, "and"),
+            format!("Look for a {}.", a.strategy.name()),
+            format!("{a}"),
+        ),
+    };
+    Hint {
+        kind,
+        nudge,
+        hint,
+        step,
+        placements,
+        eliminations,
+        errors: Vec::new(),
+        application: Some(*a),
+    }
+}
+
+/// W-wing: two equal two-candidate cells, the strong link joining them, and the digit the
+/// cells seeing both lose.
+fn w_wing_words(
+    st: &Candidates,
+    a: &Application,
+    effect: &Effect,
+    elim: &str,
+) -> (String, String, String) {
+    let ends: Vec<Cell> = a.cells.iter().collect();
+    let (p, q) = (ends[0], ends[1]);
+    let y = eliminated_digit(effect).expect("one digit");
+    let x = (a.digits - DigitSet::single(y))
+        .first()
+        .expect("two digits");
+    // The house where x has exactly two places, one seeing each end.
+    let link = (0..27).find_map(|h| {
+        let places = st.cells_with(x) & CellSet::house_at(h);
+        if places.len() != 2 || places.contains(p) || places.contains(q) {
+            return None;
+        }
+        let mut it = places.iter();
+        let (u, v) = (it.next()?, it.next()?);
+        let sees = |a: Cell, b: Cell| CellSet::peers(a).contains(b);
+        if sees(p, u) && sees(q, v) {
+            Some((House::from_index(h)?, u, v))
+        } else if sees(p, v) && sees(q, u) {
+            Some((House::from_index(h)?, v, u))
+        } else {
+            None
+        }
+    });
+    let link_words = match link {
+        Some((h, u, v)) => format!(
+            "In {h}, {x} can only go in {u} or {v}; {u} sees {p} and {v} sees {q}, so one of \
+             {p} and {q} is not {x}: it is {y}"
+        ),
+        None => format!("A strong link on {x} joins them, so one of them is {y}"),
+    };
+    (
+        format!("{p} and {q}"),
+        format!("There is a W-wing on {x} and {y}."),
+        format!(
+            "{p} and {q} both hold only {x} and {y}. {link_words}. Cells seeing both lose {y}: \
+             {elim}."
+        ),
+    )
+}
+
+/// The one digit an effect removes, if it removes one digit only.
+fn eliminated_digit(effect: &Effect) -> Option<Digit> {
+    let Effect::Remove(r) = effect else {
+        return None;
+    };
+    let ds: Vec<usize> = (0..9).filter(|&d| !r[d].is_empty()).collect();
+    (ds.len() == 1).then(|| Digit::from_index(ds[0]))
+}
+
+/// Locked candidates: pointing (a box's places on a line) or claiming (a line's places in a
+/// box), per digit removed.
+fn locked_words(st: &Candidates, a: &Application, effect: &Effect) -> (String, String, String) {
+    let Effect::Remove(r) = effect else {
+        unreachable!("locked candidates remove");
+    };
+    let shared = a.cells;
+    let line = shared_line(shared).expect("an intersection lies on a line");
+    let bx = House::Box(shared.first().expect("cells").box_index());
+    let (mut nudge, mut hint, mut steps) = (String::new(), String::new(), Vec::new());
+    for d in Digit::all() {
+        let gone = r[d.index()];
+        if gone.is_empty() {
+            continue;
+        }
+        let places = st.cells_with(d) & shared;
+        let claiming = gone.is_subset(CellSet::house(bx));
+        let (from, to, how) = if claiming {
+            (line, bx, "claiming")
+        } else {
+            (bx, line, "pointing")
+        };
+        if nudge.is_empty() {
+            nudge = format!("{from}, digit {d}");
+            hint = format!("There are locked candidates on {d} ({how}).");
+        }
+        steps.push(format!(
+            "In {from}, {d} can only go in {}, which are also in {to}, so {d} is not elsewhere \
+             in {to}: {d} is not in {}",
+            cells_words(places, "or"),
+            cells_words(gone, "or")
+        ));
+    }
+    (nudge, hint, steps.join("; ") + ".")
+}
+
+/// Fish: the base lines holding the digit's places, the cover lines they lie in.
+fn fish_words(a: &Application, effect: &Effect, elim: &str) -> (String, String, String) {
+    let d = a.digits.first().expect("a digit");
+    let n = a.strategy;
+    let gone = match effect {
+        Effect::Remove(r) => r[d.index()],
+        Effect::Place(..) => CellSet::EMPTY,
+    };
+    // Base rows when the removals lie in the places' columns but outside their rows.
+    let rows = lines_of(a.cells, true);
+    let cols = lines_of(a.cells, false);
+    let by_rows = gone.iter().all(|c| rows >> c.row() & 1 == 0);
+    let (base, cover) = if by_rows {
+        (lines_words(rows, true), lines_words(cols, false))
+    } else {
+        (lines_words(cols, false), lines_words(rows, true))
+    };
+    let per_line: Vec<String> = (0..9u8)
+        .filter(|&i| (if by_rows { rows } else { cols }) >> i & 1 != 0)
+        .map(|i| {
+            let line = a
+                .cells
+                .iter()
+                .filter(|c| if by_rows { c.row() == i } else { c.col() == i });
+            and_list(line, "or")
+        })
+        .collect();
+    let name = match n {
+        Strategy::XWing => "an X-wing",
+        Strategy::Swordfish => "a swordfish",
+        _ => "a jellyfish",
+    };
+    (
+        format!("{d} in {base}"),
+        format!("There is {name} on {d}."),
+        format!(
+            "In {base}, {d} can only go in {cover}: {d} must be in {}. Each of {cover} gets its \
+             {d} in one of {base}, so {elim}.",
+            per_line.join(" and in ")
+        ),
+    )
+}
+
+/// XY-wing and XYZ-wing: a pivot and two pincers.
+fn wing_words(st: &Candidates, a: &Application, elim: &str) -> (String, String, String) {
+    let pivot = Cell::new(a.unit).expect("a cell");
+    let pincers: Vec<Cell> = (a.cells - CellSet::single(pivot)).iter().collect();
+    let show = |c: Cell| format!("{c} ({})", and_list(st.candidates(c).iter(), "or"));
+    let name = if a.strategy == Strategy::XyWing {
+        "an XY-wing"
+    } else {
+        "an XYZ-wing"
+    };
+    let z = st.candidates(pincers[0]) & st.candidates(pincers[1]);
+    let z = z.first().map_or(String::new(), |d| d.to_string());
+    (
+        format!("{pivot}"),
+        format!("There is {name} with its pivot in {pivot}."),
+        format!(
+            "The pivot {} sees {} and {}. Whatever the pivot holds, one of {} holds {z}, so \
+             a cell seeing {} cannot be {z}: {elim}.",
+            show(pivot),
+            show(pincers[0]),
+            show(pincers[1]),
+            if a.strategy == Strategy::XyWing {
+                "the two pincers"
+            } else {
+                "the three cells"
+            },
+            if a.strategy == Strategy::XyWing {
+                "both pincers"
+            } else {
+                "all three"
+            }
+        ),
+    )
+}
+
+/// The cells linked to `start` by strong links on `d` (houses with exactly two places), in
+/// two colours: (same colour as `start`, the other colour).
+fn colour_chain(st: &Candidates, d: Digit, start: Cell) -> (CellSet, CellSet) {
+    let places = st.cells_with(d);
+    let mut colour = [CellSet::single(start), CellSet::EMPTY];
+    let mut frontier = vec![(start, 0usize)];
+    while let Some((c, k)) = frontier.pop() {
+        for h in 0..27 {
+            let house = CellSet::house_at(h);
+            if !house.contains(c) {
+                continue;
+            }
+            let pair = places & house;
+            if pair.len() != 2 {
+                continue;
+            }
+            let other = (pair - CellSet::single(c)).first().expect("two");
+            if !colour[0].contains(other) && !colour[1].contains(other) {
+                colour[1 - k].insert(other);
+                frontier.push((other, 1 - k));
+            }
+        }
+    }
+    (colour[0], colour[1])
+}
+
+/// Simple colouring: the chain's two colours, then the wrap or the trap.
+fn colouring_words(st: &Candidates, a: &Application, elim: &str) -> (String, String, String) {
+    let d = a.digits.first().expect("a digit");
+    let start = a.cells.first().expect("cells");
+    let (one, two) = colour_chain(st, d, start);
+    let sees_own = |s: CellSet| s.iter().any(|c| CellSet::peers(c).intersects(s));
+    let how = if sees_own(one) || sees_own(two) {
+        "Two cells of one colour see each other, so that colour is false everywhere"
+    } else {
+        "Cells seeing both colours cannot hold it, as one colour is true"
+    };
+    (
+        format!("digit {d}"),
+        format!("Colour the strong links of {d}."),
+        format!(
+            "Link the places of {d} in houses where it has exactly two: one of each pair holds \
+             {d}. Coloured alternately, one colour is {}, the other {}; one of the colours \
+             holds every {d}. {how}: {elim}.",
+            cells_words(one, "and"),
+            cells_words(two, "and")
+        ),
+    )
+}
+
+/// An XY-chain: the path of forced cells from the start to an end that holds the digit.
+fn chain_words(
+    st: &Candidates,
+    a: &Application,
+    effect: &Effect,
+    elim: &str,
+) -> (String, String, String) {
+    let start = a.cells.first().expect("a start");
+    let x = a.digits.first().expect("a digit");
+    let gone = match effect {
+        Effect::Remove(r) => r[x.index()],
+        Effect::Place(..) => CellSet::EMPTY,
+    };
+    let path = xy_path(st, start, x, gone);
+    let text = match &path {
+        Some(links) => {
+            let mut s = format!("If {start} is not {x}, it is {}", links[0].1);
+            for &(c, v) in &links[1..] {
+                let _ = write!(s, ", so {c} is {v}");
+            }
+            let end = links.last().expect("a link").0;
+            let _ = write!(
+                s,
+                ". Either {start} or {end} is {x}, and the cells seeing both lose it: {elim}. \
+                 The chain: "
+            );
+            // (a=b)cell: a strong link inside a two-candidate cell (if not a, then b);
+            // between cells, a weak link (they see each other, so not both b).
+            let mut from = x;
+            for (i, &(c, v)) in links.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(" - ");
+                }
+                let _ = write!(s, "({from}={v}){c}");
+                from = v;
+            }
+            s.push_str(
+                " (= a strong link inside a two-candidate cell: one of its digits is true; - a \
+                 weak link between cells that see each other: they are not both that digit).",
+            );
+            s
+        }
+        None => format!(
+            "A chain of two-candidate cells from {start} forces {x} at its other end; cells \
+             seeing both ends lose {x}: {elim}."
+        ),
+    };
+    (
+        format!("{start}, digit {x}"),
+        format!("There is an XY-chain starting at {start}."),
+        text,
+    )
+}
+
+/// The links of an XY-chain from `start` (not `x`) to an end forced to `x` that sees one of
+/// `gone` together with `start`: each link a two-candidate cell and the digit it is forced to.
+fn xy_path(st: &Candidates, start: Cell, x: Digit, gone: CellSet) -> Option<Vec<(Cell, Digit)>> {
+    let bivalue = st.bivalue_cells();
+    let other = |c: Cell, v: Digit| (st.candidates(c) - DigitSet::single(v)).first();
+    let first = other(start, x)?;
+    // Breadth first over (cell, forced digit), up to eight cells.
+    let mut parent: Vec<((Cell, Digit), Option<usize>)> = vec![((start, first), None)];
+    let mut seen = vec![(start, first)];
+    let mut head = 0;
+    while head < parent.len() {
+        let ((c, v), _) = parent[head];
+        let depth = {
+            let (mut n, mut i) = (1, head);
+            while let Some(p) = parent[i].1 {
+                n += 1;
+                i = p;
+            }
+            n
+        };
+        if depth >= 8 {
+            head += 1;
+            continue;
+        }
+        for n in (bivalue & CellSet::peers(c)).iter() {
+            if !st.candidates(n).contains(v) {
+                continue;
+            }
+            let w = other(n, v).expect("two candidates");
+            if seen.contains(&(n, w)) || n == start {
+                continue;
+            }
+            seen.push((n, w));
+            parent.push(((n, w), Some(head)));
+            if w == x
+                && gone
+                    .iter()
+                    .any(|g| CellSet::seen_by_both(start, n).contains(g))
+            {
+                let mut links = vec![(n, w)];
+                let mut i = head;
+                loop {
+                    links.push(parent[i].0);
+                    match parent[i].1 {
+                        Some(p) => i = p,
+                        None => break,
+                    }
+                }
+                links.reverse();
+                return Some(links);
+            }
+        }
+        head += 1;
+    }
+    None
+}
+
+/// Backtracking and trials: the assumption, its consequences by singles, and the
+/// contradiction they reach.
+fn trial_words(st: &Candidates, a: &Application) -> (String, String, String) {
+    let c = a.cells.first().expect("a cell");
+    let tried = a.digits.first().expect("a digit");
+    let (placed, refuted) = match a.effect {
+        Effect::Place(_, d) => (Some(d), d != tried),
+        Effect::Remove(_) => (None, true),
+    };
+    let name = a.strategy.name();
+    let nudge = format!("{c}");
+    if !refuted {
+        let d = placed.expect("placed");
+        return (
+            nudge,
+            format!("Try a value in {c} ({name})."),
+            format!(
+                "With {d} in {c}, singles fill the whole grid; as the puzzle has one solution, \
+                 {c} is {d}."
+            ),
+        );
+    }
+    let (trace, end) = follow(st, c, tried);
+    let mut s = format!("Suppose {c} were {tried}");
+    for (cell, d, why) in trace.iter().take(12) {
+        let _ = write!(s, "; then {cell} is {d} ({why})");
+    }
+    if trace.len() > 12 {
+        let _ = write!(s, "; and {} more singles", trace.len() - 12);
+    }
+    match end {
+        Some(why) => {
+            let _ = write!(s, "; then {why}. So {c} is not {tried}");
+        }
+        None => {
+            let _ =
+                write!(
+                s,
+                "; following it further (with locked candidates{}) ends in a contradiction. So \
+                 {c} is not {tried}",
+                if a.depth > 1 { " and nested trials" } else { "" }
+            );
+        }
+    }
+    if let Some(d) = placed {
+        let _ = write!(s, ": it is {d}");
+    }
+    s.push('.');
+    (
+        nudge,
+        format!("Try a value in {c} and follow it ({name})."),
+        s,
+    )
+}
+
+/// Follows `c = d` on a copy of `st` with singles: the placements made with their reasons, and
+/// the contradiction reached, if any.
+fn follow(st: &Candidates, c: Cell, d: Digit) -> (Vec<(Cell, Digit, String)>, Option<String>) {
+    let mut s = st.clone();
+    let mut trace = Vec::new();
+    if s.place(c, d).is_none() {
+        return (trace, Some(format!("{c} cannot hold {d}")));
+    }
+    for _ in 0..81 {
+        if let Some(why) = contradiction(&s) {
+            return (trace, Some(why));
+        }
+        let next = singles(&s);
+        let Some((a, full)) = next else {
+            return (trace, None);
+        };
+        let Effect::Place(cell, digit) = a.effect else {
+            return (trace, None);
+        };
+        let why = match (a.strategy, a.house) {
+            (Strategy::HiddenSingle, Some(h)) if full => format!("full {h}"),
+            (Strategy::HiddenSingle, Some(h)) => format!("hidden single in {h}"),
+            _ => "naked single".to_string(),
+        };
+        if s.place(cell, digit).is_none() {
+            return (trace, Some(format!("{cell} cannot hold {digit}")));
+        }
+        trace.push((cell, digit, why));
+    }
+    (trace, contradiction(&s))
+}
+
+/// The first contradiction of a state, in words: an empty cell without candidates, or a house
+/// with no place left for a digit it lacks.
+fn contradiction(st: &Candidates) -> Option<String> {
+    for c in st.empty() {
+        if st.candidates(c).is_empty() {
+            return Some(format!("{c} has no candidate left"));
+        }
+    }
+    for h in 0..27 {
+        let cells = CellSet::house_at(h);
+        for d in Digit::all() {
+            if !(st.cells_with(d) | st.placed(d)).intersects(cells) {
+                let house = House::from_index(h).expect("house < 27");
+                return Some(format!("{house} has no place left for {d}"));
+            }
+        }
+    }
+    None
+}
+
+/// One step of a walkthrough: the candidates before it, and the step as a hint.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    /// The candidate state the step is found in.
+    pub before: Candidates,
+    /// The step.
+    pub hint: Hint,
+}
+
+/// The whole solution of `puzzle` as a player would find it: from the clues, the next step
+/// (as [`hint`] gives it, on the candidates so far) applied until every cell is filled.
+pub fn walkthrough(puzzle: &Puzzle) -> Result<Vec<Walk>, HintError> {
+    let solution = match solve(puzzle) {
+        Solutions::Unique(g) => g,
+        Solutions::None => return Err(HintError::NoSolution),
+        Solutions::Multiple(_) => return Err(HintError::Multiple),
+    };
+    let mut st = Candidates::new(puzzle);
+    let mut steps = Vec::new();
+    while !st.is_solved() {
+        let (a, full_house) = next_step(&st, &solution);
+        let hint = describe(&st, &a, full_house);
+        let before = st.clone();
+        st.apply(&st.restrict(&a.effect));
+        steps.push(Walk { before, hint });
+    }
+    Ok(steps)
+}
+
+/// The candidate grid of `st`: each filled cell's digit, each empty cell's candidates, columns
+/// padded to their widest cell, boxes ruled off.
+pub fn candidate_grid(st: &Candidates) -> String {
+    let text = |c: Cell| -> String {
+        match st.value(c) {
+            Some(d) => d.to_string(),
+            None => st.candidates(c).iter().map(|d| d.to_string()).collect(),
+        }
+    };
+    let widths: [usize; 9] = std::array::from_fn(|col| {
+        (0..9)
+            .map(|row| text(Cell::at(row, col as u8).expect("a cell")).len())
+            .max()
+            .unwrap_or(1)
+    });
+    let rule: String = (0..3)
+        .map(|s| "-".repeat(widths[3 * s..3 * s + 3].iter().sum::<usize>() + 4))
+        .collect::<Vec<_>>()
+        .join("+");
+    let mut out = String::new();
+    for row in 0..9u8 {
+        if row > 0 && row % 3 == 0 {
+            out.push_str(&rule);
+            out.push('\n');
+        }
+        let mut line = String::new();
+        for col in 0..9u8 {
+            if col > 0 && col % 3 == 0 {
+                line.push_str(" |");
+            }
+            let cell = text(Cell::at(row, col).expect("a cell"));
+            let _ = write!(line, " {cell:<w$}", w = widths[col as usize]);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
