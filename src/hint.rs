@@ -936,23 +936,23 @@ fn trial_words(st: &Candidates, a: &Application) -> (String, String, String) {
     }
     let (trace, end) = follow(st, c, tried);
     let mut s = format!("Suppose {c} were {tried}");
-    for (cell, d, why) in trace.iter().take(12) {
-        let _ = write!(s, "; then {cell} is {d} ({why})");
-    }
-    if trace.len() > 12 {
-        let _ = write!(s, "; and {} more singles", trace.len() - 12);
+    for step in &trace {
+        let _ = write!(s, "; then {step}");
     }
     match end {
         Some(why) => {
             let _ = write!(s, "; then {why}. So {c} is not {tried}");
         }
         None => {
-            let _ =
-                write!(
+            let _ = write!(
                 s,
-                "; following it further (with locked candidates{}) ends in a contradiction. So \
-                 {c} is not {tried}",
-                if a.depth > 1 { " and nested trials" } else { "" }
+                "; following it further (with {}) ends in a contradiction. So {c} is not \
+                 {tried}",
+                if a.depth > 1 {
+                    "trials nested inside it"
+                } else {
+                    "the interactions inside each band"
+                }
             );
         }
     }
@@ -967,34 +967,51 @@ fn trial_words(st: &Candidates, a: &Application) -> (String, String, String) {
     )
 }
 
-/// Follows `c = d` on a copy of `st` with singles: the placements made with their reasons, and
-/// the contradiction reached, if any.
-fn follow(st: &Candidates, c: Cell, d: Digit) -> (Vec<(Cell, Digit, String)>, Option<String>) {
+/// Follows `c = d` on a copy of `st` with singles, and locked candidates when singles stall:
+/// each consequence in words, and the contradiction reached, if any.
+fn follow(st: &Candidates, c: Cell, d: Digit) -> (Vec<String>, Option<String>) {
     let mut s = st.clone();
     let mut trace = Vec::new();
     if s.place(c, d).is_none() {
         return (trace, Some(format!("{c} cannot hold {d}")));
     }
-    for _ in 0..81 {
+    let mut locked = Vec::new();
+    for _ in 0..200 {
         if let Some(why) = contradiction(&s) {
             return (trace, Some(why));
         }
-        let next = singles(&s);
-        let Some((a, full)) = next else {
-            return (trace, None);
-        };
-        let Effect::Place(cell, digit) = a.effect else {
-            return (trace, None);
-        };
-        let why = match (a.strategy, a.house) {
-            (Strategy::HiddenSingle, Some(h)) if full => format!("full {h}"),
-            (Strategy::HiddenSingle, Some(h)) => format!("hidden single in {h}"),
-            _ => "naked single".to_string(),
-        };
-        if s.place(cell, digit).is_none() {
-            return (trace, Some(format!("{cell} cannot hold {digit}")));
+        if let Some((a, full)) = singles(&s) {
+            let Effect::Place(cell, digit) = a.effect else {
+                return (trace, None);
+            };
+            let why = match (a.strategy, a.house) {
+                (Strategy::HiddenSingle, Some(h)) if full => format!("full {h}"),
+                (Strategy::HiddenSingle, Some(h)) => format!("hidden single in {h}"),
+                _ => "naked single".to_string(),
+            };
+            if s.place(cell, digit).is_none() {
+                return (trace, Some(format!("{cell} cannot hold {digit}")));
+            }
+            trace.push(format!("{cell} is {digit} ({why})"));
+            continue;
         }
-        trace.push((cell, digit, why));
+        locked.clear();
+        strategies::search(
+            Strategy::LockedCandidates,
+            &s,
+            &Context::default(),
+            &mut locked,
+        );
+        let Some(a) = locked.iter().find(|a| s.changes(&a.effect)) else {
+            return (trace, None);
+        };
+        let effect = s.restrict(&a.effect);
+        let bx = House::Box(a.cells.first().expect("cells").box_index());
+        trace.push(format!(
+            "{} (locked candidates in {bx})",
+            removal_words(&effect)
+        ));
+        s.apply(&effect);
     }
     (trace, contradiction(&s))
 }
