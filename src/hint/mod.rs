@@ -1,0 +1,483 @@
+//! `hint`: the next step a person would find on a board (the clues, the player's entries and,
+//! optionally, the player's pencil marks), in three disclosures: a nudge (where to look), the
+//! technique, and the whole move in plain words, with the placements and eliminations it
+//! proves.
+//!
+//! Mistakes come first: an entry that contradicts the solution, then (with marks given) a
+//! candidate of the solution the player removed. Otherwise the techniques are searched along
+//! the ladder of the `difficulty` rating ([`crate::difficulty`]), easiest first: full house
+//! and hidden single in a box, hidden single in a row or column, naked single, then the
+//! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations.
+//!
+//! Every step is sound: the searches run on the player's position (with the marks, only
+//! removing what they allow) and only use logic valid for the puzzle's one solution, which is
+//! checked first.
+
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+use crate::grid::{Cell, Digit, Grid, House, Puzzle};
+use crate::hsolve::Rung;
+use crate::solve::{solve, Solutions};
+use crate::strategies::{self, trial, Application, Context, Known, Strategy};
+use std::fmt::Write as _;
+
+mod words;
+use words::describe;
+
+/// A position as a player sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The puzzle's clues.
+    pub clues: Puzzle,
+    /// The player's digits, 0 for empty (a digit on a clue cell is ignored when it repeats
+    /// the clue).
+    pub entries: [u8; 81],
+    /// The player's pencil marks, when given: bit `d - 1` of a cell is set while the player
+    /// keeps digit `d` possible there (read for empty cells only).
+    pub marks: Option<[u16; 81]>,
+}
+
+impl Board {
+    /// A board with no entries and no marks.
+    pub fn new(clues: Puzzle) -> Board {
+        Board {
+            clues,
+            entries: [0; 81],
+            marks: None,
+        }
+    }
+
+    /// The clues with the player's entries: 81 characters, `1`-`9`, `.` or `0` for empty.
+    pub fn with_entries(mut self, entries: &str) -> Result<Board, HintError> {
+        self.entries = parse_cells(entries)?;
+        Ok(self)
+    }
+}
+
+/// The cells of an 81-character line of entries.
+fn parse_cells(text: &str) -> Result<[u8; 81], HintError> {
+    let text = text.trim();
+    let n = text.chars().count();
+    if n != 81 {
+        return Err(HintError::Entries(format!("expected 81 cells, found {n}")));
+    }
+    let mut cells = [0u8; 81];
+    for (i, ch) in text.chars().enumerate() {
+        cells[i] = match ch {
+            '1'..='9' => ch as u8 - b'0',
+            '.' | '0' => 0,
+            _ => {
+                return Err(HintError::Entries(format!(
+                    "bad character {ch:?} at cell {}",
+                    i + 1
+                )))
+            }
+        };
+    }
+    Ok(cells)
+}
+
+/// Why no hint can be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    /// The clues allow no solution.
+    #[error("the clues have no solution")]
+    NoSolution,
+    /// The clues allow more than one solution.
+    #[error("the clues have more than one solution; hints need a puzzle with exactly one")]
+    Multiple,
+    /// The entries could not be read.
+    #[error("entries: {0}")]
+    Entries(String),
+}
+
+/// What kind of step a hint is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintKind {
+    /// Some of the player's entries contradict the solution.
+    WrongEntry,
+    /// The player removed a candidate that is the solution's digit.
+    MissingCandidate,
+    /// A house with one empty cell left.
+    FullHouse,
+    /// A solving technique.
+    Technique(Strategy),
+    /// Every cell is filled, correctly.
+    Solved,
+}
+
+impl HintKind {
+    /// The name written as `technique`, e.g. `hidden single`, `wrong entry`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HintKind::WrongEntry => "wrong entry",
+            HintKind::MissingCandidate => "missing candidate",
+            HintKind::FullHouse => "full house",
+            HintKind::Technique(s) => s.name(),
+            HintKind::Solved => "solved",
+        }
+    }
+}
+
+/// The next step on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// What kind of step it is.
+    pub kind: HintKind,
+    /// Where to look, e.g. `box 5` or `column 3, digit 7`.
+    pub nudge: String,
+    /// The technique, e.g. `There is an X-wing on 7.`
+    pub hint: String,
+    /// The whole move in plain words.
+    pub step: String,
+    /// The cells the step fills, with their digits.
+    pub placements: Vec<(Cell, Digit)>,
+    /// The candidates the step removes.
+    pub eliminations: Vec<(Cell, Digit)>,
+    /// The player's mistakes: wrong entries, or solution digits removed from the marks.
+    pub errors: Vec<(Cell, Digit)>,
+    /// The application found, for techniques.
+    pub application: Option<Application>,
+    /// How far up the ladder the step is: 0 for a full house or a hidden single in a box
+    /// (and for mistakes and a solved board), 1 for a hidden single in a row or column, 2 for
+    /// a naked single, 3 and up for the rungs of the `difficulty` ladder after singles (pairs
+    /// and locked candidates 3, triples and small fish 4, wings 5, quads and jellyfish 6,
+    /// colouring and chains 7, backtracking 8, trials 9 and up).
+    pub rung: u8,
+}
+
+/// One `hint --json` line, keys in this order.
+#[derive(serde::Serialize)]
+struct HintJson<'a> {
+    technique: &'a str,
+    nudge: &'a str,
+    hint: &'a str,
+    #[serde(rename = "move")]
+    step: &'a str,
+    placements: Vec<[u8; 3]>,
+    eliminations: Vec<[u8; 3]>,
+    errors: Vec<[u8; 3]>,
+}
+
+/// `[row, col, digit]`, one-based.
+pub(crate) fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
+    [c.row() + 1, c.col() + 1, d.get()]
+}
+
+impl Hint {
+    /// The hint as one JSON object: `technique`, `nudge`, `hint`, `move`, `placements`,
+    /// `eliminations`, `errors` (lists of `[row, col, digit]`, one-based).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&HintJson {
+            technique: self.kind.name(),
+            nudge: &self.nudge,
+            hint: &self.hint,
+            step: &self.step,
+            placements: self.placements.iter().map(triple).collect(),
+            eliminations: self.eliminations.iter().map(triple).collect(),
+            errors: self.errors.iter().map(triple).collect(),
+        })
+        .expect("serializable")
+    }
+
+    /// The hint as one tab-separated line: technique, nudge, hint, move.
+    pub fn to_tsv(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.kind.name(),
+            self.nudge,
+            self.hint,
+            self.step
+        )
+    }
+
+    fn mistake(kind: HintKind, errors: Vec<(Cell, Digit)>, nudge: String, hint: String) -> Hint {
+        let step = errors
+            .iter()
+            .map(|(c, d)| match kind {
+                HintKind::WrongEntry => format!("{c} is not {d}"),
+                _ => format!("{c} can still be {d}"),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+            + ".";
+        Hint {
+            kind,
+            nudge,
+            hint,
+            step,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            errors,
+            application: None,
+            rung: 0,
+        }
+    }
+}
+
+/// The next step on `board`: its mistakes first, then the easiest technique that makes
+/// progress.
+pub fn hint(board: &Board) -> Result<Hint, HintError> {
+    let solution = match solve(&board.clues) {
+        Solutions::Unique(g) => g,
+        Solutions::None => return Err(HintError::NoSolution),
+        Solutions::Multiple(_) => return Err(HintError::Multiple),
+    };
+    // Wrong entries.
+    let mut wrong = Vec::new();
+    let mut filled = *board.clues.as_bytes();
+    for c in Cell::all() {
+        let v = board.entries[c.index()];
+        if v == 0 || board.clues.get(c).is_some_and(|d| d.get() == v) {
+            continue;
+        }
+        if v != solution.get(c).get() {
+            wrong.push((c, Digit::new(v).expect("1-9")));
+        } else {
+            filled[c.index()] = v;
+        }
+    }
+    if !wrong.is_empty() {
+        let n = wrong.len();
+        let nudge = if n == 1 {
+            format!(
+                "One of your entries is wrong: check {}.",
+                House::Box(wrong[0].0.box_index())
+            )
+        } else {
+            format!("{n} of your entries are wrong.")
+        };
+        let hint = format!(
+            "Wrong: {}.",
+            wrong
+                .iter()
+                .map(|(c, _)| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(Hint::mistake(HintKind::WrongEntry, wrong, nudge, hint));
+    }
+    let position = Puzzle::from_bytes_unchecked(filled);
+    let mut st = Candidates::new(&position);
+    if st.is_solved() {
+        return Ok(Hint {
+            kind: HintKind::Solved,
+            nudge: "The puzzle is solved.".into(),
+            hint: "The puzzle is solved.".into(),
+            step: "Every cell is filled, and correctly.".into(),
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            errors: Vec::new(),
+            application: None,
+            rung: 0,
+        });
+    }
+    // Marks: solution digits removed are mistakes; the other removals are kept.
+    if let Some(marks) = &board.marks {
+        let mut missing = Vec::new();
+        for c in st.empty() {
+            let d = solution.get(c);
+            if marks[c.index()] >> d.index() & 1 == 0 {
+                missing.push((c, d));
+            }
+        }
+        if !missing.is_empty() {
+            let nudge = format!(
+                "A digit you removed is still possible: look at {}.",
+                House::Box(missing[0].0.box_index())
+            );
+            let hint = format!("Look at {}.", missing[0].0);
+            return Ok(Hint::mistake(
+                HintKind::MissingCandidate,
+                missing,
+                nudge,
+                hint,
+            ));
+        }
+        for c in st.empty() {
+            let gone = st.candidates(c).bits() & !marks[c.index()];
+            for d in DigitSet::from_bits(gone).iter() {
+                st.remove(d, CellSet::single(c));
+            }
+        }
+    }
+    let (a, full_house) = next_step(&st, &solution);
+    Ok(describe(&st, &a, full_house))
+}
+
+/// The easiest application on `st` along the difficulty ladder, and whether it is a full
+/// house.
+fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
+    if let Some(a) = singles(st) {
+        return a;
+    }
+    let ctx = Context {
+        solution: Some(*solution),
+    };
+    let mut out = Vec::new();
+    for rung in &crate::difficulty::LADDER {
+        out.clear();
+        match rung {
+            Rung::Strategies(list) => {
+                for &s in list.iter() {
+                    strategies::search(s, st, &ctx, &mut out);
+                }
+            }
+            Rung::Backtracking => {
+                // Without the solution: only a contradiction proves a value, which a player
+                // can follow (a trial that happens to complete the grid is a guess).
+                let blind = Context::default();
+                strategies::search(Strategy::Backtracking, st, &blind, &mut out);
+            }
+            Rung::Trial(depth) => {
+                trial::search(st, &ctx, *depth, &mut Known::default(), &mut out);
+            }
+        }
+        out.retain(|a| st.changes(&a.effect));
+        let place = out.iter().find(|a| matches!(a.effect, Effect::Place(..)));
+        if let Some(a) = place.or(out.first()) {
+            return (*a, false);
+        }
+    }
+    // Trials at depth 4 settle every position with one solution; placing the solution's
+    // digit in the first empty cell is the last resort all the same.
+    let c = st.empty().first().expect("not solved");
+    let d = solution.get(c);
+    let a = Application::at_cell(Strategy::TrialAndError, c, d, Effect::Place(c, d));
+    (a, false)
+}
+
+/// The first single in the order people find them: full houses, hidden singles in boxes,
+/// hidden singles in rows and columns, naked singles.
+fn singles(st: &Candidates) -> Option<(Application, bool)> {
+    let houses_of = |order: &[usize]| -> Option<(Application, bool)> {
+        for &h in order {
+            let house = House::from_index(h).expect("house < 27");
+            let cells = CellSet::house_at(h);
+            for d in Digit::all() {
+                let places = st.cells_with(d) & cells;
+                if places.len() == 1 {
+                    let c = places.first().expect("one");
+                    let full = (st.empty() & cells).len() == 1;
+                    let a = Application::at_cell(Strategy::HiddenSingle, c, d, Effect::Place(c, d))
+                        .in_house(Some(house));
+                    return Some((a, full));
+                }
+            }
+        }
+        None
+    };
+    // Full houses first.
+    for h in 0..27 {
+        let cells = CellSet::house_at(h) & st.empty();
+        if cells.len() == 1 {
+            let c = cells.first().expect("one");
+            if let Some(d) = st.candidates(c).first() {
+                let a = Application::at_cell(Strategy::HiddenSingle, c, d, Effect::Place(c, d))
+                    .in_house(House::from_index(h));
+                return Some((a, true));
+            }
+        }
+    }
+    let boxes: Vec<usize> = (18..27).collect();
+    let lines: Vec<usize> = (0..18).collect();
+    if let Some(found) = houses_of(&boxes).or_else(|| houses_of(&lines)) {
+        return Some(found);
+    }
+    let c = st.naked_single_cells().first()?;
+    let d = st.candidates(c).first()?;
+    Some((
+        Application::at_cell(Strategy::NakedSingle, c, d, Effect::Place(c, d)),
+        false,
+    ))
+}
+
+/// The ladder position of an application (see [`Hint::rung`]).
+fn rung_of(a: &Application, full_house: bool) -> u8 {
+    match a.strategy {
+        Strategy::HiddenSingle => match a.house {
+            _ if full_house => 0,
+            Some(House::Box(_)) => 0,
+            _ => 1,
+        },
+        Strategy::NakedSingle => 2,
+        s => {
+            let at = crate::difficulty::LADDER
+                .iter()
+                .position(|rung| match rung {
+                    Rung::Strategies(list) => list.contains(&s),
+                    Rung::Backtracking => s == Strategy::Backtracking,
+                    Rung::Trial(depth) => s == Strategy::TrialAndError && a.depth <= *depth,
+                });
+            3 + at.unwrap_or(crate::difficulty::LADDER.len()) as u8
+        }
+    }
+}
+
+/// One step of a walkthrough: the candidates before it, and the step as a hint.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    /// The candidate state the step is found in.
+    pub before: Candidates,
+    /// The step.
+    pub hint: Hint,
+}
+
+/// The whole solution of `puzzle` as a player would find it: from the clues, the next step
+/// (as [`hint`] gives it, on the candidates so far) applied until every cell is filled.
+pub fn walkthrough(puzzle: &Puzzle) -> Result<Vec<Walk>, HintError> {
+    let solution = match solve(puzzle) {
+        Solutions::Unique(g) => g,
+        Solutions::None => return Err(HintError::NoSolution),
+        Solutions::Multiple(_) => return Err(HintError::Multiple),
+    };
+    let mut st = Candidates::new(puzzle);
+    let mut steps = Vec::new();
+    while !st.is_solved() {
+        let (a, full_house) = next_step(&st, &solution);
+        let hint = describe(&st, &a, full_house);
+        let before = st.clone();
+        st.apply(&st.restrict(&a.effect));
+        steps.push(Walk { before, hint });
+    }
+    Ok(steps)
+}
+
+/// The candidate grid of `st`: each filled cell's digit, each empty cell's candidates, columns
+/// padded to their widest cell, boxes ruled off.
+pub fn candidate_grid(st: &Candidates) -> String {
+    let text = |c: Cell| -> String {
+        match st.value(c) {
+            Some(d) => d.to_string(),
+            None => st.candidates(c).iter().map(|d| d.to_string()).collect(),
+        }
+    };
+    let widths: [usize; 9] = std::array::from_fn(|col| {
+        (0..9)
+            .map(|row| text(Cell::at(row, col as u8).expect("a cell")).len())
+            .max()
+            .unwrap_or(1)
+    });
+    let rule: String = (0..3)
+        .map(|s| "-".repeat(widths[3 * s..3 * s + 3].iter().sum::<usize>() + 4))
+        .collect::<Vec<_>>()
+        .join("+");
+    let mut out = String::new();
+    for row in 0..9u8 {
+        if row > 0 && row % 3 == 0 {
+            out.push_str(&rule);
+            out.push('\n');
+        }
+        let mut line = String::new();
+        for col in 0..9u8 {
+            if col > 0 && col % 3 == 0 {
+                line.push_str(" |");
+            }
+            let cell = text(Cell::at(row, col).expect("a cell"));
+            let _ = write!(line, " {cell:<w$}", w = widths[col as usize]);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
