@@ -19,19 +19,7 @@ const DRAWS: usize = 20_000;
 fn main() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
-    let opts = BuildOptions {
-        db: db.clone(),
-        count: 0,
-        targets: Vec::new(),
-        per_level: Some(500),
-        layout: None,
-        wait: false,
-        rating: None,
-        threads: 0,
-        rng_seed: 2026,
-        seed_library: None,
-        batch: 256,
-    };
+    let opts = BuildOptions::per_level(db.clone(), 500, 2026);
     bank::build(
         &opts,
         &pseudoku::seeds::Library::shipped(),

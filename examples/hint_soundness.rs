@@ -20,19 +20,7 @@ use std::time::Instant;
 fn bank_puzzles() -> Vec<Puzzle> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
-    let opts = BuildOptions {
-        db: db.clone(),
-        count: 0,
-        targets: Vec::new(),
-        per_level: Some(250),
-        layout: None,
-        wait: false,
-        rating: None,
-        threads: 0,
-        rng_seed: 2026,
-        seed_library: None,
-        batch: 256,
-    };
+    let opts = BuildOptions::per_level(db.clone(), 250, 2026);
     bank::build(
         &opts,
         &pseudoku::seeds::Library::shipped(),

@@ -37,21 +37,6 @@ pub fn steps_text(puzzle: &Puzzle, grid: bool) -> Result<String, HintError> {
     Ok(out)
 }
 
-/// One `explain --json` line, keys in this order.
-#[derive(serde::Serialize)]
-struct StepJson<'a> {
-    step: usize,
-    technique: &'a str,
-    nudge: &'a str,
-    hint: &'a str,
-    #[serde(rename = "move")]
-    step_words: &'a str,
-    placements: Vec<[u8; 3]>,
-    eliminations: Vec<[u8; 3]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    candidates: Option<Vec<String>>,
-}
-
 /// The steps of [`crate::hint::walkthrough`] as JSON lines, one per step, with the keys
 /// `step technique nudge hint move placements eliminations` (and, with `grid`, `candidates`:
 /// 81 strings, each a filled cell's digit or an empty cell's candidates).
@@ -59,32 +44,8 @@ pub fn steps_json(puzzle: &Puzzle, grid: bool) -> Result<String, HintError> {
     let walk = crate::hint::walkthrough(puzzle)?;
     let mut out = String::new();
     for (i, w) in walk.iter().enumerate() {
-        let h = &w.hint;
-        let candidates = grid.then(|| {
-            crate::grid::Cell::all()
-                .map(|c| match w.before.value(c) {
-                    Some(d) => d.to_string(),
-                    None => w
-                        .before
-                        .candidates(c)
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect(),
-                })
-                .collect()
-        });
-        let line = serde_json::to_string(&StepJson {
-            step: i + 1,
-            technique: h.kind.name(),
-            nudge: &h.nudge,
-            hint: &h.hint,
-            step_words: &h.step,
-            placements: h.placements.iter().map(crate::hint::triple).collect(),
-            eliminations: h.eliminations.iter().map(crate::hint::triple).collect(),
-            candidates,
-        })
-        .expect("serializable");
-        let _ = writeln!(out, "{line}");
+        let before = grid.then_some(&w.before);
+        let _ = writeln!(out, "{}", w.hint.to_step_json(i + 1, before));
     }
     Ok(out)
 }

@@ -109,3 +109,23 @@ pub struct BuildOptions {
     /// Jobs per batch.
     pub batch: u64,
 }
+
+impl BuildOptions {
+    /// `n` new puzzles for every level of the bank `db`, every random choice from `rng_seed`,
+    /// with the command line's defaults otherwise (all cores, the shipped seed library).
+    pub fn per_level(db: PathBuf, n: u64, rng_seed: u64) -> BuildOptions {
+        BuildOptions {
+            db,
+            count: 0,
+            targets: Vec::new(),
+            per_level: Some(n),
+            layout: None,
+            wait: false,
+            rating: None,
+            threads: 0,
+            rng_seed,
+            seed_library: None,
+            batch: 256,
+        }
+    }
+}

@@ -146,21 +146,26 @@ pub struct Hint {
     pub rung: u8,
 }
 
-/// One `hint --json` line, keys in this order.
+/// One `hint --json` line or `explain --json` step, keys in this order.
 #[derive(serde::Serialize)]
 struct HintJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<usize>,
     technique: &'a str,
     nudge: &'a str,
     hint: &'a str,
     #[serde(rename = "move")]
-    step: &'a str,
+    words: &'a str,
     placements: Vec<[u8; 3]>,
     eliminations: Vec<[u8; 3]>,
-    errors: Vec<[u8; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<Vec<[u8; 3]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    candidates: Option<Vec<String>>,
 }
 
 /// `[row, col, digit]`, one-based.
-pub(crate) fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
+fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
     [c.row() + 1, c.col() + 1, d.get()]
 }
 
@@ -168,14 +173,33 @@ impl Hint {
     /// The hint as one JSON object: `technique`, `nudge`, `hint`, `move`, `placements`,
     /// `eliminations`, `errors` (lists of `[row, col, digit]`, one-based).
     pub fn to_json(&self) -> String {
+        self.json(None, Some(self.errors.iter().map(triple).collect()), None)
+    }
+
+    /// The hint as step `step` of a walkthrough: one JSON object with the keys `step`,
+    /// `technique`, `nudge`, `hint`, `move`, `placements`, `eliminations`, and with `before`
+    /// `candidates` (81 strings, see [`cell_text`]).
+    pub fn to_step_json(&self, step: usize, before: Option<&Candidates>) -> String {
+        let candidates = before.map(|st| Cell::all().map(|c| cell_text(st, c)).collect());
+        self.json(Some(step), None, candidates)
+    }
+
+    fn json(
+        &self,
+        step: Option<usize>,
+        errors: Option<Vec<[u8; 3]>>,
+        candidates: Option<Vec<String>>,
+    ) -> String {
         serde_json::to_string(&HintJson {
+            step,
             technique: self.kind.name(),
             nudge: &self.nudge,
             hint: &self.hint,
-            step: &self.step,
+            words: &self.step,
             placements: self.placements.iter().map(triple).collect(),
             eliminations: self.eliminations.iter().map(triple).collect(),
-            errors: self.errors.iter().map(triple).collect(),
+            errors,
+            candidates,
         })
         .expect("serializable")
     }
@@ -443,15 +467,18 @@ pub fn walkthrough(puzzle: &Puzzle) -> Result<Vec<Walk>, HintError> {
     Ok(steps)
 }
 
+/// A cell of `st` as text: a filled cell's digit, an empty cell's candidates (e.g. `157`).
+pub fn cell_text(st: &Candidates, c: Cell) -> String {
+    match st.value(c) {
+        Some(d) => d.to_string(),
+        None => st.candidates(c).iter().map(|d| d.to_string()).collect(),
+    }
+}
+
 /// The candidate grid of `st`: each filled cell's digit, each empty cell's candidates, columns
 /// padded to their widest cell, boxes ruled off.
 pub fn candidate_grid(st: &Candidates) -> String {
-    let text = |c: Cell| -> String {
-        match st.value(c) {
-            Some(d) => d.to_string(),
-            None => st.candidates(c).iter().map(|d| d.to_string()).collect(),
-        }
-    };
+    let text = |c: Cell| cell_text(st, c);
     let widths: [usize; 9] = std::array::from_fn(|col| {
         (0..9)
             .map(|row| text(Cell::at(row, col as u8).expect("a cell")).len())
