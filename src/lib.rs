@@ -68,6 +68,7 @@ pub mod retrieve;
 pub mod rng;
 pub mod scale;
 pub mod seeds;
+pub mod serve;
 pub mod solve;
 pub mod store;
 pub mod strategies;

@@ -214,6 +214,17 @@ fn cases() -> Vec<Case> {
             candidates: None,
             proves: &["r1c7=4"],
         },
+        Case {
+            source: "Sudoku Explainer's first step on Arto Inkala's 2012 puzzle, as recorded in \
+                     github.com/gil/SudokuExplainer-ts test/fixtures/puzzles/hard-monster-2.json \
+                     (commit 13a91fd3): Dynamic Contradiction Forcing Chains (+), r1c4.3 on ==> \
+                     r6c2.8 both on & off, so r1c4<>3",
+            kind: kind(Strategy::TrialAndError),
+            givens: "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            position: "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            candidates: None,
+            proves: &["r1c4<>3"],
+        },
     ]
 }
 

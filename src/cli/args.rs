@@ -58,6 +58,15 @@ pub enum Command {
     /// errors (lists of [row, col, digit], 1-based). Wrong entries are reported before any
     /// technique. --id reads a bank's puzzle instead of a file.
     Hint(HintArgs),
+    /// Serve the bank to apps over HTTP: per-user puzzles that never repeat, hints, rating,
+    /// solving, canonical forms, the levels, metrics, and a play page at `/`.
+    ///
+    /// Routes: GET /v1/puzzles/next?user=ID&level=NAME (or band=K/M, percentile=A..B;
+    /// &solution=true adds the solution), GET /v1/puzzles/{id}, POST /v1/hint, POST /v1/rate,
+    /// POST /v1/solve, POST /v1/canon, GET /v1/levels, GET /healthz, GET /metrics, GET
+    /// /openapi.json (the API in OpenAPI 3). Binds to localhost unless told otherwise; SIGTERM
+    /// or Ctrl-C stops it after the requests in flight, every delivery recorded.
+    Serve(ServeArgs),
     /// Print each puzzle's exact canonical (minlex) form and its class key.
     ///
     /// Per input puzzle: `<input>\t<canonical>\t<key>\t<automorphisms>`: the canonical form as
@@ -513,6 +522,26 @@ pub struct ExplainArgs {
     /// Which model's run --model shows.
     #[arg(long, value_enum, default_value = "hsolve", requires = "model")]
     pub rating: crate::levels::RatingKind,
+}
+
+/// Arguments of `pseudoku serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// A file holding a bearer token that /v1/puzzles/next (the route that writes) requires.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Reading connections to the bank.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub readers: u64,
+    /// The seed of the draws.
+    #[arg(long = "seed", default_value_t = 0)]
+    pub rng_seed: u64,
 }
 
 /// Arguments of `pseudoku hint`.

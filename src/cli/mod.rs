@@ -90,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         ),
         Command::Explain(a) => run_explain(&a),
         Command::Hint(a) => run_hint(&a),
+        Command::Serve(a) => run_serve(&a),
         Command::Build(a) => run_build(&a),
         Command::Verify(a) => run_verify(&a),
         Command::Get(a) => run_get(&a),
@@ -150,6 +151,32 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
         &args.input,
         args.threads,
     )
+}
+
+fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
+    let token = match &args.token_file {
+        Some(f) => {
+            let t = std::fs::read_to_string(f)
+                .with_context(|| format!("reading the token file {}", f.display()))?;
+            let t = t.trim().to_string();
+            anyhow::ensure!(!t.is_empty(), "{}: the token file is empty", f.display());
+            Some(t)
+        }
+        None => None,
+    };
+    let opts = crate::serve::ServeOptions {
+        db: args.db.clone(),
+        listen: args.listen,
+        token,
+        readers: args.readers as usize,
+        rng_seed: args.rng_seed,
+    };
+    crate::serve::run(&opts, |addr| {
+        warn!("pseudoku: serving {} on http://{addr}", args.db.display());
+    })
+    .with_context(|| format!("serving {}", args.db.display()))?;
+    warn!("pseudoku: stopped");
+    Ok(Outcome::Success)
 }
 
 fn run_hint(args: &HintArgs) -> anyhow::Result<Outcome> {

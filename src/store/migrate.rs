@@ -48,6 +48,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0007_seed_imports.sql"),
     sql_file!("0008_names.sql"),
     sql_file!("0009_rating_levels.sql"),
+    sql_file!("0010_user_history.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

@@ -18,6 +18,7 @@
 
 pub mod batches;
 pub mod builds;
+pub mod history;
 pub mod inventory;
 pub mod lock;
 pub mod migrate;

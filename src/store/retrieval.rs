@@ -67,6 +67,21 @@ impl Within {
         }
     }
 
+    /// The condition of any puzzle of it, served or not (per-user draws), with its parameters
+    /// (?1, ?2).
+    pub(super) fn any_condition(self) -> (String, Vec<rusqlite::types::Value>) {
+        match self {
+            Within::Percentiles(range) => {
+                let high = if range.closed { "<=" } else { "<" };
+                (
+                    format!("percentile >= ?1 AND percentile {high} ?2"),
+                    vec![range.low.into(), range.high.into()],
+                )
+            }
+            Within::Level(i) => ("level = ?1".to_string(), vec![i64::from(i).into()]),
+        }
+    }
+
     /// True when a puzzle of this percentile and level (0 = easiest) is among them.
     pub fn contains(self, percentile: f64, level: u32) -> bool {
         match self {
@@ -91,10 +106,10 @@ const TRIES: u32 = 256;
 
 /// The smallest and the largest id: two subqueries, each a single seek (one query with both
 /// aggregates would scan the table).
-const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM puzzles)";
+pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM puzzles)";
 
 /// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
-fn served_columns(rating: RatingKind) -> String {
+pub(super) fn served_columns(rating: RatingKind) -> String {
     format!(
         "id, puzzle, solution, difficulty, hsolve, percentile, tier, {} AS rating, seed_id, level",
         super::puzzles::column(rating)
@@ -124,7 +139,7 @@ fn sampler_sql(
 }
 
 /// A [`Served`] from a row of [`served_columns`].
-fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
+pub(super) fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
     Ok(Served {
         id: r.get(0)?,
         puzzle: r.get(1)?,
@@ -299,6 +314,17 @@ pub fn puzzle_by_id(conn: &Connection, id: i64) -> Result<Option<String>> {
     Ok(conn
         .prepare_cached("SELECT puzzle FROM puzzles WHERE id = ?1")?
         .query_row([id], |r| r.get(0))
+        .optional()?)
+}
+
+/// The row `id` as a [`Served`] (its rating `rating`), served or not; `None` when there is
+/// none.
+pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Served>> {
+    use rusqlite::OptionalExtension;
+    let sql = format!("SELECT {} FROM puzzles WHERE id = ?1", served_columns(rating));
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([id], served_row)
         .optional()?)
 }
 

@@ -1,0 +1,209 @@
+//! `serve`: the bank over HTTP for apps. Per-user puzzles that never repeat a class for a
+//! user, hints, rating, solving and canonical forms, the bank's levels, health, Prometheus
+//! metrics, the API's OpenAPI description, and a play page.
+//!
+//! Reads run on a small pool of SQLite connections (WAL: they never wait for the writer);
+//! every write (a user's delivery) goes through one writer thread, which commits what arrived
+//! together in one transaction (group commit) before answering. A delivery is answered only
+//! once committed, so a stopped server (SIGTERM, Ctrl-C: in-flight requests are drained) has
+//! recorded every puzzle it handed out.
+
+mod api;
+mod metrics;
+mod page;
+
+use crate::levels::{LevelSet, RatingKind};
+use crate::rng::Rng;
+use crate::store::{self, StoreError};
+use rusqlite::Connection;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+/// What `serve` runs with.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// The bank.
+    pub db: PathBuf,
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// The bearer token the writing routes require, if any.
+    pub token: Option<String>,
+    /// Reading connections.
+    pub readers: usize,
+    /// The seed of the draws (each request draws from its own stream of it).
+    pub rng_seed: u64,
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The bank could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The address could not be bound, or the runtime failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A delivery for the writer: record it, then answer whether it was new.
+struct Delivery {
+    user: String,
+    canon_key: String,
+    puzzle_id: i64,
+    reply: mpsc::SyncSender<Result<bool, String>>,
+}
+
+/// What every request shares.
+struct Shared {
+    readers: Mutex<Vec<Connection>>,
+    db: PathBuf,
+    writer: Mutex<Option<mpsc::Sender<Delivery>>>,
+    token: Option<String>,
+    rng_seed: u64,
+    draws: AtomicU64,
+    metrics: metrics::Metrics,
+}
+
+impl Shared {
+    /// Runs `f` with a reading connection from the pool (opening one if the pool is empty).
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let conn = self.readers.lock().expect("pool").pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => store::open_existing(&self.db)?,
+        };
+        let out = f(&conn);
+        self.readers.lock().expect("pool").push(conn);
+        out
+    }
+
+    /// The bank's rating and levels.
+    fn levels(&self) -> Result<(RatingKind, LevelSet), StoreError> {
+        self.read(store::settings::levels)
+    }
+
+    /// A random stream for one draw.
+    fn rng(&self) -> Rng {
+        Rng::for_job(self.rng_seed, self.draws.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Records a delivery through the writer; whether it was new for the user.
+    fn record(&self, user: &str, canon_key: &str, puzzle_id: i64) -> Result<bool, String> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        let writer = self.writer.lock().expect("writer").clone();
+        let Some(writer) = writer else {
+            return Err("the server is stopping".into());
+        };
+        writer
+            .send(Delivery {
+                user: user.to_string(),
+                canon_key: canon_key.to_string(),
+                puzzle_id,
+                reply,
+            })
+            .map_err(|_| "the writer stopped".to_string())?;
+        answer.recv().map_err(|_| "the writer stopped".to_string())?
+    }
+}
+
+/// The writer: takes every delivery waiting, commits them in one transaction, answers each.
+fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>) {
+    while let Ok(first) = inbox.recv() {
+        let mut batch = vec![first];
+        while batch.len() < 512 {
+            match inbox.try_recv() {
+                Ok(d) => batch.push(d),
+                Err(_) => break,
+            }
+        }
+        let outcome = (|| -> Result<Vec<bool>, StoreError> {
+            store::begin_immediate(&conn)?;
+            let mut new = Vec::with_capacity(batch.len());
+            for d in &batch {
+                match store::history::record(&conn, &d.user, &d.canon_key, d.puzzle_id) {
+                    Ok(n) => new.push(n),
+                    Err(e) => {
+                        let _ = store::rollback(&conn);
+                        return Err(e);
+                    }
+                }
+            }
+            store::commit(&conn)?;
+            Ok(new)
+        })();
+        match outcome {
+            Ok(new) => {
+                for (d, n) in batch.into_iter().zip(new) {
+                    let _ = d.reply.send(Ok(n));
+                }
+            }
+            Err(e) => {
+                for d in batch {
+                    let _ = d.reply.send(Err(e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// Serves the bank until SIGTERM or Ctrl-C; `ready` is told the address once listening.
+pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let write_conn = store::open_existing(&opts.db)?;
+    let mut readers = Vec::new();
+    for _ in 0..opts.readers.max(1) {
+        readers.push(store::open_existing(&opts.db)?);
+    }
+    let (tx, inbox) = mpsc::channel();
+    let writer = std::thread::Builder::new()
+        .name("pseudoku-writer".into())
+        .spawn(move || writer_loop(write_conn, inbox))?;
+    let shared = Arc::new(Shared {
+        readers: Mutex::new(readers),
+        db: opts.db.clone(),
+        writer: Mutex::new(Some(tx)),
+        token: opts.token.clone(),
+        rng_seed: opts.rng_seed,
+        draws: AtomicU64::new(0),
+        metrics: metrics::Metrics::default(),
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("pseudoku-serve")
+        .build()?;
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(opts.listen).await?;
+        ready(listener.local_addr()?);
+        let app = api::router(shared.clone());
+        axum::serve(listener, app)
+            .with_graceful_shutdown(stop_signal())
+            .await
+    });
+    // In-flight requests are done: let the writer commit what it holds, then stop.
+    shared.writer.lock().expect("writer").take();
+    let _ = writer.join();
+    result.map_err(ServeError::Io)
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

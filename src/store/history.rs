@@ -1,0 +1,99 @@
+//! Per-user history (`serve`): the classes each app user has been given, once per user and
+//! class, and draws among the puzzles of a range whose class a user has not had yet. Separate
+//! from `served_at`, the publisher's global flag.
+
+use super::retrieval::{served_columns, served_row, Within, SPAN};
+use super::{Result, Served};
+use crate::rng::Rng;
+use crate::scale::RatingKind;
+use rusqlite::{params_from_iter, Connection};
+
+/// Random draws by id before the draw lists the range (see [`draw`]).
+const TRIES: u32 = 64;
+
+/// A puzzle of `within` (rated by `rating`) whose class `user` has never been given,
+/// uniformly among those, with its class key; `None` when the user has had every one. Reads
+/// only: [`record`] makes it the user's.
+///
+/// Random ids of the table's span are tried first (a hit is uniform among the puzzles left);
+/// after [`TRIES`] misses the puzzles left are listed (through the level or percentile index)
+/// and one is picked uniformly.
+pub fn draw(
+    conn: &Connection,
+    rating: RatingKind,
+    within: Within,
+    user: &str,
+    rng: &mut Rng,
+) -> Result<Option<(Served, String)>> {
+    let (cond, params) = within.any_condition();
+    let n = params.len();
+    let not_had = |u: usize| {
+        format!(
+            "NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?{u} \
+             AND h.canon_key = p.canon_key)"
+        )
+    };
+    let by_id = format!(
+        "SELECT {}, p.canon_key FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
+        served_columns(rating).replace("id, ", "p.id, "),
+        n + 1,
+        not_had(n + 2)
+    );
+    let with = |id: i64| {
+        let mut p = params.clone();
+        p.push(id.into());
+        p.push(user.to_string().into());
+        params_from_iter(p)
+    };
+    let (lo, hi): (Option<i64>, Option<i64>) =
+        conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(None);
+    };
+    let mut stmt = conn.prepare_cached(&by_id)?;
+    let row = |r: &rusqlite::Row| -> rusqlite::Result<(Served, String)> {
+        Ok((served_row(r)?, r.get(10)?))
+    };
+    if let Ok(span) = u32::try_from(hi - lo + 1) {
+        for _ in 0..TRIES {
+            let id = lo + i64::from(rng.below(span));
+            if let Some(found) = stmt.query(with(id))?.next()?.map(row).transpose()? {
+                return Ok(Some(found));
+            }
+        }
+    }
+    let list = format!(
+        "SELECT p.id FROM puzzles p WHERE {cond} AND {}",
+        not_had(n + 1)
+    );
+    let mut list_params = params.clone();
+    list_params.push(user.to_string().into());
+    let ids: Vec<i64> = conn
+        .prepare_cached(&list)?
+        .query_map(params_from_iter(list_params), |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let id = ids[rng.index(ids.len())];
+    let found = stmt.query(with(id))?.next()?.map(row).transpose()?;
+    Ok(found)
+}
+
+/// Records that `user` was given puzzle `puzzle_id` of class `canon_key`; false (changing
+/// nothing) when the user already had that class.
+pub fn record(conn: &Connection, user: &str, canon_key: &str, puzzle_id: i64) -> Result<bool> {
+    let n = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(rusqlite::params![user, canon_key, puzzle_id])?;
+    Ok(n == 1)
+}
+
+/// How many classes `user` has been given.
+pub fn count(conn: &Connection, user: &str) -> Result<u64> {
+    Ok(conn
+        .prepare_cached("SELECT COUNT(*) FROM user_history WHERE user = ?1")?
+        .query_row([user], |r| r.get(0))?)
+}
