@@ -209,7 +209,11 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
 
 /// A puzzle as the API gives it.
 fn puzzle_json(p: &store::Served, level: &str, solution: bool) -> Value {
-    let clues = p.puzzle.bytes().filter(|b| b.is_ascii_digit() && *b != b'0').count();
+    let clues = p
+        .puzzle
+        .bytes()
+        .filter(|b| b.is_ascii_digit() && *b != b'0')
+        .count();
     let mut v = json!({
         "id": p.id,
         "puzzle": p.puzzle,
@@ -258,9 +262,9 @@ async fn next(
                     ),
                 ));
             };
-            if s.record(&user, &key, p.id).map_err(|e| {
-                ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}"))
-            })? {
+            if s.record(&user, &key, p.id)
+                .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
+            {
                 let level = p
                     .level_index
                     .and_then(|i| set.names().names().get(i as usize).cloned())
@@ -318,7 +322,10 @@ fn parse_puzzle(text: &str) -> Result<Puzzle, ApiError> {
     Puzzle::parse_line(text).map_err(|e| ApiError::bad(format!("bad puzzle: {e}")))
 }
 
-async fn hint_route(State(_s): State<Arc<Shared>>, body: Result<Json<HintRequest>, JsonRejection>) -> Reply {
+async fn hint_route(
+    State(_s): State<Arc<Shared>>,
+    body: Result<Json<HintRequest>, JsonRejection>,
+) -> Reply {
     let Json(req) = body?;
     let mut board = Board::new(parse_puzzle(&req.puzzle)?);
     if let Some(e) = &req.entries {
@@ -366,7 +373,10 @@ struct PuzzlesRequest {
 }
 
 /// The puzzles of a request, at most `max`; a bad one is an error naming its position.
-fn puzzles(body: Result<Json<PuzzlesRequest>, JsonRejection>, max: usize) -> Result<Vec<Puzzle>, ApiError> {
+fn puzzles(
+    body: Result<Json<PuzzlesRequest>, JsonRejection>,
+    max: usize,
+) -> Result<Vec<Puzzle>, ApiError> {
     let Json(req) = body?;
     if req.puzzles.is_empty() || req.puzzles.len() > max {
         return Err(ApiError::bad(format!(

@@ -73,8 +73,16 @@ impl Metrics {
                 "pseudoku_request_seconds_bucket{{route=\"{name}\",le=\"+Inf\"}} {}",
                 r.count
             );
-            let _ = writeln!(out, "pseudoku_request_seconds_sum{{route=\"{name}\"}} {}", r.sum);
-            let _ = writeln!(out, "pseudoku_request_seconds_count{{route=\"{name}\"}} {}", r.count);
+            let _ = writeln!(
+                out,
+                "pseudoku_request_seconds_sum{{route=\"{name}\"}} {}",
+                r.sum
+            );
+            let _ = writeln!(
+                out,
+                "pseudoku_request_seconds_count{{route=\"{name}\"}} {}",
+                r.count
+            );
         }
         out
     }
@@ -88,7 +96,10 @@ pub async fn track(State(s): State<Arc<Shared>>, req: Request, next: Next) -> Re
         .map_or("(unmatched)".to_string(), |m| m.as_str().to_string());
     let start = Instant::now();
     let response = next.run(req).await;
-    s.metrics
-        .observe(&route, response.status().as_u16(), start.elapsed().as_secs_f64());
+    s.metrics.observe(
+        &route,
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64(),
+    );
     response
 }

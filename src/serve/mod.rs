@@ -68,7 +68,10 @@ struct Shared {
 
 impl Shared {
     /// Runs `f` with a reading connection from the pool (opening one if the pool is empty).
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let conn = self.readers.lock().expect("pool").pop();
         let conn = match conn {
             Some(c) => c,
@@ -104,7 +107,9 @@ impl Shared {
                 reply,
             })
             .map_err(|_| "the writer stopped".to_string())?;
-        answer.recv().map_err(|_| "the writer stopped".to_string())?
+        answer
+            .recv()
+            .map_err(|_| "the writer stopped".to_string())?
     }
 }
 

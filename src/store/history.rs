@@ -35,7 +35,7 @@ pub fn draw(
     };
     let by_id = format!(
         "SELECT {}, p.canon_key FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
-        served_columns(rating).replace("id, ", "p.id, "),
+        served_columns(rating).replacen("id, ", "p.id, ", 1),
         n + 1,
         not_had(n + 2)
     );

@@ -259,8 +259,9 @@ pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
 /// How many puzzles each level holds, by level index (0 = easiest), for `levels` levels.
 pub fn level_counts(conn: &Connection, levels: usize) -> Result<Vec<u64>> {
     let mut counts = vec![0u64; levels];
-    let mut stmt =
-        conn.prepare_cached("SELECT level, COUNT(*) FROM puzzles WHERE level IS NOT NULL GROUP BY level")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT level, COUNT(*) FROM puzzles WHERE level IS NOT NULL GROUP BY level",
+    )?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u64>(1)?)))?;
     for row in rows {
         let (level, n) = row?;

@@ -321,7 +321,10 @@ pub fn puzzle_by_id(conn: &Connection, id: i64) -> Result<Option<String>> {
 /// none.
 pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Served>> {
     use rusqlite::OptionalExtension;
-    let sql = format!("SELECT {} FROM puzzles WHERE id = ?1", served_columns(rating));
+    let sql = format!(
+        "SELECT {} FROM puzzles WHERE id = ?1",
+        served_columns(rating)
+    );
     Ok(conn
         .prepare_cached(&sql)?
         .query_row([id], served_row)

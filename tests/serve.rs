@@ -1,0 +1,387 @@
+//! `serve`: per-user puzzles that never repeat (also under concurrency), every route's JSON,
+//! bad requests as 4xx JSON errors, the token, the OpenAPI description against the real
+//! responses, metrics, and a SIGTERM that loses no recorded delivery.
+
+mod common;
+
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// A running server on a free port; stopped (SIGTERM) when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(extra)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim()
+            .to_string();
+        Server {
+            child,
+            base: format!("http://{addr}"),
+        }
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        answer(ureq::get(&format!("{}{path}", self.base)).call())
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        answer(
+            ureq::post(&format!("{}{path}", self.base))
+                .set("Content-Type", "application/json")
+                .send_string(body),
+        )
+    }
+
+    /// Sends SIGTERM and waits: the exit status.
+    fn stop(mut self) -> std::process::ExitStatus {
+        terminate(&self.child);
+        let status = self.child.wait().unwrap();
+        std::mem::forget(self);
+        status
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        terminate(&self.child);
+        let _ = self.child.wait();
+    }
+}
+
+fn terminate(child: &Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+}
+
+/// Status and JSON body of a response (errors included).
+fn answer(r: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
+    let resp = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let status = resp.status();
+    let text = resp.into_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn bank(dir: &Path, per_level: u64) -> std::path::PathBuf {
+    let db = dir.join("b.db");
+    common::build_levels(&db, per_level, 2);
+    db
+}
+
+#[test]
+fn a_user_never_gets_a_class_twice_even_concurrently() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 15);
+    let server = Server::start(&db, &[]);
+    // One user, 8 threads, 3 more requests than the level holds: 15 distinct puzzles, then
+    // clear 404 errors.
+    let ids = std::sync::Mutex::new(Vec::new());
+    let errors = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..3 {
+                    let (status, v) = server.get("/v1/puzzles/next?user=ann&level=easy");
+                    if status == 200 {
+                        ids.lock().unwrap().push(v["id"].as_i64().unwrap());
+                    } else {
+                        errors.lock().unwrap().push((status, v));
+                    }
+                }
+            });
+        }
+    });
+    let ids = ids.into_inner().unwrap();
+    let errors = errors.into_inner().unwrap();
+    assert_eq!(ids.len(), 15, "{errors:?}");
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 15);
+    assert_eq!(errors.len(), 9);
+    for (status, v) in &errors {
+        assert_eq!(*status, 404);
+        assert!(v["error"]
+            .as_str()
+            .unwrap()
+            .contains("has had every puzzle of level easy"));
+    }
+    // Another user still gets puzzles of that level; the keys of a puzzle.
+    let (status, v) = server.get("/v1/puzzles/next?user=bob&level=easy&solution=true");
+    assert_eq!(status, 200);
+    let keys: HashSet<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        HashSet::from([
+            "id",
+            "puzzle",
+            "level",
+            "difficulty",
+            "percentile",
+            "clues",
+            "solution"
+        ])
+    );
+    assert_eq!(v["level"], "easy");
+    let (status, v) = server.get("/v1/puzzles/next?user=bob&band=4/4");
+    assert_eq!(status, 200);
+    assert!(v.get("solution").is_none());
+    assert_eq!(server.stop().code(), Some(0));
+    // The history holds exactly what was handed out, and the publisher's flag is untouched.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let n: i64 = common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM user_history WHERE user = 'ann'",
+    );
+    assert_eq!(n, 15);
+    let served: i64 = common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+    );
+    assert_eq!(served, 0);
+}
+
+#[test]
+fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    assert_eq!(
+        server.get("/healthz"),
+        (200, serde_json::json!({"status": "ok"}))
+    );
+    let (status, levels) = server.get("/v1/levels");
+    assert_eq!(status, 200);
+    assert_eq!(levels["levels"].as_array().unwrap().len(), 4);
+    assert_eq!(levels["levels"][0]["count"], 5);
+    let (_, p) = server.get("/v1/puzzles/next?user=u1&level=hard");
+    let id = p["id"].as_i64().unwrap();
+    let (status, same) = server.get(&format!("/v1/puzzles/{id}"));
+    assert_eq!((status, &same["puzzle"]), (200, &p["puzzle"]));
+    let (status, h) = server.post("/v1/hint", &format!(r#"{{"puzzle":"{HARD}"}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(h["technique"], "hidden single");
+    assert_eq!(h["placements"], serde_json::json!([[6, 2, 4]]));
+    // Candidates as the player keeps them: every digit but 4 in r6c2 (its solution).
+    let mut marks = vec!["123456789".to_string(); 81];
+    marks[5 * 9 + 1] = "12356789".into();
+    let body = serde_json::json!({"puzzle": HARD, "candidates": marks}).to_string();
+    let (status, h) = server.post("/v1/hint", &body);
+    assert_eq!(
+        (status, h["technique"].as_str()),
+        (200, Some("missing candidate"))
+    );
+    let (status, s) = server.post("/v1/solve", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(s["results"][0]["solutions"], 1);
+    let (status, c) = server.post("/v1/canon", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(c["results"][0]["key"].as_str().unwrap().len(), 64);
+    let (status, r) = server.post("/v1/rate", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert!(r["results"][0]["difficulty"].as_f64().unwrap() > 0.0);
+
+    // Bad requests: a 4xx with a reason, never a 500.
+    let big = format!(r#"{{"puzzles":["{}"]}}"#, "1".repeat(300_000));
+    let bad: Vec<(u16, (u16, Value))> = vec![
+        (400, server.get("/v1/puzzles/next?user=bad%20id&level=hard")),
+        (400, server.get("/v1/puzzles/next?level=hard")),
+        (400, server.get("/v1/puzzles/next?user=u1&level=impossible")),
+        (400, server.get("/v1/puzzles/next?user=u1&band=9/4")),
+        (
+            400,
+            server.get("/v1/puzzles/next?user=u1&level=hard&band=1/4"),
+        ),
+        (
+            400,
+            server.get("/v1/puzzles/next?user=u1&level=hard&solution=maybe"),
+        ),
+        (400, server.get("/v1/puzzles/abc")),
+        (404, server.get("/v1/puzzles/999999")),
+        (404, server.get("/v2/nothing")),
+        (400, server.post("/v1/hint", r#"{"puzzle":"123"}"#)),
+        (
+            400,
+            server.post(
+                "/v1/hint",
+                &format!(r#"{{"puzzle":"{HARD}","entries":"12"}}"#),
+            ),
+        ),
+        (
+            422,
+            server.post("/v1/hint", &format!(r#"{{"puzzle":"{}"}}"#, ".".repeat(81))),
+        ),
+        (400, server.post("/v1/hint", "not json")),
+        (422, server.post("/v1/hint", r#"{"puzzle": 5}"#)),
+        (400, server.post("/v1/solve", r#"{"puzzles":[]}"#)),
+        (
+            400,
+            server.post(
+                "/v1/rate",
+                &format!(
+                    r#"{{"puzzles":[{}]}}"#,
+                    vec![format!("\"{HARD}\""); 51].join(",")
+                ),
+            ),
+        ),
+        (413, server.post("/v1/solve", &big)),
+    ];
+    for (want, (status, v)) in bad {
+        assert_eq!(status, want, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    // The metrics count the routes by pattern.
+    let text = ureq::get(&format!("{}/metrics", server.base))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(text.contains(r#"pseudoku_requests_total{route="/v1/puzzles/{id}",status="200"} 1"#));
+    assert!(text.contains(r#"pseudoku_request_seconds_bucket{route="/v1/hint",le="+Inf"}"#));
+}
+
+#[test]
+fn the_openapi_description_names_every_route_and_response_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    let (status, spec) = server.get("/openapi.json");
+    assert_eq!(status, 200);
+    let paths = spec["paths"].as_object().unwrap();
+    let source = include_str!("../src/serve/api.rs");
+    // Every route of the router is described.
+    for line in source
+        .lines()
+        .filter(|l| l.trim_start().starts_with(".route(\""))
+    {
+        let route = line.split('"').nth(1).unwrap();
+        if route == "/app.js" || route == "/style.css" {
+            continue;
+        }
+        assert!(paths.contains_key(route), "{route} is not in openapi.json");
+    }
+    // Every key of the real responses is in its schema.
+    let schema = |name: &str| spec["components"]["schemas"][name]["properties"].clone();
+    let check = |v: &Value, name: &str| {
+        let props = schema(name);
+        for k in v.as_object().unwrap().keys() {
+            assert!(props.get(k).is_some(), "{k} of {v} is not in schema {name}");
+        }
+    };
+    let (_, p) = server.get("/v1/puzzles/next?user=x&level=easy&solution=true");
+    check(&p, "Puzzle");
+    let (_, h) = server.post("/v1/hint", &format!(r#"{{"puzzle":"{HARD}"}}"#));
+    check(&h, "Hint");
+    let (_, l) = server.get("/v1/levels");
+    check(&l, "Levels");
+    let levels = spec["components"]["schemas"]["Levels"]["properties"]["levels"]["items"]
+        ["properties"]
+        .clone();
+    for k in l["levels"][0].as_object().unwrap().keys() {
+        assert!(levels.get(k).is_some(), "levels[].{k}");
+    }
+    let (_, s) = server.post("/v1/solve", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    let solve = spec["components"]["schemas"]["SolveResults"]["properties"]["results"]["items"]
+        ["properties"]
+        .clone();
+    for k in s["results"][0].as_object().unwrap().keys() {
+        assert!(solve.get(k).is_some(), "solve results[].{k}");
+    }
+    let (_, c) = server.post("/v1/canon", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    let canon = spec["components"]["schemas"]["CanonResults"]["properties"]["results"]["items"]
+        ["properties"]
+        .clone();
+    for k in c["results"][0].as_object().unwrap().keys() {
+        assert!(canon.get(k).is_some(), "canon results[].{k}");
+    }
+    let (_, e) = server.get("/v1/puzzles/next?user=x");
+    check(&e, "Error");
+    check(&server.get("/healthz").1, "Health");
+}
+
+#[test]
+fn a_token_guards_the_route_that_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let server = Server::start(&db, &["--token-file", token.to_str().unwrap()]);
+    let (status, v) = server.get("/v1/puzzles/next?user=u&level=easy");
+    assert_eq!(status, 401, "{v}");
+    let url = format!("{}/v1/puzzles/next?user=u&level=easy", server.base);
+    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer wrong").call());
+    assert_eq!(status, 401);
+    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer s3cret").call());
+    assert_eq!(status, 200);
+    // Reading routes stay open.
+    assert_eq!(server.get("/v1/levels").0, 200);
+}
+
+#[test]
+fn sigterm_keeps_every_delivery_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 40);
+    let server = Server::start(&db, &[]);
+    let delivered = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (server, delivered) = (&server, &delivered);
+            s.spawn(move || {
+                for _ in 0..30 {
+                    let r = ureq::get(&format!(
+                        "{}/v1/puzzles/next?user=t{t}&level=medium",
+                        server.base
+                    ))
+                    .call();
+                    match r {
+                        Ok(_) => {
+                            delivered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        terminate(&server.child);
+    });
+    let status = server.stop();
+    assert_eq!(status.code(), Some(0));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let recorded: i64 = common::scalar(&conn, "SELECT COUNT(*) FROM user_history");
+    // Every answered delivery was committed before it was answered.
+    assert!(recorded as u64 >= delivered.load(std::sync::atomic::Ordering::SeqCst));
+    let per_user: i64 = common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM (SELECT user, canon_key, COUNT(*) n FROM user_history GROUP BY 1, 2 HAVING n > 1)",
+    );
+    assert_eq!(per_user, 0);
+}
