@@ -1,0 +1,209 @@
+//! Load on `serve`: a bank (`--per-level 2500`, seed 2026, in a temporary folder), the server
+//! as its own process on loopback, and 64 client threads for 30 s: 80% next-puzzle requests
+//! for 10,000 users (a random level each), 20% hints on puzzles already handed out (a random
+//! share of their solution entered). Then the same again while a `build` adds puzzles to the
+//! same bank. Prints requests per second, p50 and p99 per route, errors, and the repeats per
+//! user found in the bank afterwards.
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS]
+//! ```
+
+use pseudoku::bank::{self, BuildOptions};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const USERS: u64 = 10_000;
+
+/// The `pseudoku` binary beside this example's folder.
+fn binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("this example's path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/release")
+        .join("pseudoku")
+}
+
+/// What one phase measured.
+#[derive(Default)]
+struct Tally {
+    latencies: HashMap<&'static str, Vec<f64>>,
+    errors: HashMap<String, u64>,
+}
+
+fn phase(base: &str, seconds: u64, clients: usize, puzzles: &Mutex<Vec<(String, String)>>) -> Tally {
+    let tally = Mutex::new(Tally::default());
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    std::thread::scope(|s| {
+        for t in 0..clients {
+            let tally = &tally;
+            s.spawn(move || {
+                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                let mut rng = pseudoku::Rng::for_job(2026, t as u64);
+                let levels = ["easy", "medium", "hard", "expert"];
+                let mut local = Tally::default();
+                while Instant::now() < deadline {
+                    let start = Instant::now();
+                    let hint = rng.below(5) == 0;
+                    let picked = if hint {
+                        let list = puzzles.lock().expect("puzzles");
+                        (!list.is_empty()).then(|| list[rng.index(list.len())].clone())
+                    } else {
+                        None
+                    };
+                    let (route, result) = match picked {
+                        Some((puzzle, solution)) => {
+                            let entries: String = puzzle
+                                .chars()
+                                .zip(solution.chars())
+                                .map(|(p, s)| if p == '.' && rng.below(3) == 0 { s } else { '.' })
+                                .collect();
+                            let body = format!(r#"{{"puzzle":"{puzzle}","entries":"{entries}"}}"#);
+                            (
+                                "POST /v1/hint",
+                                agent
+                                    .post(&format!("{base}/v1/hint"))
+                                    .set("Content-Type", "application/json")
+                                    .send_string(&body)
+                                    .map(|_| None),
+                            )
+                        }
+                        None => {
+                            let user = rng.below(USERS as u32);
+                            let level = levels[rng.index(levels.len())];
+                            let url = format!(
+                                "{base}/v1/puzzles/next?user=u{user}&level={level}&solution=true"
+                            );
+                            (
+                                "GET /v1/puzzles/next",
+                                agent.get(&url).call().and_then(|r| {
+                                    let v: serde_json::Value = r.into_json()?;
+                                    Ok(Some((
+                                        v["puzzle"].as_str().unwrap_or_default().to_string(),
+                                        v["solution"].as_str().unwrap_or_default().to_string(),
+                                    )))
+                                }),
+                            )
+                        }
+                    };
+                    let ms = start.elapsed().as_secs_f64() * 1e3;
+                    match result {
+                        Ok(got) => {
+                            local.latencies.entry(route).or_default().push(ms);
+                            if let Some(p) = got {
+                                let mut list = puzzles.lock().expect("puzzles");
+                                if list.len() < 5_000 {
+                                    list.push(p);
+                                }
+                            }
+                        }
+                        Err(e) => *local.errors.entry(format!("{route}: {e}")).or_default() += 1,
+                    }
+                }
+                let mut all = tally.lock().expect("tally");
+                for (k, v) in local.latencies {
+                    all.latencies.entry(k).or_default().extend(v);
+                }
+                for (k, v) in local.errors {
+                    *all.errors.entry(k).or_default() += v;
+                }
+            });
+        }
+    });
+    tally.into_inner().expect("tally")
+}
+
+fn report(name: &str, seconds: u64, t: &mut Tally) {
+    let total: usize = t.latencies.values().map(Vec::len).sum();
+    let errors: u64 = t.errors.values().sum();
+    println!(
+        "{name}: {total} requests in {seconds} s = {:.0}/s, errors {errors}",
+        total as f64 / seconds as f64
+    );
+    for (route, v) in t.latencies.iter_mut() {
+        v.sort_by(f64::total_cmp);
+        let q = |f: f64| v[((v.len() - 1) as f64 * f).round() as usize];
+        println!(
+            "  {route:<22} {:>7} requests, {:>6.0}/s, p50 {:.2} ms, p99 {:.2} ms",
+            v.len(),
+            v.len() as f64 / seconds as f64,
+            q(0.5),
+            q(0.99)
+        );
+    }
+    for (e, n) in &t.errors {
+        println!("  error x{n}: {e}");
+    }
+}
+
+fn main() {
+    let seconds: u64 = std::env::args().nth(1).map_or(30, |a| a.parse().expect("seconds"));
+    let clients: usize = std::env::args().nth(2).map_or(64, |a| a.parse().expect("clients"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("bank.db");
+    bank::build(
+        &BuildOptions::per_level(db.clone(), 2500, 2026),
+        &pseudoku::seeds::Library::shipped(),
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .expect("a bank");
+    let mut server = Command::new(binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server");
+    let mut line = String::new();
+    BufReader::new(server.stderr.as_mut().expect("stderr"))
+        .read_line(&mut line)
+        .expect("the address");
+    let base = format!("http://{}", line.split("http://").nth(1).expect("an address").trim());
+    let puzzles = Mutex::new(Vec::new());
+
+    let mut quiet = phase(&base, seconds, clients, &puzzles);
+    report("serve alone", seconds, &mut quiet);
+
+    let build = Command::new(binary())
+        .args(["build", "--per-level", "50000", "--wait", "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("a build");
+    let mut busy = phase(&base, seconds, clients, &puzzles);
+    let mut build = build;
+    let _ = Command::new("kill").args(["-INT", &build.id().to_string()]).status();
+    let _ = build.wait();
+    report("serve while a build writes", seconds, &mut busy);
+
+    let _ = Command::new("kill").args(["-TERM", &server.id().to_string()]).status();
+    let _ = server.wait();
+    let conn = rusqlite::Connection::open(&db).expect("the bank");
+    let repeats: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM (SELECT h.user, p.canon_key, COUNT(*) n FROM user_history h \
+             JOIN puzzles p ON p.id = h.puzzle_id GROUP BY 1, 2 HAVING n > 1)",
+            [],
+            |r| r.get(0),
+        )
+        .expect("a count");
+    let (deliveries, users): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT user) FROM user_history",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("counts");
+    let stored: i64 = conn
+        .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
+        .expect("a count");
+    println!(
+        "bank afterwards: {stored} puzzles, {deliveries} deliveries to {users} users, repeats per user: {repeats}"
+    );
+}
