@@ -1,12 +1,17 @@
 //! Load on `serve`: a bank (`--per-level 2500`, seed 2026, in a temporary folder), the server
 //! as its own process on loopback, and 64 client threads for 30 s: 80% next-puzzle requests
 //! for 10,000 users (a random level each), 20% hints on puzzles already handed out (a random
-//! share of their solution entered). Then the same again while a `build` adds puzzles to the
-//! same bank. Prints requests per second, p50 and p99 per route, errors, and the repeats per
+//! share of their solution entered). Then the same again while a `build --threads 1` adds
+//! puzzles to the same bank (one worker and its writer: the machine's other core is shared). Prints requests per second, p50 and p99 per route, errors, and the repeats per
 //! user found in the bank afterwards.
 //!
+//! Each phase runs twice: closed loop (every client sends its next request as soon as the
+//! last is answered: the most the server takes) and paced at RATE requests per second in all
+//! (each client keeps a schedule, and a request's time runs from when it was due, so a slow
+//! answer delays no measurement).
+//!
 //! ```text
-//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS]
+//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE]
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
@@ -36,19 +41,42 @@ struct Tally {
     errors: HashMap<String, u64>,
 }
 
-fn phase(base: &str, seconds: u64, clients: usize, puzzles: &Mutex<Vec<(String, String)>>) -> Tally {
+fn phase(
+    base: &str,
+    seconds: u64,
+    clients: usize,
+    rate: f64,
+    puzzles: &Mutex<Vec<(String, String)>>,
+) -> Tally {
     let tally = Mutex::new(Tally::default());
     let deadline = Instant::now() + Duration::from_secs(seconds);
     std::thread::scope(|s| {
         for t in 0..clients {
             let tally = &tally;
             s.spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build();
+                let agent = ureq::AgentBuilder::new()
+                    .timeout(Duration::from_secs(10))
+                    .build();
                 let mut rng = pseudoku::Rng::for_job(2026, t as u64);
                 let levels = ["easy", "medium", "hard", "expert"];
                 let mut local = Tally::default();
+                // Paced: this client's requests are due every `gap`, from a staggered start.
+                let gap = (rate > 0.0).then(|| Duration::from_secs_f64(clients as f64 / rate));
+                let mut due = Instant::now()
+                    + gap.map_or(Duration::ZERO, |g| g.mul_f64(t as f64 / clients as f64));
                 while Instant::now() < deadline {
-                    let start = Instant::now();
+                    let start = match gap {
+                        Some(g) => {
+                            let now = Instant::now();
+                            if due > now {
+                                std::thread::sleep(due - now);
+                            }
+                            let at = due;
+                            due += g;
+                            at
+                        }
+                        None => Instant::now(),
+                    };
                     let hint = rng.below(5) == 0;
                     let picked = if hint {
                         let list = puzzles.lock().expect("puzzles");
@@ -61,7 +89,13 @@ fn phase(base: &str, seconds: u64, clients: usize, puzzles: &Mutex<Vec<(String, 
                             let entries: String = puzzle
                                 .chars()
                                 .zip(solution.chars())
-                                .map(|(p, s)| if p == '.' && rng.below(3) == 0 { s } else { '.' })
+                                .map(|(p, s)| {
+                                    if p == '.' && rng.below(3) == 0 {
+                                        s
+                                    } else {
+                                        '.'
+                                    }
+                                })
                                 .collect();
                             let body = format!(r#"{{"puzzle":"{puzzle}","entries":"{entries}"}}"#);
                             (
@@ -82,7 +116,8 @@ fn phase(base: &str, seconds: u64, clients: usize, puzzles: &Mutex<Vec<(String, 
                             (
                                 "GET /v1/puzzles/next",
                                 agent.get(&url).call().and_then(|r| {
-                                    let v: serde_json::Value = r.into_json()?;
+                                    let v: serde_json::Value =
+                                        serde_json::from_str(&r.into_string()?).unwrap_or_default();
                                     Ok(Some((
                                         v["puzzle"].as_str().unwrap_or_default().to_string(),
                                         v["solution"].as_str().unwrap_or_default().to_string(),
@@ -118,6 +153,12 @@ fn phase(base: &str, seconds: u64, clients: usize, puzzles: &Mutex<Vec<(String, 
     tally.into_inner().expect("tally")
 }
 
+/// The size of the bank's write-ahead log, in MB.
+fn wal_mb(db: &Path) -> f64 {
+    let wal = db.with_extension("db-wal");
+    std::fs::metadata(wal).map_or(0.0, |m| m.len() as f64 / 1e6)
+}
+
 fn report(name: &str, seconds: u64, t: &mut Tally) {
     let total: usize = t.latencies.values().map(Vec::len).sum();
     let errors: u64 = t.errors.values().sum();
@@ -142,8 +183,15 @@ fn report(name: &str, seconds: u64, t: &mut Tally) {
 }
 
 fn main() {
-    let seconds: u64 = std::env::args().nth(1).map_or(30, |a| a.parse().expect("seconds"));
-    let clients: usize = std::env::args().nth(2).map_or(64, |a| a.parse().expect("clients"));
+    let seconds: u64 = std::env::args()
+        .nth(1)
+        .map_or(30, |a| a.parse().expect("seconds"));
+    let clients: usize = std::env::args()
+        .nth(2)
+        .map_or(64, |a| a.parse().expect("clients"));
+    let rate: f64 = std::env::args()
+        .nth(3)
+        .map_or(3750.0, |a| a.parse().expect("a rate"));
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
     bank::build(
@@ -163,26 +211,60 @@ fn main() {
     BufReader::new(server.stderr.as_mut().expect("stderr"))
         .read_line(&mut line)
         .expect("the address");
-    let base = format!("http://{}", line.split("http://").nth(1).expect("an address").trim());
+    let base = format!(
+        "http://{}",
+        line.split("http://").nth(1).expect("an address").trim()
+    );
     let puzzles = Mutex::new(Vec::new());
 
-    let mut quiet = phase(&base, seconds, clients, &puzzles);
-    report("serve alone", seconds, &mut quiet);
+    let mut quiet = phase(&base, seconds, clients, 0.0, &puzzles);
+    report("serve alone, closed loop", seconds, &mut quiet);
+    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    let mut paced = phase(&base, seconds, clients, rate, &puzzles);
+    report(
+        &format!("serve alone, paced at {rate}/s"),
+        seconds,
+        &mut paced,
+    );
+    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
 
-    let build = Command::new(binary())
-        .args(["build", "--per-level", "50000", "--wait", "--db"])
+    let mut build = Command::new(binary())
+        .args([
+            "build",
+            "--per-level",
+            "50000",
+            "--threads",
+            "1",
+            "--wait",
+            "--db",
+        ])
         .arg(&db)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("a build");
-    let mut busy = phase(&base, seconds, clients, &puzzles);
-    let mut build = build;
-    let _ = Command::new("kill").args(["-INT", &build.id().to_string()]).status();
+    let mut busy = phase(&base, seconds, clients, 0.0, &puzzles);
+    report(
+        "serve while a build writes, closed loop",
+        seconds,
+        &mut busy,
+    );
+    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    let mut busy_paced = phase(&base, seconds, clients, rate, &puzzles);
+    report(
+        &format!("serve while a build writes, paced at {rate}/s"),
+        seconds,
+        &mut busy_paced,
+    );
+    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    let _ = Command::new("kill")
+        .args(["-INT", &build.id().to_string()])
+        .status();
     let _ = build.wait();
-    report("serve while a build writes", seconds, &mut busy);
 
-    let _ = Command::new("kill").args(["-TERM", &server.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
     let _ = server.wait();
     let conn = rusqlite::Connection::open(&db).expect("the bank");
     let repeats: i64 = conn

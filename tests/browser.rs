@@ -34,7 +34,10 @@ fn wait_for(tab: &Tab, js: &str, secs: u64) {
         if v == Some(serde_json::Value::Bool(true)) {
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(secs), "timed out waiting for {js}");
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {js}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -85,9 +88,17 @@ fn the_play_page_plays_in_a_real_browser() {
     tab.navigate_to(&base).unwrap();
     tab.wait_until_navigated().unwrap();
     // The levels arrive, a puzzle is fetched for this browser's user.
-    wait_for(&tab, "document.querySelectorAll('#level option').length === 4", 10);
+    wait_for(
+        &tab,
+        "document.querySelectorAll('#level option').length === 4",
+        10,
+    );
     tab.find_element("#new").unwrap().click().unwrap();
-    wait_for(&tab, "document.querySelectorAll('.cell.given').length >= 17", 10);
+    wait_for(
+        &tab,
+        "document.querySelectorAll('.cell.given').length >= 17",
+        10,
+    );
     let info = text(&tab, "document.getElementById('info').textContent");
     assert!(info.starts_with("Puzzle #"), "{info}");
     // Enter a digit in the first empty cell, with the mouse and the keyboard.
@@ -104,10 +115,18 @@ fn the_play_page_plays_in_a_real_browser() {
     assert_eq!(text(&tab, &cell), "5");
     // A hint in three steps.
     tab.find_element("#hint").unwrap().click().unwrap();
-    wait_for(&tab, "document.getElementById('hint-text').textContent.startsWith('Hint 1/3: ')", 10);
+    wait_for(
+        &tab,
+        "document.getElementById('hint-text').textContent.startsWith('Hint 1/3: ')",
+        10,
+    );
     tab.find_element("#hint").unwrap().click().unwrap();
     tab.find_element("#hint").unwrap().click().unwrap();
-    wait_for(&tab, "document.getElementById('hint-text').textContent.startsWith('Hint 3/3: ')", 10);
+    wait_for(
+        &tab,
+        "document.getElementById('hint-text').textContent.startsWith('Hint 3/3: ')",
+        10,
+    );
     let hint = text(&tab, "document.getElementById('hint-text').textContent");
     assert!(hint.len() > "Hint 3/3: ".len() + 5, "{hint}");
     // Undo takes the digit back.
@@ -129,6 +148,8 @@ fn the_play_page_plays_in_a_real_browser() {
     let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-page.png");
     std::fs::write(&shot, png).unwrap();
     eprintln!("screenshot: {}", shot.display());
-    let _ = Command::new("kill").args(["-TERM", &server.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
     let _ = server.wait();
 }

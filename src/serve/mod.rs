@@ -42,6 +42,9 @@ pub enum ServeError {
     /// The bank could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The bank could not be set up for serving.
+    #[error("{0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// The address could not be bound, or the runtime failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -64,7 +67,17 @@ struct Shared {
     rng_seed: u64,
     draws: AtomicU64,
     metrics: metrics::Metrics,
+    /// The bank's rating and levels, and when they were read (a calibration while serving is
+    /// seen within [`LEVELS_TTL`]).
+    levels: Mutex<Option<(std::time::Instant, RatingKind, LevelSet)>>,
 }
+
+/// The write-ahead log's length (in pages) past which it is truncated (about 128 MB): each
+/// truncation waits for the readers, so it is kept rare.
+const WAL_FRAMES: i64 = 32_768;
+
+/// How long the bank's levels are kept before they are read again.
+const LEVELS_TTL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Shared {
     /// Runs `f` with a reading connection from the pool (opening one if the pool is empty).
@@ -82,9 +95,17 @@ impl Shared {
         out
     }
 
-    /// The bank's rating and levels.
+    /// The bank's rating and levels (read again after [`LEVELS_TTL`]).
     fn levels(&self) -> Result<(RatingKind, LevelSet), StoreError> {
-        self.read(store::settings::levels)
+        if let Some((at, rating, set)) = &*self.levels.lock().expect("levels") {
+            if at.elapsed() < LEVELS_TTL {
+                return Ok((*rating, set.clone()));
+            }
+        }
+        let (rating, set) = self.read(store::settings::levels)?;
+        *self.levels.lock().expect("levels") =
+            Some((std::time::Instant::now(), rating, set.clone()));
+        Ok((rating, set))
     }
 
     /// A random stream for one draw.
@@ -160,6 +181,32 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     for _ in 0..opts.readers.max(1) {
         readers.push(store::open_existing(&opts.db)?);
     }
+    // Checkpoints (copying the WAL into the bank, with an fsync) run on a thread of their own,
+    // so that no delivery waits for one.
+    write_conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    let checkpoints = store::open_existing(&opts.db)?;
+    let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let checkpointer = {
+        let stopping = stopping.clone();
+        std::thread::Builder::new()
+            .name("pseudoku-checkpoint".into())
+            .spawn(move || {
+                let checkpoint = |mode: &str| {
+                    checkpoints.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+                        r.get::<_, i64>(1)
+                    })
+                };
+                while !stopping.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                    // A passive checkpoint never waits, but the log only starts over once no
+                    // reader uses it: past WAL_FRAMES, wait for the readers and truncate it.
+                    if checkpoint("PASSIVE").is_ok_and(|frames| frames > WAL_FRAMES) {
+                        let _ = checkpoint("TRUNCATE");
+                    }
+                }
+                let _ = checkpoints.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+            })?
+    };
     let (tx, inbox) = mpsc::channel();
     let writer = std::thread::Builder::new()
         .name("pseudoku-writer".into())
@@ -172,6 +219,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         rng_seed: opts.rng_seed,
         draws: AtomicU64::new(0),
         metrics: metrics::Metrics::default(),
+        levels: Mutex::new(None),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -188,6 +236,8 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     // In-flight requests are done: let the writer commit what it holds, then stop.
     shared.writer.lock().expect("writer").take();
     let _ = writer.join();
+    stopping.store(true, Ordering::Relaxed);
+    let _ = checkpointer.join();
     result.map_err(ServeError::Io)
 }
 
