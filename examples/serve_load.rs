@@ -104,7 +104,8 @@ fn phase(
                                     .post(&format!("{base}/v1/hint"))
                                     .set("Content-Type", "application/json")
                                     .send_string(&body)
-                                    .map(|_| None),
+                                    .map(|_| None)
+                                    .map_err(|e| e.to_string()),
                             )
                         }
                         None => {
@@ -115,14 +116,19 @@ fn phase(
                             );
                             (
                                 "GET /v1/puzzles/next",
-                                agent.get(&url).call().and_then(|r| {
-                                    let v: serde_json::Value =
-                                        serde_json::from_str(&r.into_string()?).unwrap_or_default();
-                                    Ok(Some((
-                                        v["puzzle"].as_str().unwrap_or_default().to_string(),
-                                        v["solution"].as_str().unwrap_or_default().to_string(),
-                                    )))
-                                }),
+                                agent
+                                    .get(&url)
+                                    .call()
+                                    .map_err(|e| e.to_string())
+                                    .and_then(|r| {
+                                        let text = r.into_string().map_err(|e| e.to_string())?;
+                                        let v: serde_json::Value =
+                                            serde_json::from_str(&text).unwrap_or_default();
+                                        Ok(Some((
+                                            v["puzzle"].as_str().unwrap_or_default().to_string(),
+                                            v["solution"].as_str().unwrap_or_default().to_string(),
+                                        )))
+                                    }),
                             )
                         }
                     };
