@@ -72,9 +72,9 @@ struct Shared {
     levels: Mutex<Option<(std::time::Instant, RatingKind, LevelSet)>>,
 }
 
-/// The write-ahead log's length (in pages) past which it is truncated (about 128 MB): each
-/// truncation waits for the readers, so it is kept rare.
-const WAL_FRAMES: i64 = 32_768;
+/// The log's length (in pages, about 16 MB) past which the writer checkpoints it so that it
+/// starts over.
+const WAL_FRAMES: i64 = 4096;
 
 /// How long the bank's levels are kept before they are read again.
 const LEVELS_TTL: std::time::Duration = std::time::Duration::from_secs(1);
@@ -134,8 +134,23 @@ impl Shared {
     }
 }
 
+/// A checkpoint of the bank's log in `mode`: the log's length in pages.
+fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<i64> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| r.get(1))
+}
+
 /// The writer: takes every delivery waiting, commits them in one transaction, answers each.
-fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>) {
+///
+/// The log starts over (instead of growing) only when a write begins after a checkpoint that
+/// copied all of it. The checkpointer thread never quite gets there while deliveries keep
+/// coming, so once the log passes [`WAL_FRAMES`] the writer itself checkpoints between two
+/// commits: with most of the log copied already that is short, and the next commit starts the
+/// log over.
+fn writer_loop(
+    conn: Connection,
+    inbox: mpsc::Receiver<Delivery>,
+    wal_frames: &std::sync::atomic::AtomicI64,
+) {
     while let Ok(first) = inbox.recv() {
         let mut batch = vec![first];
         while batch.len() < 512 {
@@ -171,6 +186,10 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>) {
                 }
             }
         }
+        if wal_frames.load(Ordering::Relaxed) > WAL_FRAMES {
+            wal_frames.store(0, Ordering::Relaxed);
+            let _ = checkpoint(&conn, "PASSIVE");
+        }
     }
 }
 
@@ -181,36 +200,35 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     for _ in 0..opts.readers.max(1) {
         readers.push(store::open_existing(&opts.db)?);
     }
-    // Checkpoints (copying the WAL into the bank, with an fsync) run on a thread of their own,
-    // so that no delivery waits for one.
+    // Checkpoints (copying the log into the bank, with an fsync) run on a thread of their own,
+    // so that deliveries seldom wait for one; see `writer_loop` for how the log starts over.
     write_conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     let checkpoints = store::open_existing(&opts.db)?;
     let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let wal_frames = Arc::new(std::sync::atomic::AtomicI64::new(0));
     let checkpointer = {
-        let stopping = stopping.clone();
+        let (stopping, wal_frames) = (stopping.clone(), wal_frames.clone());
         std::thread::Builder::new()
             .name("pseudoku-checkpoint".into())
             .spawn(move || {
-                let checkpoint = |mode: &str| {
-                    checkpoints.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
-                        r.get::<_, i64>(1)
-                    })
-                };
                 while !stopping.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(250));
-                    // A passive checkpoint never waits, but the log only starts over once no
-                    // reader uses it: past WAL_FRAMES, wait for the readers and truncate it.
-                    if checkpoint("PASSIVE").is_ok_and(|frames| frames > WAL_FRAMES) {
-                        let _ = checkpoint("TRUNCATE");
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    if let Ok(frames) = checkpoint(&checkpoints, "PASSIVE") {
+                        wal_frames.store(frames, Ordering::Relaxed);
+                        // The last resort, should the log never start over: wait for the
+                        // readers and truncate it.
+                        if frames > 64 * WAL_FRAMES {
+                            let _ = checkpoint(&checkpoints, "TRUNCATE");
+                        }
                     }
                 }
-                let _ = checkpoints.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+                let _ = checkpoint(&checkpoints, "TRUNCATE");
             })?
     };
     let (tx, inbox) = mpsc::channel();
     let writer = std::thread::Builder::new()
         .name("pseudoku-writer".into())
-        .spawn(move || writer_loop(write_conn, inbox))?;
+        .spawn(move || writer_loop(write_conn, inbox, &wal_frames))?;
     let shared = Arc::new(Shared {
         readers: Mutex::new(readers),
         db: opts.db.clone(),
