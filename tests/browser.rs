@@ -6,9 +6,8 @@
 mod common;
 
 use headless_chrome::{Browser, LaunchOptions, Tab};
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The chromium binary: `$PSEUDOKU_CHROME`, else the first of the usual names on the PATH.
@@ -62,17 +61,7 @@ fn the_play_page_plays_in_a_real_browser() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("b.db");
     common::build_levels(&db, 5, 2);
-    let mut server = Command::new(env!("CARGO_BIN_EXE_pseudoku"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stderr.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = format!("http://{}", line.split("http://").nth(1).unwrap().trim());
+    let (mut server, base) = common::serve(&db, &[]);
 
     let browser = Browser::new(
         LaunchOptions::default_builder()

@@ -6,9 +6,8 @@ mod common;
 
 use serde_json::Value;
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -21,27 +20,8 @@ struct Server {
 
 impl Server {
     fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pseudoku"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim()
-            .to_string();
-        Server {
-            child,
-            base: format!("http://{addr}"),
-        }
+        let (child, base) = common::serve(db, extra);
+        Server { child, base }
     }
 
     fn get(&self, path: &str) -> (u16, Value) {
