@@ -28,20 +28,23 @@ pub fn position(puzzle: &Puzzle, rng: &mut Rng) -> Option<Position> {
     };
     let mut board = Board::new(*puzzle);
     // Where singles alone get a player: the harder steps are hinted from there.
-    let mut stuck = Candidates::new(puzzle);
-    crate::propagate::propagate(&mut stuck);
     let (from_stuck, share) = match rng.below(3) {
         0 => (false, rng.next_f64().powi(2) * 0.9),
         1 => (true, 0.0),
         _ => (true, rng.next_f64() * 0.3),
     };
+    let stuck = from_stuck.then(|| {
+        let mut st = Candidates::new(puzzle);
+        crate::propagate::propagate(&mut st);
+        st
+    });
     let mut empty = Vec::new();
     for c in Cell::all() {
         if puzzle.get(c).is_some() {
             continue;
         }
         let d = solution.get(c);
-        if (from_stuck && stuck.placed(d).contains(c)) || rng.next_f64() < share {
+        if stuck.as_ref().is_some_and(|st| st.placed(d).contains(c)) || rng.next_f64() < share {
             board.entries[c.index()] = d.get();
         } else {
             empty.push(c);

@@ -239,14 +239,19 @@ impl Hint {
     }
 }
 
+/// The only solution of `puzzle`, or why there is none.
+fn unique_solution(puzzle: &Puzzle) -> Result<Grid, HintError> {
+    match solve(puzzle) {
+        Solutions::Unique(g) => Ok(g),
+        Solutions::None => Err(HintError::NoSolution),
+        Solutions::Multiple(_) => Err(HintError::Multiple),
+    }
+}
+
 /// The next step on `board`: its mistakes first, then the easiest technique that makes
 /// progress.
 pub fn hint(board: &Board) -> Result<Hint, HintError> {
-    let solution = match solve(&board.clues) {
-        Solutions::Unique(g) => g,
-        Solutions::None => return Err(HintError::NoSolution),
-        Solutions::Multiple(_) => return Err(HintError::Multiple),
-    };
+    let solution = unique_solution(&board.clues)?;
     // Wrong entries.
     let mut wrong = Vec::new();
     let mut filled = *board.clues.as_bytes();
@@ -450,11 +455,7 @@ pub struct Walk {
 /// The whole solution of `puzzle` as a player would find it: from the clues, the next step
 /// (as [`hint`] gives it, on the candidates so far) applied until every cell is filled.
 pub fn walkthrough(puzzle: &Puzzle) -> Result<Vec<Walk>, HintError> {
-    let solution = match solve(puzzle) {
-        Solutions::Unique(g) => g,
-        Solutions::None => return Err(HintError::NoSolution),
-        Solutions::Multiple(_) => return Err(HintError::Multiple),
-    };
+    let solution = unique_solution(puzzle)?;
     let mut st = Candidates::new(puzzle);
     let mut steps = Vec::new();
     while !st.is_solved() {

@@ -111,8 +111,8 @@ pub(super) fn describe(st: &Candidates, a: &Application, full_house: bool) -> Hi
     if let Effect::Place(c, d) = a.effect {
         placements.push((c, d));
     }
-    let eliminations = removals(&st.restrict(&a.effect));
     let effect = st.restrict(&a.effect);
+    let eliminations = removals(&effect);
     let elim = removal_words(&effect);
     let kind = if full_house {
         HintKind::FullHouse

@@ -207,8 +207,12 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-/// A puzzle as the API gives it.
-fn puzzle_json(p: &store::Served, level: &str, solution: bool) -> Value {
+/// A puzzle as the API gives it, its level named on the bank's levels `set`.
+fn puzzle_json(p: &store::Served, set: &crate::levels::LevelSet, solution: bool) -> Value {
+    let level = p
+        .level_index
+        .and_then(|i| set.names().names().get(i as usize).cloned())
+        .unwrap_or_default();
     let clues = p
         .puzzle
         .bytes()
@@ -265,11 +269,7 @@ async fn next(
             if s.record(&user, &key, p.id)
                 .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
             {
-                let level = p
-                    .level_index
-                    .and_then(|i| set.names().names().get(i as usize).cloned())
-                    .unwrap_or_default();
-                return Ok(puzzle_json(&p, &level, solution));
+                return Ok(puzzle_json(&p, &set, solution));
             }
         }
         Err(ApiError(
@@ -298,11 +298,7 @@ async fn puzzle_by_id(
                 format!("no puzzle with id {id}"),
             ));
         };
-        let level = p
-            .level_index
-            .and_then(|i| set.names().names().get(i as usize).cloned())
-            .unwrap_or_default();
-        Ok(puzzle_json(&p, &level, solution))
+        Ok(puzzle_json(&p, &set, solution))
     })
     .await?;
     Ok(Json(out).into_response())
@@ -393,59 +389,47 @@ fn puzzles(
         .collect()
 }
 
+/// `{"results": [...]}`: `f` of each puzzle of the request (at most `max`), off the async
+/// threads.
+async fn each_puzzle(
+    body: Result<Json<PuzzlesRequest>, JsonRejection>,
+    max: usize,
+    f: fn(&Puzzle) -> Value,
+) -> Reply {
+    let list = puzzles(body, max)?;
+    let results = blocking(move || Ok(list.iter().map(f).collect::<Vec<Value>>())).await?;
+    Ok(Json(json!({ "results": results })).into_response())
+}
+
 async fn rate(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    let list = puzzles(body, MAX_RATE)?;
-    let out = blocking(move || {
-        let results: Vec<Value> = list
-            .iter()
-            .map(|p| match crate::rate::report(p, None) {
-                Ok(r) => serde_json::from_str(&r.to_json()).expect("a report is JSON"),
-                Err(e) => json!({ "puzzle": p.to_line(), "error": e.to_string() }),
-            })
-            .collect();
-        Ok(json!({ "results": results }))
+    each_puzzle(body, MAX_RATE, |p| match crate::rate::report(p, None) {
+        Ok(r) => serde_json::from_str(&r.to_json()).expect("a report is JSON"),
+        Err(e) => json!({ "puzzle": p.to_line(), "error": e.to_string() }),
     })
-    .await?;
-    Ok(Json(out).into_response())
+    .await
 }
 
 async fn solve_route(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    let list = puzzles(body, MAX_PUZZLES)?;
-    let out = blocking(move || {
-        let results: Vec<Value> = list
-            .iter()
-            .map(|p| {
-                let (n, grid) = match solve(p) {
-                    Solutions::None => (0, None),
-                    Solutions::Unique(g) => (1, Some(g.to_line())),
-                    Solutions::Multiple(_) => (2, None),
-                };
-                json!({ "puzzle": p.to_line(), "solutions": n, "solution": grid })
-            })
-            .collect();
-        Ok(json!({ "results": results }))
+    each_puzzle(body, MAX_PUZZLES, |p| {
+        let (n, grid) = match solve(p) {
+            Solutions::None => (0, None),
+            Solutions::Unique(g) => (1, Some(g.to_line())),
+            Solutions::Multiple(_) => (2, None),
+        };
+        json!({ "puzzle": p.to_line(), "solutions": n, "solution": grid })
     })
-    .await?;
-    Ok(Json(out).into_response())
+    .await
 }
 
 async fn canon(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    let list = puzzles(body, MAX_PUZZLES)?;
-    let out = blocking(move || {
-        let results: Vec<Value> = list
-            .iter()
-            .map(|p| {
-                let c = crate::canon::canonical(p);
-                json!({
-                    "input": p.to_line(),
-                    "canonical": c.to_line(),
-                    "key": c.key().to_hex(),
-                    "automorphisms": c.automorphisms,
-                })
-            })
-            .collect();
-        Ok(json!({ "results": results }))
+    each_puzzle(body, MAX_PUZZLES, |p| {
+        let c = crate::canon::canonical(p);
+        json!({
+            "input": p.to_line(),
+            "canonical": c.to_line(),
+            "key": c.key().to_hex(),
+            "automorphisms": c.automorphisms,
+        })
     })
-    .await?;
-    Ok(Json(out).into_response())
+    .await
 }
