@@ -8,10 +8,11 @@
 //! Each phase runs twice: closed loop (every client sends its next request as soon as the
 //! last is answered: the most the server takes) and paced at RATE requests per second in all
 //! (each client keeps a schedule, and a request's time runs from when it was due, so a slow
-//! answer delays no measurement).
+//! answer delays no measurement). With `alone`, only the phases without a build; with `nice-build`, the build
+//! runs at the lowest priority (`nice -n 19`), as on a machine that serves first.
 //!
 //! ```text
-//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE]
+//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build]
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
@@ -38,6 +39,8 @@ fn binary() -> PathBuf {
 #[derive(Default)]
 struct Tally {
     latencies: HashMap<&'static str, Vec<f64>>,
+    /// Requests over 10 ms, by the second of the phase they were due in.
+    slow: HashMap<u64, u64>,
     errors: HashMap<String, u64>,
 }
 
@@ -49,7 +52,8 @@ fn phase(
     puzzles: &Mutex<Vec<(String, String)>>,
 ) -> Tally {
     let tally = Mutex::new(Tally::default());
-    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let began = Instant::now();
+    let deadline = began + Duration::from_secs(seconds);
     std::thread::scope(|s| {
         for t in 0..clients {
             let tally = &tally;
@@ -136,6 +140,10 @@ fn phase(
                     match result {
                         Ok(got) => {
                             local.latencies.entry(route).or_default().push(ms);
+                            if ms > 10.0 {
+                                let second = start.saturating_duration_since(began).as_secs();
+                                *local.slow.entry(second).or_default() += 1;
+                            }
                             if let Some(p) = got {
                                 let mut list = puzzles.lock().expect("puzzles");
                                 if list.len() < 5_000 {
@@ -150,6 +158,9 @@ fn phase(
                 for (k, v) in local.latencies {
                     all.latencies.entry(k).or_default().extend(v);
                 }
+                for (k, v) in local.slow {
+                    *all.slow.entry(k).or_default() += v;
+                }
                 for (k, v) in local.errors {
                     *all.errors.entry(k).or_default() += v;
                 }
@@ -163,6 +174,55 @@ fn phase(
 fn wal_mb(db: &Path) -> f64 {
     let wal = db.with_extension("db-wal");
     std::fs::metadata(wal).map_or(0.0, |m| m.len() as f64 / 1e6)
+}
+
+/// The server's own figures for its writes to the bank (from `/metrics`): per kind, how many,
+/// their mean, and how many took over 5 and 20 ms.
+fn writes(base: &str) {
+    let Ok(text) = ureq::get(&format!("{base}/metrics"))
+        .call()
+        .map(|r| r.into_string())
+    else {
+        return;
+    };
+    let text = text.unwrap_or_default();
+    let mut kinds: Vec<(String, f64, f64, f64, f64)> = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("pseudoku_write_seconds"))
+    {
+        let Some((key, value)) = line.rsplit_once(' ') else {
+            continue;
+        };
+        let value: f64 = value.parse().unwrap_or(0.0);
+        let kind = key
+            .split("kind=\"")
+            .nth(1)
+            .and_then(|k| k.split('"').next())
+            .unwrap_or("")
+            .to_string();
+        if !kinds.iter().any(|k| k.0 == kind) {
+            kinds.push((kind.clone(), 0.0, 0.0, 0.0, 0.0));
+        }
+        let k = kinds.iter_mut().find(|k| k.0 == kind).expect("a kind");
+        if key.starts_with("pseudoku_write_seconds_count") {
+            k.1 = value;
+        } else if key.starts_with("pseudoku_write_seconds_sum") {
+            k.2 = value;
+        } else if key.contains("le=\"0.005\"") {
+            k.3 = value;
+        } else if key.contains("le=\"0.02\"") {
+            k.4 = value;
+        }
+    }
+    for (kind, count, sum, under5, under20) in kinds {
+        println!(
+            "  bank writes, {kind}: {count} in all, mean {:.2} ms, {} over 5 ms, {} over 20 ms",
+            sum / count.max(1.0) * 1e3,
+            count - under5,
+            count - under20
+        );
+    }
 }
 
 fn report(name: &str, seconds: u64, t: &mut Tally) {
@@ -183,6 +243,19 @@ fn report(name: &str, seconds: u64, t: &mut Tally) {
             q(0.99)
         );
     }
+    let mut slow: Vec<(u64, u64)> = t.slow.iter().map(|(&s, &n)| (s, n)).collect();
+    slow.sort_unstable();
+    let over: u64 = slow.iter().map(|s| s.1).sum();
+    let worst: Vec<String> = slow
+        .iter()
+        .filter(|s| s.1 * 100 >= over.max(1) * 5)
+        .map(|(s, n)| format!("{n} in second {s}"))
+        .collect();
+    println!(
+        "  over 10 ms: {over} ({:.2}%), most in: {}",
+        over as f64 * 100.0 / total.max(1) as f64,
+        worst.join(", ")
+    );
     for (e, n) in &t.errors {
         println!("  error x{n}: {e}");
     }
@@ -198,6 +271,9 @@ fn main() {
     let rate: f64 = std::env::args()
         .nth(3)
         .map_or(3750.0, |a| a.parse().expect("a rate"));
+    let flags: Vec<String> = std::env::args().skip(4).collect();
+    let alone = flags.iter().any(|f| f == "alone");
+    let nice = flags.iter().any(|f| f == "nice-build");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
     bank::build(
@@ -226,6 +302,7 @@ fn main() {
     let mut quiet = phase(&base, seconds, clients, 0.0, &puzzles);
     report("serve alone, closed loop", seconds, &mut quiet);
     println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    writes(&base);
     let mut paced = phase(&base, seconds, clients, rate, &puzzles);
     report(
         &format!("serve alone, paced at {rate}/s"),
@@ -233,8 +310,20 @@ fn main() {
         &mut paced,
     );
     println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    writes(&base);
 
-    let mut build = Command::new(binary())
+    if alone {
+        stop_and_count(&mut server, &db);
+        return;
+    }
+    let mut build = if nice {
+        let mut c = Command::new("nice");
+        c.args(["-n", "19"]).arg(binary());
+        c
+    } else {
+        Command::new(binary())
+    };
+    let mut build = build
         .args([
             "build",
             "--per-level",
@@ -256,6 +345,7 @@ fn main() {
         &mut busy,
     );
     println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    writes(&base);
     let mut busy_paced = phase(&base, seconds, clients, rate, &puzzles);
     report(
         &format!("serve while a build writes, paced at {rate}/s"),
@@ -263,16 +353,21 @@ fn main() {
         &mut busy_paced,
     );
     println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+    writes(&base);
     let _ = Command::new("kill")
         .args(["-INT", &build.id().to_string()])
         .status();
     let _ = build.wait();
+    stop_and_count(&mut server, &db);
+}
 
+/// Stops the server (SIGTERM) and counts the deliveries and repeats in the bank.
+fn stop_and_count(server: &mut std::process::Child, db: &Path) {
     let _ = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status();
     let _ = server.wait();
-    let conn = rusqlite::Connection::open(&db).expect("the bank");
+    let conn = rusqlite::Connection::open(db).expect("the bank");
     let repeats: i64 = conn
         .query_row(
             "SELECT COUNT(*) FROM (SELECT h.user, p.canon_key, COUNT(*) n FROM user_history h \

@@ -246,6 +246,13 @@ fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
         .unwrap();
     assert!(text.contains(r#"pseudoku_requests_total{route="/v1/puzzles/{id}",status="200"} 1"#));
     assert!(text.contains(r#"pseudoku_request_seconds_bucket{route="/v1/hint",le="+Inf"}"#));
+    // One delivery (the first request), committed by the writer in one transaction.
+    assert!(text.contains("pseudoku_deliveries_total 1\n"), "{text}");
+    assert!(
+        text.contains(r#"pseudoku_write_seconds_count{kind="commit"} 1"#),
+        "{text}"
+    );
+    assert!(text.contains("# TYPE pseudoku_wal_pages gauge"), "{text}");
 }
 
 #[test]

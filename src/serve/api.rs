@@ -32,6 +32,13 @@ pub const MAX_TIME: Duration = Duration::from_secs(10);
 /// of the same user).
 const DRAW_RETRIES: usize = 8;
 
+/// How many `rate`, `solve` or `canon` lists run at once (each can take a thread for a
+/// second); the others wait their turn.
+const BATCH_PERMITS: usize = 2;
+
+/// The turns of the lists of puzzles.
+static BATCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BATCH_PERMITS);
+
 /// A JSON error with a status.
 pub struct ApiError(StatusCode, String);
 
@@ -251,34 +258,43 @@ async fn next(
     let user = check_user(q.get("user"))?;
     let sel = selector(&q)?;
     let solution = wants_solution(&q)?;
-    let out = blocking(move || {
-        let (rating, set) = s.levels()?;
-        let within: Within = sel.within(&set).map_err(|e| ApiError::bad(e.to_string()))?;
-        for _ in 0..DRAW_RETRIES {
-            let mut rng = s.rng();
-            let drawn = s.read(|c| history::draw(c, rating, within, &user, &mut rng))?;
-            let Some((p, key)) = drawn else {
-                return Err(ApiError(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "user {user} has had every puzzle of {}",
-                        sel.describe(&set, rating)
-                    ),
-                ));
-            };
-            if s.record(&user, &key, p.id)
-                .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
-            {
-                return Ok(puzzle_json(&p, &set, solution));
-            }
+    let (rating, set) = match s.cached_levels() {
+        Some(cached) => cached,
+        None => {
+            let s = s.clone();
+            blocking(move || Ok(s.levels()?)).await?
         }
-        Err(ApiError(
-            StatusCode::CONFLICT,
-            "too many concurrent requests for this user; try again".into(),
-        ))
-    })
-    .await?;
-    Ok(Json(out).into_response())
+    };
+    let within: Within = sel.within(&set).map_err(|e| ApiError::bad(e.to_string()))?;
+    for _ in 0..DRAW_RETRIES {
+        let drawn = {
+            let (s, user) = (s.clone(), user.clone());
+            blocking(move || {
+                let mut rng = s.rng();
+                Ok(s.read(|c| history::draw(c, rating, within, &user, &mut rng))?)
+            })
+            .await?
+        };
+        let Some((p, key)) = drawn else {
+            return Err(ApiError(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "user {user} has had every puzzle of {}",
+                    sel.describe(&set, rating)
+                ),
+            ));
+        };
+        if s.record(&user, &key, p.id)
+            .await
+            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
+        {
+            return Ok(Json(puzzle_json(&p, &set, solution)).into_response());
+        }
+    }
+    Err(ApiError(
+        StatusCode::CONFLICT,
+        "too many concurrent requests for this user; try again".into(),
+    ))
 }
 
 async fn puzzle_by_id(
@@ -397,6 +413,21 @@ async fn each_puzzle(
     f: fn(&Puzzle) -> Value,
 ) -> Reply {
     let list = puzzles(body, max)?;
+    // At most BATCH_PERMITS lists at once, so that draws and hints always find a thread.
+    let _permit = tokio::time::timeout(MAX_TIME, BATCHES.acquire())
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many lists of puzzles at once; try again".into(),
+            )
+        })?
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is stopping".into(),
+            )
+        })?;
     let results = blocking(move || Ok(list.iter().map(f).collect::<Vec<Value>>())).await?;
     Ok(Json(json!({ "results": results })).into_response())
 }
