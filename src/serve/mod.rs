@@ -77,13 +77,14 @@ struct Shared {
     levels: Mutex<Option<(std::time::Instant, RatingKind, LevelSet)>>,
 }
 
-/// The log's length (in pages, about 256 MB) past which the writer checkpoints it so that it
+/// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
 /// starts over. Under light load the log starts over by itself (the checkpointer copies all of
 /// it between two deliveries); under thousands of deliveries a second it would grow without
-/// end. Each start-over holds the deliveries for one checkpoint of the log's tail (15-80 ms
-/// on the 2-core machine under load), so it is kept rare: about every 14 s at 3,000
-/// deliveries a second.
-const WAL_FRAMES: i64 = 65536;
+/// end. Each start-over holds the deliveries for one checkpoint of the log's tail (40-75 ms on
+/// the 2-core machine under load), so it is kept rare: about every 28 s at 3,000 deliveries a
+/// second (1.65 pages each), which keeps the requests it delays under half a percent
+/// (BENCHMARKS.md, "Serving": at 256 MB they were 1% and the p99 11-23 ms).
+const WAL_FRAMES: i64 = 131_072;
 
 /// The threads for blocking work (draws, hints, lists of puzzles): each piece is short, and
 /// a few threads on a 2-core machine answer more (closed loop 9,800-10,600 requests/s with 8
