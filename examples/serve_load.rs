@@ -299,18 +299,15 @@ fn main() {
     );
     let puzzles = Mutex::new(Vec::new());
 
-    let mut quiet = phase(&base, seconds, clients, 0.0, &puzzles);
-    report("serve alone, closed loop", seconds, &mut quiet);
-    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
-    writes(&base);
-    let mut paced = phase(&base, seconds, clients, rate, &puzzles);
-    report(
-        &format!("serve alone, paced at {rate}/s"),
-        seconds,
-        &mut paced,
-    );
-    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
-    writes(&base);
+    // One phase: its figures, then the log's size and the server's write times.
+    let run = |name: &str, rate: f64| {
+        let mut tally = phase(&base, seconds, clients, rate, &puzzles);
+        report(name, seconds, &mut tally);
+        println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+        writes(&base);
+    };
+    run("serve alone, closed loop", 0.0);
+    run(&format!("serve alone, paced at {rate}/s"), rate);
 
     if alone {
         stop_and_count(&mut server, &db);
@@ -338,22 +335,11 @@ fn main() {
         .stderr(Stdio::null())
         .spawn()
         .expect("a build");
-    let mut busy = phase(&base, seconds, clients, 0.0, &puzzles);
-    report(
-        "serve while a build writes, closed loop",
-        seconds,
-        &mut busy,
-    );
-    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
-    writes(&base);
-    let mut busy_paced = phase(&base, seconds, clients, rate, &puzzles);
-    report(
+    run("serve while a build writes, closed loop", 0.0);
+    run(
         &format!("serve while a build writes, paced at {rate}/s"),
-        seconds,
-        &mut busy_paced,
+        rate,
     );
-    println!("  write-ahead log: {:.1} MB", wal_mb(&db));
-    writes(&base);
     let _ = Command::new("kill")
         .args(["-INT", &build.id().to_string()])
         .status();

@@ -157,9 +157,11 @@ impl Shared {
     }
 }
 
-/// A checkpoint of the bank's log in `mode`: the log's length in pages.
-fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<i64> {
-    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| r.get(1))
+/// A checkpoint of the bank's log in `mode`: the log's length and the pages copied.
+fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+        Ok((r.get(1)?, r.get(2)?))
+    })
 }
 
 /// The writer: takes every delivery waiting, commits them in one transaction, answers each.
@@ -214,9 +216,7 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>, metrics: &metr
             // A reader still on an older snapshot keeps its last frames from being copied;
             // readers are short, so the next try (with the log's start still synced) gets them.
             for _ in 0..RESTART_TRIES {
-                match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
-                    Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
-                }) {
+                match checkpoint(&conn, "PASSIVE") {
                     Ok((log, copied)) if copied < log => std::thread::yield_now(),
                     _ => break,
                 }
@@ -254,7 +254,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
                 while !stopping.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(100));
                     let start = std::time::Instant::now();
-                    if let Ok(frames) = checkpoint(&checkpoints, "PASSIVE") {
+                    if let Ok((frames, _)) = checkpoint(&checkpoints, "PASSIVE") {
                         metrics.observe_write("checkpoint", start.elapsed().as_secs_f64());
                         metrics.wal_frames.store(frames, Ordering::Relaxed);
                         // The last resort, should the log never start over: wait for the
