@@ -34,6 +34,7 @@
 //! - [`inventory`]: what a bank holds (`stats`);
 //! - [`export`]: daily batches for publishers;
 //! - [`calendar`]: civil dates (reports, dated exports);
+//! - [`fonts`]: the fonts of printed pages and plots;
 //! - [`cli`]: the command-line interface (arguments, one library call per command).
 //!
 //! With the `dev` feature (the crate's tests, benchmarks and examples), `dev` holds where the
@@ -53,6 +54,7 @@ pub mod dev;
 pub mod difficulty;
 pub mod explain;
 pub mod export;
+pub mod fonts;
 pub mod generate;
 pub mod grid;
 pub mod hint;
