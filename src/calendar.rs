@@ -39,6 +39,43 @@ impl Date {
         era * 146_097 + doe - 719_468
     }
 
+    /// The day of the week, 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday).
+    pub fn weekday(self) -> u8 {
+        (self.days() + 3).rem_euclid(7) as u8
+    }
+
+    /// The English name of the weekday, e.g. `Monday`.
+    pub fn weekday_name(self) -> &'static str {
+        WEEKDAYS[self.weekday() as usize]
+    }
+
+    /// The English name of the month, e.g. `January`.
+    pub fn month_name(self) -> &'static str {
+        MONTHS[(self.month as usize).clamp(1, 12) - 1]
+    }
+
+    /// The date as people write it: `Monday 4 January 2027`.
+    pub fn long(self) -> String {
+        format!(
+            "{} {} {} {}",
+            self.weekday_name(),
+            self.day,
+            self.month_name(),
+            self.year
+        )
+    }
+
+    /// The date in short: `Mon 4 Jan 2027`.
+    pub fn short(self) -> String {
+        format!(
+            "{} {} {} {}",
+            &self.weekday_name()[..3],
+            self.day,
+            &self.month_name()[..3],
+            self.year
+        )
+    }
+
     /// Today's date in UTC, from the system clock.
     pub fn today() -> Date {
         let secs = std::time::SystemTime::now()
@@ -46,6 +83,51 @@ impl Date {
             .map(|d| d.as_secs())
             .unwrap_or(0);
         Date::from_days((secs / 86_400) as i64)
+    }
+}
+
+/// The English weekday names, Monday first.
+const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// The English month names.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// A range of dates as a title writes it, the shared parts once: `4 January 2027`,
+/// `4-10 January 2027`, `28 January - 3 February 2027`, `28 December 2026 - 3 January 2027`.
+pub fn range_text(first: Date, last: Date) -> String {
+    let (m1, m2) = (first.month_name(), last.month_name());
+    if first == last {
+        format!("{} {m1} {}", first.day, first.year)
+    } else if first.year != last.year {
+        format!(
+            "{} {m1} {} - {} {m2} {}",
+            first.day, first.year, last.day, last.year
+        )
+    } else if first.month != last.month {
+        format!("{} {m1} - {} {m2} {}", first.day, last.day, last.year)
+    } else {
+        format!("{}-{} {m1} {}", first.day, last.day, last.year)
     }
 }
 
@@ -75,6 +157,40 @@ impl std::fmt::Display for Date {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weekdays_names_and_ranges() {
+        let d = |y, m, day| Date {
+            year: y,
+            month: m,
+            day,
+        };
+        assert_eq!(d(2027, 1, 4).long(), "Monday 4 January 2027");
+        assert_eq!(d(2027, 1, 10).short(), "Sun 10 Jan 2027");
+        assert_eq!(d(1970, 1, 1).weekday_name(), "Thursday");
+        assert_eq!(d(2000, 2, 29).weekday_name(), "Tuesday");
+        assert_eq!(d(1969, 12, 31).weekday_name(), "Wednesday");
+        // Seven days in a row are the seven weekdays.
+        let days: Vec<u8> = (0..7)
+            .map(|i| Date::from_days(20_000 + i).weekday())
+            .collect();
+        let mut sorted = days.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..7).collect::<Vec<u8>>());
+        assert_eq!(range_text(d(2027, 1, 4), d(2027, 1, 4)), "4 January 2027");
+        assert_eq!(
+            range_text(d(2027, 1, 4), d(2027, 1, 10)),
+            "4-10 January 2027"
+        );
+        assert_eq!(
+            range_text(d(2027, 1, 28), d(2027, 2, 3)),
+            "28 January - 3 February 2027"
+        );
+        assert_eq!(
+            range_text(d(2026, 12, 28), d(2027, 1, 3)),
+            "28 December 2026 - 3 January 2027"
+        );
+    }
 
     #[test]
     fn known_dates_and_round_trips() {

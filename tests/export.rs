@@ -309,7 +309,7 @@ fn every_format_holds_the_puzzles_and_their_solutions() {
             "html" => {
                 let text = String::from_utf8(f[0].1.clone()).unwrap();
                 assert_eq!(
-                    text.matches("<table class=\"grid\">").count(),
+                    text.matches("<table class=\"grid\"").count(),
                     6,
                     "3 puzzles, 3 solutions"
                 );

@@ -358,9 +358,35 @@ pub struct ExportArgs {
     /// Export what there is when a level runs short (its slots stay empty).
     #[arg(long)]
     pub allow_partial: bool,
-    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6.
-    #[arg(long, default_value_t = 4, value_parser = per_page)]
-    pub per_page: u8,
+    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6 [default: 4].
+    #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
+    pub per_page: Option<u8>,
+    /// Paper size [default: a4].
+    #[arg(long, value_enum, help_heading = "Printed pages (pdf, html)")]
+    pub paper: Option<crate::export::pages::Paper>,
+    /// The running heading [default: from the dates, e.g. "Sudoku, 4-10 January 2027"].
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub title: Option<String>,
+    /// Start each day on a new page.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub page_per_day: bool,
+    /// How solutions are printed after the puzzles: compact (small grids, 16-20 a page),
+    /// full (full size) or none [default: compact].
+    #[arg(long, value_enum, help_heading = "Printed pages (pdf, html)")]
+    pub solutions: Option<crate::export::pages::Solutions>,
+    /// Begin with a cover page: the title, what the pages hold, how to play.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub cover: bool,
+    /// A book: one file with a cover, contents by level, the puzzles by level (easiest
+    /// first, numbered from 1) and compact solutions.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub book: bool,
+    /// Print each puzzle's bank id, rating and percentile under its grid.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub show_ids: bool,
+    /// With --format sdk: one file per puzzle (DATE-SLOT.sdk, DATE-SLOT-solution.sdk).
+    #[arg(long)]
+    pub sdk_per_puzzle: bool,
     /// Seed of the random choices.
     #[arg(long = "seed", default_value_t = 1)]
     pub rng_seed: u64,

@@ -432,6 +432,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
 
 fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let start = crate::export::parse_date(&args.start)?;
+    let print = print_options(args)?;
     let mut conn = crate::store::open_existing(&args.db)?;
     let opts = crate::export::ExportOptions {
         start,
@@ -442,7 +443,8 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         single_file: args.single_file,
         replace: args.replace,
         allow_partial: args.allow_partial,
-        per_page: args.per_page,
+        print,
+        sdk_per_puzzle: args.sdk_per_puzzle,
         rng_seed: args.rng_seed,
     };
     let report = crate::export::export(&mut conn, &opts)?;
@@ -468,6 +470,44 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         args.out.display()
     );
     Ok(Outcome::Short.when(!report.shortages.is_empty()))
+}
+
+/// The printed pages' options of `export`; an error when one is given for a format that is
+/// not printed.
+fn print_options(args: &ExportArgs) -> anyhow::Result<crate::export::pages::PrintOptions> {
+    use crate::export::{pages::PrintOptions, Format};
+    let given = [
+        ("--per-page", args.per_page.is_some()),
+        ("--paper", args.paper.is_some()),
+        ("--title", args.title.is_some()),
+        ("--page-per-day", args.page_per_day),
+        ("--solutions", args.solutions.is_some()),
+        ("--cover", args.cover),
+        ("--book", args.book),
+        ("--show-ids", args.show_ids),
+    ];
+    if !matches!(args.format, Format::Pdf | Format::Html) {
+        if let Some((flag, _)) = given.iter().find(|g| g.1) {
+            anyhow::bail!(
+                "{flag} is for printed pages: add --format pdf or --format html (the format is {})",
+                args.format.extension()
+            );
+        }
+    }
+    if args.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        anyhow::bail!("--title is empty");
+    }
+    let d = PrintOptions::default();
+    Ok(PrintOptions {
+        paper: args.paper.unwrap_or(d.paper),
+        title: args.title.clone(),
+        per_page: args.per_page.unwrap_or(d.per_page),
+        page_per_day: args.page_per_day,
+        solutions: args.solutions.unwrap_or(d.solutions),
+        cover: args.cover,
+        book: args.book,
+        show_ids: args.show_ids,
+    })
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {

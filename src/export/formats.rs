@@ -7,10 +7,12 @@
 //! | csv | `DATE.csv` | a `solution` column |
 //! | json | `DATE.json` | a `solution` key per puzzle |
 //! | sdk | `DATE.sdk` | `DATE-solutions.sdk` |
-//! | html | `DATE.html` | pages after the puzzles |
-//! | pdf | `DATE.pdf` | pages after the puzzles |
+//! | sdk, `--sdk-per-puzzle` | `DATE-SLOT.sdk` | `DATE-SLOT-solution.sdk` |
+//! | html | `DATE.html` | pages after the puzzles ([`super::pages`]) |
+//! | pdf | `DATE.pdf` | pages after the puzzles ([`super::pages`]) |
 //!
-//! With `--single-file`, `DATE` is `FIRST_to_LAST` and the file holds the whole range.
+//! With `--single-file` (and in a `--book`), `DATE` is `FIRST_to_LAST` and the file holds the
+//! whole range. Printed puzzles are numbered 1..N across the export, whatever the files.
 
 use super::{ExportOptions, Exported, Format};
 use std::fmt::Write as _;
@@ -34,7 +36,7 @@ pub fn write_temporaries(
     opts: &ExportOptions,
     days: &[(String, Vec<Exported>)],
 ) -> super::Result<Vec<Written>> {
-    let groups: Vec<(String, Vec<Exported>)> = if opts.single_file {
+    let groups: Vec<(String, Vec<Exported>)> = if opts.single_file || opts.print.book {
         let (first, last) = (&days[0].0, &days[days.len() - 1].0);
         let name = if first == last {
             first.clone()
@@ -46,8 +48,11 @@ pub fn write_temporaries(
         days.to_vec()
     };
     let mut out = Vec::new();
+    let mut first_number = 1;
     for (name, puzzles) in &groups {
-        for (file, bytes) in render(opts.format, name, puzzles, opts.per_page) {
+        let files = render(opts, name, puzzles, first_number)?;
+        first_number += puzzles.len() as u32;
+        for (file, bytes) in files {
             let fin = dir.join(&file);
             let tmp = dir.join(format!("{}{file}.tmp", super::TEMP_PREFIX));
             std::fs::File::create(&tmp)
@@ -66,18 +71,34 @@ pub fn write_temporaries(
     Ok(out)
 }
 
-/// The files (name, bytes) of one group of puzzles named `name` (a date or a date range).
+/// The files (name, bytes) of one group of puzzles named `name` (a date or a date range), the
+/// printed ones numbered from `first_number`.
 pub fn render(
-    format: Format,
+    opts: &ExportOptions,
     name: &str,
     puzzles: &[Exported],
-    per_page: u8,
-) -> Vec<(String, Vec<u8>)> {
-    let ext = format.extension();
-    match format {
+    first_number: u32,
+) -> super::Result<Vec<(String, Vec<u8>)>> {
+    let ext = opts.format.extension();
+    let pages = || super::pages::lay_out(&opts.print, puzzles, first_number);
+    Ok(match opts.format {
         Format::Txt => vec![(format!("{name}.{ext}"), txt(name, puzzles).into_bytes())],
         Format::Csv => vec![(format!("{name}.{ext}"), csv(puzzles).into_bytes())],
         Format::Json => vec![(format!("{name}.{ext}"), json(name, puzzles).into_bytes())],
+        Format::Sdk if opts.sdk_per_puzzle => puzzles
+            .iter()
+            .flat_map(|p| {
+                let one = std::slice::from_ref(p);
+                let stem = format!("{}-{}", p.date, p.slot);
+                [
+                    (format!("{stem}.{ext}"), sdk(one, false).into_bytes()),
+                    (
+                        format!("{stem}-solution.{ext}"),
+                        sdk(one, true).into_bytes(),
+                    ),
+                ]
+            })
+            .collect(),
         Format::Sdk => vec![
             (format!("{name}.{ext}"), sdk(puzzles, false).into_bytes()),
             (
@@ -87,13 +108,13 @@ pub fn render(
         ],
         Format::Html => vec![(
             format!("{name}.{ext}"),
-            html(name, puzzles, per_page).into_bytes(),
+            super::html::render(&pages()).into_bytes(),
         )],
         Format::Pdf => vec![(
             format!("{name}.{ext}"),
-            super::pdf::render(name, puzzles, per_page),
+            super::pdf::render(&pages()).map_err(super::ExportError::Pdf)?,
         )],
-    }
+    })
 }
 
 fn txt(name: &str, puzzles: &[Exported]) -> String {
@@ -201,93 +222,5 @@ fn sdk(puzzles: &[Exported], solutions: bool) -> String {
             let _ = writeln!(s, "{row}");
         }
     }
-    s
-}
-
-/// One printed grid as an HTML table: `given` marks the clues (bold in the solution pages).
-fn html_grid(s: &mut String, cells: &str, givens: &str) {
-    s.push_str("<table class=\"grid\">");
-    for r in 0..9 {
-        s.push_str("<tr>");
-        for c in 0..9 {
-            let i = 9 * r + c;
-            let v = &cells[i..i + 1];
-            let given = &givens[i..i + 1] != ".";
-            let mut class = String::new();
-            if c % 3 == 0 {
-                class.push_str(" l");
-            }
-            if r % 3 == 0 {
-                class.push_str(" t");
-            }
-            if given && cells != givens {
-                class.push_str(" g");
-            }
-            let v = if v == "." { "" } else { v };
-            let _ = write!(s, "<td class=\"{}\">{v}</td>", class.trim());
-        }
-        s.push_str("</tr>");
-    }
-    s.push_str("</table>");
-}
-
-fn html(name: &str, puzzles: &[Exported], per_page: u8) -> String {
-    let cols = if per_page == 1 { 1 } else { 2 };
-    let cell_mm = match per_page {
-        1 => 16.0,
-        2 => 11.0,
-        _ => 8.5,
-    };
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>pseudoku {name}</title>\n<style>\n\
-@page {{ size: A4; margin: 14mm; }}\n\
-body {{ font-family: Helvetica, Arial, sans-serif; margin: 0; }}\n\
-.page {{ display: grid; grid-template-columns: repeat({cols}, 1fr); gap: 10mm 8mm; page-break-after: always; break-after: page; padding: 4mm 0; }}\n\
-.page:last-child {{ page-break-after: auto; break-after: auto; }}\n\
-.item h2 {{ font-size: 13pt; margin: 0 0 2mm 0; }}\n\
-.item p {{ font-size: 8pt; margin: 1.5mm 0 0 0; color: #444; }}\n\
-table.grid {{ border-collapse: collapse; border: 2.4px solid #000; }}\n\
-table.grid td {{ width: {cell_mm}mm; height: {cell_mm}mm; border: 0.6px solid #555; text-align: center; vertical-align: middle; font-size: {:.1}mm; padding: 0; }}\n\
-table.grid td.l {{ border-left: 2.4px solid #000; }}\n\
-table.grid td.t {{ border-top: 2.4px solid #000; }}\n\
-table.grid td.g {{ font-weight: bold; }}\n\
-h1 {{ font-size: 15pt; margin: 0 0 2mm 0; }}\n\
-</style>\n</head>\n<body>\n",
-        cell_mm * 0.62
-    );
-    for (solutions, title) in [(false, "Puzzles"), (true, "Solutions")] {
-        for (page, chunk) in puzzles.chunks(per_page as usize).enumerate() {
-            s.push_str("<section class=\"page\">\n");
-            if page == 0 {
-                let _ = writeln!(
-                    s,
-                    "<h1 style=\"grid-column: 1 / -1\">{title} &middot; {name}</h1>"
-                );
-            }
-            for p in chunk {
-                let _ = write!(
-                    s,
-                    "<div class=\"item\"><h2>{} &middot; {} &middot; #{}</h2>",
-                    p.date, p.level, p.slot
-                );
-                if solutions {
-                    html_grid(&mut s, &p.solution, &p.puzzle);
-                } else {
-                    html_grid(&mut s, &p.puzzle, &p.puzzle);
-                }
-                let _ = writeln!(
-                    s,
-                    "<p>id {} &middot; {} &middot; percentile {}</p></div>",
-                    p.id,
-                    shown_rating(p),
-                    p.percentile
-                );
-            }
-            s.push_str("</section>\n");
-        }
-    }
-    s.push_str("</body>\n</html>\n");
     s
 }

@@ -31,6 +31,8 @@
 //! from its record, identical.
 
 pub mod formats;
+pub mod html;
+pub mod pages;
 pub mod pdf;
 
 use crate::calendar::Date;
@@ -79,6 +81,9 @@ pub enum ExportError {
         /// Its recorded mix.
         mix: String,
     },
+    /// The PDF writer failed.
+    #[error("writing the PDF: {0}")]
+    Pdf(String),
     /// A stored solution does not parse (a damaged bank).
     #[error("a stored solution does not parse: {0}")]
     Solution(crate::grid::ParseError),
@@ -186,9 +191,9 @@ pub enum Format {
     /// The common .sdk layout (`#` header lines, nine rows of nine); solutions in a second
     /// file.
     Sdk,
-    /// A printable HTML page set: puzzles, then solutions on their own pages.
+    /// Printable HTML: the PDF's pages, with print CSS.
     Html,
-    /// A printable PDF: puzzles, then solutions on their own pages.
+    /// A printable PDF: the puzzles, then their solutions (see `pages`).
     Pdf,
 }
 
@@ -225,8 +230,10 @@ pub struct ExportOptions {
     pub replace: bool,
     /// Export what there is when a level runs short.
     pub allow_partial: bool,
-    /// Puzzles per printed page (html, pdf): 1, 2, 4 or 6.
-    pub per_page: u8,
+    /// How printed pages (html, pdf) are laid out.
+    pub print: pages::PrintOptions,
+    /// One `.sdk` file per puzzle (and one per solution) instead of one per day.
+    pub sdk_per_puzzle: bool,
     /// The seed of the random choices.
     pub rng_seed: u64,
 }
@@ -274,13 +281,24 @@ fn grid_key(solution: &str) -> Result<String> {
 
 /// Exports `opts` from the open bank `conn` (see the module docs).
 pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportReport> {
-    if !matches!(opts.per_page, 1 | 2 | 4 | 6) {
+    if !matches!(opts.print.per_page, 1 | 2 | 4 | 6) {
         return Err(ExportError::Option(
             "--per-page must be 1, 2, 4 or 6".into(),
         ));
     }
     if opts.days < 1 {
         return Err(ExportError::Option("--days must be at least 1".into()));
+    }
+    let printed = matches!(opts.format, Format::Pdf | Format::Html);
+    if opts.print.book && !printed {
+        return Err(ExportError::Option(
+            "--book is for printed formats: --format pdf or html".into(),
+        ));
+    }
+    if opts.sdk_per_puzzle && (opts.format != Format::Sdk || opts.single_file) {
+        return Err(ExportError::Option(
+            "--sdk-per-puzzle is for --format sdk without --single-file".into(),
+        ));
     }
     let (rating, levels) = store::settings::levels(conn)?;
     let mix = Mix::parse(&opts.mix, &levels)?;
