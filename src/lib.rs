@@ -31,7 +31,7 @@
 //!   `verify`;
 //! - [`store`]: the SQLite bank: every SQL statement, behind typed functions;
 //! - [`retrieve`]: random unserved puzzles of a band, percentile range or level;
-//! - [`inventory`]: what a bank holds (`stats`);
+//! - [`inventory`]: what a bank holds (`stats`), and its plot;
 //! - [`export`]: daily batches for publishers;
 //! - [`calendar`]: civil dates (reports, dated exports);
 //! - [`fonts`]: the fonts of printed pages and plots;

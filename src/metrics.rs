@@ -104,6 +104,20 @@ pub enum Technique {
 }
 
 impl Technique {
+    /// Every family, easiest first.
+    pub const ALL: [Technique; 5] = [
+        Technique::Singles,
+        Technique::Pairs,
+        Technique::LockedCandidates,
+        Technique::XWingOrXyWing,
+        Technique::Trial,
+    ];
+
+    /// The family of a stored name ([`Technique::name`]), surrounding spaces ignored.
+    pub fn from_name(name: &str) -> Option<Technique> {
+        Technique::ALL.into_iter().find(|t| t.name() == name.trim())
+    }
+
     /// The family's name, as `rate` prints it and the bank stores it.
     pub fn name(self) -> &'static str {
         match self {

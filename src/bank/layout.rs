@@ -62,7 +62,7 @@ impl Layout {
             return false;
         }
         if let Some((lo, hi)) = self.techniques {
-            let Some(t) = parse_technique(technique) else {
+            let Some(t) = Technique::from_name(technique) else {
                 return false;
             };
             if t < lo || t > hi {
@@ -99,19 +99,6 @@ pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
     })
 }
 
-/// A technique family by its stored name.
-fn parse_technique(s: &str) -> Option<Technique> {
-    [
-        Technique::Singles,
-        Technique::Pairs,
-        Technique::LockedCandidates,
-        Technique::XWingOrXyWing,
-        Technique::Trial,
-    ]
-    .into_iter()
-    .find(|t| t.name() == s.trim())
-}
-
 /// Parses `MIN..MAX` technique families, e.g. `pairs..x-wing-or-xy-wing`.
 pub fn parse_techniques(s: &str) -> Result<(Technique, Technique), String> {
     let names = "singles, pairs, locked-candidates, x-wing-or-xy-wing, trial";
@@ -119,7 +106,8 @@ pub fn parse_techniques(s: &str) -> Result<(Technique, Technique), String> {
         .split_once("..")
         .ok_or_else(|| format!("bad techniques {s:?}: expected MIN..MAX, e.g. pairs..trial"))?;
     let one = |x: &str| {
-        parse_technique(x).ok_or_else(|| format!("bad technique {x:?} in {s:?}: one of {names}"))
+        Technique::from_name(x)
+            .ok_or_else(|| format!("bad technique {x:?} in {s:?}: one of {names}"))
     };
     let (lo, hi) = (one(a)?, one(b)?);
     if lo > hi {

@@ -100,7 +100,8 @@ pub enum Command {
     /// they use or the level names; every stored percentile is recomputed in one transaction.
     Calibrate(CalibrateArgs),
     /// What a bank holds: counts per band and tier, the rating histogram, percentiles against
-    /// the reference, duplicates rejected, seeds used; --plot draws it as an SVG image.
+    /// the reference, technique families and clue counts per level, duplicates rejected, seeds
+    /// used; --plot draws it as an SVG or PNG image.
     Stats(StatsArgs),
     /// Export daily batches for a publisher: a mix of levels per day, never repeating a
     /// puzzle (nor any member of its class), with no two puzzles from the same seed or
@@ -118,6 +119,14 @@ pub enum Command {
 
 /// The most worker threads per core `--threads` accepts.
 pub const THREADS_PER_CORE: usize = 4;
+
+/// Parses a plot's file name (`stats --plot`): one whose extension names a format it is
+/// drawn in, so that a wrong one stops the command before any work.
+pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    crate::inventory::plot::Format::of(&path).map_err(|e| e.to_string())?;
+    Ok(path)
+}
 
 /// Parses `--threads`: 0 (all cores) up to [`THREADS_PER_CORE`] per core of this machine.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
@@ -323,8 +332,10 @@ pub struct StatsArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
-    /// Also draw the histogram and the counts per band into this SVG file.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also draw it into this file, SVG or PNG by its extension (.svg, .png): the rating
+    /// histogram of the bank against the reference with the levels shaded, the hardest
+    /// technique families per level, the clue counts per level.
+    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = parse_plot)]
     pub plot: Option<PathBuf>,
 }
 

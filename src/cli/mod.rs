@@ -519,7 +519,7 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
         io::stdout().write_all(inv.to_text().as_bytes())?;
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, inv.to_svg()).with_context(|| path.display().to_string())?;
+        crate::inventory::plot::draw(&inv, path)?;
     }
     Ok(Outcome::Success)
 }

@@ -1,5 +1,6 @@
 //! The counts `stats` shows: per stored puzzle its rating, percentile, tier and whether it was
-//! served; the builds' bookkeeping summed; the seeds used.
+//! served; puzzles per level and hardest technique family, and per level and clue count; the
+//! builds' bookkeeping summed; the seeds used.
 
 use super::Result;
 use crate::scale::RatingKind;
@@ -28,6 +29,41 @@ pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleF
              FROM puzzles",
             super::puzzles::column(rating)
         ))?,
+        [],
+    )
+}
+
+/// Puzzles of one level sharing one value of a column (`stats`' counts per level).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+pub struct LevelGroup<T> {
+    /// The level (0 = easiest).
+    pub level: u32,
+    /// The column's value.
+    pub value: T,
+    /// How many puzzles.
+    pub puzzles: u64,
+}
+
+/// Puzzles per level and hardest technique family (its stored name), by level then name;
+/// puzzles without a level (before the backfill) are left out.
+pub fn technique_counts(conn: &Connection) -> Result<Vec<LevelGroup<String>>> {
+    super::rows(
+        &mut conn.prepare(
+            "SELECT level, technique AS value, COUNT(*) AS puzzles FROM puzzles
+             WHERE level IS NOT NULL GROUP BY level, technique ORDER BY level, technique",
+        )?,
+        [],
+    )
+}
+
+/// Puzzles per level and clue count, by level then clues; puzzles without a level (before the
+/// backfill) are left out.
+pub fn clue_counts(conn: &Connection) -> Result<Vec<LevelGroup<u32>>> {
+    super::rows(
+        &mut conn.prepare(
+            "SELECT level, clues AS value, COUNT(*) AS puzzles FROM puzzles
+             WHERE level IS NOT NULL GROUP BY level, clues ORDER BY level, clues",
+        )?,
         [],
     )
 }

@@ -1,8 +1,11 @@
-//! What a bank holds (`pseudoku stats`): counts per band and tier, the rating histogram next
-//! to the reference's, the bank's spread over the reference deciles, build bookkeeping, and
-//! an SVG drawing of it.
+//! What a bank holds (`pseudoku stats`): counts per level and tier, the rating histogram next
+//! to the reference's, the bank's spread over the reference deciles, the hardest technique
+//! families and the clue counts per level, build bookkeeping; [`plot`] draws it.
+
+pub mod plot;
 
 use crate::levels::{LevelSet, RatingKind};
+use crate::metrics::Technique;
 use crate::store;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -42,6 +45,24 @@ pub struct Bin {
     pub reference: u64,
 }
 
+/// Puzzles of one hardest technique family, per level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TechniqueRow {
+    /// The family's name ([`Technique::name`]).
+    pub technique: String,
+    /// Its puzzles in each level, in the order of [`Inventory::levels`].
+    pub per_level: Vec<u64>,
+}
+
+/// Puzzles with one number of clues, per level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClueRow {
+    /// The number of clues.
+    pub clues: u32,
+    /// Its puzzles in each level, in the order of [`Inventory::levels`].
+    pub per_level: Vec<u64>,
+}
+
 /// A bank's inventory.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Inventory {
@@ -65,6 +86,12 @@ pub struct Inventory {
     pub deciles: Vec<u64>,
     /// The cut points between the levels, easiest first.
     pub cuts: Vec<f64>,
+    /// Puzzles per hardest technique family and level: every family, easiest first
+    /// ([`Technique::ALL`]).
+    pub techniques: Vec<TechniqueRow>,
+    /// Puzzles per number of clues and level: every count from the fewest stored to the most
+    /// (none when the bank is empty).
+    pub clues: Vec<ClueRow>,
     /// Duplicates rejected by all builds.
     pub duplicates: u64,
     /// Generated puzzles without one solution (bugs; never stored).
@@ -126,6 +153,36 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             values.push(v);
         }
     }
+    let mut techniques: Vec<TechniqueRow> = Technique::ALL
+        .iter()
+        .map(|t| TechniqueRow {
+            technique: t.name().to_string(),
+            per_level: vec![0; counts.len()],
+        })
+        .collect();
+    for g in store::inventory::technique_counts(conn)? {
+        let family = Technique::from_name(&g.value)
+            .and_then(|t| Technique::ALL.iter().position(|&a| a == t));
+        if let Some(n) = family.and_then(|t| techniques[t].per_level.get_mut(g.level as usize)) {
+            *n += g.puzzles;
+        }
+    }
+    let groups = store::inventory::clue_counts(conn)?;
+    let fewest = groups.iter().map(|g| g.value).min().unwrap_or(0);
+    let most = groups.iter().map(|g| g.value).max();
+    let mut clues: Vec<ClueRow> = most
+        .map_or(0..0, |most| fewest..most + 1)
+        .map(|clues| ClueRow {
+            clues,
+            per_level: vec![0; counts.len()],
+        })
+        .collect();
+    for g in groups {
+        let row = &mut clues[(g.value - fewest) as usize];
+        if let Some(n) = row.per_level.get_mut(g.level as usize) {
+            *n += g.puzzles;
+        }
+    }
     let totals = store::inventory::build_totals(conn)?;
     Ok(Inventory {
         puzzles: rows.len() as u64,
@@ -138,6 +195,8 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         histogram: histogram(&values, &reference),
         deciles,
         cuts: levels.cuts().to_vec(),
+        techniques,
+        clues,
         duplicates: totals.duplicates,
         rejected: totals.rejected,
         off_band: totals.off_band,
@@ -147,14 +206,6 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         seeds_known: totals.seeds_known,
         standard: totals.without_seed,
     })
-}
-
-/// `text` for SVG character data: `&`, `<` and `>` escaped (a level's range reads
-/// `5.754 <= difficulty < 10.063`).
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// [`BINS`] equal bins over the range of both lists.
@@ -239,6 +290,15 @@ impl Inventory {
                 b.low, b.high, b.bank, b.reference
             );
         }
+        let names: Vec<&str> = self.levels.iter().map(|l| l.level.as_str()).collect();
+        let _ = writeln!(s, "\nhardest technique\t{}", names.join("\t"));
+        for t in &self.techniques {
+            let _ = writeln!(s, "{}\t{}", t.technique, join(&t.per_level));
+        }
+        let _ = writeln!(s, "\nclues\t{}", names.join("\t"));
+        for c in &self.clues {
+            let _ = writeln!(s, "{}\t{}", c.clues, join(&c.per_level));
+        }
         let _ = writeln!(
             s,
             "\nbuilds {} ({} unfinished: interrupted, or running now); duplicates rejected {}; off band {}; not unique {}; seeds used {} of {}; standard generator {}",
@@ -253,170 +313,13 @@ impl Inventory {
         );
         s
     }
+}
 
-    /// An SVG drawing: the rating histogram of the bank (bars) over the reference's (outline),
-    /// and the puzzles per level.
-    pub fn to_svg(&self) -> String {
-        let (w, h) = (900.0, 640.0);
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif">"#
-        );
-        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-        // Panel 1: histogram.
-        let (x0, y0, pw, ph) = (70.0, 50.0, 800.0, 300.0);
-        let _ = writeln!(
-            s,
-            r#"<text x="{x0}" y="30" font-size="18" font-weight="bold">{} histogram: bank ({} puzzles) and reference ({} puzzles)</text>"#,
-            self.rating, self.puzzles, self.reference_size
-        );
-        let share = |n: u64, total: u64| n as f64 / total.max(1) as f64;
-        let max = self
-            .histogram
-            .iter()
-            .map(|b| share(b.bank, self.puzzles).max(share(b.reference, self.reference_size)))
-            .fold(0.0, f64::max)
-            .max(1e-9);
-        let bw = pw / self.histogram.len().max(1) as f64;
-        for (i, b) in self.histogram.iter().enumerate() {
-            let bh = ph * share(b.bank, self.puzzles) / max;
-            let _ = writeln!(
-                s,
-                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4878b0"/>"##,
-                x0 + i as f64 * bw + 1.0,
-                y0 + ph - bh,
-                bw - 2.0,
-                bh
-            );
-        }
-        let mut path = String::new();
-        for (i, b) in self.histogram.iter().enumerate() {
-            let y = y0 + ph - ph * share(b.reference, self.reference_size) / max;
-            let (xa, xb) = (x0 + i as f64 * bw, x0 + (i + 1) as f64 * bw);
-            let _ = write!(
-                path,
-                "{}{xa:.1},{y:.1} L{xb:.1},{y:.1} ",
-                if i == 0 { "M" } else { "L" }
-            );
-        }
-        let _ = writeln!(
-            s,
-            r##"<path d="{path}" fill="none" stroke="#d0542c" stroke-width="2.5"/>"##
-        );
-        if let (Some(first), Some(last)) = (self.histogram.first(), self.histogram.last()) {
-            let span = (last.high - first.low).max(1e-9);
-            for (i, &e) in self.cuts.iter().enumerate() {
-                let x = x0 + pw * (e - first.low) / span;
-                let name = self.levels.get(i + 1).map_or("", |l| l.level.as_str());
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{x:.1}" y1="{y0}" x2="{x:.1}" y2="{}" stroke="#555" stroke-dasharray="5,4"/><text x="{:.1}" y="{}" font-size="12" fill="#333">{name} from {e}</text>"##,
-                    y0 + ph,
-                    x + 3.0,
-                    y0 + 40.0 + 15.0 * i as f64
-                );
-            }
-        }
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}" font-size="12" text-anchor="end">{:.0}%</text><text x="{}" y="{}" font-size="12" text-anchor="end">0</text>"#,
-            x0 - 6.0,
-            y0 + 4.0,
-            100.0 * max,
-            x0 - 6.0,
-            y0 + ph + 4.0
-        );
-        let _ = writeln!(
-            s,
-            r##"<line x1="{x0}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{}" stroke="black"/>"##,
-            y0 + ph,
-            x0 + pw,
-            y0 + ph,
-            y0 + ph
-        );
-        if let (Some(first), Some(last)) = (self.histogram.first(), self.histogram.last()) {
-            for k in 0..=5 {
-                let v = first.low + (last.high - first.low) * k as f64 / 5.0;
-                let x = x0 + pw * k as f64 / 5.0;
-                let _ = writeln!(
-                    s,
-                    r#"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="black"/><text x="{x:.1}" y="{}" font-size="13" text-anchor="middle">{v:.1}</text>"#,
-                    y0 + ph,
-                    y0 + ph + 5.0,
-                    y0 + ph + 20.0
-                );
-            }
-        }
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}" font-size="14" text-anchor="middle">{} (share of each set per bin; dashed: where each level starts)</text>"#,
-            x0 + pw / 2.0,
-            y0 + ph + 40.0,
-            self.rating
-        );
-        let _ = writeln!(
-            s,
-            r##"<rect x="{}" y="{}" width="14" height="14" fill="#4878b0"/><text x="{}" y="{}" font-size="13">bank</text><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#d0542c" stroke-width="2.5"/><text x="{}" y="{}" font-size="13">reference</text>"##,
-            x0 + pw - 160.0,
-            y0 + 5.0,
-            x0 + pw - 140.0,
-            y0 + 17.0,
-            x0 + pw - 90.0,
-            y0 + 12.0,
-            x0 + pw - 70.0,
-            y0 + 12.0,
-            x0 + pw - 64.0,
-            y0 + 17.0
-        );
-        // Panel 2: puzzles per level.
-        let (x1, y1, qw, qh) = (70.0, 450.0, 800.0, 130.0);
-        let _ = writeln!(
-            s,
-            r#"<text x="{x1}" y="{}" font-size="18" font-weight="bold">Puzzles per level</text>"#,
-            y1 - 25.0
-        );
-        let most = self
-            .levels
-            .iter()
-            .map(|b| b.puzzles)
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        let slot = qw / self.levels.len().max(1) as f64;
-        for (i, b) in self.levels.iter().enumerate() {
-            let bh = qh * b.puzzles as f64 / most as f64;
-            let x = x1 + i as f64 * slot;
-            let _ = writeln!(
-                s,
-                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#5a9e6f"/>"##,
-                x + slot * 0.15,
-                y1 + qh - bh,
-                slot * 0.7,
-                bh
-            );
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"#,
-                x + slot / 2.0,
-                y1 + qh - bh - 6.0,
-                b.puzzles,
-                x + slot / 2.0,
-                y1 + qh + 18.0,
-                escape(&b.level),
-                x + slot / 2.0,
-                y1 + qh + 33.0,
-                escape(&b.range)
-            );
-        }
-        let _ = writeln!(
-            s,
-            r#"<line x1="{x1}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
-            y1 + qh,
-            x1 + qw,
-            y1 + qh
-        );
-        s.push_str("</svg>\n");
-        s
-    }
+/// Counts separated by tabs.
+fn join(counts: &[u64]) -> String {
+    counts
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("\t")
 }
