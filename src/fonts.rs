@@ -10,23 +10,66 @@ pub const SANS_BOLD: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold.ttf
 
 use skrifa::instance::{LocationRef, Size};
 use skrifa::MetadataProvider;
+use std::ops::Range;
+use std::sync::OnceLock;
 
-/// The width in points of `text` set in DejaVu Sans (`bold`: Sans Bold) at `size` points:
-/// the sum of its glyphs' advances (no kerning), to centre, right-align and fit printed text.
-pub fn text_width(text: &str, size: f32, bold: bool) -> f32 {
-    let Ok(font) = skrifa::FontRef::new(if bold { SANS_BOLD } else { SANS }) else {
-        return 0.0;
+/// A character set in one of the shipped faces: its glyph, advance and place in the text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Glyph {
+    /// The glyph id in the face (0, the missing-glyph box, when the face lacks the character).
+    pub id: u32,
+    /// The advance, in em.
+    pub advance: f32,
+    /// The character's bytes in the text.
+    pub range: Range<usize>,
+}
+
+/// The glyph id and advance (em) of `c` in `face`.
+fn lookup(face: &[u8], c: char) -> (u32, f32) {
+    let Ok(font) = skrifa::FontRef::new(face) else {
+        return (0, 0.6);
     };
-    let charmap = font.charmap();
-    let metrics = font.glyph_metrics(Size::new(size), LocationRef::default());
-    text.chars()
-        .map(|c| {
-            charmap
-                .map(c)
-                .and_then(|g| metrics.advance_width(g))
-                .unwrap_or(size * 0.6)
+    let id = font.charmap().map(c).unwrap_or_default();
+    let advance = font
+        .glyph_metrics(Size::new(1.0), LocationRef::default())
+        .advance_width(id)
+        .unwrap_or(0.6);
+    (id.to_u32(), advance)
+}
+
+/// The printable ASCII characters of a face, looked up once.
+fn ascii(bold: bool) -> &'static [(u32, f32); 128] {
+    static TABLES: [OnceLock<[(u32, f32); 128]>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[usize::from(bold)].get_or_init(|| {
+        let face = if bold { SANS_BOLD } else { SANS };
+        std::array::from_fn(|i| lookup(face, char::from(i as u8)))
+    })
+}
+
+/// `text` set in DejaVu Sans (`bold`: Sans Bold), one glyph per character, left to right, no
+/// kerning or ligatures: what printed pages draw, so widths measured here are the widths
+/// drawn.
+pub fn glyphs(text: &str, bold: bool) -> Vec<Glyph> {
+    let table = ascii(bold);
+    text.char_indices()
+        .map(|(i, c)| {
+            let (id, advance) = if c.is_ascii() {
+                table[c as usize]
+            } else {
+                lookup(if bold { SANS_BOLD } else { SANS }, c)
+            };
+            Glyph {
+                id,
+                advance,
+                range: i..i + c.len_utf8(),
+            }
         })
-        .sum()
+        .collect()
+}
+
+/// The width in points of `text` set in DejaVu Sans (`bold`: Sans Bold) at `size` points.
+pub fn text_width(text: &str, size: f32, bold: bool) -> f32 {
+    glyphs(text, bold).iter().map(|g| g.advance).sum::<f32>() * size
 }
 
 #[cfg(test)]
@@ -41,5 +84,9 @@ mod tests {
         assert!((text_width("888", 10.0, false) - 3.0 * one).abs() < 1e-3);
         assert!(text_width("Sudoku", 10.0, true) > text_width("Sudoku", 10.0, false));
         assert_eq!(text_width("", 10.0, false), 0.0);
+        // Beyond ASCII: looked up in the face; a character it lacks is glyph 0.
+        let g = glyphs("é\u{10FFFF}", false);
+        assert!(g[0].id > 0 && g[0].range == (0..2));
+        assert_eq!(g[1].id, 0);
     }
 }
