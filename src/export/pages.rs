@@ -614,16 +614,7 @@ impl<'o> Book<'o> {
                 let x = MARGIN + c as f32 * (col_w + gap_x) + (col_w - size) / 2.0;
                 let y = top + r as f32 * (row_h + gap_y) + (row_h - item_h) / 2.0;
                 self.label(page, x, y + 11.0, size, n, (cell * 0.42).clamp(8.0, 11.0));
-                self.mark(
-                    page,
-                    Mark::Grid {
-                        x,
-                        y: y + label_h,
-                        cell,
-                        puzzle: n.puzzle.puzzle.clone(),
-                        solution: solutions.then(|| n.puzzle.solution.clone()),
-                    },
-                );
+                self.mark(page, grid(x, y + label_h, cell, n.puzzle, solutions));
                 if self.opts.show_ids {
                     let p = n.puzzle;
                     let t = format!(
@@ -695,18 +686,20 @@ impl<'o> Book<'o> {
                 self.text(page, x, y + 8.5, 8.0, true, Align::Left, &number);
                 let level = level_name(&n.puzzle.level);
                 self.text(page, x + col_w, y + 8.5, 8.0, false, Align::Right, &level);
-                self.mark(
-                    page,
-                    Mark::Grid {
-                        x,
-                        y: y + label_h,
-                        cell,
-                        puzzle: n.puzzle.puzzle.clone(),
-                        solution: Some(n.puzzle.solution.clone()),
-                    },
-                );
+                self.mark(page, grid(x, y + label_h, cell, n.puzzle, true));
             }
         }
+    }
+}
+
+/// The grid of `p` at (x, y): the puzzle, or its solution when `solved`.
+fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
+    Mark::Grid {
+        x,
+        y,
+        cell,
+        puzzle: p.puzzle.clone(),
+        solution: solved.then(|| p.solution.clone()),
     }
 }
 
