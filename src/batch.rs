@@ -82,6 +82,16 @@ struct CanonLine {
 }
 
 impl Task {
+    /// The command that runs the task (`solve`, `rate`, `hint`, `canon`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Task::Solve { .. } => "solve",
+            Task::Rate { .. } => "rate",
+            Task::Hint { .. } => "hint",
+            Task::Canon { .. } => "canon",
+        }
+    }
+
     /// The line written before the results, if any.
     pub fn header(&self) -> Option<&'static str> {
         match self {
@@ -201,6 +211,19 @@ pub fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Summary, BatchError> {
+    run_with_progress(task, input, pool, out, err, &|_| {})
+}
+
+/// [`run`], calling `progress(lines)` with the puzzles handled so far (good and bad) after
+/// every chunk.
+pub fn run_with_progress(
+    task: &Task,
+    input: &Path,
+    pool: &rayon::ThreadPool,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    progress: &dyn Fn(u64),
+) -> Result<Summary, BatchError> {
     use rayon::prelude::*;
     let name = input.display().to_string();
     let mut summary = Summary::default();
@@ -275,6 +298,7 @@ pub fn run(
                 }
             }
         }
+        progress(summary.done + summary.bad);
         if let Some(Err(e)) = failed {
             out.flush()?;
             return Err(BatchError::Read(e));

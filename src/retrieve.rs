@@ -86,13 +86,36 @@ pub fn get(
     let within = selector.within(&levels)?;
     let mut puzzles = store::retrieval::take(conn, rating, within, count, mark, rng)?;
     for p in &mut puzzles {
-        p.level = p
-            .level_index
-            .and_then(|i| levels.name(i as usize))
-            .unwrap_or_default()
-            .to_string();
+        name_level(p, &levels);
     }
     Ok((levels, rating, puzzles))
+}
+
+/// Names a handed-out puzzle's level on the bank's `levels`.
+fn name_level(p: &mut Served, levels: &LevelSet) {
+    p.level = p
+        .level_index
+        .and_then(|i| levels.name(i as usize))
+        .unwrap_or_default()
+        .to_string();
+}
+
+/// The puzzle with bank id `id`, served or not, with its level's name (`get --id`); marked
+/// served when `mark`. `None` when no row has that id.
+pub fn by_id(
+    conn: &rusqlite::Connection,
+    id: i64,
+    mark: bool,
+) -> Result<Option<Served>, RetrieveError> {
+    let (rating, levels) = store::settings::levels(conn)?;
+    let Some(mut p) = store::retrieval::by_id(conn, rating, id)? else {
+        return Ok(None);
+    };
+    name_level(&mut p, &levels);
+    if mark {
+        store::retrieval::mark_served(conn, id)?;
+    }
+    Ok(Some(p))
 }
 
 /// Writes handed-out puzzles as `get` prints them: `puzzle level difficulty hsolve

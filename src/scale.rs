@@ -240,6 +240,28 @@ impl Default for LevelNames {
 }
 
 impl LevelNames {
+    /// The name closest to a mistyped `name` (a typo or two away, or starting the same way),
+    /// for "did you mean": none when no name is close.
+    pub fn closest(&self, name: &str) -> Option<&str> {
+        let name = name.to_lowercase();
+        self.0
+            .iter()
+            .map(|n| (strsim::damerau_levenshtein(&name, &n.to_lowercase()), n))
+            .filter(|(d, n)| {
+                *d <= (n.chars().count() / 3).max(1)
+                    || (name.len() >= 3 && n.to_lowercase().starts_with(&name))
+            })
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, n)| n.as_str())
+    }
+
+    /// `; did you mean "hard"?` for a mistyped `name`, or nothing.
+    pub fn did_you_mean(&self, name: &str) -> String {
+        self.closest(name)
+            .map(|n| format!("; did you mean {n:?}?"))
+            .unwrap_or_default()
+    }
+
     /// The names, easiest first.
     pub fn names(&self) -> &[String] {
         &self.0
@@ -440,6 +462,19 @@ impl fmt::Display for LevelSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mistyped_level_gets_the_closest_name() {
+        let names = LevelNames::default();
+        assert_eq!(names.closest("hrad"), Some("hard"));
+        assert_eq!(names.closest("Medum"), Some("medium"));
+        assert_eq!(names.closest("expet"), Some("expert"));
+        assert_eq!(names.closest("exp"), Some("expert"));
+        assert_eq!(names.closest("insane"), None);
+        assert_eq!(names.closest("x"), None);
+        assert_eq!(names.did_you_mean("esay"), "; did you mean \"easy\"?");
+        assert_eq!(names.did_you_mean("insane"), "");
+    }
 
     #[test]
     fn percentiles_of_a_small_reference() {

@@ -34,7 +34,7 @@ pub mod targets;
 pub mod verify;
 
 pub use build::{build, Progress};
-pub use verify::{verify, Mismatch, Verified};
+pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
 use crate::levels::{LevelsError, RatingKind};
 use crate::store::StoreError;

@@ -36,6 +36,15 @@ pub struct Verified {
 /// Re-checks up to `sample` rows (spread over the table; all when `sample` is 0), on the
 /// current rayon pool.
 pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
+    verify_with_progress(db, sample, &|_, _| {})
+}
+
+/// [`verify`], calling `progress(done, total)` as rows are checked (from the worker threads).
+pub fn verify_with_progress(
+    db: &Path,
+    sample: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Verified, BankError> {
     let conn = store::open_existing(db)?;
     let model = store::settings::get(&conn, "difficulty_model")?;
     if model.is_some() && model != Some(crate::difficulty::MODEL.to_string()) {
@@ -50,9 +59,16 @@ pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
         total.div_ceil(sample)
     };
     let rows = store::puzzles::every_nth(&conn, step)?;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let total = rows.len() as u64;
+    progress(0, total);
     let mismatches: Vec<Mismatch> = rows
         .par_iter()
         .flat_map_iter(|row| {
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n.is_multiple_of(256) || n == total {
+                progress(n, total);
+            }
             let mut out = Vec::new();
             let mut bad = |what: String| out.push(Mismatch { id: row.id, what });
             let p = match Puzzle::parse_line(&row.puzzle) {

@@ -115,6 +115,38 @@ pub enum Command {
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
+    /// Put served puzzles back: `get` and exports can hand them out again.
+    ///
+    /// Clears the served mark of each puzzle and forgets the export records `export --replace`
+    /// retired it from (e.g. a page withdrawn before printing: replace the date, then unserve
+    /// the old puzzles). A puzzle a current export record holds stays served: exit 1.
+    Unserve(UnserveArgs),
+    /// Print a shell completion script for bash, zsh, fish or powershell.
+    ///
+    /// E.g. `pseudoku completions bash > ~/.local/share/bash-completion/completions/pseudoku`
+    /// (see the README for each shell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`.
+    Man,
+}
+
+/// Arguments of `pseudoku unserve`.
+#[derive(Debug, clap::Args)]
+pub struct UnserveArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The puzzles' bank ids.
+    #[arg(long = "id", value_name = "N", required = true, num_args = 1..)]
+    pub ids: Vec<i64>,
+}
+
+/// Arguments of `pseudoku completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// The most worker threads per core `--threads` accepts.
@@ -258,7 +290,7 @@ pub struct VerifyArgs {
 
 /// Arguments of `pseudoku get`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("range").required(true).args(["band", "percentile", "level"])))]
+#[command(group(clap::ArgGroup::new("range").required(true).args(["band", "percentile", "level", "id"])))]
 pub struct GetArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
@@ -272,6 +304,9 @@ pub struct GetArgs {
     /// A level of the bank's level names, e.g. hard.
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
+    /// The puzzle with this bank id, served or not (with --mark-served, marked served).
+    #[arg(long, value_name = "N", conflicts_with = "count")]
+    pub id: Option<i64>,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub count: u64,

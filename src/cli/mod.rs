@@ -71,6 +71,11 @@ impl Outcome {
 /// The exit code of a fatal error (bad arguments, unreadable file, a failed bank).
 pub const FATAL: u8 = 2;
 
+/// The command line's definition (for completions and the manual page).
+fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let result = match cli.command {
@@ -100,6 +105,19 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
         Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
+        Command::Unserve(a) => run_unserve(&a),
+        Command::Completions(a) => {
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut command(), "pseudoku", &mut out);
+            io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
+            Ok(Outcome::Success)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(command()).render(&mut out)?;
+            io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
+            Ok(Outcome::Success)
+        }
     };
     match result {
         // The reader of our output went away (`| head`): not an error.
@@ -116,6 +134,11 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `1 file`, `2 files`.
+fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// `BadLines` when any line was bad.
 fn lines_outcome(bad: usize) -> Outcome {
     Outcome::BadLines.when(bad > 0)
@@ -126,11 +149,42 @@ fn batch(
     input: &std::path::Path,
     threads: usize,
 ) -> anyhow::Result<Outcome> {
+    use std::io::IsTerminal as _;
+    if input.as_os_str() == "-" && io::stdin().is_terminal() {
+        // Not a silent wait: say what is expected.
+        warn!(
+            "pseudoku: reading puzzles from standard input, one per line or as nine-line grids; \
+             end with Ctrl-D (or give a FILE: pseudoku {} FILE)",
+            task.name()
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let summary = crate::batch::run(&task, input, &pool, &mut out, &mut io::stderr().lock())?;
+    // A spinner with the count once the work has taken a second (quick runs show nothing).
+    let bar = std::cell::OnceCell::new();
+    let start = std::time::Instant::now();
+    let summary = crate::batch::run_with_progress(
+        &task,
+        input,
+        &pool,
+        &mut out,
+        &mut io::stderr().lock(),
+        &|n| {
+            if start.elapsed().as_secs() >= 1 {
+                bar.get_or_init(|| {
+                    let b = progress_bar(0, "{spinner} {msg}: {pos} puzzles, {per_sec}, {elapsed}");
+                    b.set_message(task.name());
+                    b
+                })
+                .set_position(n);
+            }
+        },
+    )?;
+    if let Some(bar) = bar.get() {
+        bar.finish_and_clear();
+    }
     out.flush()?;
     Ok(lines_outcome(summary.bad as usize))
 }
@@ -340,8 +394,43 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Interrupted.when(stopped))
 }
 
+fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
+    use crate::store::retrieval::Unserved;
+    let conn = crate::store::open_existing(&args.db)?;
+    let mut kept = 0;
+    for &id in &args.ids {
+        match crate::store::retrieval::unserve(&conn, id)? {
+            Unserved::Back { was_served: true } => say!("{id}\tunserved"),
+            Unserved::Back { was_served: false } => say!("{id}\tnot served"),
+            Unserved::Missing => {
+                kept += 1;
+                warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
+            }
+            Unserved::Exported { date, slot } => {
+                kept += 1;
+                warn!(
+                    "pseudoku: puzzle {id} is in the export of {date}, slot {slot}: left served \
+                     (export that date with --replace first)"
+                );
+            }
+        }
+    }
+    Ok(Outcome::Mismatch.when(kept > 0))
+}
+
 fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     use crate::retrieve::Selector;
+    if let Some(id) = args.id {
+        let conn = crate::store::open_existing(&args.db)?;
+        let Some(p) = crate::retrieve::by_id(&conn, id, args.mark_served)? else {
+            warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
+            return Ok(Outcome::Short);
+        };
+        let mut out = BufWriter::new(io::stdout().lock());
+        crate::retrieve::write(&mut out, &[p], args.json)?;
+        out.flush()?;
+        return Ok(Outcome::Success);
+    }
     let selector = match (&args.band, &args.percentile, &args.level) {
         (Some(b), _, _) => Selector::Band(*b),
         (_, Some(p), _) => Selector::Percentile(*p),
@@ -408,7 +497,21 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
                 warn!("{line}");
             }
             bad = corpus.bad.len();
-            reference = Some(corpus.into_reference()?);
+            let (rows, description) = corpus.into_reference()?;
+            if rows.len() < calibrate::MIN_REFERENCE {
+                warn!(
+                    "pseudoku: warning: {}: only {} puzzles to measure percentiles against; \
+                     with fewer than {} each puzzle moves a percentile by {:.1} points and the \
+                     levels' shares are rough (about +-{:.0} points): give {} or more",
+                    path.display(),
+                    rows.len(),
+                    calibrate::MIN_REFERENCE,
+                    100.0 / rows.len() as f64,
+                    50.0 / (rows.len() as f64).sqrt(),
+                    calibrate::MIN_REFERENCE
+                );
+            }
+            reference = Some((rows, description));
         }
     } else if args.default_reference {
         reference = Some(calibrate::default_reference());
@@ -462,11 +565,11 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Short);
     }
     warn!(
-        "exported {} puzzles ({} new, {} as exported before) in {} files to {}",
-        report.puzzles,
+        "exported {} ({} new, {} as exported before) in {} to {}",
+        plural(report.puzzles, "puzzle"),
         report.new,
         report.puzzles - report.new,
-        report.files.len(),
+        plural(report.files.len(), "file"),
         args.out.display()
     );
     Ok(Outcome::Short.when(!report.shortages.is_empty()))
@@ -525,7 +628,16 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
-    let v = crate::bank::verify(&args.db, args.sample)?;
+    let bar = progress_bar(
+        0,
+        "{msg} [{bar:40}] {pos}/{len} rows, {per_sec}, {eta} left",
+    );
+    bar.set_message("verifying");
+    let v = crate::bank::verify_with_progress(&args.db, args.sample, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })?;
+    bar.finish_and_clear();
     for m in &v.mismatches {
         say!("{m}");
     }

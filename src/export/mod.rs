@@ -150,7 +150,8 @@ impl Mix {
             } else {
                 Within::Level(levels.index(&label).ok_or_else(|| {
                     bad(format!(
-                        "no level {label:?} in this bank (its levels: {})",
+                        "no level {label:?} in this bank{} (its levels: {})",
+                        levels.names().did_you_mean(&label),
                         levels.names()
                     ))
                 })? as u32)

@@ -111,6 +111,11 @@ pub struct Inventory {
     pub standard: u64,
 }
 
+/// `x` to 6 decimals, so reports print `2.5596`, not `2.5595999999999997`.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
 /// Reads the inventory of an open bank.
 pub fn read(conn: &Connection) -> store::Result<Inventory> {
     let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
@@ -194,7 +199,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         tiers,
         histogram: histogram(&values, &reference),
         deciles,
-        cuts: levels.cuts().to_vec(),
+        cuts: levels.cuts().iter().map(|&c| round6(c)).collect(),
         techniques,
         clues,
         duplicates: totals.duplicates,
@@ -219,8 +224,8 @@ fn histogram(bank: &[f64], reference: &[f64]) -> Vec<Bin> {
     let width = ((hi - lo) / BINS as f64).max(1e-9);
     let mut bins: Vec<Bin> = (0..BINS)
         .map(|i| Bin {
-            low: lo + i as f64 * width,
-            high: lo + (i + 1) as f64 * width,
+            low: round6(lo + i as f64 * width),
+            high: round6(lo + (i + 1) as f64 * width),
             bank: 0,
             reference: 0,
         })

@@ -48,8 +48,9 @@ pub enum LevelsError {
     },
     /// A level name the bank does not have.
     #[error(
-        "no level {name:?} in this bank (its levels: {levels}; change them with \
-         `pseudoku calibrate --levels`)"
+        "no level {name:?} in this bank{} (its levels: {levels}; change them with \
+         `pseudoku calibrate --levels`)",
+        .levels.did_you_mean(.name)
     )]
     UnknownLevel {
         /// The name asked for.
@@ -289,6 +290,11 @@ impl Corpus {
         Ok((self.rows, format!("user: {} ({n} puzzles)", self.name)))
     }
 }
+
+/// The fewest puzzles a reference should have: with fewer, each puzzle moves a percentile by
+/// more than 0.1 point and the sampling error of a median percentile passes 1.6 points
+/// (`50 / sqrt(n)`); `calibrate` warns below it.
+pub const MIN_REFERENCE: usize = 1000;
 
 /// The shipped default reference with its description, for [`Calibration::reference`].
 pub fn default_reference() -> (Vec<ReferenceRow>, String) {

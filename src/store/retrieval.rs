@@ -340,3 +340,53 @@ pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
     .execute([id])?;
     Ok(())
 }
+
+/// What [`unserve`] did with a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unserved {
+    /// It can be handed out again; `was_served`: it had been.
+    Back {
+        /// Whether it had been served.
+        was_served: bool,
+    },
+    /// No row has that id.
+    Missing,
+    /// It is in a current export record (that date's files hold it): left served.
+    Exported {
+        /// The date.
+        date: String,
+        /// The slot.
+        slot: u32,
+    },
+}
+
+/// Puts the puzzle `id` back among the unserved (`pseudoku unserve`): clears its served mark
+/// and forgets the export records `export --replace` retired it from, so `get` and later
+/// exports can hand it out again. A puzzle a current export record holds stays served (the
+/// date's files are reproduced from the record): replace that date first. One transaction.
+pub fn unserve(conn: &Connection, id: i64) -> Result<Unserved> {
+    use rusqlite::OptionalExtension;
+    super::immediate(conn, || {
+        let served: Option<bool> = conn
+            .prepare_cached("SELECT served_at IS NOT NULL FROM puzzles WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        let Some(was_served) = served else {
+            return Ok(Unserved::Missing);
+        };
+        let current: Option<(String, u32)> = conn
+            .prepare_cached(
+                "SELECT date, slot FROM batches WHERE puzzle_id = ?1 AND replaced = 0 LIMIT 1",
+            )?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((date, slot)) = current {
+            return Ok(Unserved::Exported { date, slot });
+        }
+        conn.prepare_cached("DELETE FROM batches WHERE puzzle_id = ?1 AND replaced = 1")?
+            .execute([id])?;
+        conn.prepare_cached("UPDATE puzzles SET served_at = NULL WHERE id = ?1")?
+            .execute([id])?;
+        Ok(Unserved::Back { was_served })
+    })
+}
