@@ -478,6 +478,11 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
+    // Rating a corpus and recomputing every stored percentile take seconds on a large bank.
+    let spin = progress_bar(0, "{spinner} calibrating {wide_msg} {elapsed}");
+    if io::stderr().is_terminal() {
+        spin.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
     let mut bad = 0;
     let mut reference = None;
     let mut levels = args.levels.clone().map(LevelChange::Names);
@@ -486,16 +491,21 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         if args.labelled {
             let (rating, _) = crate::store::settings::levels(&conn)?;
             let rating = args.rating.unwrap_or(rating);
+            spin.set_message(format!("rating and fitting {}", path.display()));
             let fit = pool.install(|| {
                 crate::levels::labelled::fit_file(path, args.levels.as_ref(), rating)
             })?;
-            io::stdout().write_all(crate::levels::labelled::summary(&fit, rating).as_bytes())?;
+            let summary = crate::levels::labelled::summary(&fit, rating);
+            spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
             levels = Some(LevelChange::Set(fit.set));
         } else {
+            spin.set_message(format!("rating {}", path.display()));
             let corpus = pool.install(|| Corpus::read(path))?;
-            for line in &corpus.bad {
-                warn!("{line}");
-            }
+            spin.suspend(|| {
+                for line in &corpus.bad {
+                    warn!("{line}");
+                }
+            });
             bad = corpus.bad.len();
             let (rows, description) = corpus.into_reference()?;
             if rows.len() < calibrate::MIN_REFERENCE {
@@ -521,7 +531,9 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         rating: args.rating,
         levels,
     };
+    spin.set_message("recomputing every stored percentile and level");
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
+    spin.finish_and_clear();
     let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
     say!(
         "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles and \
@@ -550,7 +562,21 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         sdk_per_puzzle: args.sdk_per_puzzle,
         rng_seed: args.rng_seed,
     };
-    let report = crate::export::export(&mut conn, &opts)?;
+    // Progress once the export has taken a second (a week's export shows nothing).
+    let bar = std::cell::OnceCell::new();
+    let start = std::time::Instant::now();
+    let report = crate::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
+        if start.elapsed().as_secs() >= 1 {
+            let bar =
+                bar.get_or_init(|| progress_bar(0, "{msg} [{bar:40}] {pos}/{len}, {eta} left"));
+            bar.set_message(stage);
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    })?;
+    if let Some(bar) = bar.get() {
+        bar.finish_and_clear();
+    }
     for s in &report.shortages {
         warn!(
             "pseudoku: level {}: {} puzzles missing, from {}",

@@ -31,10 +31,13 @@ pub struct Written {
 }
 
 /// Writes the files of an export under temporary names in `dir` (flushed to disk).
+/// `progress("writing", done, total)` is called before each group of puzzles (a day, or the
+/// whole range in one file).
 pub fn write_temporaries(
     dir: &Path,
     opts: &ExportOptions,
     days: &[(String, Vec<Exported>)],
+    progress: &dyn Fn(&'static str, u64, u64),
 ) -> super::Result<Vec<Written>> {
     let groups: Vec<(String, Vec<Exported>)> = if opts.single_file || opts.print.book {
         let (first, last) = (&days[0].0, &days[days.len() - 1].0);
@@ -49,7 +52,8 @@ pub fn write_temporaries(
     };
     let mut out = Vec::new();
     let mut first_number = 1;
-    for (name, puzzles) in &groups {
+    for (i, (name, puzzles)) in groups.iter().enumerate() {
+        progress("writing", i as u64, groups.len() as u64);
         let files = render(opts, name, puzzles, first_number)?;
         first_number += puzzles.len() as u32;
         for (file, bytes) in files {

@@ -282,6 +282,16 @@ fn grid_key(solution: &str) -> Result<String> {
 
 /// Exports `opts` from the open bank `conn` (see the module docs).
 pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportReport> {
+    export_with_progress(conn, opts, &|_, _, _| {})
+}
+
+/// [`export`], calling `progress(stage, done, total)` as it goes: `"drawing"` per day, then
+/// `"writing"` per file.
+pub fn export_with_progress(
+    conn: &mut Connection,
+    opts: &ExportOptions,
+    progress: &dyn Fn(&'static str, u64, u64),
+) -> Result<ExportReport> {
     if !matches!(opts.print.per_page, 1 | 2 | 4 | 6) {
         return Err(ExportError::Option(
             "--per-page must be 1, 2, 4 or 6".into(),
@@ -330,6 +340,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportRepor
         let mut report = ExportReport::default();
         let mut short: HashMap<String, (u64, String)> = HashMap::new();
         for day in first..=last {
+            progress("drawing", (day - first) as u64, opts.days as u64);
             let date = Date::from_days(day).to_string();
             // The slots to draw: all of them, or those a partial export left empty.
             let mut todo: Vec<(u32, &MixItem)> = slots.clone();
@@ -406,7 +417,7 @@ pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportRepor
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
-        let files = formats::write_temporaries(&opts.out, opts, &days)?;
+        let files = formats::write_temporaries(&opts.out, opts, &days, progress)?;
         for w in &files {
             let name = w
                 .fin
