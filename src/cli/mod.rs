@@ -163,8 +163,7 @@ fn batch(
         .build()?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     // A spinner with the count once the work has taken a second (quick runs show nothing).
-    let bar = std::cell::OnceCell::new();
-    let start = std::time::Instant::now();
+    let bar = LateBar::new("{spinner} {msg}: {pos} puzzles, {per_sec}, {elapsed}");
     let summary = crate::batch::run_with_progress(
         &task,
         input,
@@ -172,19 +171,13 @@ fn batch(
         &mut out,
         &mut io::stderr().lock(),
         &|n| {
-            if start.elapsed().as_secs() >= 1 {
-                bar.get_or_init(|| {
-                    let b = progress_bar(0, "{spinner} {msg}: {pos} puzzles, {per_sec}, {elapsed}");
-                    b.set_message(task.name());
-                    b
-                })
-                .set_position(n);
+            if let Some(b) = bar.shown() {
+                b.set_message(task.name());
+                b.set_position(n);
             }
         },
     )?;
-    if let Some(bar) = bar.get() {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     out.flush()?;
     Ok(lines_outcome(summary.bad as usize))
 }
@@ -307,6 +300,37 @@ fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     bar
+}
+
+/// A progress bar that appears once the work has taken a second: quick runs show nothing.
+struct LateBar {
+    start: std::time::Instant,
+    template: &'static str,
+    bar: std::cell::OnceCell<indicatif::ProgressBar>,
+}
+
+impl LateBar {
+    fn new(template: &'static str) -> LateBar {
+        LateBar {
+            start: std::time::Instant::now(),
+            template,
+            bar: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The bar, once a second has passed.
+    fn shown(&self) -> Option<&indicatif::ProgressBar> {
+        if self.bar.get().is_none() && self.start.elapsed().as_secs() < 1 {
+            return None;
+        }
+        Some(self.bar.get_or_init(|| progress_bar(0, self.template)))
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// The seed library a build uses: `path`, or the shipped one.
@@ -562,21 +586,15 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         sdk_per_puzzle: args.sdk_per_puzzle,
         rng_seed: args.rng_seed,
     };
-    // Progress once the export has taken a second (a week's export shows nothing).
-    let bar = std::cell::OnceCell::new();
-    let start = std::time::Instant::now();
+    let bar = LateBar::new("{msg} [{bar:40}] {pos}/{len}, {eta} left");
     let report = crate::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
-        if start.elapsed().as_secs() >= 1 {
-            let bar =
-                bar.get_or_init(|| progress_bar(0, "{msg} [{bar:40}] {pos}/{len}, {eta} left"));
-            bar.set_message(stage);
-            bar.set_length(total);
-            bar.set_position(done);
+        if let Some(b) = bar.shown() {
+            b.set_message(stage);
+            b.set_length(total);
+            b.set_position(done);
         }
     })?;
-    if let Some(bar) = bar.get() {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     for s in &report.shortages {
         warn!(
             "pseudoku: level {}: {} puzzles missing, from {}",
