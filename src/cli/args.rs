@@ -283,7 +283,7 @@ pub struct VerifyArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
     pub db: PathBuf,
-    /// Rows to check, spread over the bank (0: all).
+    /// At most this many rows to check, every k-th row of the bank (0: all).
     #[arg(long, default_value_t = 1000)]
     pub sample: u64,
 }
