@@ -118,6 +118,17 @@ pub enum Align {
     Right,
 }
 
+impl Align {
+    /// The left edge of a line `width` wide aligned on `x`.
+    pub fn left(self, x: f32, width: f32) -> f32 {
+        match self {
+            Align::Left => x,
+            Align::Centre => x - width / 2.0,
+            Align::Right => x - width,
+        }
+    }
+}
+
 /// Something drawn on a page. Coordinates are points from the page's top-left corner, y down.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
@@ -838,11 +849,7 @@ mod tests {
                                     ..
                                 } => {
                                     let tw = text_width(text, *size, *bold);
-                                    let left = match align {
-                                        Align::Left => *x,
-                                        Align::Centre => x - tw / 2.0,
-                                        Align::Right => x - tw,
-                                    };
+                                    let left = align.left(*x, tw);
                                     // Capitals rise 0.73 em, descenders drop 0.24 em.
                                     (left, y - 0.75 * size, left + tw, y + 0.24 * size)
                                 }

@@ -10,7 +10,7 @@
 //! |---+---+---|---+---+---|   cell lines: 0.5 pt, grey 40%   solved cells: regular, grey
 //! ```
 
-use super::pages::{Align, Mark, Pages};
+use super::pages::{Mark, Pages};
 use crate::fonts::{text_width, SANS, SANS_BOLD};
 use krilla::color::luma;
 use krilla::geom::{PathBuilder, Point, Rect};
@@ -124,12 +124,7 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
             align,
             text: t,
         } => {
-            let w = text_width(t, *size, *bold);
-            let left = match align {
-                Align::Left => *x,
-                Align::Centre => x - w / 2.0,
-                Align::Right => x - w,
-            };
+            let left = align.left(*x, text_width(t, *size, *bold));
             text(s, fonts, left, *y, *size, *bold, *grey, t);
         }
         Mark::Rule {
