@@ -21,7 +21,7 @@ pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 /// Which rating a bank's percentiles and bands use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum RatingKind {
-    /// The project's rating beyond the paper (the default).
+    /// The project's rating beyond the paper.
     #[default]
     Difficulty,
     /// The hsolve paper's rating.

@@ -41,6 +41,38 @@ fn completions_for_every_shell_and_a_manual_page() {
         "{man}"
     );
     assert!(man.contains("export") && man.contains("completions"));
+    // Every exit status, 130 too.
+    for code in [
+        "0 on success",
+        "1 if some input lines",
+        "2 on a usage",
+        "130 when",
+    ] {
+        assert!(man.contains(code), "{code}");
+    }
+    // Every page the main page lists is written with --dir.
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("man1");
+    let o = pseudoku()
+        .arg("man")
+        .arg("--dir")
+        .arg(&pages)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let listed: Vec<String> = man
+        .lines()
+        .filter_map(|l| l.strip_suffix("(1)"))
+        .map(|name| name.replace("\\-", "-") + ".1")
+        .collect();
+    assert!(listed.len() >= 15, "{listed:?}");
+    for page in listed
+        .iter()
+        .chain(["pseudoku.1".to_string(), "pseudoku-seeds-mine.1".into()].iter())
+    {
+        let roff = std::fs::read_to_string(pages.join(page)).unwrap_or_else(|_| panic!("{page}"));
+        assert!(roff.contains(".TH"), "{page}");
+    }
 }
 
 #[test]
@@ -173,6 +205,82 @@ fn short_floats_small_references_and_did_you_mean() {
         err.contains("only 50 puzzles") && err.contains("give 1000 or more"),
         "{err}"
     );
+    // --default puts back the default reference and levels (names and cut points), also after
+    // renamed levels.
+    let o = run(&["calibrate", "--db", db_s, "--levels", "one,two,three,four"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run(&["calibrate", "--db", db_s, "--default"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let default = pseudoku::scale::LevelSet::default_for(pseudoku::levels::RatingKind::Difficulty);
+    let said = text(&o.stdout);
+    assert!(said.contains(&format!("levels: {default};")), "{said}");
+    // Cut points fitted on labelled puzzles (ratings of 3 decimals) print as midpoints of 4
+    // decimals at most, not as `10.062999999999999`.
+    let labelled = dir.path().join("labelled.tsv");
+    let rows: Vec<String> = column(
+        &conn,
+        "SELECT puzzle || char(9) || CASE level WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' \
+         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles",
+    );
+    std::fs::write(&labelled, rows.join("\n")).unwrap();
+    let o = pseudoku()
+        .args(["calibrate", "--db", db_s, "--labelled", "--from"])
+        .arg(&labelled)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    let line = said.lines().next().unwrap();
+    let cuts: Vec<&str> = line
+        .split(' ')
+        .filter(|w| w.parse::<f64>().is_ok() && w.contains('.'))
+        .collect();
+    assert_eq!(cuts.len(), 3, "{line}");
+    for c in cuts {
+        assert!(c.split_once('.').unwrap().1.len() <= 4, "{line}");
+    }
+}
+
+#[test]
+fn mining_a_full_library_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("library.tsv");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/library.tsv"),
+        &lib,
+    )
+    .unwrap();
+    let before = std::fs::read(&lib).unwrap();
+    let o = pseudoku()
+        .args(["seeds", "mine", "--count", "300", "--out"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("nothing mined (write a new library with --out NEW.tsv"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&lib).unwrap(), before);
+}
+
+#[test]
+fn help_texts_agree_with_the_output() {
+    let o = run(&["explain", "--help"]);
+    let help = text(&o.stdout);
+    assert!(
+        help.contains("[default: hsolve]") && !help.contains("(the default)"),
+        "{help}"
+    );
+    let o = run(&["rate", "--help"]);
+    let help = text(&o.stdout).replace(['\n', ' '], "");
+    let columns = text(&run(&["rate", "samples/puzzles.txt"]).stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .replace('\t', "");
+    assert!(help.contains(&columns), "{help}\n{columns}");
 }
 
 #[test]

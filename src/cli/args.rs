@@ -13,7 +13,8 @@ use std::path::PathBuf;
 /// Exit status: 0 on success, 1 if some input lines were bad (each is reported on stderr as
 /// FILE:LINE: reason and the rest are processed) or, for `verify`, a row is wrong, for `get`,
 /// the range has fewer unserved puzzles than asked, for `export`, a level ran short; 2 on a
-/// usage or fatal error.
+/// usage or fatal error; 130 when `build` is stopped by Ctrl-C (every committed batch is kept
+/// and the same command resumes).
 #[derive(Debug, Parser)]
 #[command(name = "pseudoku", version, about, long_about)]
 pub struct Cli {
@@ -34,9 +35,8 @@ pub enum Command {
     /// Rate puzzles: difficulty, the paper's hsolve and the secondary metrics.
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
-    /// `puzzle difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class technique
-    /// clues`;
-    /// with --json, one JSON object per line with those keys instead. A puzzle without exactly
+    /// `puzzle level difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class
+    /// technique clues` (the level on the default levels, or on --db's); with --json, one JSON object per line with those keys instead. A puzzle without exactly
     /// one solution is reported on stderr as a bad line.
     Rate(RateArgs),
     /// Solve a puzzle step by step in words, as a player would: every step with its technique,
@@ -46,7 +46,7 @@ pub enum Command {
     /// step (keys step, technique, nudge, hint, move, placements, eliminations, and with --grid
     /// candidates). With --model, one run of a rating model instead, with its internals: each
     /// line one search with the step number (or `-` when the search found nothing), the tier
-    /// (or, with --rating difficulty, the ladder position), the strategy, p (possible
+    /// (or, with --rating difficulty, the ladder's rung), the strategy, p (possible
     /// applications), v (valid ones), the running d, and the move.
     Explain(ExplainArgs),
     /// The next step a player can take: a nudge, the technique, and the whole move.
@@ -126,8 +126,9 @@ pub enum Command {
     /// E.g. `pseudoku completions bash > ~/.local/share/bash-completion/completions/pseudoku`
     /// (see the README for each shell).
     Completions(CompletionsArgs),
-    /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`.
-    Man,
+    /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`;
+    /// with --dir, write it and one page per subcommand (`pseudoku-build.1`, ...) there.
+    Man(ManArgs),
 }
 
 /// Arguments of `pseudoku unserve`.
@@ -147,6 +148,15 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `pseudoku man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write `pseudoku.1` and a page for every subcommand into this folder (made if missing)
+    /// instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// The most worker threads per core `--threads` accepts.
@@ -339,7 +349,8 @@ pub struct CalibrateArgs {
     /// if a line is bad, a name unknown or a level has fewer than 20 puzzles.
     #[arg(long, requires = "from")]
     pub labelled: bool,
-    /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles).
+    /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles)
+    /// and, without --levels, the default levels.
     #[arg(long = "default")]
     pub default_reference: bool,
     /// The rating percentiles, bands and levels use.

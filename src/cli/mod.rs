@@ -112,9 +112,19 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
             Ok(Outcome::Success)
         }
-        Command::Man => {
+        Command::Man(args) => {
+            if let Some(dir) = &args.dir {
+                std::fs::create_dir_all(dir)
+                    .and_then(|()| clap_mangen::generate_to(command(), dir))
+                    .with_context(|| {
+                        format!("cannot write the manual pages to {}", dir.display())
+                    })?;
+                return Ok(Outcome::Success);
+            }
+            // As `generate_to` does: no page for `help`, so the main page lists only pages
+            // that exist.
             let mut out = Vec::new();
-            clap_mangen::Man::new(command()).render(&mut out)?;
+            clap_mangen::Man::new(command().disable_help_subcommand(true)).render(&mut out)?;
             io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
             Ok(Outcome::Success)
         }
@@ -549,6 +559,9 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         }
     } else if args.default_reference {
         reference = Some(calibrate::default_reference());
+        // Without --levels, the default names too: the default levels, not the bank's
+        // current names cut into equal shares.
+        levels.get_or_insert(LevelChange::Names(crate::scale::LevelNames::default()));
     }
     let change = calibrate::Calibration {
         reference,
@@ -780,12 +793,20 @@ fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
         ));
     })?;
     bar.finish();
-    warn!(
-        "mined {jobs} candidates in {:.1?}; library {}: {} seeds",
-        start.elapsed(),
-        args.out.display(),
-        lib.seeds.len()
-    );
+    if jobs == 0 {
+        warn!(
+            "{} already has the seeds --count asks for in every tier: nothing mined (write a new \
+             library with --out NEW.tsv, or ask for more with a larger --count)",
+            args.out.display()
+        );
+    } else {
+        warn!(
+            "mined {jobs} candidates in {:.1?}; library {}: {} seeds",
+            start.elapsed(),
+            args.out.display(),
+            lib.seeds.len()
+        );
+    }
     io::stdout().write_all(lib.summary().as_bytes())?;
     Ok(Outcome::Success)
 }

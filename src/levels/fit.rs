@@ -89,10 +89,25 @@ pub fn fit(samples: &[(f64, usize)], k: usize) -> Cuts {
             (_, 0) => 0.0,
             (0, _) => s[0].0 - 1.0,
             (b, n) if b == n => s[n - 1].0 + 1.0,
-            (b, _) => (s[b - 1].0 + s[b].0) / 2.0,
+            (b, _) => midpoint(s[b - 1].0, s[b].0),
         }
     };
     Cuts(starts[1..].iter().map(|&t| cut_at(t)).collect())
+}
+
+/// The midpoint of two neighbouring ratings, written with the fewest decimals that stay within
+/// float noise of it (and still between them): a cut prints as `10.063`, not as the sum's
+/// `10.062999999999999`.
+fn midpoint(lo: f64, hi: f64) -> f64 {
+    let mid = (lo + hi) / 2.0;
+    let noise = 1e-9 * mid.abs().max(1.0);
+    (0..=12)
+        .map(|d| {
+            let scale = 10f64.powi(d);
+            (mid * scale).round() / scale
+        })
+        .find(|&c| (c - mid).abs() <= noise && lo < c && c <= hi)
+        .unwrap_or(mid)
 }
 
 /// The confusion matrix of `cuts` on `samples`: `m[label][level]` counts.
@@ -248,6 +263,15 @@ mod tests {
         assert_eq!(agreement(&confusion(&s, &c)), 1.0);
         assert_eq!(c.level(2.5), 1);
         assert_eq!(c.level(2.49), 0);
+    }
+
+    #[test]
+    fn cuts_print_without_float_noise() {
+        assert_eq!(format!("{}", midpoint(10.062, 10.064)), "10.063");
+        assert_eq!(format!("{}", midpoint(3.1, 3.2)), "3.15");
+        assert_eq!(midpoint(2.0, 3.0), 2.5);
+        let c = midpoint(1.0, 1.0 + 1e-12);
+        assert!(c > 1.0 && c <= 1.0 + 1e-12);
     }
 
     #[test]
