@@ -99,8 +99,8 @@ pub enum Command {
     /// Replace the reference distribution percentiles are measured against, change the rating
     /// they use or the level names; every stored percentile is recomputed in one transaction.
     Calibrate(CalibrateArgs),
-    /// What a bank holds: counts per band and tier, the rating histogram, percentiles against
-    /// the reference, technique families and clue counts per level, duplicates rejected, seeds
+    /// What a bank holds: puzzles per level (rating range, reference percentiles, served,
+    /// layout rules) and per hsolve tier, the bank's reference deciles, the rating histogram, technique families and clue counts per level, duplicates rejected, seeds
     /// used; --plot draws it as an SVG or PNG image.
     Stats(StatsArgs),
     /// Export daily batches for a publisher: a mix of levels per day, never repeating a
