@@ -253,6 +253,22 @@ fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
         "{text}"
     );
     assert!(text.contains("# TYPE pseudoku_wal_pages gauge"), "{text}");
+    // Idle, the checkpointer's tries every 100 ms copy nothing and count nothing: at most the
+    // checkpoints that copied the one commit.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let text = ureq::get(&format!("{}/metrics", server.base))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let checkpoints: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix(r#"pseudoku_write_seconds_count{kind="checkpoint"} "#))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    assert!(
+        checkpoints <= 2,
+        "{checkpoints} checkpoints for one commit:\n{text}"
+    );
 }
 
 #[test]

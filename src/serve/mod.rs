@@ -251,11 +251,17 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         std::thread::Builder::new()
             .name("pseudoku-checkpoint".into())
             .spawn(move || {
+                let mut last = (0, 0);
                 while !stopping.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(100));
                     let start = std::time::Instant::now();
-                    if let Ok((frames, _)) = checkpoint(&checkpoints, "PASSIVE") {
-                        metrics.observe_write("checkpoint", start.elapsed().as_secs_f64());
+                    if let Ok((frames, copied)) = checkpoint(&checkpoints, "PASSIVE") {
+                        // Counted only when it copied pages (SQLite reports the log's pages
+                        // copied so far): an idle server's tries are not checkpoints.
+                        if (frames, copied) != last && copied > 0 {
+                            metrics.observe_write("checkpoint", start.elapsed().as_secs_f64());
+                        }
+                        last = (frames, copied);
                         metrics.wal_frames.store(frames, Ordering::Relaxed);
                         // The last resort, should the log never start over: wait for the
                         // readers and truncate it.
