@@ -36,8 +36,9 @@ pub enum Command {
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
     /// `puzzle level difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class
-    /// technique clues` (the level on the default levels, or on --db's); with --json, one JSON object per line with those keys instead. A puzzle without exactly
-    /// one solution is reported on stderr as a bad line.
+    /// technique clues` (the level on the default levels, or on --db's); with --json, one JSON
+    /// object per line with those keys instead. A puzzle without exactly one solution is
+    /// reported on stderr as a bad line.
     Rate(RateArgs),
     /// Solve a puzzle step by step in words, as a player would: every step with its technique,
     /// its cells and what it proves (the same words as `hint`).
@@ -100,8 +101,9 @@ pub enum Command {
     /// they use or the level names; every stored percentile is recomputed in one transaction.
     Calibrate(CalibrateArgs),
     /// What a bank holds: puzzles per level (rating range, reference percentiles, served,
-    /// layout rules) and per hsolve tier, the bank's reference deciles, the rating histogram, technique families and clue counts per level, duplicates rejected, seeds
-    /// used; --plot draws it as an SVG or PNG image.
+    /// layout rules) and per hsolve tier, the bank's reference deciles, the rating histogram,
+    /// technique families and clue counts per level, duplicates rejected, seeds used; --plot
+    /// draws it as an SVG or PNG image.
     Stats(StatsArgs),
     /// Export daily batches for a publisher: a mix of levels per day, never repeating a
     /// puzzle (nor any member of its class), with no two puzzles from the same seed or
