@@ -1,33 +1,39 @@
-//! Retrieval latency at 1,000,000 puzzles: `store::retrieval::take` (one random unserved puzzle of a
-//! band or a level, without and with marking it served) and the `pseudoku get` command end to
-//! end.
+//! Retrieval latency at 1,000,000 puzzles (or `PSEUDOKU_BENCH_ROWS`, e.g. 10,000,000):
+//! `store::retrieval::take` (one random unserved puzzle of a band or a level, without and with
+//! marking it served) and the `pseudoku get` command end to end.
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
 //!
-//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-1m-v2.db`
-//! (1,000,000 rows with uniform percentiles, `difficulty` 2 to 12 and the default levels, which
-//! hold 7%, 31%, 43% and 19% of them; the query cost does not depend on the puzzles' text, so
-//! every row holds the same real puzzle under its own key) and later runs reuse it.
+//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v3.db`
+//! (compact rows with uniform percentiles: `difficulty` 2 to 12 against a reference spread
+//! evenly over that range, and the default levels, which hold 7%, 31%, 43% and 19% of them; the
+//! query cost does not depend on the puzzles' text, so every row holds the same real puzzle
+//! under its own key) and later runs reuse it.
 
-use pseudoku::levels::{Band, LevelSet, RatingKind};
+use pseudoku::levels::{Band, LevelSet, Levels, RatingKind};
 use pseudoku::store::retrieval::Within;
 use pseudoku::{store, Rng};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const ROWS: u64 = 1_000_000;
 const PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-const SOLUTION: &str =
-    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
 
-fn database() -> PathBuf {
+/// The bank's size: `PSEUDOKU_BENCH_ROWS`, or 1,000,000.
+fn rows() -> u64 {
+    std::env::var("PSEUDOKU_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+fn database(rows: u64) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let path = dir.join("bench-retrieval-1m-v2.db");
+    let path = dir.join(format!("bench-retrieval-{rows}-v3.db"));
     let ready = path.is_file()
         && store::open(&path)
             .and_then(|c| store::puzzles::count(&c))
-            .is_ok_and(|n| n == ROWS);
+            .is_ok_and(|n| n == rows);
     if ready {
         return path;
     }
@@ -38,42 +44,47 @@ fn database() -> PathBuf {
         "INSERT INTO seeds (id, puzzle, solution, canon_key, tier, hsolve, reserved, provenance)
          VALUES (1, 'p', 's', 'bench', 5, 1.0, 'r', 'bench');
          INSERT INTO settings VALUES ('rating', 'difficulty'), ('levels', 'easy,medium,hard,expert'),
-             ('reference', 'bench');",
+             ('reference', 'bench');
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 999)
+         INSERT INTO reference (puzzle, difficulty, hsolve, source)
+             SELECT 'p', 2.0 + i / 100.0, 1000.0, 'bench' FROM k;",
     )
     .unwrap();
+    let cells: Vec<u8> = PUZZLE
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let packed = store::puzzles::pack(&cells.try_into().unwrap());
     let tx = conn.transaction().unwrap();
     {
         let mut stmt = tx
             .prepare(
-                "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
-                    tier, percentile, wnef, wnef_class, box_norm, box_class, technique, seed_id,
-                    transform, build_id, job, difficulty, pick, level)
-                 VALUES (?1, ?2, ?1, ?3, 17, ?4, 0, 5, ?5, 0, 1, 0, 1, 'trial', 1, '', 1, ?6, ?7, ?8,
-                    ?9)",
+                "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd,
+                    tier, technique, level, seed_id, transform, build_id, job)
+                 VALUES (?1, ?2, 23, ?3, ?4, 0, 5, 5, ?5, 1, NULL, 1, ?6)",
             )
             .unwrap();
         let mut rng = Rng::new(1);
         let levels = LevelSet::default_for(RatingKind::Difficulty);
-        for i in 0..ROWS {
-            let key = format!("{:016x}{:048x}", pseudoku::rng::splitmix64(i), i);
-            let pct = rng.next_f64() * 100.0;
+        for i in 0..rows {
+            let mut key = [0u8; 32];
+            key[..8].copy_from_slice(&pseudoku::rng::splitmix64(i).to_be_bytes());
+            key[24..].copy_from_slice(&i.to_be_bytes());
+            let difficulty = 2.0 + (rng.next_f64() * 10_000.0).floor() / 1000.0;
             stmt.execute(rusqlite::params![
-                PUZZLE,
-                SOLUTION,
-                key,
-                1000.0 + pct,
-                pct,
+                &packed[..],
+                &key[..],
+                store::puzzles::to_units(difficulty, RatingKind::Difficulty),
+                100_000 + i as i64 % 1000,
+                levels.of(difficulty) as u32,
                 i as i64,
-                2.0 + pct / 10.0,
-                store::pick_of(&key),
-                levels.of(2.0 + pct / 10.0) as u32
             ])
             .unwrap();
         }
     }
     tx.commit().unwrap();
     eprintln!(
-        "filled {} with {ROWS} rows in {:.1?}",
+        "filled {} with {rows} rows in {:.1?}",
         path.display(),
         t.elapsed()
     );
@@ -97,8 +108,9 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo bench -- --list` and test harness probes
     }
-    let path = database();
+    let path = database(rows());
     let conn = store::open(&path).unwrap();
+    let levels = Levels::read(&conn).unwrap();
     // Start every run from an unserved bank.
     conn.execute(
         "UPDATE puzzles SET served_at = NULL WHERE served_at IS NOT NULL",
@@ -136,8 +148,7 @@ fn main() {
             };
             let t = Instant::now();
             let got =
-                store::retrieval::take(&conn, RatingKind::Difficulty, within, 1, mark, &mut rng)
-                    .unwrap();
+                store::retrieval::take(&conn, levels.measure(), within, 1, mark, &mut rng).unwrap();
             times.push(t.elapsed());
             assert_eq!(got.len(), 1);
         }

@@ -9,7 +9,7 @@
 
 use pseudoku::bank::{self, BuildOptions};
 use pseudoku::dev::stats::{chi_square, chi_square_p};
-use pseudoku::levels::{Band, RatingKind};
+use pseudoku::levels::Band;
 use pseudoku::store::retrieval::{take, Within};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -28,15 +28,23 @@ fn main() {
     )
     .expect("the build");
     let conn = pseudoku::store::open(&db).expect("the bank");
+    let levels = pseudoku::levels::Levels::read(&conn).expect("the bank's levels");
     let rows: Vec<(u8, f64, u32, String)> = conn
-        .prepare("SELECT tier, percentile, level, technique FROM puzzles")
+        .prepare("SELECT tier, difficulty, level, technique FROM puzzles_text")
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                levels.reference.percentile(r.get(1)?),
+                r.get(2)?,
+                r.get(3)?,
+            ))
+        })
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
     let singles_only: std::collections::HashSet<i64> = conn
-        .prepare("SELECT id FROM puzzles WHERE technique = 'singles'")
+        .prepare("SELECT id FROM puzzles_text WHERE technique = 'singles'")
         .unwrap()
         .query_map([], |r| r.get(0))
         .unwrap()
@@ -90,7 +98,7 @@ fn main() {
         }
         let (mut by_tier, mut by_decile, mut singles) = (vec![0u64; 7], vec![0u64; 10], 0usize);
         for _ in 0..DRAWS {
-            let p = &take(&conn, RatingKind::Difficulty, within, 1, false, &mut rng).unwrap()[0];
+            let p = &take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap()[0];
             by_tier[p.tier as usize] += 1;
             by_decile[decile(p.percentile)] += 1;
             singles += usize::from(singles_only.contains(&p.id));

@@ -29,7 +29,9 @@ fn bank_puzzles() -> Vec<Puzzle> {
     )
     .expect("a bank");
     let conn = rusqlite::Connection::open(&db).expect("the bank");
-    let mut stmt = conn.prepare("SELECT puzzle FROM puzzles").expect("a query");
+    let mut stmt = conn
+        .prepare("SELECT puzzle FROM puzzles_text")
+        .expect("a query");
     let rows = stmt
         .query_map([], |r| r.get::<_, String>(0))
         .expect("rows")

@@ -129,6 +129,13 @@ impl Technique {
         }
     }
 
+    /// The family of rank `rank` (1 = singles .. 5 = trial).
+    pub fn from_rank(rank: u8) -> Option<Technique> {
+        Technique::ALL
+            .get(usize::from(rank).checked_sub(1)?)
+            .copied()
+    }
+
     /// Its rank, 1 (singles) to 5 (trial).
     pub fn rank(self) -> u8 {
         self as u8 + 1

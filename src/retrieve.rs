@@ -1,7 +1,7 @@
 //! Retrieval: random unserved puzzles of a band, a percentile range or a named level, for the
 //! app that asks the bank for "a hard puzzle" (`pseudoku get`).
 
-use crate::levels::{Band, LevelSet, LevelsError, PercentileRange, RatingKind};
+use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
 use crate::store::retrieval::Within;
 use crate::store::{self, Served, StoreError};
@@ -82,13 +82,24 @@ pub fn get(
     mark: bool,
     rng: &mut Rng,
 ) -> Result<(LevelSet, RatingKind, Vec<Served>), RetrieveError> {
-    let (rating, levels) = store::settings::levels(conn)?;
-    let within = selector.within(&levels)?;
-    let mut puzzles = store::retrieval::take(conn, rating, within, count, mark, rng)?;
+    let scale = Levels::read(conn)?;
+    let within = selector.within(&scale.set)?;
+    let mut puzzles = store::retrieval::take(conn, scale.measure(), within, count, mark, rng)?;
     for p in &mut puzzles {
-        name_level(p, &levels);
+        name_level(p, &scale.set);
+        solve(p);
     }
-    Ok((levels, rating, puzzles))
+    Ok((scale.set, scale.rating, puzzles))
+}
+
+/// Fills in a handed-out puzzle's solution (the bank does not store it: solving takes a few
+/// microseconds).
+pub fn solve(p: &mut Served) {
+    p.solution = crate::grid::Puzzle::parse_line(&p.puzzle)
+        .ok()
+        .and_then(|q| crate::solve::solve(&q).unique())
+        .map(|g| g.to_line())
+        .unwrap_or_default();
 }
 
 /// Names a handed-out puzzle's level on the bank's `levels`.
@@ -107,11 +118,12 @@ pub fn by_id(
     id: i64,
     mark: bool,
 ) -> Result<Option<Served>, RetrieveError> {
-    let (rating, levels) = store::settings::levels(conn)?;
-    let Some(mut p) = store::retrieval::by_id(conn, rating, id)? else {
+    let scale = Levels::read(conn)?;
+    let Some(mut p) = store::retrieval::by_id(conn, scale.measure(), id)? else {
         return Ok(None);
     };
-    name_level(&mut p, &levels);
+    name_level(&mut p, &scale.set);
+    solve(&mut p);
     if mark {
         store::retrieval::mark_served(conn, id)?;
     }

@@ -200,6 +200,40 @@ impl Transform {
         }
     }
 
+    /// The transform's number among the group's 2 * 6^8 * 9! = 1,218,998,108,160 elements (below
+    /// 2^41; the bank stores it in 6 bytes):
+    ///
+    /// ```text
+    /// rank = ((t * 1296 + rows) * 1296 + cols) * 9! + digits
+    /// rows = bands * 216 + in_band[0] * 36 + in_band[1] * 6 + in_band[2]    (each a 0..6 rank)
+    /// ```
+    ///
+    /// where `bands` ranks the order of the bands and `in_band[i]` the order of the rows inside
+    /// the i-th output band (permutations ranked in lexicographic order), `cols` likewise, and
+    /// `digits` ranks the digit map among the 9! permutations. [`Transform::from_rank`] inverts it.
+    pub fn rank(&self) -> u64 {
+        let t = u64::from(self.transpose);
+        let digits = perm_rank(&self.digits[1..].iter().map(|d| d - 1).collect::<Vec<_>>());
+        ((t * 1296 + line_map_rank(&self.rows)) * 1296 + line_map_rank(&self.cols)) * FACT9 + digits
+    }
+
+    /// The transform of number `rank` ([`Transform::rank`]); `None` past the group's size.
+    pub fn from_rank(rank: u64) -> Option<Transform> {
+        if rank >= 2 * 1296 * 1296 * FACT9 {
+            return None;
+        }
+        let digits = perm_unrank(rank % FACT9, 9);
+        let rest = rank / FACT9;
+        let cols = line_map_unrank(rest % 1296);
+        let rows = line_map_unrank(rest / 1296 % 1296);
+        let transpose = rest / (1296 * 1296) == 1;
+        let mut dm = [0u8; 10];
+        for (v, d) in digits.iter().enumerate() {
+            dm[v + 1] = d + 1;
+        }
+        Some(Transform::build(transpose, rows, cols, dm))
+    }
+
     /// True for the identity.
     pub fn is_identity(&self) -> bool {
         *self == Transform::identity()
@@ -225,6 +259,78 @@ impl fmt::Display for Transform {
             join(&self.digits[1..])
         )
     }
+}
+
+impl std::str::FromStr for Transform {
+    type Err = String;
+    /// The text form [`Transform`]'s `Display` writes: `t:1 r:012345678 c:012345678 d:123456789`.
+    fn from_str(s: &str) -> Result<Transform, String> {
+        let bad =
+            || format!("bad transform {s:?}: expected t:0 r:012345678 c:012345678 d:123456789");
+        let mut parts = s.split_whitespace();
+        let mut field = |name: &str| -> Result<Vec<u8>, String> {
+            let p = parts.next().ok_or_else(bad)?;
+            let v = p.strip_prefix(name).ok_or_else(bad)?;
+            v.bytes()
+                .map(|b| b.checked_sub(b'0').filter(|d| *d <= 9).ok_or_else(bad))
+                .collect()
+        };
+        let t = field("t:")?;
+        let (r, c, d) = (field("r:")?, field("c:")?, field("d:")?);
+        let nine = |v: Vec<u8>| <[u8; 9]>::try_from(v).map_err(|_| bad());
+        if t.len() != 1 || t[0] > 1 || parts.next().is_some() {
+            return Err(bad());
+        }
+        Transform::new(t[0] == 1, nine(r)?, nine(c)?, nine(d)?)
+            .map_err(|e| format!("{}: {e}", bad()))
+    }
+}
+
+/// 9!, the number of digit maps.
+const FACT9: u64 = 362_880;
+
+/// The lexicographic rank of a permutation of `0..p.len()`.
+fn perm_rank(p: &[u8]) -> u64 {
+    let mut rank = 0u64;
+    for (i, &x) in p.iter().enumerate() {
+        let smaller_after = p[i + 1..].iter().filter(|&&y| y < x).count() as u64;
+        rank = rank * (p.len() - i) as u64 + smaller_after;
+    }
+    rank
+}
+
+/// The permutation of `0..n` of lexicographic rank `rank` (below n!).
+fn perm_unrank(mut rank: u64, n: usize) -> Vec<u8> {
+    let mut digits = vec![0u64; n];
+    for (i, d) in digits.iter_mut().enumerate().rev() {
+        let base = (n - i) as u64;
+        *d = rank % base;
+        rank /= base;
+    }
+    let mut left: Vec<u8> = (0..n as u8).collect();
+    digits.iter().map(|&d| left.remove(d as usize)).collect()
+}
+
+/// The rank (0..1296) of a band-preserving line map: the band order, then the line order
+/// inside each output band.
+fn line_map_rank(map: &[u8; 9]) -> u64 {
+    let bands = [map[0] / 3, map[3] / 3, map[6] / 3];
+    (0..3).fold(perm_rank(&bands), |acc, b| {
+        acc * 6 + perm_rank(&[map[3 * b] % 3, map[3 * b + 1] % 3, map[3 * b + 2] % 3])
+    })
+}
+
+/// The line map of rank `rank` (below 1296), inverting [`line_map_rank`].
+fn line_map_unrank(rank: u64) -> [u8; 9] {
+    let bands = perm_unrank(rank / 216, 3);
+    let mut out = [0u8; 9];
+    for b in 0..3 {
+        let lines = perm_unrank(rank / 6u64.pow(2 - b as u32) % 6, 3);
+        for j in 0..3 {
+            out[3 * b + j] = 3 * bands[b] + lines[j];
+        }
+    }
+    out
 }
 
 /// True when `map` is a permutation of 0-8 that sends each band (group of three) to a band.
@@ -296,5 +402,42 @@ mod tests {
         let t = Transform::new(true, id, id, [1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap();
         // Output r1c2 (cell 1) comes from input r2c1 (cell 9).
         assert_eq!(t.source_of(Cell::new(1).unwrap()), Cell::new(9).unwrap());
+    }
+
+    #[test]
+    fn ranks_number_the_group() {
+        assert_eq!(Transform::identity().rank(), 0);
+        let last = 2 * 1296 * 1296 * FACT9 - 1;
+        let t = Transform::from_rank(last).unwrap();
+        assert_eq!(t.rank(), last);
+        assert_eq!(t.to_string(), "t:1 r:876543210 c:876543210 d:987654321");
+        assert!(Transform::from_rank(last + 1).is_none());
+        assert!(last < 1 << 41);
+    }
+
+    #[test]
+    fn text_form_parses_back_and_rejects_bad_text() {
+        let t: Transform = "t:1 r:345201687 c:354687120 d:387951642".parse().unwrap();
+        assert_eq!(t.to_string(), "t:1 r:345201687 c:354687120 d:387951642");
+        for bad in [
+            "",
+            "t:2 r:012345678 c:012345678 d:123456789",
+            "t:0 r:0123 c:012345678 d:123456789",
+            "t:0 r:012345678 c:012345678 d:123456789 x",
+            "t:0 r:102345678 c:012345678 d:113456789",
+        ] {
+            assert!(bad.parse::<Transform>().is_err(), "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rank_round_trips(seed in proptest::prelude::any::<u64>()) {
+            let t = Transform::random(&mut Rng::new(seed));
+            let r = t.rank();
+            proptest::prop_assert!(r < 2 * 1296 * 1296 * FACT9);
+            proptest::prop_assert_eq!(Transform::from_rank(r), Some(t));
+            proptest::prop_assert_eq!(t.to_string().parse::<Transform>(), Ok(t));
+        }
     }
 }

@@ -641,7 +641,7 @@ fn imported_seeds_are_the_seeds_a_build_uses() {
     let conn = rusqlite::Connection::open(dir.path().join("pseudoku.db")).unwrap();
     let provenances: Vec<String> = column(
         &conn,
-        "SELECT DISTINCT s.provenance FROM puzzles p JOIN seeds s ON s.id = p.seed_id
+        "SELECT DISTINCT s.provenance FROM puzzles_text p JOIN seeds s ON s.id = p.seed_id
          ORDER BY s.provenance",
     );
     assert_eq!(

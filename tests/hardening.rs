@@ -256,7 +256,7 @@ fn a_newer_bank_or_a_foreign_file_is_refused_in_one_line() {
         );
     }
     let conn = Connection::open(&db).unwrap();
-    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM puzzles");
+    let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM puzzles_text");
     assert_eq!(n, 5, "nothing written");
     // Version 0 with tables, or somebody else's database.
     conn.pragma_update(None, "user_version", 0).unwrap();

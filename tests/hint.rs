@@ -181,7 +181,7 @@ fn the_command_hints_a_bank_puzzle_by_id() {
     let conn = rusqlite::Connection::open(&db).unwrap();
     let (id, puzzle): (i64, String) = conn
         .query_row(
-            "SELECT id, puzzle FROM puzzles ORDER BY id LIMIT 1",
+            "SELECT id, puzzle FROM puzzles_text ORDER BY id LIMIT 1",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )

@@ -12,7 +12,7 @@ use rusqlite::Connection;
 
 /// (puzzle, level, clues, technique, build) of every stored puzzle.
 fn rows(conn: &Connection) -> Vec<(Puzzle, u32, u32, String, i64)> {
-    conn.prepare("SELECT puzzle, level, clues, technique, build_id FROM puzzles ORDER BY id")
+    conn.prepare("SELECT puzzle, level, clues, technique, build_id FROM puzzles_text ORDER BY id")
         .unwrap()
         .query_map([], |r| {
             Ok((
@@ -60,7 +60,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
         // Pseudo-generated (from a seed) puzzles are among them.
         let seeded: u32 = scalar(
             &conn,
-            "SELECT COUNT(*) FROM puzzles WHERE seed_id IS NOT NULL",
+            "SELECT COUNT(*) FROM puzzles_text WHERE seed_id IS NOT NULL",
         );
         assert!(seeded >= 12, "{name}: {seeded}");
         pseudoku()

@@ -10,25 +10,30 @@ use rusqlite::Connection;
 use std::collections::HashSet;
 use std::path::Path;
 
+/// Every stored puzzle's percentile (by id), measured as the bank measures it when read: its
+/// stored difficulty against the stored reference.
 fn percentiles(conn: &Connection) -> Vec<f64> {
-    column(conn, "SELECT percentile FROM puzzles ORDER BY id")
+    let reference = Reference::new(column(conn, "SELECT difficulty FROM reference"));
+    let stored: Vec<f64> = column(conn, "SELECT difficulty FROM puzzles_text ORDER BY id");
+    stored.iter().map(|&d| reference.percentile(d)).collect()
 }
 
-/// Checks that every stored percentile is the stored difficulty's against the stored
-/// reference; returns the sizes of both.
+/// Checks that every stored level is the stored difficulty's on the bank's levels, and that
+/// the bank measures percentiles against the stored reference; returns the sizes of both.
 fn check_percentiles(conn: &Connection) -> (usize, usize) {
     let reference: Vec<f64> = column(conn, "SELECT difficulty FROM reference");
     let n = reference.len();
-    let reference = Reference::new(reference);
-    let rows: Vec<(f64, f64)> = conn
-        .prepare("SELECT difficulty, percentile FROM puzzles")
+    let levels = pseudoku::levels::Levels::read(conn).unwrap();
+    assert_eq!(levels.reference, Reference::new(reference));
+    let rows: Vec<(f64, u32)> = conn
+        .prepare("SELECT difficulty, level FROM puzzles_text")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    for (d, p) in &rows {
-        assert_eq!(reference.percentile(*d), *p);
+    for (d, l) in &rows {
+        assert_eq!(levels.set.of(*d) as u32, *l);
     }
     (n, rows.len())
 }
@@ -171,7 +176,7 @@ fn a_bank_built_with_quotas_serves_every_range() {
         .iter()
         .map(|b| b["puzzles"].as_u64().unwrap())
         .collect();
-    let difficulties: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles");
+    let difficulties: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles_text");
     let mut want = vec![0u64; 4];
     for d in difficulties {
         want[default.of(d)] += 1;
@@ -255,7 +260,7 @@ fn concurrent_callers_never_get_the_same_puzzle() {
     let conn = Connection::open(&db).unwrap();
     let served: i64 = scalar(
         &conn,
-        "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+        "SELECT COUNT(*) FROM puzzles_text WHERE served_at IS NOT NULL",
     );
     assert_eq!(served, 60);
 }
@@ -323,7 +328,7 @@ fn targeted_builds_do_not_depend_on_the_thread_count() {
         build_bands(&db, 50, 4, threads);
         let conn = Connection::open(&db).unwrap();
         let rows: Vec<(String, i64, f64)> = conn
-            .prepare("SELECT puzzle, job, percentile FROM puzzles ORDER BY job")
+            .prepare("SELECT puzzle, job, difficulty FROM puzzles_text ORDER BY job")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap()
@@ -342,16 +347,17 @@ fn retrieval_uses_the_index() {
     let db = dir.path().join("bank.db");
     build_bands(&db, 10, 1, 2);
     let conn = Connection::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
     for (within, index) in [
         (
             Within::Percentiles("0..50".parse().unwrap()),
-            "puzzles_unserved",
+            "puzzles_rating",
         ),
-        (Within::Level(2), "puzzles_unserved_level"),
+        (Within::Level(2), "puzzles_level"),
     ] {
-        let plan = take_plans(&conn, RatingKind::Difficulty, within).unwrap();
+        let plan = take_plans(&conn, levels.measure(), within).unwrap();
         // The id span is two seeks, a draw looks a row up by its id, listing a rare range
-        // searches an index of unserved puzzles: nothing scans the table.
+        // searches the rating's or the level's index: nothing scans the table.
         assert!(
             plan.iter().all(|p| !p.starts_with("SCAN puzzles")),
             "{plan:?}"
@@ -371,10 +377,13 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
     let db = dir.path().join("bank.db");
     build_bands(&db, 300, 4, 2);
     let conn = pseudoku::store::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
     let rows: Vec<(u8, f64, u32)> = conn
-        .prepare("SELECT tier, percentile, level FROM puzzles WHERE served_at IS NULL")
+        .prepare("SELECT tier, difficulty, level FROM puzzles_text WHERE served_at IS NULL")
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_map([], |r| {
+            Ok((r.get(0)?, levels.reference.percentile(r.get(1)?), r.get(2)?))
+        })
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
@@ -410,7 +419,7 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
         let mut rng = pseudoku::Rng::new(1);
         let (mut by_tier, mut by_decile) = (vec![0u64; 7], vec![0u64; 10]);
         for _ in 0..20_000 {
-            let p = take(&conn, RatingKind::Difficulty, within, 1, false, &mut rng).unwrap();
+            let p = take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap();
             assert!(inside(&(
                 p[0].tier,
                 p[0].percentile,
@@ -444,7 +453,7 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
 
 /// The bank's puzzles with their `difficulty`, easiest first.
 fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
-    conn.prepare("SELECT puzzle, difficulty FROM puzzles ORDER BY difficulty, id")
+    conn.prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY difficulty, id")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
@@ -552,7 +561,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
         .stdout(predicates::str::contains("on the puzzles fitted: 100.0%"))
         .stdout(predicates::str::contains("agreement held out: "));
     let levels: Vec<(f64, u32)> = conn
-        .prepare("SELECT difficulty, level FROM puzzles")
+        .prepare("SELECT difficulty, level FROM puzzles_text")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
@@ -596,10 +605,10 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
     build(&db, 60, 2);
     let conn = Connection::open(&db).unwrap();
     let before = rated_puzzles(&conn);
-    let levels_before: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
+    let levels_before: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
     // What an older model's bank looks like: other ratings, its model recorded as 1.
     conn.execute_batch(
-        "UPDATE puzzles SET difficulty = difficulty + 1, percentile = 0, level = 0;
+        "UPDATE puzzles SET difficulty = difficulty + 1000, level = 0;
          UPDATE reference SET difficulty = difficulty + 1;
          UPDATE settings SET value = '1' WHERE key = 'difficulty_model';",
     )
@@ -624,7 +633,7 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
     for (p, d) in &before {
         assert_eq!(after[p], *d, "{p}");
     }
-    let levels_after: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
+    let levels_after: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
     assert_eq!(levels_after[..60], levels_before[..]);
     assert_eq!(check_percentiles(&conn), (10_000, 80));
     let model: String = scalar(

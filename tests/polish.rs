@@ -141,7 +141,7 @@ fn get_by_id_and_unserve() {
     assert_eq!(left, 0);
     let served: Option<String> = scalar(
         &conn,
-        &format!("SELECT served_at FROM puzzles WHERE id = {id}"),
+        &format!("SELECT served_at FROM puzzles_text WHERE id = {id}"),
     );
     assert_eq!(served, None);
 }
@@ -192,7 +192,7 @@ fn short_floats_small_references_and_did_you_mean() {
     // A 50-puzzle reference is taken, with a warning.
     let corpus = dir.path().join("small.txt");
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let puzzles: Vec<String> = column(&conn, "SELECT puzzle FROM puzzles LIMIT 50");
+    let puzzles: Vec<String> = column(&conn, "SELECT puzzle FROM puzzles_text LIMIT 50");
     std::fs::write(&corpus, puzzles.join("\n")).unwrap();
     let o = pseudoku()
         .args(["calibrate", "--db", db_s, "--from"])
@@ -220,7 +220,7 @@ fn short_floats_small_references_and_did_you_mean() {
     let rows: Vec<String> = column(
         &conn,
         "SELECT puzzle || char(9) || CASE level WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' \
-         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles",
+         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles_text",
     );
     std::fs::write(&labelled, rows.join("\n")).unwrap();
     let o = pseudoku()

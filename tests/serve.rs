@@ -144,7 +144,7 @@ fn a_user_never_gets_a_class_twice_even_concurrently() {
     assert_eq!(n, 15);
     let served: i64 = common::scalar(
         &conn,
-        "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+        "SELECT COUNT(*) FROM puzzles_text WHERE served_at IS NOT NULL",
     );
     assert_eq!(served, 0);
 }

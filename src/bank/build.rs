@@ -182,7 +182,7 @@ pub fn build(
         crate::rate::RATER,
     )?;
     let _ = lock.describe(&format!("build {}", b.id));
-    let mut keys: HashSet<String> = store::puzzles::keys(&conn)?;
+    let mut keys: HashSet<u128> = store::puzzles::keys(&conn)?;
     let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
     let all_seeds = Source::Seeds((0..seeds.len()).collect());
     let mut prog = Progress {
@@ -236,13 +236,13 @@ pub fn build(
         });
         // Duplicates of the bank or of an earlier job of the batch are dropped unrated.
         let mut fresh: Vec<Generated> = Vec::new();
-        let mut batch_keys: HashSet<String> = HashSet::new();
+        let mut batch_keys: HashSet<u128> = HashSet::new();
         let mut events: Vec<(u64, Event)> = Vec::new();
         for r in results {
             match r {
                 JobResult::NotUnique(j) => events.push((j, Event::NotUnique)),
                 JobResult::Puzzle(g) => {
-                    let key = g.canon.key().to_hex();
+                    let key = store::puzzles::key_prefix(&g.canon.key().0);
                     if keys.contains(&key) || !batch_keys.insert(key) {
                         events.push((g.job, Event::Duplicate));
                     } else {
@@ -310,7 +310,7 @@ pub fn build(
                 }
                 targets[i].stored += 1;
             }
-            keys.insert(rated.graded.key().to_hex());
+            keys.insert(store::puzzles::key_prefix(&rated.graded.key().0));
             b.stored += 1;
             rows.push(rated.into());
         }

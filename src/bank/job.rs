@@ -342,24 +342,19 @@ impl From<Rated> for NewPuzzle {
     fn from(r: Rated) -> NewPuzzle {
         let (g, rep) = (&r.graded, &r.graded.report);
         NewPuzzle {
-            puzzle: g.puzzle.to_line(),
-            solution: g.solution.to_line(),
-            canon: g.canon.to_line(),
-            canon_key: g.key().to_hex(),
+            puzzle: *g.puzzle.as_bytes(),
+            canon_key: g.key().0,
             clues: g.puzzle.clues() as u32,
             difficulty: rep.difficulty,
             hsolve: rep.hsolve,
             hsolve_sd: rep.hsolve_sd,
             tier: rep.tier,
-            wnef: rep.wnef,
-            wnef_class: rep.wnef_class,
-            box_norm: rep.box_norm,
-            box_class: rep.box_class,
-            technique: rep.technique.to_string(),
+            technique: crate::metrics::Technique::from_name(rep.technique)
+                .expect("a rating names a technique family")
+                .rank(),
             seed_id: r.seed_id,
-            percentile: r.percentile,
             level: r.level,
-            transform: r.transform.map_or(String::new(), |t| t.to_string()),
+            transform: r.transform.map(|t| t.rank()),
             job: r.job,
         }
     }

@@ -201,7 +201,11 @@ pub fn plan(
         .map(|(aim, ..)| resolve(aim, levels))
         .collect::<Result<_, _>>()?;
     let seed_pct = pool.install(|| seed_percentiles(seeds, levels));
-    let stored = store::puzzles::build_scale(conn, build_id)?;
+    // Each stored puzzle's percentile and level (a puzzle without a rating counts nowhere).
+    let stored: Vec<(f64, u32)> = store::puzzles::build_scale(conn, levels.rating, build_id)?
+        .into_iter()
+        .filter_map(|(r, l)| Some((levels.reference.percentile(r?), l?)))
+        .collect();
     let sources_pct = store::settings::reference_by_source(conn, levels.rating)?;
     let shares = |range: PercentileRange| -> (f64, f64) {
         let share = |name: &str| {

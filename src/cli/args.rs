@@ -85,8 +85,8 @@ pub enum Command {
     /// same seed and count give the same bank whatever the thread count. With --band or
     /// --per-band, only puzzles inside the bands are kept, until every quota is met.
     Build(BuildArgs),
-    /// Re-check a bank's rows: unique solution, stored solution, canonical form and key, both
-    /// ratings and the percentile.
+    /// Re-check a bank's rows: the stored cells, a unique solution, the class key, both ratings
+    /// and the level.
     Verify(VerifyArgs),
     /// Get random unserved puzzles of a band, a percentile range or a level.
     ///

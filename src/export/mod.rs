@@ -36,7 +36,7 @@ pub mod pages;
 pub mod pdf;
 
 use crate::calendar::Date;
-use crate::levels::{Band, LevelSet, RatingKind};
+use crate::levels::{Band, LevelSet};
 use crate::rng::Rng;
 use crate::store::retrieval::Within;
 use crate::store::{self, StoreError};
@@ -53,6 +53,9 @@ pub enum ExportError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The bank's levels cannot be read.
+    #[error(transparent)]
+    Levels(#[from] crate::levels::LevelsError),
     /// A file or folder could not be written or read.
     #[error("{}", .path.display())]
     Io {
@@ -311,7 +314,8 @@ pub fn export_with_progress(
             "--sdk-per-puzzle is for --format sdk without --single-file".into(),
         ));
     }
-    let (rating, levels) = store::settings::levels(conn)?;
+    let scale = crate::levels::Levels::read(conn)?;
+    let levels = scale.set.clone();
     let mix = Mix::parse(&opts.mix, &levels)?;
     let slots = mix.slots();
     std::fs::create_dir_all(&opts.out).map_err(ExportError::io(&opts.out))?;
@@ -364,7 +368,7 @@ pub fn export_with_progress(
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
-                match choose(conn, rating, item.within, &placed, day, &mut rng)? {
+                match choose(conn, scale.measure(), item.within, &placed, day, &mut rng)? {
                     Some((p, grid)) => {
                         store::batches::record(
                             conn,
@@ -413,7 +417,14 @@ pub fn export_with_progress(
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
-            let puzzles = store::batches::day(conn, &date)?;
+            let mut puzzles = store::batches::day(conn, &date)?;
+            for p in &mut puzzles {
+                p.solution = crate::grid::Puzzle::parse_line(&p.puzzle)
+                    .ok()
+                    .and_then(|q| crate::solve::solve(&q).unique())
+                    .map(|g| g.to_line())
+                    .unwrap_or_default();
+            }
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
@@ -544,7 +555,7 @@ pub fn parse_date(s: &str) -> Result<Date> {
 /// replacement, skipping those the rule excludes).
 fn choose(
     conn: &Connection,
-    rating: RatingKind,
+    measure: store::retrieval::Measure,
     within: Within,
     placed: &HashMap<i64, Vec<Placed>>,
     day: i64,
@@ -556,11 +567,12 @@ fn choose(
         .collect();
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
     let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
-    let mut sampler = store::retrieval::Sampler::new(conn, rating, within)?;
-    while let Some(p) = sampler.draw(rng)? {
+    let mut sampler = store::retrieval::Sampler::new(conn, measure, within)?;
+    while let Some(mut p) = sampler.draw(rng)? {
         if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
             continue;
         }
+        crate::retrieve::solve(&mut p);
         let g = grid_key(&p.solution)?;
         if !grids.contains(g.as_str()) {
             return Ok(Some((p, g)));

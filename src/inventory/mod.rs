@@ -142,6 +142,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     for l in &mut counts {
         l.layout = store::settings::layout(conn, &l.level)?.unwrap_or_else(|| "none".to_string());
     }
+    let rf = r.as_ref();
     let mut tiers = vec![0u64; 7];
     let mut deciles = vec![0u64; 10];
     let mut values = Vec::with_capacity(rows.len());
@@ -150,7 +151,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             l.puzzles += 1;
             l.served += u64::from(r.served);
         }
-        if let Some(p) = r.percentile {
+        if let Some(p) = r.rating.zip(rf).map(|(v, rf)| rf.percentile(v)) {
             deciles[((p / 10.0).floor() as usize).min(9)] += 1;
         }
         tiers[(r.tier as usize).min(6)] += 1;
@@ -166,8 +167,8 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         })
         .collect();
     for g in store::inventory::technique_counts(conn)? {
-        let family = Technique::from_name(&g.value)
-            .and_then(|t| Technique::ALL.iter().position(|&a| a == t));
+        let family =
+            Technique::from_rank(g.value).and_then(|t| Technique::ALL.iter().position(|&a| a == t));
         if let Some(n) = family.and_then(|t| techniques[t].per_level.get_mut(g.level as usize)) {
             *n += g.puzzles;
         }

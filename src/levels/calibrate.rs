@@ -86,6 +86,14 @@ impl Levels {
         self.set.of(self.rating.value(difficulty, hsolve)) as u32
     }
 
+    /// How puzzles are measured when read from the bank (percentiles are not stored).
+    pub fn measure(&self) -> store::retrieval::Measure<'_> {
+        store::retrieval::Measure {
+            rating: self.rating,
+            reference: &self.reference,
+        }
+    }
+
     /// The levels of an open bank as they are (no default reference is created).
     pub fn read(conn: &rusqlite::Connection) -> Result<Levels, LevelsError> {
         let (rating, set) = store::settings::levels(conn)?;
@@ -177,14 +185,13 @@ fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
 }
 
 /// Brings stored rows up to date: rates the rows without a `difficulty` (migration 0003 leaves
-/// them NULL, a new model forgets them), gives every row its retrieval tie-break (`pick`,
-/// added by migration 0004), its percentile and its level. 1,000 rows per transaction, on the
+/// them NULL, a new model forgets them) and gives every row its level. 1,000 rows per transaction, on the
 /// current rayon pool, so an interrupted backfill keeps what it did. Returns how many rows
 /// were touched.
 pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, LevelsError> {
     let todo = store::puzzles::stale(conn)?;
     for chunk in todo.chunks(1000) {
-        let done: Vec<(store::puzzles::Refreshed, &str)> = chunk
+        let done: Vec<store::puzzles::Refreshed> = chunk
             .par_iter()
             .map(|row| -> Result<_, LevelsError> {
                 let difficulty = match row.difficulty {
@@ -198,15 +205,11 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
                             .difficulty
                     }
                 };
-                Ok((
-                    store::puzzles::Refreshed {
-                        id: row.id,
-                        difficulty,
-                        percentile: levels.percentile(difficulty, row.hsolve),
-                        level: levels.level(difficulty, row.hsolve),
-                    },
-                    row.canon_key.as_str(),
-                ))
+                Ok(store::puzzles::Refreshed {
+                    id: row.id,
+                    difficulty,
+                    level: levels.level(difficulty, row.hsolve),
+                })
             })
             .collect::<Result<_, _>>()?;
         store::puzzles::refresh(conn, &done)?;
@@ -364,7 +367,7 @@ pub fn calibrate(
     };
     store::settings::set_levels(&tx, &set)?;
     let levels = Levels::read(&tx)?;
-    let n = store::puzzles::recompute_scale(&tx, levels.rating, &levels.reference, &levels.set)?;
+    let n = store::puzzles::recompute_scale(&tx, levels.rating, &levels.set)?;
     tx.commit().map_err(StoreError::from)?;
     Ok((levels, n))
 }

@@ -60,6 +60,15 @@ impl From<store::StoreError> for ApiError {
     }
 }
 
+impl From<crate::levels::LevelsError> for ApiError {
+    fn from(e: crate::levels::LevelsError) -> ApiError {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the bank's levels: {e}"),
+        )
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
         ApiError(r.status(), r.body_text())
@@ -133,7 +142,8 @@ async fn openapi() -> Response {
 
 async fn levels(State(s): State<Arc<Shared>>) -> Reply {
     let out = blocking(move || {
-        let (rating, set) = s.levels()?;
+        let lv = s.levels()?;
+        let (rating, set) = (lv.rating, &lv.set);
         let names = set.names().names();
         let counts = s.read(|c| store::puzzles::level_counts(c, names.len()))?;
         let levels: Vec<Value> = names
@@ -234,6 +244,8 @@ fn puzzle_json(p: &store::Served, set: &crate::levels::LevelSet, solution: bool)
         "clues": clues,
     });
     if solution {
+        let mut p = p.clone();
+        crate::retrieve::solve(&mut p);
         v["solution"] = json!(p.solution);
     }
     v
@@ -258,20 +270,21 @@ async fn next(
     let user = check_user(q.get("user"))?;
     let sel = selector(&q)?;
     let solution = wants_solution(&q)?;
-    let (rating, set) = match s.cached_levels() {
+    let lv = match s.cached_levels() {
         Some(cached) => cached,
         None => {
             let s = s.clone();
             blocking(move || Ok(s.levels()?)).await?
         }
     };
-    let within: Within = sel.within(&set).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (rating, set) = (lv.rating, &lv.set);
+    let within: Within = sel.within(set).map_err(|e| ApiError::bad(e.to_string()))?;
     for _ in 0..DRAW_RETRIES {
         let drawn = {
-            let (s, user) = (s.clone(), user.clone());
+            let (s, user, lv) = (s.clone(), user.clone(), lv.clone());
             blocking(move || {
                 let mut rng = s.rng();
-                Ok(s.read(|c| history::draw(c, rating, within, &user, &mut rng))?)
+                Ok(s.read(|c| history::draw(c, lv.measure(), within, &user, &mut rng))?)
             })
             .await?
         };
@@ -280,7 +293,7 @@ async fn next(
                 StatusCode::NOT_FOUND,
                 format!(
                     "user {user} has had every puzzle of {}",
-                    sel.describe(&set, rating)
+                    sel.describe(set, rating)
                 ),
             ));
         };
@@ -288,7 +301,7 @@ async fn next(
             .await
             .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
         {
-            return Ok(Json(puzzle_json(&p, &set, solution)).into_response());
+            return Ok(Json(puzzle_json(&p, set, solution)).into_response());
         }
     }
     Err(ApiError(
@@ -307,14 +320,14 @@ async fn puzzle_by_id(
         .map_err(|_| ApiError::bad(format!("bad puzzle id {id:?}: a whole number")))?;
     let solution = wants_solution(&q)?;
     let out = blocking(move || {
-        let (rating, set) = s.levels()?;
-        let Some(p) = s.read(|c| store::retrieval::by_id(c, rating, id))? else {
+        let lv = s.levels()?;
+        let Some(p) = s.read(|c| store::retrieval::by_id(c, lv.measure(), id))? else {
             return Err(ApiError(
                 StatusCode::NOT_FOUND,
                 format!("no puzzle with id {id}"),
             ));
         };
-        Ok(puzzle_json(&p, &set, solution))
+        Ok(puzzle_json(&p, &lv.set, solution))
     })
     .await?;
     Ok(Json(out).into_response())

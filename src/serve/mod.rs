@@ -17,7 +17,7 @@ mod api;
 mod metrics;
 mod page;
 
-use crate::levels::{LevelSet, RatingKind};
+use crate::levels::{Levels, LevelsError};
 use crate::rng::Rng;
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
@@ -74,7 +74,7 @@ struct Shared {
     metrics: Arc<metrics::Metrics>,
     /// The bank's rating and levels, and when they were read (a calibration while serving is
     /// seen within [`LEVELS_TTL`]).
-    levels: Mutex<Option<(std::time::Instant, RatingKind, LevelSet)>>,
+    levels: Mutex<Option<(std::time::Instant, Arc<Levels>)>>,
 }
 
 /// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
@@ -99,10 +99,10 @@ const LEVELS_TTL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Shared {
     /// Runs `f` with a reading connection from the pool (opening one if the pool is empty).
-    fn read<T>(
+    fn read<T, E: From<StoreError>>(
         &self,
-        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+        f: impl FnOnce(&Connection) -> Result<T, E>,
+    ) -> Result<T, E> {
         let conn = self.readers.lock().expect("pool").pop();
         let conn = match conn {
             Some(c) => c,
@@ -113,23 +113,22 @@ impl Shared {
         out
     }
 
-    /// The bank's rating and levels if read within [`LEVELS_TTL`].
-    fn cached_levels(&self) -> Option<(RatingKind, LevelSet)> {
+    /// The bank's rating, reference and levels if read within [`LEVELS_TTL`].
+    fn cached_levels(&self) -> Option<Arc<Levels>> {
         match &*self.levels.lock().expect("levels") {
-            Some((at, rating, set)) if at.elapsed() < LEVELS_TTL => Some((*rating, set.clone())),
+            Some((at, levels)) if at.elapsed() < LEVELS_TTL => Some(levels.clone()),
             _ => None,
         }
     }
 
-    /// The bank's rating and levels (read again after [`LEVELS_TTL`]).
-    fn levels(&self) -> Result<(RatingKind, LevelSet), StoreError> {
+    /// The bank's rating, reference and levels (read again after [`LEVELS_TTL`]).
+    fn levels(&self) -> Result<Arc<Levels>, LevelsError> {
         if let Some(cached) = self.cached_levels() {
             return Ok(cached);
         }
-        let (rating, set) = self.read(store::settings::levels)?;
-        *self.levels.lock().expect("levels") =
-            Some((std::time::Instant::now(), rating, set.clone()));
-        Ok((rating, set))
+        let levels = Arc::new(self.read(Levels::read)?);
+        *self.levels.lock().expect("levels") = Some((std::time::Instant::now(), levels.clone()));
+        Ok(levels)
     }
 
     /// A random stream for one draw.

@@ -15,7 +15,7 @@ pub struct Exported {
     pub level: String,
     /// The puzzle, 81 characters.
     pub puzzle: String,
-    /// Its solution, 81 digits.
+    /// Its solution, 81 digits (empty as read: the caller solves the puzzle).
     pub solution: String,
     /// Its `difficulty` when it was exported (`None` if it had none yet).
     pub difficulty: Option<f64>,
@@ -88,7 +88,8 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     conn.execute(
         "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id,
             bank_rating, percentile, difficulty, hsolve)
-         SELECT ?1, ?2, ?3, id, canon_key, ?4, seed_id, ?6, ?7, difficulty, hsolve
+         SELECT ?1, ?2, ?3, id, lower(hex(canon_key)), ?4, seed_id, ?6, ?7, difficulty / 1000.0,
+            hsolve / 100.0
          FROM puzzles WHERE id = ?5",
         params![
             r.date,
@@ -104,17 +105,27 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
 }
 
 /// The puzzles recorded for `date`, in slot order, with the ratings and percentile recorded
-/// with them.
+/// with them (their solutions left empty: the caller solves them).
 pub fn day(conn: &Connection, date: &str) -> Result<Vec<Exported>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT b.date, b.slot, b.level, p.puzzle, p.solution, b.difficulty, b.hsolve,
-                b.percentile, p.id
-             FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
-             WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
-        )?,
-        [date],
-    )
+    let mut stmt = conn.prepare(
+        "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id
+         FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
+         WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
+    )?;
+    let rows = stmt.query_map([date], |r| {
+        Ok(Exported {
+            date: r.get(0)?,
+            slot: r.get(1)?,
+            level: r.get(2)?,
+            puzzle: super::puzzles::line_of(r.get_ref(3)?.as_blob()?).unwrap_or_default(),
+            solution: String::new(),
+            difficulty: r.get(4)?,
+            hsolve: r.get(5)?,
+            percentile: r.get(6)?,
+            id: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.

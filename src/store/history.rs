@@ -2,16 +2,15 @@
 //! class, and draws among the puzzles of a range whose class a user has not had yet. Separate
 //! from `served_at`, the publisher's global flag.
 
-use super::retrieval::{served_columns, served_row, Within, SPAN};
+use super::retrieval::{served_columns, served_row, Measure, Within, SPAN};
 use super::{Result, Served};
 use crate::rng::Rng;
-use crate::scale::RatingKind;
 use rusqlite::{params_from_iter, Connection};
 
 /// Random draws by id before the draw lists the range (see [`draw`]).
 const TRIES: u32 = 64;
 
-/// A puzzle of `within` (rated by `rating`) whose class `user` has never been given,
+/// A puzzle of `within` (measured by `measure`) whose class `user` has never been given,
 /// uniformly among those, with its class key; `None` when the user has had every one. Reads
 /// only: [`record`] makes it the user's.
 ///
@@ -20,22 +19,22 @@ const TRIES: u32 = 64;
 /// and one is picked uniformly.
 pub fn draw(
     conn: &Connection,
-    rating: RatingKind,
+    measure: Measure,
     within: Within,
     user: &str,
     rng: &mut Rng,
 ) -> Result<Option<(Served, String)>> {
-    let (cond, params) = within.any_condition();
+    let (cond, params) = within.any_condition(measure);
     let n = params.len();
     let not_had = |u: usize| {
         format!(
             "NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?{u} \
-             AND h.canon_key = p.canon_key)"
+             AND h.canon_key = lower(hex(p.canon_key)))"
         )
     };
     let by_id = format!(
-        "SELECT {}, p.canon_key FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
-        served_columns(rating).replacen("id, ", "p.id, ", 1),
+        "SELECT {}, lower(hex(p.canon_key)) FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
+        served_columns(measure.rating).replacen("id, ", "p.id, ", 1),
         n + 1,
         not_had(n + 2)
     );
@@ -52,7 +51,7 @@ pub fn draw(
     };
     let mut stmt = conn.prepare_cached(&by_id)?;
     let row = |r: &rusqlite::Row| -> rusqlite::Result<(Served, String)> {
-        Ok((served_row(r)?, r.get(10)?))
+        Ok((served_row(r, measure)?, r.get(8)?))
     };
     if let Ok(span) = u32::try_from(hi - lo + 1) {
         for _ in 0..TRIES {

@@ -7,12 +7,10 @@ use crate::scale::RatingKind;
 use rusqlite::Connection;
 
 /// What `stats` reads of one stored puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PuzzleFacts {
     /// Its rating (the bank's rating), NULL before the backfill.
     pub rating: Option<f64>,
-    /// Its percentile.
-    pub percentile: Option<f64>,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
     /// Whether it was served.
@@ -23,14 +21,21 @@ pub struct PuzzleFacts {
 
 /// Every stored puzzle's facts for `rating`.
 pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleFacts>> {
-    super::rows(
-        &mut conn.prepare(&format!(
-            "SELECT {} AS rating, percentile, tier, served_at IS NOT NULL AS served, level
-             FROM puzzles",
-            super::puzzles::column(rating)
-        ))?,
-        [],
-    )
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {}, tier, served_at IS NOT NULL, level FROM puzzles",
+        super::puzzles::column(rating)
+    ))?;
+    let rows = stmt.query_map([], |r| {
+        Ok(PuzzleFacts {
+            rating: r
+                .get::<_, Option<i64>>(0)?
+                .map(|v| super::puzzles::from_units(v, rating)),
+            tier: r.get(1)?,
+            served: r.get(2)?,
+            level: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Puzzles of one level sharing one value of a column (`stats`' counts per level).
@@ -44,9 +49,9 @@ pub struct LevelGroup<T> {
     pub puzzles: u64,
 }
 
-/// Puzzles per level and hardest technique family (its stored name), by level then name;
+/// Puzzles per level and hardest technique family (by rank, 1 = singles), by level then rank;
 /// puzzles without a level (before the backfill) are left out.
-pub fn technique_counts(conn: &Connection) -> Result<Vec<LevelGroup<String>>> {
+pub fn technique_counts(conn: &Connection) -> Result<Vec<LevelGroup<u8>>> {
     super::rows(
         &mut conn.prepare(
             "SELECT level, technique AS value, COUNT(*) AS puzzles FROM puzzles

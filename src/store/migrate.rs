@@ -4,7 +4,7 @@
 //! [`SCHEMA_VERSION`] is the list's length. Never edit or reorder a shipped entry: add one.
 
 use super::{Result, StoreError};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 /// What a migration does.
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +49,16 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0008_names.sql"),
     sql_file!("0009_rating_levels.sql"),
     sql_file!("0010_user_history.sql"),
+    sql_file!("0011_compact_rows.sql"),
+    Migration {
+        name: "0012 (data): every puzzle row into the compact table",
+        step: Step::Data(compact_rows),
+    },
+    sql_file!("0013_compact_indexes.sql"),
+    Migration {
+        name: "0014 (data): the rating index follows the bank's rating",
+        step: Step::Data(rating_index),
+    },
 ];
 
 /// The schema version this program writes: the number of migrations.
@@ -63,6 +73,113 @@ fn fill_picks(conn: &Connection) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare("UPDATE puzzles SET pick = ?2 WHERE id = ?1")?;
     for (id, key) in rows {
         stmt.execute(params![id, super::pick_of(&key)])?;
+    }
+    Ok(())
+}
+
+/// A row an older version stored that does not convert (never written by pseudoku).
+fn bad_row(id: i64, what: &str) -> rusqlite::Error {
+    rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+        Some(format!("puzzle row {id}: {what}")),
+    )
+}
+
+/// Copies every row of the old `puzzles` into `puzzles_compact` (migration 0011), converted:
+/// cells packed, the hex key as 32 bytes, ratings in whole units, the technique by rank, the
+/// transform by rank; then the old table goes and the compact one takes its name. Columns
+/// derived in microseconds (solution, canonical form, WNEF, box norm, percentile, tie-break,
+/// creation time) are not copied.
+fn compact_rows(conn: &Connection) -> rusqlite::Result<()> {
+    use super::puzzles::{pack, to_units};
+    use crate::scale::RatingKind::{Difficulty, Hsolve};
+    let mut read = conn.prepare(
+        "SELECT id, puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier, technique,
+            level, seed_id, transform, build_id, job, served_at FROM puzzles ORDER BY id",
+    )?;
+    let mut write = conn.prepare(
+        "INSERT INTO puzzles_compact (id, puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd,
+            tier, technique, level, seed_id, transform, build_id, job, served_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?;
+    let mut rows = read.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let text: String = r.get(1)?;
+        let mut cells = [0u8; 81];
+        if text.len() != 81 {
+            return Err(bad_row(id, "the puzzle is not 81 characters"));
+        }
+        for (c, b) in cells.iter_mut().zip(text.bytes()) {
+            *c = match b {
+                b'.' | b'0' => 0,
+                b'1'..=b'9' => b - b'0',
+                _ => {
+                    return Err(bad_row(
+                        id,
+                        "the puzzle has a character other than . and 0-9",
+                    ))
+                }
+            };
+        }
+        let hex: String = r.get(2)?;
+        let key: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("x"), 16))
+            .collect::<std::result::Result<_, _>>()
+            .ok()
+            .filter(|k: &Vec<u8>| k.len() == 32 && hex.len() == 64)
+            .ok_or_else(|| bad_row(id, "the class key is not 64 hex digits"))?;
+        let technique: String = r.get(8)?;
+        let technique = crate::metrics::Technique::from_name(&technique)
+            .ok_or_else(|| bad_row(id, "unknown technique"))?
+            .rank();
+        let transform: String = r.get(11)?;
+        let transform = match transform.as_str() {
+            "" => None,
+            t => Some(
+                t.parse::<crate::transform::Transform>()
+                    .map_err(|e| bad_row(id, &e))?
+                    .rank() as i64,
+            ),
+        };
+        write.execute(rusqlite::params![
+            id,
+            &pack(&cells)[..],
+            key,
+            r.get::<_, i64>(3)?,
+            r.get::<_, Option<f64>>(4)?.map(|v| to_units(v, Difficulty)),
+            to_units(r.get(5)?, Hsolve),
+            to_units(r.get(6)?, Hsolve),
+            r.get::<_, i64>(7)?,
+            technique,
+            r.get::<_, Option<i64>>(9)?,
+            r.get::<_, Option<i64>>(10)?,
+            transform,
+            r.get::<_, i64>(12)?,
+            r.get::<_, i64>(13)?,
+            r.get::<_, Option<String>>(14)?,
+        ])?;
+    }
+    conn.execute_batch("DROP TABLE puzzles; ALTER TABLE puzzles_compact RENAME TO puzzles;")
+}
+
+/// Points the rating index of migration 0013 at hsolve in a bank rated by hsolve.
+fn rating_index(conn: &Connection) -> rusqlite::Result<()> {
+    let rating: Option<String> = conn
+        .query_row("SELECT value FROM settings WHERE key = 'rating'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if rating.as_deref() == Some(crate::scale::RatingKind::Hsolve.name()) {
+        super::puzzles::index_rating(conn, crate::scale::RatingKind::Hsolve).map_err(
+            |e| match e {
+                StoreError::Sqlite(e) => e,
+                other => rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+                    Some(other.to_string()),
+                ),
+            },
+        )?;
     }
     Ok(())
 }
@@ -99,6 +216,16 @@ pub fn migrate(conn: &Connection) -> Result<usize> {
             });
         }
     }
+    // Migrations that rebuild a table drop the one other tables' foreign keys name (SQLite's
+    // documented way: foreign keys off around the transaction, checked before it commits).
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    let out = apply(conn);
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    out
+}
+
+/// Applies the pending migrations in one `BEGIN IMMEDIATE` transaction (see [`migrate`]).
+fn apply(conn: &Connection) -> Result<usize> {
     super::immediate(conn, || {
         let current = version(conn)?;
         if current > SCHEMA_VERSION {
@@ -128,6 +255,20 @@ pub fn migrate(conn: &Connection) -> Result<usize> {
             }
             conn.pragma_update(None, "user_version", v)?;
             applied += 1;
+        }
+        let broken: Option<String> = conn
+            .query_row(
+                "SELECT \"table\" FROM pragma_foreign_key_check LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(table) = broken {
+            return Err(StoreError::Migration {
+                version: SCHEMA_VERSION,
+                name: "foreign key check",
+                reason: format!("a row of {table} names a row that is gone"),
+            });
         }
         Ok(applied)
     })

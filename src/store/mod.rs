@@ -199,6 +199,10 @@ pub fn pick_of(canon_key: &str) -> i64 {
 mod tests {
     use super::*;
 
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const KEY: &str = "017c64a829329200c3ebf4c1ff8f051faf2ab54e103e1fc5420a6ee81a79698d";
+
     #[test]
     fn migrations_are_idempotent_and_upgrade_old_banks() {
         let dir = tempfile::tempdir().unwrap();
@@ -221,28 +225,55 @@ mod tests {
                 "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, rating, rating_sd,
                     tier, wnef, wnef_class, box_norm, box_class, grade, seed_id, transform,
                     build_id, job)
-                 VALUES ('p', 's', 'c', '00000000000001f0', 17, 1.0, 0.0, 5, 0.5, 1, 1.0, 1,
-                    'hard', 1, 't', 1, 0)",
-                [],
+                 VALUES (?1, 's', 'c', ?2, 17, 1.0, 0.25, 5, 0.5, 1, 1.0, 1,
+                    'hard', 1, 't:1 r:345201687 c:354687120 d:387951642', 1, 0)",
+                [PUZZLE, KEY],
             )
             .unwrap();
         }
         let conn = open(&path).unwrap();
         assert_eq!(migrate::version(&conn).unwrap(), SCHEMA_VERSION);
-        // The puzzle survived the rebuild of its table and got its retrieval tie-break.
-        let (pick, difficulty): (i64, Option<f64>) = conn
-            .query_row("SELECT pick, difficulty FROM puzzles", [], |r| {
+        // The puzzle survived the rebuilds of its table, compacted: its cells packed, its key
+        // as 32 bytes, its ratings in whole units, its technique named (migration 0008) and
+        // stored by rank, its transform by rank; the view reads it back as it was.
+        let (bytes, key_len): (Vec<u8>, i64) = conn
+            .query_row("SELECT puzzle, length(canon_key) FROM puzzles", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .unwrap();
-        assert_eq!((pick, difficulty), (0x1f, None));
-        // Migration 0008 named the columns after what they hold.
-        let (hsolve, technique): (f64, String) = conn
-            .query_row("SELECT hsolve, technique FROM puzzles", [], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
+        assert_eq!((bytes.len(), key_len), (puzzles::PACKED_LEN, 32));
+        let row: (String, String, f64, f64, Option<f64>, String, i64) = conn
+            .query_row(
+                "SELECT puzzle, canon_key, hsolve, hsolve_sd, difficulty, technique, transform
+                 FROM puzzles_text",
+                [],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                    ))
+                },
+            )
             .unwrap();
-        assert_eq!((hsolve, technique.as_str()), (1.0, "locked-candidates"));
+        let transform: crate::Transform =
+            "t:1 r:345201687 c:354687120 d:387951642".parse().unwrap();
+        assert_eq!(
+            row,
+            (
+                PUZZLE.to_string(),
+                KEY.to_string(),
+                1.0,
+                0.25,
+                None,
+                "locked-candidates".to_string(),
+                transform.rank() as i64
+            )
+        );
         let n: i64 = conn
             .query_row("SELECT COUNT(*) FROM seeds", [], |r| r.get(0))
             .unwrap();

@@ -1,51 +1,127 @@
-//! Stored puzzles: the batched inserts of a build, the class keys, percentiles, and the rows
-//! `verify` and the backfill of older banks read.
+//! Stored puzzles: the compact row (cells 4 bits each, ratings as whole units, the class key as
+//! 32 bytes), the batched inserts of a build, the class keys, levels, and the rows `verify` and
+//! the backfill of older banks read.
+//!
+//! A puzzle's 81 cells pack into 41 bytes, two cells a byte, the earlier cell in the high half:
+//!
+//! ```text
+//! byte     0        1             40
+//!       [c0 |c1 ][c2 |c3 ] ... [c80| 0 ]     cell: 0 empty, 1-9 its digit
+//! ```
+//!
+//! so SQLite's `hex(puzzle)` reads as the 81 digits (`0` empty) and a trailing `0`.
 
 use super::builds::Build;
 use super::Result;
-use crate::scale::{LevelSet, RatingKind, Reference};
-use rusqlite::{params, Connection};
+use crate::scale::{LevelSet, RatingKind};
+use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashSet;
+
+/// Bytes of a packed puzzle.
+pub const PACKED_LEN: usize = 41;
+
+/// Packs 81 cells (`0` empty, `1`-`9`) into [`PACKED_LEN`] bytes (see the module docs).
+pub fn pack(cells: &[u8; 81]) -> [u8; PACKED_LEN] {
+    let mut out = [0u8; PACKED_LEN];
+    for (i, &c) in cells.iter().enumerate() {
+        out[i / 2] |= if i % 2 == 0 { c << 4 } else { c };
+    }
+    out
+}
+
+/// The 81 cells of a packed puzzle; `None` unless it is [`PACKED_LEN`] bytes of cells 0-9 with
+/// a zero last half-byte.
+pub fn unpack(bytes: &[u8]) -> Option<[u8; 81]> {
+    if bytes.len() != PACKED_LEN || bytes[PACKED_LEN - 1] & 0x0f != 0 {
+        return None;
+    }
+    let mut cells = [0u8; 81];
+    for (i, c) in cells.iter_mut().enumerate() {
+        let b = bytes[i / 2];
+        *c = if i % 2 == 0 { b >> 4 } else { b & 0x0f };
+        if *c > 9 {
+            return None;
+        }
+    }
+    Some(cells)
+}
+
+/// A packed puzzle as its 81-character line (`.` empty); `None` when it does not unpack.
+pub fn line_of(bytes: &[u8]) -> Option<String> {
+    unpack(bytes).map(|cells| {
+        cells
+            .iter()
+            .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+            .collect()
+    })
+}
+
+/// How many stored units make one point of `rating`: ratings are stored as whole numbers of
+/// the unit `rate` rounds them to (difficulty: thousandths; hsolve: hundredths).
+pub fn units(rating: RatingKind) -> f64 {
+    match rating {
+        RatingKind::Difficulty => 1000.0,
+        RatingKind::Hsolve => 100.0,
+    }
+}
+
+/// `value` in stored units of `rating` (exact for a value `rate` rounded).
+pub fn to_units(value: f64, rating: RatingKind) -> i64 {
+    (value * units(rating)).round() as i64
+}
+
+/// A stored value of `rating` as the rating (the same number `rate` printed).
+pub fn from_units(stored: i64, rating: RatingKind) -> f64 {
+    stored as f64 / units(rating)
+}
+
+/// The smallest stored value `v` of `rating` (within any rating's reach) whose rating
+/// `from_units(v)` makes `holds` true, for a `holds` false below some value and true from it
+/// on: the exact bound of a range of ratings as a range of stored integers.
+pub fn first_unit(rating: RatingKind, holds: impl Fn(f64) -> bool) -> i64 {
+    let (mut lo, mut hi) = (-(1i64 << 40), 1i64 << 40);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(from_units(mid, rating)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// The first 16 bytes of a class key, as a build's in-memory duplicate check holds them
+/// (16 bytes a puzzle; a false match between distinct classes has probability ~n^2 / 2^129).
+pub fn key_prefix(key: &[u8; 32]) -> u128 {
+    u128::from_be_bytes(key[..16].try_into().expect("16 bytes"))
+}
 
 /// One puzzle row to insert: plain values, as the bank stores them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewPuzzle {
-    /// The puzzle as generated (81 characters, `.` empty).
-    pub puzzle: String,
-    /// Its solution (81 digits).
-    pub solution: String,
-    /// Exact minlex form (`0` empty).
-    pub canon: String,
-    /// Class key, hex.
-    pub canon_key: String,
+    /// The puzzle as generated (`0` empty, `1`-`9`).
+    pub puzzle: [u8; 81],
+    /// Class key (blake3 of the exact minlex form).
+    pub canon_key: [u8; 32],
     /// Number of clues.
     pub clues: u32,
-    /// The `difficulty` rating (log10 of the expected weighted work).
+    /// The `difficulty` rating (rounded by `rate` to thousandths).
     pub difficulty: f64,
-    /// hsolve mean.
+    /// hsolve mean (rounded to hundredths).
     pub hsolve: f64,
-    /// hsolve standard deviation.
+    /// hsolve standard deviation (rounded to hundredths).
     pub hsolve_sd: f64,
     /// Hardest hsolve tier used.
     pub tier: u8,
-    /// WNEF.
-    pub wnef: f64,
-    /// WNEF class.
-    pub wnef_class: u8,
-    /// Box norm.
-    pub box_norm: f64,
-    /// Box-norm class.
-    pub box_class: u8,
-    /// The hardest technique family needed (paper 004's grade).
-    pub technique: String,
+    /// The hardest technique family needed, by its rank (1 = singles .. 5 = trial).
+    pub technique: u8,
     /// The seed's row id, or `None` for a puzzle of a generator.
     pub seed_id: Option<i64>,
-    /// Its percentile against the bank's reference.
-    pub percentile: f64,
     /// Its level on the bank's levels (0 = easiest).
     pub level: u32,
-    /// The symmetry applied to the seed (empty without one).
-    pub transform: String,
+    /// The rank of the symmetry applied to the seed (`None` without one).
+    pub transform: Option<u64>,
     /// The job that made it.
     pub job: u64,
 }
@@ -56,35 +132,25 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare_cached(
-            "INSERT INTO puzzles (puzzle, solution, canon, canon_key, clues, hsolve, hsolve_sd,
-                tier, wnef, wnef_class, box_norm, box_class, technique, seed_id, transform, build_id, job,
-                difficulty, percentile, pick, level)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                ?19, ?20, ?21)",
+            "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
+                technique, level, seed_id, transform, build_id, job)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         )?;
         for r in rows {
             stmt.execute(params![
-                r.puzzle,
-                r.solution,
-                r.canon,
-                r.canon_key,
+                &pack(&r.puzzle)[..],
+                &r.canon_key[..],
                 r.clues,
-                r.hsolve,
-                r.hsolve_sd,
+                to_units(r.difficulty, RatingKind::Difficulty),
+                to_units(r.hsolve, RatingKind::Hsolve),
+                to_units(r.hsolve_sd, RatingKind::Hsolve),
                 r.tier,
-                r.wnef,
-                r.wnef_class,
-                r.box_norm,
-                r.box_class,
                 r.technique,
+                r.level,
                 r.seed_id,
-                r.transform,
+                r.transform.map(|t| t as i64),
                 build.id,
                 r.job as i64,
-                r.difficulty,
-                r.percentile,
-                super::pick_of(&r.canon_key),
-                r.level
             ])?;
         }
         super::builds::save_progress(&tx, build)?;
@@ -92,52 +158,93 @@ pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) ->
     Ok(tx.commit()?)
 }
 
-/// The class keys already in the bank.
-pub fn keys(conn: &Connection) -> Result<HashSet<String>> {
-    let mut stmt = conn.prepare("SELECT canon_key FROM puzzles")?;
-    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The class keys already in the bank, as [`key_prefix`]es.
+pub fn keys(conn: &Connection) -> Result<HashSet<u128>> {
+    let n = count(conn)? as usize;
+    let mut keys = HashSet::with_capacity(n);
+    let mut stmt = conn.prepare("SELECT substr(canon_key, 1, 16) FROM puzzles")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let b = r.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+        let mut k = [0u8; 16];
+        k.copy_from_slice(&b[..16.min(b.len())]);
+        keys.insert(u128::from_be_bytes(k));
+    }
+    Ok(keys)
 }
 
-/// The percentile and level of each puzzle a build stored.
-pub fn build_scale(conn: &Connection, build_id: i64) -> Result<Vec<(f64, u32)>> {
+/// The rating (`rating`) and level of each puzzle a build stored.
+pub fn build_scale(
+    conn: &Connection,
+    rating: RatingKind,
+    build_id: i64,
+) -> Result<Vec<(Option<f64>, Option<u32>)>> {
     Ok(conn
-        .prepare("SELECT percentile, level FROM puzzles WHERE build_id = ?1")?
-        .query_map([build_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .prepare(&format!(
+            "SELECT {}, level FROM puzzles WHERE build_id = ?1",
+            column(rating)
+        ))?
+        .query_map([build_id], |r| {
+            Ok((
+                r.get::<_, Option<i64>>(0)?.map(|v| from_units(v, rating)),
+                r.get(1)?,
+            ))
+        })?
         .collect::<rusqlite::Result<_>>()?)
 }
 
-/// Recomputes every stored puzzle's percentile against `reference` and its level on `levels`,
-/// for `rating` (inside the caller's transaction). Returns how many rows were updated.
-pub fn recompute_scale(
-    conn: &Connection,
-    rating: RatingKind,
-    reference: &Reference,
-    levels: &LevelSet,
-) -> Result<u64> {
-    let rows: Vec<(i64, Option<f64>)> = conn
-        .prepare(&format!("SELECT id, {} FROM puzzles", column(rating)))?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut stmt =
-        conn.prepare_cached("UPDATE puzzles SET percentile = ?2, level = ?3 WHERE id = ?1")?;
-    let mut n = 0;
-    for (id, value) in rows {
-        let p = value.map(|v| reference.percentile(v));
-        let l = value.map(|v| levels.of(v) as u32);
-        stmt.execute(params![id, p, l])?;
-        n += 1;
+/// The SQL expression of a row's level on `levels` for `rating`: the number of cut points at
+/// or below its rating, each cut as the first stored value at or above it (NULL without a
+/// rating).
+fn level_expression(rating: RatingKind, levels: &LevelSet) -> String {
+    let col = column(rating);
+    let mut terms: Vec<String> = levels
+        .cuts()
+        .iter()
+        .map(|&c| format!("({col} >= {})", first_unit(rating, |v| v >= c)))
+        .collect();
+    if terms.is_empty() {
+        terms.push("0".into());
     }
-    Ok(n)
+    format!(
+        "CASE WHEN {col} IS NULL THEN NULL ELSE {} END",
+        terms.join(" + ")
+    )
 }
 
-/// Forgets every stored `difficulty` (and what is measured from it) when the bank's ratings
-/// were made by another model: the rows become stale and the next backfill re-rates them.
-pub fn forget_difficulty(conn: &Connection) -> Result<u64> {
+/// Recomputes every stored puzzle's level on `levels` for `rating` in one statement, and
+/// indexes that rating (inside the caller's transaction). Returns how many rows were updated.
+pub fn recompute_scale(conn: &Connection, rating: RatingKind, levels: &LevelSet) -> Result<u64> {
+    index_rating(conn, rating)?;
     Ok(conn.execute(
-        "UPDATE puzzles SET difficulty = NULL, percentile = NULL, level = NULL",
+        &format!(
+            "UPDATE puzzles SET level = {}",
+            level_expression(rating, levels)
+        ),
         [],
     )? as u64)
+}
+
+/// Makes `puzzles_rating` index the column of `rating` (draws by percentile search it).
+pub fn index_rating(conn: &Connection, rating: RatingKind) -> Result<()> {
+    let want = format!("CREATE INDEX puzzles_rating ON puzzles({})", column(rating));
+    let have: Option<String> = conn
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'puzzles_rating'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if have.as_deref() != Some(want.as_str()) {
+        conn.execute_batch(&format!("DROP INDEX IF EXISTS puzzles_rating; {want};"))?;
+    }
+    Ok(())
+}
+
+/// Forgets every stored `difficulty` (and the level measured from it) when the bank's ratings
+/// were made by another model: the rows become stale and the next backfill re-rates them.
+pub fn forget_difficulty(conn: &Connection) -> Result<u64> {
+    Ok(conn.execute("UPDATE puzzles SET difficulty = NULL, level = NULL", [])? as u64)
 }
 
 /// The `puzzles` column holding a rating.
@@ -149,14 +256,12 @@ pub(crate) fn column(rating: RatingKind) -> &'static str {
 }
 
 /// A row stored by an older version that needs bringing up to date.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stale {
     /// Row id.
     pub id: i64,
-    /// The puzzle.
+    /// The puzzle (81 characters, `.` empty).
     pub puzzle: String,
-    /// Its class key, hex.
-    pub canon_key: String,
     /// Its `difficulty`, when it has one.
     pub difficulty: Option<f64>,
     /// Its hsolve rating.
@@ -164,16 +269,23 @@ pub struct Stale {
 }
 
 /// The rows without a `difficulty` (migration 0003 leaves them NULL, a new difficulty model
-/// forgets them), a retrieval tie-break, a percentile or a level, in id order.
+/// forgets them) or a level, in id order.
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT id, puzzle, canon_key, difficulty, hsolve FROM puzzles
-             WHERE difficulty IS NULL OR pick IS NULL OR percentile IS NULL OR level IS NULL
-             ORDER BY id",
-        )?,
-        [],
-    )
+    let mut stmt = conn.prepare(
+        "SELECT id, puzzle, difficulty, hsolve FROM puzzles
+         WHERE difficulty IS NULL OR level IS NULL ORDER BY id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(Stale {
+            id: r.get(0)?,
+            puzzle: line_of(r.get_ref(1)?.as_blob()?).unwrap_or_default(),
+            difficulty: r
+                .get::<_, Option<i64>>(2)?
+                .map(|v| from_units(v, RatingKind::Difficulty)),
+            hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// A stale row brought up to date.
@@ -183,26 +295,20 @@ pub struct Refreshed {
     pub id: i64,
     /// Its `difficulty`.
     pub difficulty: f64,
-    /// Its percentile.
-    pub percentile: f64,
     /// Its level (0 = easiest).
     pub level: u32,
 }
 
-/// Writes refreshed rows (their difficulty, percentile, level and tie-break) in one
-/// transaction.
-pub fn refresh(conn: &mut Connection, rows: &[(Refreshed, &str)]) -> Result<()> {
+/// Writes refreshed rows (their difficulty and level) in one transaction.
+pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
     let tx = conn.transaction()?;
     {
-        let mut stmt = tx.prepare_cached(
-            "UPDATE puzzles SET difficulty = ?2, percentile = ?3, pick = ?4, level = ?5 WHERE id = ?1",
-        )?;
-        for (r, key) in rows {
+        let mut stmt =
+            tx.prepare_cached("UPDATE puzzles SET difficulty = ?2, level = ?3 WHERE id = ?1")?;
+        for r in rows {
             stmt.execute(params![
                 r.id,
-                r.difficulty,
-                r.percentile,
-                super::pick_of(key),
+                to_units(r.difficulty, RatingKind::Difficulty),
                 r.level
             ])?;
         }
@@ -211,30 +317,24 @@ pub fn refresh(conn: &mut Connection, rows: &[(Refreshed, &str)]) -> Result<()> 
 }
 
 /// A stored puzzle as `verify` re-checks it.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
     /// Row id.
     pub id: i64,
-    /// The puzzle.
-    pub puzzle: String,
-    /// Its stored solution.
-    pub solution: String,
-    /// Its stored canonical form.
-    pub canon: String,
+    /// The puzzle's cells (`0` empty); `None` when the stored bytes do not unpack.
+    pub puzzle: Option<[u8; 81]>,
     /// Its stored class key.
-    pub canon_key: String,
+    pub canon_key: Vec<u8>,
     /// hsolve mean.
     pub hsolve: f64,
     /// hsolve standard deviation.
     pub hsolve_sd: f64,
     /// Hardest hsolve tier.
     pub tier: u8,
-    /// The hardest technique family needed (paper 004's grade).
-    pub technique: String,
+    /// The hardest technique family needed, by rank (1 = singles .. 5 = trial).
+    pub technique: u8,
     /// Its `difficulty` (NULL before the backfill).
     pub difficulty: Option<f64>,
-    /// Its percentile.
-    pub percentile: Option<f64>,
     /// Its level (0 = easiest).
     pub level: Option<u32>,
 }
@@ -244,16 +344,36 @@ pub fn count(conn: &Connection) -> Result<u64> {
     Ok(conn.query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
 }
 
-/// Every `step`-th row (ids 1, 1 + step, ...), in id order.
+/// Every `step`-th row (ids 1, 1 + step, ...), in id order: one lookup by id each, so a
+/// sample reads what it checks and not the table.
 pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT id, puzzle, solution, canon, canon_key, hsolve, hsolve_sd, tier, technique,
-                 difficulty, percentile, level
-             FROM puzzles WHERE (id - 1) % ?1 = 0 ORDER BY id",
-        )?,
-        [step.max(1) as i64],
-    )
+    let max: i64 = conn.query_row("SELECT IFNULL(MAX(id), 0) FROM puzzles", [], |r| r.get(0))?;
+    let mut stmt = conn.prepare(
+        "SELECT id, puzzle, canon_key, hsolve, hsolve_sd, tier, technique, difficulty, level
+         FROM puzzles WHERE id = ?1",
+    )?;
+    let mut out = Vec::new();
+    for id in (1..=max).step_by(step.max(1) as usize) {
+        let row = stmt
+            .query_row([id], |r| {
+                Ok(Stored {
+                    id: r.get(0)?,
+                    puzzle: unpack(r.get_ref(1)?.as_blob()?),
+                    canon_key: r.get(2)?,
+                    hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
+                    hsolve_sd: from_units(r.get(4)?, RatingKind::Hsolve),
+                    tier: r.get(5)?,
+                    technique: r.get(6)?,
+                    difficulty: r
+                        .get::<_, Option<i64>>(7)?
+                        .map(|v| from_units(v, RatingKind::Difficulty)),
+                    level: r.get(8)?,
+                })
+            })
+            .optional()?;
+        out.extend(row);
+    }
+    Ok(out)
 }
 
 /// How many puzzles each level holds, by level index (0 = easiest), for `levels` levels.
@@ -270,4 +390,51 @@ pub fn level_counts(conn: &Connection, levels: usize) -> Result<Vec<u64>> {
         }
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips_and_reads_as_hex() {
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let mut cells = [0u8; 81];
+        for (c, b) in cells.iter_mut().zip(line.bytes()) {
+            *c = if b == b'.' { 0 } else { b - b'0' };
+        }
+        let packed = pack(&cells);
+        assert_eq!(unpack(&packed), Some(cells));
+        assert_eq!(line_of(&packed).as_deref(), Some(line));
+        let hex: String = packed.iter().map(|b| format!("{b:02X}")).collect();
+        assert_eq!(&hex[..81], line.replace('.', "0"));
+        assert!(hex.ends_with('0'));
+        // Too short, a half-byte above 9, a non-zero last half-byte: not a puzzle.
+        assert_eq!(unpack(&packed[..40]), None);
+        let mut bad = packed;
+        bad[3] = 0xa1;
+        assert_eq!(unpack(&bad), None);
+        let mut bad = packed;
+        bad[40] |= 1;
+        assert_eq!(unpack(&bad), None);
+    }
+
+    #[test]
+    fn units_are_exact_for_rounded_ratings_and_bounds_are_exact() {
+        for v in [0.0, 2.163, 5.549, 10.062, 12.999] {
+            let s = to_units(v, RatingKind::Difficulty);
+            assert_eq!(from_units(s, RatingKind::Difficulty), v);
+        }
+        for v in [123.16, 601.09, 1533.4, 0.01] {
+            assert_eq!(
+                from_units(to_units(v, RatingKind::Hsolve), RatingKind::Hsolve),
+                v
+            );
+        }
+        // The first stored value at or above a cut that is not on the grid, and one that is.
+        assert_eq!(first_unit(RatingKind::Difficulty, |v| v >= 5.7505), 5751);
+        assert_eq!(first_unit(RatingKind::Difficulty, |v| v >= 5.75), 5750);
+        assert_eq!(first_unit(RatingKind::Hsolve, |v| v > 100.0), 10001);
+    }
 }

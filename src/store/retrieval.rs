@@ -1,9 +1,10 @@
 //! Retrieval: random unserved puzzles of a percentile range or a level through the indexes of
 //! unserved puzzles (no table scan), marked served in the same write transaction when asked.
 
+use super::puzzles::{column, first_unit, from_units, line_of};
 use super::Result;
 use crate::rng::Rng;
-use crate::scale::{PercentileRange, RatingKind};
+use crate::scale::{PercentileRange, RatingKind, Reference};
 use rusqlite::{params_from_iter, Connection};
 use std::collections::HashSet;
 
@@ -15,7 +16,7 @@ pub struct Served {
     pub id: i64,
     /// The puzzle, 81 characters.
     pub puzzle: String,
-    /// Its solution, 81 digits.
+    /// Its solution, 81 digits (not stored: empty until the caller solves the puzzle).
     pub solution: String,
     /// Its level's name on the bank's levels (empty until the caller names it).
     pub level: String,
@@ -24,7 +25,7 @@ pub struct Served {
     pub difficulty: Option<f64>,
     /// Its hsolve rating.
     pub hsolve: f64,
-    /// Its percentile.
+    /// Its percentile (measured against the bank's reference when read).
     pub percentile: f64,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
@@ -49,33 +50,51 @@ pub enum Within {
     Level(u32),
 }
 
+/// How a bank measures its puzzles when they are read: its rating and the reference its
+/// percentiles are measured against (percentiles are not stored).
+#[derive(Clone, Copy, Debug)]
+pub struct Measure<'r> {
+    /// The bank's rating.
+    pub rating: RatingKind,
+    /// Its reference distribution.
+    pub reference: &'r Reference,
+}
+
+impl Measure<'_> {
+    /// The stored values `[low, high)` of the rating whose percentiles lie in `range`: exact
+    /// (each bound is the first stored value past the range's edge).
+    pub fn stored_range(&self, range: PercentileRange) -> (i64, i64) {
+        let r = self.reference;
+        let low = first_unit(self.rating, |v| r.percentile(v) >= range.low);
+        let high = first_unit(self.rating, |v| {
+            let p = r.percentile(v);
+            if range.closed {
+                p > range.high
+            } else {
+                p >= range.high
+            }
+        });
+        (low, high)
+    }
+}
+
 impl Within {
     /// The condition of an unserved puzzle of it, with its parameters (?1, ?2).
-    fn condition(self) -> (String, Vec<rusqlite::types::Value>) {
-        match self {
-            Within::Percentiles(range) => {
-                let high = if range.closed { "<=" } else { "<" };
-                (
-                    format!("served_at IS NULL AND percentile >= ?1 AND percentile {high} ?2"),
-                    vec![range.low.into(), range.high.into()],
-                )
-            }
-            Within::Level(i) => (
-                "served_at IS NULL AND level = ?1".to_string(),
-                vec![i64::from(i).into()],
-            ),
-        }
+    fn condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
+        let (cond, params) = self.any_condition(m);
+        (format!("{cond} AND served_at IS NULL"), params)
     }
 
     /// The condition of any puzzle of it, served or not (per-user draws), with its parameters
     /// (?1, ?2).
-    pub(super) fn any_condition(self) -> (String, Vec<rusqlite::types::Value>) {
+    pub(super) fn any_condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
         match self {
             Within::Percentiles(range) => {
-                let high = if range.closed { "<=" } else { "<" };
+                let (low, high) = m.stored_range(range);
+                let col = column(m.rating);
                 (
-                    format!("percentile >= ?1 AND percentile {high} ?2"),
-                    vec![range.low.into(), range.high.into()],
+                    format!("{col} >= ?1 AND {col} < ?2"),
+                    vec![low.into(), high.into()],
                 )
             }
             Within::Level(i) => ("level = ?1".to_string(), vec![i64::from(i).into()]),
@@ -90,11 +109,11 @@ impl Within {
         }
     }
 
-    /// The index of unserved puzzles that lists it.
+    /// The index that lists it.
     fn index(self) -> &'static str {
         match self {
-            Within::Percentiles(_) => "puzzles_unserved",
-            Within::Level(_) => "puzzles_unserved_level",
+            Within::Percentiles(_) => "puzzles_rating",
+            Within::Level(_) => "puzzles_level",
         }
     }
 }
@@ -111,24 +130,21 @@ pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX
 /// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
 pub(super) fn served_columns(rating: RatingKind) -> String {
     format!(
-        "id, puzzle, solution, difficulty, hsolve, percentile, tier, {} AS rating, seed_id, level",
-        super::puzzles::column(rating)
+        "id, puzzle, difficulty, hsolve, tier, {} AS rating, seed_id, level",
+        column(rating)
     )
 }
 
 /// The queries of a [`Sampler`] and their parameters: one puzzle by id (the last parameter) if
 /// it is an unserved puzzle of `within`, and the ids of every unserved puzzle of `within`
 /// (through an index of unserved puzzles).
-fn sampler_sql(
-    rating: RatingKind,
-    within: Within,
-) -> (String, String, Vec<rusqlite::types::Value>) {
-    let (cond, params) = within.condition();
+fn sampler_sql(m: Measure, within: Within) -> (String, String, Vec<rusqlite::types::Value>) {
+    let (cond, params) = within.condition(m);
     let id = params.len() + 1;
     (
         format!(
             "SELECT {} FROM puzzles WHERE id = ?{id} AND {cond}",
-            served_columns(rating)
+            served_columns(m.rating)
         ),
         format!(
             "SELECT id FROM puzzles INDEXED BY {} WHERE {cond}",
@@ -138,20 +154,23 @@ fn sampler_sql(
     )
 }
 
-/// A [`Served`] from a row of [`served_columns`].
-pub(super) fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
+/// A [`Served`] from a row of [`served_columns`] (its solution left empty).
+pub(super) fn served_row(r: &rusqlite::Row, m: Measure) -> rusqlite::Result<Served> {
+    let rating = from_units(r.get(5)?, m.rating);
     Ok(Served {
         id: r.get(0)?,
-        puzzle: r.get(1)?,
-        solution: r.get(2)?,
+        puzzle: line_of(r.get_ref(1)?.as_blob()?).unwrap_or_default(),
+        solution: String::new(),
         level: String::new(),
-        difficulty: r.get(3)?,
-        hsolve: r.get(4)?,
-        percentile: r.get(5)?,
-        tier: r.get(6)?,
-        rating: r.get(7)?,
-        seed_id: r.get(8)?,
-        level_index: r.get(9)?,
+        difficulty: r
+            .get::<_, Option<i64>>(2)?
+            .map(|v| from_units(v, RatingKind::Difficulty)),
+        hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
+        percentile: m.reference.percentile(rating),
+        tier: r.get(4)?,
+        rating,
+        seed_id: r.get(6)?,
+        level_index: r.get(7)?,
     })
 }
 
@@ -168,6 +187,7 @@ pub(super) fn served_row(r: &rusqlite::Row) -> rusqlite::Result<Served> {
 /// Both ways every remaining puzzle of the range is equally likely at every draw.
 pub struct Sampler<'c> {
     conn: &'c Connection,
+    measure: Measure<'c>,
     by_id: String,
     list: String,
     params: Vec<rusqlite::types::Value>,
@@ -177,9 +197,9 @@ pub struct Sampler<'c> {
 }
 
 impl<'c> Sampler<'c> {
-    /// A sampler of the unserved puzzles of `within` (rated by `rating`).
-    pub fn new(conn: &'c Connection, rating: RatingKind, within: Within) -> Result<Sampler<'c>> {
-        let (by_id, list, params) = sampler_sql(rating, within);
+    /// A sampler of the unserved puzzles of `within` (measured by `measure`).
+    pub fn new(conn: &'c Connection, measure: Measure<'c>, within: Within) -> Result<Sampler<'c>> {
+        let (by_id, list, params) = sampler_sql(measure, within);
         let (lo, hi): (Option<i64>, Option<i64>) =
             conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let span = match (lo, hi) {
@@ -188,6 +208,7 @@ impl<'c> Sampler<'c> {
         };
         Ok(Sampler {
             conn,
+            measure,
             by_id,
             list,
             params,
@@ -215,7 +236,7 @@ impl<'c> Sampler<'c> {
                 let mut rows = stmt.query(with_id(&self.params, id))?;
                 if let Some(r) = rows.next()? {
                     self.drawn.insert(id);
-                    return Ok(Some(served_row(r)?));
+                    return Ok(Some(served_row(r, self.measure)?));
                 }
             }
             let ids: Vec<i64> = self
@@ -237,7 +258,7 @@ impl<'c> Sampler<'c> {
             // Another process may have served it since it was listed.
             let mut rows = stmt.query(with_id(&self.params, id))?;
             if let Some(r) = rows.next()? {
-                return Ok(Some(served_row(r)?));
+                return Ok(Some(served_row(r, self.measure)?));
             }
         }
         Ok(None)
@@ -257,8 +278,8 @@ fn with_id(
 /// SQLite's query plans for the queries of a [`Sampler`] of `within` (the detail column of
 /// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
-pub fn take_plans(conn: &Connection, rating: RatingKind, within: Within) -> Result<Vec<String>> {
-    let (by_id, list, params) = sampler_sql(rating, within);
+pub fn take_plans(conn: &Connection, measure: Measure, within: Within) -> Result<Vec<String>> {
+    let (by_id, list, params) = sampler_sql(measure, within);
     let mut with_id = params.clone();
     with_id.push(1.into());
     let mut plans = Vec::new();
@@ -282,14 +303,14 @@ pub fn take_plans(conn: &Connection, rating: RatingKind, within: Within) -> Resu
 /// twice). Fewer than `count` come back when the range runs out.
 pub fn take(
     conn: &Connection,
-    rating: RatingKind,
+    measure: Measure,
     within: Within,
     count: usize,
     mark: bool,
     rng: &mut Rng,
 ) -> Result<Vec<Served>> {
     let work = |rng: &mut Rng| -> Result<Vec<Served>> {
-        let mut sampler = Sampler::new(conn, rating, within)?;
+        let mut sampler = Sampler::new(conn, measure, within)?;
         let mut out: Vec<Served> = Vec::with_capacity(count.min(4096));
         while out.len() < count {
             let Some(p) = sampler.draw(rng)? else { break };
@@ -313,21 +334,23 @@ pub fn puzzle_by_id(conn: &Connection, id: i64) -> Result<Option<String>> {
     use rusqlite::OptionalExtension;
     Ok(conn
         .prepare_cached("SELECT puzzle FROM puzzles WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))
+        .query_row([id], |r| {
+            Ok(line_of(r.get_ref(0)?.as_blob()?).unwrap_or_default())
+        })
         .optional()?)
 }
 
-/// The row `id` as a [`Served`] (its rating `rating`), served or not; `None` when there is
+/// The row `id` as a [`Served`] (measured by `measure`), served or not; `None` when there is
 /// none.
-pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Served>> {
+pub fn by_id(conn: &Connection, measure: Measure, id: i64) -> Result<Option<Served>> {
     use rusqlite::OptionalExtension;
     let sql = format!(
         "SELECT {} FROM puzzles WHERE id = ?1",
-        served_columns(rating)
+        served_columns(measure.rating)
     );
     Ok(conn
         .prepare_cached(&sql)?
-        .query_row([id], served_row)
+        .query_row([id], |r| served_row(r, measure))
         .optional()?)
 }
 
