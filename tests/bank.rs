@@ -152,4 +152,40 @@ fn a_killed_build_keeps_its_rows_and_the_next_one_completes() {
     assert_eq!(n, 30000);
     let status: String = scalar(&conn, "SELECT status FROM builds");
     assert_eq!(status, "done");
+    assert_eq!(puzzle_indexes(&conn), INDEXES);
+}
+
+/// The indexes of `puzzles`, by name.
+fn puzzle_indexes(conn: &Connection) -> Vec<String> {
+    column(
+        conn,
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' ORDER BY name",
+    )
+}
+
+const INDEXES: [&str; 3] = ["puzzles_key", "puzzles_level", "puzzles_rating"];
+
+#[test]
+fn a_bulk_build_puts_its_indexes_back_and_a_later_build_restores_missing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    // A build into an empty bank is a bulk build: it defers the key's and the rating's indexes
+    // and builds them when it ends.
+    build(&db, 200, 2);
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(puzzle_indexes(&conn), INDEXES);
+    // As a bulk build killed before its end leaves it: a smaller build (not bulk) restores them
+    // before it adds its rows, so the key's uniqueness is checked by SQLite as it inserts.
+    conn.execute_batch("DROP INDEX puzzles_key; DROP INDEX puzzles_rating;")
+        .unwrap();
+    build(&db, 50, 2);
+    assert_eq!(puzzle_indexes(&conn), INDEXES);
+    let (n, keys): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT canon_key) FROM puzzles",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((n, keys), (250, 250));
 }

@@ -96,6 +96,15 @@ fn arguments(
     args
 }
 
+/// Batches the build may queue for the writer while it commits.
+const QUEUED_BATCHES: usize = 8;
+
+/// Rows the writer commits in one transaction at most (batches that queued meanwhile).
+const WRITE_ROWS: usize = 4096;
+
+/// The writer's page cache, MiB (SQLite's default is 2).
+const WRITER_CACHE_MIB: u32 = 64;
+
 /// Builds (or resumes building) the bank from the seed library `lib` and the seeds imported
 /// into the bank; calls `progress` after every batch handed to the writer thread (which
 /// commits it while the next one is generated). Stops early, keeping what was committed, when
@@ -183,6 +192,13 @@ pub fn build(
     )?;
     let _ = lock.describe(&format!("build {}", b.id));
     let mut keys: HashSet<u128> = store::puzzles::keys(&conn)?;
+    // A build that at least doubles the bank appends without the indexes that random keys and
+    // ratings would scatter its inserts over; they are built again, packed, when it stops.
+    if b.count - b.stored.min(b.count) >= keys.len() as u64 {
+        store::puzzles::defer_indexes(&conn)?;
+    } else {
+        store::puzzles::ensure_indexes(&conn, levels.rating)?;
+    }
     let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
     let all_seeds = Source::Seeds((0..seeds.len()).collect());
     let mut prog = Progress {
@@ -195,12 +211,23 @@ pub fn build(
         targets: targets.clone(),
         stage: Default::default(),
     };
-    // The writer: owns the connection, commits batches in order.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Build, Vec<NewPuzzle>)>(1);
+    // The writer: owns the connection, commits batches in order; batches that queued while it
+    // committed go into one transaction (up to WRITE_ROWS rows), with the latest progress.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Build, Vec<NewPuzzle>)>(QUEUED_BATCHES);
+    store::set_cache_mib(&conn, WRITER_CACHE_MIB)?;
     let writer = std::thread::spawn(
         move || -> Result<(Duration, rusqlite::Connection), BankError> {
             let mut spent = Duration::ZERO;
-            for (build, rows) in rx {
+            while let Ok((mut build, mut rows)) = rx.recv() {
+                while rows.len() < WRITE_ROWS {
+                    match rx.try_recv() {
+                        Ok((later, more)) => {
+                            build = later;
+                            rows.extend(more);
+                        }
+                        Err(_) => break,
+                    }
+                }
                 let t = Instant::now();
                 store::puzzles::insert_batch(&mut conn, &build, &rows)?;
                 spent += t.elapsed();
@@ -332,7 +359,9 @@ pub fn build(
     }
     drop(tx);
     let (spent, conn) = writer.join().map_err(|_| BankError::Writer)??;
-    prog.stage[2] = spent;
+    let t = Instant::now();
+    store::puzzles::ensure_indexes(&conn, levels.rating)?;
+    prog.stage[2] = spent + t.elapsed();
     if b.stored >= b.count {
         store::builds::finish(&conn, b.id)?;
     }

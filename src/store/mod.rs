@@ -173,6 +173,11 @@ pub fn immediate<T, E: From<StoreError>>(
     }
 }
 
+/// Sets the connection's page cache to `mib` MiB.
+pub fn set_cache_mib(conn: &Connection, mib: u32) -> Result<()> {
+    Ok(conn.pragma_update(None, "cache_size", -(i64::from(mib) * 1024))?)
+}
+
 /// Sets how hard commits reach the disk: `full` (every commit survives a power loss: exports)
 /// or the bank's usual `NORMAL` (WAL: a commit survives a crash of the process).
 pub fn set_full_sync(conn: &Connection, full: bool) -> Result<()> {

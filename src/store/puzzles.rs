@@ -241,6 +241,22 @@ pub fn index_rating(conn: &Connection, rating: RatingKind) -> Result<()> {
     Ok(())
 }
 
+/// Drops the indexes a bulk load would insert into at random places (the class key's and the
+/// rating's), so that a build that at least doubles the bank appends rows and little else;
+/// [`ensure_indexes`] builds them again, packed, when it ends. While they are away, draws by
+/// percentile scan the table and the build's in-memory key set keeps the classes unique.
+pub fn defer_indexes(conn: &Connection) -> Result<()> {
+    Ok(conn
+        .execute_batch("DROP INDEX IF EXISTS puzzles_key; DROP INDEX IF EXISTS puzzles_rating;")?)
+}
+
+/// Creates the class key's and the rating's indexes if they are missing (after a bulk build,
+/// or one that was killed before it could).
+pub fn ensure_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
+    conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS puzzles_key ON puzzles(canon_key);")?;
+    index_rating(conn, rating)
+}
+
 /// Forgets every stored `difficulty` (and the level measured from it) when the bank's ratings
 /// were made by another model: the rows become stale and the next backfill re-rates them.
 pub fn forget_difficulty(conn: &Connection) -> Result<u64> {

@@ -108,14 +108,6 @@ impl Within {
             Within::Level(i) => level == i,
         }
     }
-
-    /// The index that lists it.
-    fn index(self) -> &'static str {
-        match self {
-            Within::Percentiles(_) => "puzzles_rating",
-            Within::Level(_) => "puzzles_level",
-        }
-    }
 }
 
 /// Random draws before the sampler lists the range: a draw lands in the range with
@@ -146,10 +138,9 @@ fn sampler_sql(m: Measure, within: Within) -> (String, String, Vec<rusqlite::typ
             "SELECT {} FROM puzzles WHERE id = ?{id} AND {cond}",
             served_columns(m.rating)
         ),
-        format!(
-            "SELECT id FROM puzzles INDEXED BY {} WHERE {cond}",
-            within.index()
-        ),
+        // No `INDEXED BY`: a bulk build drops the rating's index until it ends (the planner
+        // then scans), and otherwise the planner picks it.
+        format!("SELECT id FROM puzzles WHERE {cond}"),
         params,
     )
 }
