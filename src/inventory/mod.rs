@@ -119,7 +119,7 @@ fn round6(x: f64) -> f64 {
 /// Reads the inventory of an open bank.
 pub fn read(conn: &Connection) -> store::Result<Inventory> {
     let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
-    let rows = store::inventory::puzzle_facts(conn, rating)?;
+    let tally = store::inventory::tally(conn, rating)?;
     let reference = store::settings::reference_values(conn, rating)?;
     let r = (!reference.is_empty()).then(|| crate::levels::Reference::new(reference.clone()));
     let mut counts: Vec<LevelCount> = (0..levels.len())
@@ -129,12 +129,13 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
                 (Some(r), Some(c)) => (r.percentile(c) * 100.0).round() / 100.0,
                 _ => none,
             };
+            let (puzzles, served) = tally.levels.get(i).copied().unwrap_or_default();
             LevelCount {
                 level: levels.name(i).unwrap_or_default().to_string(),
                 range: crate::retrieve::range_text(&levels, i, rating),
                 percentiles: (pct(lo, 0.0), pct(hi, 100.0)),
-                puzzles: 0,
-                served: 0,
+                puzzles,
+                served,
                 layout: String::new(),
             }
         })
@@ -142,21 +143,17 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     for l in &mut counts {
         l.layout = store::settings::layout(conn, &l.level)?.unwrap_or_else(|| "none".to_string());
     }
-    let rf = r.as_ref();
-    let mut tiers = vec![0u64; 7];
+    // The bank's ratings, each with how many puzzles have it.
+    let mut values: Vec<(f64, u64)> = tally
+        .ratings
+        .iter()
+        .map(|(&v, &n)| (store::puzzles::from_units(v, rating), n))
+        .collect();
+    values.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut deciles = vec![0u64; 10];
-    let mut values = Vec::with_capacity(rows.len());
-    for r in &rows {
-        if let Some(l) = r.level.and_then(|l| counts.get_mut(l as usize)) {
-            l.puzzles += 1;
-            l.served += u64::from(r.served);
-        }
-        if let Some(p) = r.rating.zip(rf).map(|(v, rf)| rf.percentile(v)) {
-            deciles[((p / 10.0).floor() as usize).min(9)] += 1;
-        }
-        tiers[(r.tier as usize).min(6)] += 1;
-        if let Some(v) = r.rating {
-            values.push(v);
+    if let Some(r) = &r {
+        for &(v, n) in &values {
+            deciles[((r.percentile(v) / 10.0).floor() as usize).min(9)] += n;
         }
     }
     let mut techniques: Vec<TechniqueRow> = Technique::ALL
@@ -166,38 +163,37 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             per_level: vec![0; counts.len()],
         })
         .collect();
-    for g in store::inventory::technique_counts(conn)? {
-        let family =
-            Technique::from_rank(g.value).and_then(|t| Technique::ALL.iter().position(|&a| a == t));
-        if let Some(n) = family.and_then(|t| techniques[t].per_level.get_mut(g.level as usize)) {
-            *n += g.puzzles;
+    for (level, ranks) in tally.techniques.iter().enumerate() {
+        for (rank, &n) in ranks.iter().enumerate() {
+            let family = Technique::from_rank(rank as u8)
+                .and_then(|t| Technique::ALL.iter().position(|&a| a == t));
+            if let Some(c) = family.and_then(|t| techniques[t].per_level.get_mut(level)) {
+                *c += n;
+            }
         }
     }
-    let groups = store::inventory::clue_counts(conn)?;
-    let fewest = groups.iter().map(|g| g.value).min().unwrap_or(0);
-    let most = groups.iter().map(|g| g.value).max();
-    let mut clues: Vec<ClueRow> = most
-        .map_or(0..0, |most| fewest..most + 1)
-        .map(|clues| ClueRow {
-            clues,
-            per_level: vec![0; counts.len()],
+    let used = |n: usize| tally.clues.iter().any(|per| per[n] > 0);
+    let fewest = (0..82).find(|&n| used(n));
+    let most = (0..82).rev().find(|&n| used(n));
+    let clues: Vec<ClueRow> = fewest
+        .zip(most)
+        .map_or(0..0, |(f, m)| f..m + 1)
+        .map(|n| ClueRow {
+            clues: n as u32,
+            per_level: (0..counts.len())
+                .map(|l| tally.clues.get(l).map_or(0, |per| per[n]))
+                .collect(),
         })
         .collect();
-    for g in groups {
-        let row = &mut clues[(g.value - fewest) as usize];
-        if let Some(n) = row.per_level.get_mut(g.level as usize) {
-            *n += g.puzzles;
-        }
-    }
     let totals = store::inventory::build_totals(conn)?;
     Ok(Inventory {
-        puzzles: rows.len() as u64,
-        served: rows.iter().filter(|r| r.served).count() as u64,
+        puzzles: tally.puzzles,
+        served: tally.served,
         rating: rating.name().to_string(),
         reference: store::settings::get(conn, "reference")?.unwrap_or_else(|| "none yet".into()),
         reference_size: reference.len() as u64,
         levels: counts,
-        tiers,
+        tiers: tally.tiers.to_vec(),
         histogram: histogram(&values, &reference),
         deciles,
         cuts: levels.cuts().iter().map(|&c| round6(c)).collect(),
@@ -214,9 +210,9 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     })
 }
 
-/// [`BINS`] equal bins over the range of both lists.
-fn histogram(bank: &[f64], reference: &[f64]) -> Vec<Bin> {
-    let all = bank.iter().chain(reference);
+/// [`BINS`] equal bins over the range of both lists (the bank's as values with their counts).
+fn histogram(bank: &[(f64, u64)], reference: &[f64]) -> Vec<Bin> {
+    let all = bank.iter().map(|b| &b.0).chain(reference);
     let lo = all.clone().copied().fold(f64::INFINITY, f64::min);
     let hi = all.copied().fold(f64::NEG_INFINITY, f64::max);
     if !lo.is_finite() {
@@ -232,8 +228,8 @@ fn histogram(bank: &[f64], reference: &[f64]) -> Vec<Bin> {
         })
         .collect();
     let at = |v: f64| (((v - lo) / width) as usize).min(BINS - 1);
-    for &v in bank {
-        bins[at(v)].bank += 1;
+    for &(v, n) in bank {
+        bins[at(v)].bank += n;
     }
     for &v in reference {
         bins[at(v)].reference += 1;

@@ -1,76 +1,138 @@
-//! The counts `stats` shows: per stored puzzle its rating, percentile, tier and whether it was
-//! served; puzzles per level and hardest technique family, and per level and clue count; the
-//! builds' bookkeeping summed; the seeds used.
+//! The counts `stats` shows, read in one pass over the puzzles: per level, tier, stored rating,
+//! level and technique family, level and clue count; the builds' bookkeeping summed; the seeds
+//! used.
 
 use super::Result;
 use crate::scale::RatingKind;
 use rusqlite::Connection;
+use std::collections::HashMap;
 
-/// What `stats` reads of one stored puzzle.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PuzzleFacts {
-    /// Its rating (the bank's rating), NULL before the backfill.
-    pub rating: Option<f64>,
-    /// The hardest hsolve tier it needs.
-    pub tier: u8,
-    /// Whether it was served.
-    pub served: bool,
-    /// Its level (0 = easiest), NULL before the backfill.
-    pub level: Option<u32>,
-}
-
-/// Every stored puzzle's facts for `rating`.
-pub fn puzzle_facts(conn: &Connection, rating: RatingKind) -> Result<Vec<PuzzleFacts>> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {}, tier, served_at IS NOT NULL, level FROM puzzles",
-        super::puzzles::column(rating)
-    ))?;
-    let rows = stmt.query_map([], |r| {
-        Ok(PuzzleFacts {
-            rating: r
-                .get::<_, Option<i64>>(0)?
-                .map(|v| super::puzzles::from_units(v, rating)),
-            tier: r.get(1)?,
-            served: r.get(2)?,
-            level: r.get(3)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// Puzzles of one level sharing one value of a column (`stats`' counts per level).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
-pub struct LevelGroup<T> {
-    /// The level (0 = easiest).
-    pub level: u32,
-    /// The column's value.
-    pub value: T,
-    /// How many puzzles.
+/// What `stats` counts over the stored puzzles, in one pass over the table (a bank of
+/// 10,000,000 rows is read once, not once per table of the report).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Stored puzzles.
     pub puzzles: u64,
+    /// Of those, served.
+    pub served: u64,
+    /// Puzzles and served puzzles per level (0 = easiest), as far as the highest stored level.
+    pub levels: Vec<(u64, u64)>,
+    /// Puzzles per hardest hsolve tier (tiers past 6 counted as 6).
+    pub tiers: [u64; 7],
+    /// Puzzles per stored value of the bank's rating (whole units; see
+    /// [`super::puzzles::from_units`]); puzzles without one (before the backfill) are left out.
+    pub ratings: HashMap<i64, u64>,
+    /// Puzzles per level and hardest technique family's rank (index 1-5; 0 for none);
+    /// puzzles without a level left out.
+    pub techniques: Vec<[u64; 6]>,
+    /// Puzzles per level and clue count (index 0-81); puzzles without a level left out.
+    pub clues: Vec<[u64; 82]>,
 }
 
-/// Puzzles per level and hardest technique family (by rank, 1 = singles), by level then rank;
-/// puzzles without a level (before the backfill) are left out.
-pub fn technique_counts(conn: &Connection) -> Result<Vec<LevelGroup<u8>>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT level, technique AS value, COUNT(*) AS puzzles FROM puzzles
-             WHERE level IS NOT NULL GROUP BY level, technique ORDER BY level, technique",
-        )?,
-        [],
-    )
+impl Tally {
+    /// Makes room for level `level`.
+    fn grow(&mut self, level: usize) {
+        if self.levels.len() <= level {
+            self.levels.resize(level + 1, (0, 0));
+            self.techniques.resize(level + 1, [0; 6]);
+            self.clues.resize(level + 1, [0; 82]);
+        }
+    }
+
+    /// Adds the counts of `other`.
+    fn add(&mut self, other: Tally) {
+        self.puzzles += other.puzzles;
+        self.served += other.served;
+        self.grow(other.levels.len().saturating_sub(1));
+        for (i, l) in other.levels.iter().enumerate() {
+            self.levels[i].0 += l.0;
+            self.levels[i].1 += l.1;
+            for (a, b) in self.techniques[i].iter_mut().zip(&other.techniques[i]) {
+                *a += b;
+            }
+            for (a, b) in self.clues[i].iter_mut().zip(&other.clues[i]) {
+                *a += b;
+            }
+        }
+        for (a, b) in self.tiers.iter_mut().zip(other.tiers) {
+            *a += b;
+        }
+        for (v, n) in other.ratings {
+            *self.ratings.entry(v).or_default() += n;
+        }
+    }
 }
 
-/// Puzzles per level and clue count, by level then clues; puzzles without a level (before the
-/// backfill) are left out.
-pub fn clue_counts(conn: &Connection) -> Result<Vec<LevelGroup<u32>>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT level, clues AS value, COUNT(*) AS puzzles FROM puzzles
-             WHERE level IS NOT NULL GROUP BY level, clues ORDER BY level, clues",
-        )?,
-        [],
-    )
+/// Counts the stored puzzles for `stats`, `rating` being the bank's rating: the id range is
+/// split among the machine's cores, each part read by its own connection (the parts are read
+/// at nearly the same moment; a build writing meanwhile may be counted in some parts only).
+pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
+    let (lo, hi): (Option<i64>, Option<i64>) =
+        conn.query_row(super::retrieval::SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(Tally::default());
+    };
+    let sql = format!(
+        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues FROM puzzles
+         WHERE id >= ?1 AND id < ?2",
+        super::puzzles::column(rating)
+    );
+    let parts = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
+    let step = ((hi - lo + 1 + parts - 1) / parts).max(1);
+    let path = conn.path().filter(|p| !p.is_empty()).map(str::to_string);
+    let scan = |c: &Connection, from: i64, to: i64| -> Result<Tally> {
+        let mut t = Tally::default();
+        let mut stmt = c.prepare(&sql)?;
+        let mut rows = stmt.query([from, to])?;
+        while let Some(r) = rows.next()? {
+            let served: bool = r.get(2)?;
+            t.puzzles += 1;
+            t.served += u64::from(served);
+            if let Some(v) = r.get::<_, Option<i64>>(0)? {
+                *t.ratings.entry(v).or_default() += 1;
+            }
+            let tier: i64 = r.get(1)?;
+            t.tiers[tier.clamp(0, 6) as usize] += 1;
+            if let Some(level) = r.get::<_, Option<i64>>(3)? {
+                let i = level.max(0) as usize;
+                t.grow(i);
+                t.levels[i].0 += 1;
+                t.levels[i].1 += u64::from(served);
+                let technique: i64 = r.get(4)?;
+                t.techniques[i][technique.clamp(0, 5) as usize] += 1;
+                let clues: i64 = r.get(5)?;
+                t.clues[i][clues.clamp(0, 81) as usize] += 1;
+            }
+        }
+        Ok(t)
+    };
+    let Some(path) = path.filter(|_| parts > 1) else {
+        return scan(conn, lo, hi + 1);
+    };
+    let tallies: Vec<Result<Tally>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..parts)
+            .map(|k| {
+                let (from, to) = (lo + k * step, (lo + (k + 1) * step).min(hi + 1));
+                let (path, scan) = (&path, &scan);
+                s.spawn(move || {
+                    let c = Connection::open_with_flags(
+                        path,
+                        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                    )?;
+                    scan(&c, from, to)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a tally thread"))
+            .collect()
+    });
+    let mut total = Tally::default();
+    for t in tallies {
+        total.add(t?);
+    }
+    Ok(total)
 }
 
 /// The builds' bookkeeping summed over every build, and what the puzzles come from.
