@@ -118,7 +118,7 @@ impl Technique {
         Technique::ALL.into_iter().find(|t| t.name() == name.trim())
     }
 
-    /// The family's name, as `rate` prints it and the bank stores it.
+    /// The family's name, as `rate` prints it (the bank stores its [`Technique::rank`]).
     pub fn name(self) -> &'static str {
         match self {
             Technique::Singles => "singles",

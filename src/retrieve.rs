@@ -95,11 +95,17 @@ pub fn get(
 /// Fills in a handed-out puzzle's solution (the bank does not store it: solving takes a few
 /// microseconds).
 pub fn solve(p: &mut Served) {
-    p.solution = crate::grid::Puzzle::parse_line(&p.puzzle)
+    p.solution = solution_of(&p.puzzle);
+}
+
+/// The solution (81 digits) of a stored puzzle's line; empty if it has not exactly one (which
+/// `verify` reports).
+pub fn solution_of(puzzle: &str) -> String {
+    crate::grid::Puzzle::parse_line(puzzle)
         .ok()
         .and_then(|q| crate::solve::solve(&q).unique())
         .map(|g| g.to_line())
-        .unwrap_or_default();
+        .unwrap_or_default()
 }
 
 /// Names a handed-out puzzle's level on the bank's `levels`.

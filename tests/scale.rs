@@ -29,7 +29,10 @@ fn a_bank_of_100000_puzzles() {
     let free: i64 = scalar(&conn, "PRAGMA freelist_count");
     let page: i64 = scalar(&conn, "PRAGMA page_size");
     let per_puzzle = ((pages - free) * page) as f64 / n as f64;
-    assert!(per_puzzle <= BYTES_A_PUZZLE, "{per_puzzle:.1} bytes a puzzle");
+    assert!(
+        per_puzzle <= BYTES_A_PUZZLE,
+        "{per_puzzle:.1} bytes a puzzle"
+    );
     let indexes: Vec<String> = column(
         &conn,
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' ORDER BY name",
@@ -90,7 +93,10 @@ fn a_bank_of_100000_puzzles() {
         .collect();
     assert_eq!(lines.len(), 5);
     for l in &lines {
-        let (puzzle, solution) = (l["puzzle"].as_str().unwrap(), l["solution"].as_str().unwrap());
+        let (puzzle, solution) = (
+            l["puzzle"].as_str().unwrap(),
+            l["solution"].as_str().unwrap(),
+        );
         let p: pseudoku::Puzzle = puzzle.parse().unwrap();
         assert_eq!(
             pseudoku::solve::solve(&p).unique().unwrap().to_line(),

@@ -419,11 +419,7 @@ pub fn export_with_progress(
             let date = Date::from_days(day).to_string();
             let mut puzzles = store::batches::day(conn, &date)?;
             for p in &mut puzzles {
-                p.solution = crate::grid::Puzzle::parse_line(&p.puzzle)
-                    .ok()
-                    .and_then(|q| crate::solve::solve(&q).unique())
-                    .map(|g| g.to_line())
-                    .unwrap_or_default();
+                p.solution = crate::retrieve::solution_of(&p.puzzle);
             }
             report.puzzles += puzzles.len();
             days.push((date, puzzles));

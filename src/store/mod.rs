@@ -4,7 +4,7 @@
 //!
 //! - [`migrate`]: the schema, an append-only list of migrations (SQL files in `migrations/` and
 //!   data steps); the version (`PRAGMA user_version`) is the list's length;
-//! - [`puzzles`]: stored puzzles: batched inserts, keys, percentiles, the rows `verify` and the
+//! - [`puzzles`]: stored puzzles: the compact row, batched inserts, keys, levels, the rows `verify` and the
 //!   backfill read;
 //! - [`builds`]: one bookkeeping row per build (resume, counts, status);
 //! - [`seeds`]: the seeds a bank was built from;
@@ -194,8 +194,8 @@ pub(crate) fn rows<T: serde::de::DeserializeOwned>(
         .collect::<std::result::Result<_, _>>()?)
 }
 
-/// The retrieval tie-break of a puzzle: the first 60 bits of its class key (hex), so puzzles
-/// of equal percentile come in a random-looking but fixed order.
+/// The retrieval tie-break older banks stored (migration 0006): the first 60 bits of a class
+/// key (hex). Compact rows (0011) no longer store it.
 pub fn pick_of(canon_key: &str) -> i64 {
     i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
 }
