@@ -4,8 +4,8 @@
 //!
 //! - [`migrate`]: the schema, an append-only list of migrations (SQL files in `migrations/` and
 //!   data steps); the version (`PRAGMA user_version`) is the list's length;
-//! - [`puzzles`]: stored puzzles: the compact row, batched inserts, keys, levels, the rows `verify` and the
-//!   backfill read;
+//! - [`puzzles`]: stored puzzles: the compact row, batched inserts, keys, levels, the rows
+//!   `verify` and the backfill read;
 //! - [`builds`]: one bookkeeping row per build (resume, counts, status);
 //! - [`seeds`]: the seeds a bank was built from;
 //! - [`settings`]: the bank's settings and its reference distribution;
