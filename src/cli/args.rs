@@ -98,7 +98,7 @@ pub enum Command {
     /// puzzles than asked.
     Get(GetArgs),
     /// Replace the reference distribution percentiles are measured against, change the rating
-    /// they use or the level names; every stored percentile is recomputed in one transaction.
+    /// they use or the level names; every stored level is recomputed in one transaction.
     Calibrate(CalibrateArgs),
     /// What a bank holds: puzzles per level (rating range, reference percentiles, served,
     /// layout rules) and per hsolve tier, the bank's reference deciles, the rating histogram,

@@ -512,7 +512,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
-    // Rating a corpus and recomputing every stored percentile take seconds on a large bank.
+    // Rating a corpus and recomputing every stored level take seconds on a large bank.
     let spin = progress_bar(0, "{spinner} calibrating {wide_msg} {elapsed}");
     if io::stderr().is_terminal() {
         spin.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -568,13 +568,13 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         rating: args.rating,
         levels,
     };
-    spin.set_message("recomputing every stored percentile and level");
+    spin.set_message("recomputing every stored level");
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
     spin.finish_and_clear();
     let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
     say!(
-        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} percentiles and \
-         levels recomputed",
+        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} levels recomputed \
+         (percentiles are measured when read)",
         levels.reference.len(),
         levels.rating.name(),
         levels.set

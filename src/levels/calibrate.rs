@@ -1,8 +1,8 @@
 //! A bank's scale: its rating, reference and levels ([`Levels`]); the default reference and
 //! levels stored on first use; a bank rated by an older `difficulty` model brought to the
 //! current one ([`ensure`], [`backfill`]); `calibrate`, which replaces the reference (rated from
-//! a corpus, or the default), the rating or the levels and recomputes every stored percentile
-//! and level in one transaction.
+//! a corpus, or the default), the rating or the levels and recomputes every stored level in one
+//! transaction (percentiles are measured when read).
 
 use super::reference;
 use crate::grid::Puzzle;
@@ -323,7 +323,7 @@ fn derived(
     }
 }
 
-/// Applies a calibration to the bank and recomputes every stored percentile and level, all in
+/// Applies a calibration to the bank and recomputes every stored level, all in
 /// one transaction (first bringing a bank rated by an older model up to date). Returns the
 /// bank's levels afterwards and the number of rows recomputed.
 pub fn calibrate(
