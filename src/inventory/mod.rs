@@ -144,12 +144,11 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         l.layout = store::settings::layout(conn, &l.level)?.unwrap_or_else(|| "none".to_string());
     }
     // The bank's ratings, each with how many puzzles have it.
-    let mut values: Vec<(f64, u64)> = tally
+    let values: Vec<(f64, u64)> = tally
         .ratings
         .iter()
         .map(|(&v, &n)| (store::puzzles::from_units(v, rating), n))
         .collect();
-    values.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut deciles = vec![0u64; 10];
     if let Some(r) = &r {
         for &(v, n) in &values {

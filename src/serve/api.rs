@@ -244,9 +244,7 @@ fn puzzle_json(p: &store::Served, set: &crate::levels::LevelSet, solution: bool)
         "clues": clues,
     });
     if solution {
-        let mut p = p.clone();
-        crate::retrieve::solve(&mut p);
-        v["solution"] = json!(p.solution);
+        v["solution"] = json!(crate::retrieve::solution_of(&p.puzzle));
     }
     v
 }

@@ -43,7 +43,9 @@ impl Tally {
     fn add(&mut self, other: Tally) {
         self.puzzles += other.puzzles;
         self.served += other.served;
-        self.grow(other.levels.len().saturating_sub(1));
+        if let Some(last) = other.levels.len().checked_sub(1) {
+            self.grow(last);
+        }
         for (i, l) in other.levels.iter().enumerate() {
             self.levels[i].0 += l.0;
             self.levels[i].1 += l.1;

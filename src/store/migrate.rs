@@ -72,9 +72,15 @@ fn fill_picks(conn: &Connection) -> rusqlite::Result<()> {
         .collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare("UPDATE puzzles SET pick = ?2 WHERE id = ?1")?;
     for (id, key) in rows {
-        stmt.execute(params![id, super::pick_of(&key)])?;
+        stmt.execute(params![id, pick_of(&key)])?;
     }
     Ok(())
+}
+
+/// The retrieval tie-break migration 0004 added: the first 60 bits of a class key (hex).
+/// Compact rows (0011) no longer store it.
+fn pick_of(canon_key: &str) -> i64 {
+    i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
 }
 
 /// A row an older version stored that does not convert (never written by pseudoku).

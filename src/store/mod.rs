@@ -194,12 +194,6 @@ pub(crate) fn rows<T: serde::de::DeserializeOwned>(
         .collect::<std::result::Result<_, _>>()?)
 }
 
-/// The retrieval tie-break older banks stored (migration 0006): the first 60 bits of a class
-/// key (hex). Compact rows (0011) no longer store it.
-pub fn pick_of(canon_key: &str) -> i64 {
-    i64::from_str_radix(canon_key.get(..15).unwrap_or("0"), 16).unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
