@@ -132,6 +132,12 @@ pub fn ratings_of_class(
     Ok((d, rating))
 }
 
+/// The `difficulty` rating of the class `c` with the default runs, as [`ratings_of_class`]
+/// makes it (the same seed, so the same number).
+pub fn difficulty_of_class(c: &Canonical) -> Result<Difficulty, RateError> {
+    difficulty::rate_seeded(&c.puzzle(), difficulty::DEFAULT_RUNS, c.key().seed())
+}
+
 /// Both ratings of `puzzle` (see [`ratings_of_class`]).
 pub fn ratings(
     puzzle: &Puzzle,
@@ -175,6 +181,25 @@ impl Graded {
     pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
         let (d, rating) = ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
         let report = Report::new(&puzzle, &d, &rating);
+        Ok(Graded {
+            puzzle,
+            solution,
+            canon,
+            report,
+        })
+    }
+
+    /// [`Graded::new`] when its `difficulty` (default runs, from [`difficulty_of_class`]) is
+    /// made already: only hsolve is made.
+    pub fn with_difficulty(
+        puzzle: Puzzle,
+        solution: Grid,
+        canon: Canonical,
+        d: &Difficulty,
+    ) -> Result<Graded, RateError> {
+        let rating =
+            hsolve::rate_seeded(&canon.puzzle(), hsolve::DEFAULT_RUNS, canon.key().seed())?;
+        let report = Report::new(&puzzle, d, &rating);
         Ok(Graded {
             puzzle,
             solution,

@@ -1,13 +1,17 @@
-//! The build loop: batches of jobs generated in parallel, duplicates dropped in job order, the
-//! fresh puzzles rated in parallel, accepted in job order until the count or the band quotas
-//! are met, and committed by a writer thread that owns the connection while the next batch is
+//! The build loop: batches of jobs generated in parallel, known classes dropped before rating,
+//! the fresh puzzles rated in parallel, accepted in job order by the rule of [`super::accept`]
+//! until the count or the quotas are met (a shard: kept as candidates, see [`super::shard`]),
+//! and committed by a writer thread that owns the connection while the next batch is
 //! generated. Rows of older versions are brought up to date first
 //! ([`crate::levels::calibrate::backfill`]).
 
-use super::job::{self, Generated, JobResult, Rated, Source};
+use super::accept::{Acceptance, Verdict};
+use super::job::{self, Generated, JobResult, Measured, Rated, Source};
 use super::layout::Layout;
+use super::shard::Shard;
 use super::targets::{self, TargetProgress};
 use super::{BankError, BuildOptions};
+use crate::generate::Symmetry;
 use crate::levels::calibrate;
 use crate::seeds::Library;
 use crate::store::{self, Build, NewPuzzle};
@@ -25,6 +29,8 @@ enum Event {
     Duplicate,
     /// Rated, to be kept or dropped.
     Rated(Box<Rated>),
+    /// Its rating puts it in no target that could take it (its other rating not made).
+    Off,
 }
 
 /// Progress of a running build.
@@ -34,6 +40,9 @@ pub struct Progress {
     pub stored: u64,
     /// Of those, the ones stored before this run (a resumed build's earlier runs).
     pub at_start: u64,
+    /// Rows in the bank from this build: `stored`, or for a shard every candidate it keeps
+    /// for `merge` (its `stored` counts what its share filled of its quotas).
+    pub rows: u64,
     /// Puzzles requested.
     pub count: u64,
     /// Duplicates skipped.
@@ -110,14 +119,16 @@ const WRITER_CACHE_MIB: u32 = 64;
 /// commits it while the next one is generated). Stops early, keeping what was committed, when
 /// `stop` is set.
 ///
-/// With targets, each batch's jobs go round the bands that still need puzzles, each band
-/// drawing from its [`targets::band_source`]; a rated puzzle is kept when its percentile falls
-/// in any band that still needs puzzles, and dropped otherwise (counted as off band).
+/// With targets, job j is assigned target `j mod T` and draws from its
+/// [`targets::band_source`] with its layout rules; the jobs of full targets are not run; a
+/// rated puzzle is kept by the rule of [`super::accept`] (in the first open target it fits,
+/// counted as off band otherwise). With `opts.shard`, only the shard's blocks of jobs run,
+/// and every candidate is kept for `merge` ([`super::shard`]).
 pub fn build(
     opts: &BuildOptions,
     lib: &Library,
     stop: &AtomicBool,
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&Progress),
 ) -> Result<Progress, BankError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -182,95 +193,248 @@ pub fn build(
             Ok((aim.clone(), *n, layout))
         })
         .collect::<Result<_, BankError>>()?;
-    let free = Layout::default();
-    let mut b: Build = store::builds::start(
-        &conn,
-        &arguments(opts, count, &lib, imported, &with_layouts),
-        opts.rng_seed,
-        count,
-        crate::rate::RATER,
-    )?;
-    let _ = lock.describe(&format!("build {}", b.id));
-    let mut keys: HashSet<u128> = store::puzzles::keys(&conn)?;
-    // A build that at least doubles the bank appends without the indexes that random keys and
-    // ratings would scatter its inserts over; they are built again, packed, when it stops.
-    if b.count - b.stored.min(b.count) >= keys.len() as u64 {
-        store::puzzles::defer_indexes(&conn)?;
-    } else {
-        store::puzzles::ensure_indexes(&conn, levels.rating)?;
-    }
-    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
-    let all_seeds = Source::Seeds((0..seeds.len()).collect());
-    let mut prog = Progress {
-        stored: b.stored,
-        at_start: b.stored,
-        count: b.count,
-        duplicates: b.duplicates,
-        rejected: b.rejected,
-        off_band: b.off_band,
-        targets: targets.clone(),
-        stage: Default::default(),
+    let args = arguments(opts, count, &lib, imported, &with_layouts);
+    let held = store::shards::read(&conn)?;
+    let (mut b, shard_row) = match (opts.shard, held) {
+        (None, Some(row)) => return Err(BankError::IsShard(row.shard, row.shards)),
+        (Some(shard), Some(row)) => {
+            let info = store::builds::info(&conn, row.build_id)?.ok_or(BankError::Writer)?;
+            if info.arguments != shard_arguments(&args, &shard, opts.batch) {
+                return Err(BankError::OtherShard(info.arguments));
+            }
+            store::builds::reopen(&conn, row.build_id)?;
+            (info.build, Some(row))
+        }
+        (Some(shard), None) => {
+            if store::puzzles::count(&conn)? > 0 {
+                return Err(BankError::ShardNotEmpty);
+            }
+            let b = store::builds::start(
+                &conn,
+                &shard_arguments(&args, &shard, opts.batch),
+                opts.rng_seed,
+                count,
+                crate::rate::RATER,
+            )?;
+            let row = store::shards::ShardRow {
+                build_id: b.id,
+                shard: shard.k,
+                shards: shard.n,
+                block: opts.batch,
+                quotas: quota_list(&with_layouts, count),
+                cursors: vec![b.next_job; with_layouts.len().max(1)],
+            };
+            store::shards::save(&conn, &row)?;
+            (b, Some(row))
+        }
+        (None, None) => (
+            store::builds::start(&conn, &args, opts.rng_seed, count, crate::rate::RATER)?,
+            None,
+        ),
     };
-    // The writer: owns the connection, commits batches in order; batches that queued while it
-    // committed go into one transaction (up to WRITE_ROWS rows), with the latest progress.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Build, Vec<NewPuzzle>)>(QUEUED_BATCHES);
-    store::set_cache_mib(&conn, WRITER_CACHE_MIB)?;
-    let writer = std::thread::spawn(
-        move || -> Result<(Duration, rusqlite::Connection), BankError> {
-            let mut spent = Duration::ZERO;
-            while let Ok((mut build, mut rows)) = rx.recv() {
-                while rows.len() < WRITE_ROWS {
-                    match rx.try_recv() {
-                        Ok((later, more)) => {
-                            build = later;
-                            rows.extend(more);
-                        }
-                        Err(_) => break,
-                    }
-                }
-                let t = Instant::now();
-                store::puzzles::insert_batch(&mut conn, &build, &rows)?;
-                spent += t.elapsed();
-            }
-            Ok((spent, conn))
-        },
-    );
-    while b.stored < b.count && !stop.load(Ordering::Relaxed) {
-        let (start, end) = (b.next_job, b.next_job + opts.batch);
-        // The bands still needing puzzles at the start of the batch; job j serves the
-        // (j - start) mod n-th of them.
-        let active: Vec<usize> = (0..targets.len())
-            .filter(|&i| targets[i].stored < targets[i].quota)
-            .collect();
-        let source_of = |j: u64| -> (Option<usize>, &Source) {
-            if active.is_empty() {
-                (None, &all_seeds)
+    let _ = lock.describe(&format!("build {}", b.id));
+    let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
+    let run = Run {
+        opts,
+        seeds: &seeds,
+        levels: &levels,
+        sources: &sources,
+        all_seeds: Source::Seeds((0..seeds.len()).collect()),
+        pool: &pool,
+        stop,
+    };
+    match (opts.shard, shard_row) {
+        (Some(shard), Some(row)) => {
+            // A shard's bank holds a class once per target that made it: no unique key index.
+            store::puzzles::defer_indexes(&conn)?;
+            run.shard(conn, &mut b, row, shard, &mut targets, progress)
+        }
+        _ => {
+            let keys: HashSet<u128> = store::puzzles::keys(&conn)?;
+            // A build that at least doubles the bank appends without the indexes that random
+            // keys and ratings would scatter its inserts over; they are built again, packed,
+            // when it stops.
+            if b.count - b.stored.min(b.count) >= keys.len() as u64 {
+                store::puzzles::defer_indexes(&conn)?;
             } else {
-                let t = active[((j - start) % active.len() as u64) as usize];
-                (Some(t), &sources[t])
+                store::puzzles::ensure_indexes(&conn, levels.rating)?;
             }
-        };
+            let stored = if targets.is_empty() {
+                vec![b.stored]
+            } else {
+                targets.iter().map(|t| t.stored).collect()
+            };
+            let acc = Acceptance::new(quota_list(&with_layouts, count), stored, keys);
+            run.single(conn, &mut b, acc, &mut targets, progress)
+        }
+    }
+}
+
+/// Each target's quota (a build of a count: one target of that count).
+fn quota_list(quotas: &[(targets::Aim, u64, Layout)], count: u64) -> Vec<u64> {
+    if quotas.is_empty() {
+        vec![count]
+    } else {
+        quotas.iter().map(|q| q.1).collect()
+    }
+}
+
+/// A shard's recorded arguments: the build's, with the shard and its block size.
+fn shard_arguments(args: &str, shard: &Shard, block: u64) -> String {
+    format!("{args} shard={shard} block={block}")
+}
+
+/// What the writer thread commits.
+enum Write {
+    /// A batch of a build: rows, and the build's progress.
+    Rows(Build, Vec<NewPuzzle>),
+    /// A batch of a shard: candidates, the build's progress and the shard's cursors.
+    Shard(
+        Build,
+        store::shards::ShardRow,
+        Vec<store::shards::Candidate>,
+    ),
+}
+
+impl Write {
+    fn len(&self) -> usize {
+        match self {
+            Write::Rows(_, r) => r.len(),
+            Write::Shard(_, _, r) => r.len(),
+        }
+    }
+
+    /// Takes a later batch into this one (its progress replaces this one's).
+    fn absorb(&mut self, later: Write) {
+        match (self, later) {
+            (Write::Rows(b, rows), Write::Rows(lb, more)) => {
+                *b = lb;
+                rows.extend(more);
+            }
+            (Write::Shard(b, s, rows), Write::Shard(lb, ls, more)) => {
+                *b = lb;
+                *s = ls;
+                rows.extend(more);
+            }
+            _ => unreachable!("one build writes one kind of batch"),
+        }
+    }
+
+    fn commit(&self, conn: &mut rusqlite::Connection) -> store::Result<()> {
+        match self {
+            Write::Rows(b, rows) => store::puzzles::insert_batch(conn, b, rows),
+            Write::Shard(b, s, rows) => store::shards::insert_batch(conn, b, s, rows),
+        }
+    }
+}
+
+/// The writer thread: owns the connection, commits batches in order; batches that queued
+/// while it committed go into one transaction (up to WRITE_ROWS rows), with the latest
+/// progress. Returns the time it spent and the connection.
+struct Writer {
+    tx: Option<std::sync::mpsc::SyncSender<Write>>,
+    thread: std::thread::JoinHandle<Result<(Duration, rusqlite::Connection), BankError>>,
+}
+
+impl Writer {
+    fn spawn(conn: rusqlite::Connection) -> Result<Writer, BankError> {
+        store::set_cache_mib(&conn, WRITER_CACHE_MIB)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Write>(QUEUED_BATCHES);
+        let thread = std::thread::spawn(
+            move || -> Result<(Duration, rusqlite::Connection), BankError> {
+                let mut conn = conn;
+                let mut spent = Duration::ZERO;
+                while let Ok(mut w) = rx.recv() {
+                    while w.len() < WRITE_ROWS {
+                        match rx.try_recv() {
+                            Ok(later) => w.absorb(later),
+                            Err(_) => break,
+                        }
+                    }
+                    let t = Instant::now();
+                    w.commit(&mut conn)?;
+                    spent += t.elapsed();
+                }
+                Ok((spent, conn))
+            },
+        );
+        Ok(Writer {
+            tx: Some(tx),
+            thread,
+        })
+    }
+
+    /// Queues a batch; when the writer stopped on an error, returns that error.
+    fn send(self, w: Write) -> Result<Writer, BankError> {
+        if self
+            .tx
+            .as_ref()
+            .expect("the writer is open")
+            .send(w)
+            .is_ok()
+        {
+            return Ok(self);
+        }
+        Err(match self.finish() {
+            Err(e) => e,
+            Ok(_) => BankError::Writer,
+        })
+    }
+
+    /// Waits for every queued batch to be committed.
+    fn finish(mut self) -> Result<(Duration, rusqlite::Connection), BankError> {
+        self.tx = None;
+        self.thread.join().map_err(|_| BankError::Writer)?
+    }
+}
+
+/// What every batch of a build needs.
+struct Run<'a> {
+    opts: &'a BuildOptions,
+    seeds: &'a [job::Prepared],
+    levels: &'a crate::levels::Levels,
+    sources: &'a [Source],
+    all_seeds: Source,
+    pool: &'a rayon::ThreadPool,
+    stop: &'a AtomicBool,
+}
+
+impl Run<'_> {
+    /// Generates jobs `jobs` (in parallel), each from its assigned target's source and
+    /// layout; the puzzles whose class `known` says is dropped are not rated; the rest are
+    /// rated (in parallel), those whose percentile and level `wanted` refuses by the bank's
+    /// rating alone. Returns each job's event, in job order.
+    fn run_jobs(
+        &self,
+        jobs: Vec<u64>,
+        targets: &[TargetProgress],
+        known: impl Fn(u64, u128) -> bool,
+        wanted: impl Fn(u64, f64, u32) -> bool + Sync,
+        prog: &mut Progress,
+    ) -> Vec<(u64, Event)> {
+        let free = Layout::default();
         let t = Instant::now();
-        let results: Vec<JobResult> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
+        let n = targets.len().max(1) as u64;
+        let results: Vec<JobResult> = self.pool.install(|| {
+            jobs.into_par_iter()
                 .map(|j| {
-                    let (t, source) = source_of(j);
-                    let layout = t.map_or(&free, |t| &targets[t].layout);
-                    job::generate(&seeds, source, opts.rng_seed, j, layout)
+                    let (source, layout) = if targets.is_empty() {
+                        (&self.all_seeds, &free)
+                    } else {
+                        let a = (j % n) as usize;
+                        (&self.sources[a], &targets[a].layout)
+                    };
+                    job::generate(self.seeds, source, self.opts.rng_seed, j, layout)
                 })
                 .collect()
         });
-        // Duplicates of the bank or of an earlier job of the batch are dropped unrated.
         let mut fresh: Vec<Generated> = Vec::new();
-        let mut batch_keys: HashSet<u128> = HashSet::new();
         let mut events: Vec<(u64, Event)> = Vec::new();
         for r in results {
             match r {
                 JobResult::NotUnique(j) => events.push((j, Event::NotUnique)),
                 JobResult::Puzzle(g) => {
-                    let key = store::puzzles::key_prefix(&g.canon.key().0);
-                    if keys.contains(&key) || !batch_keys.insert(key) {
+                    if known(g.job, store::puzzles::key_prefix(&g.canon.key().0)) {
                         events.push((g.job, Event::Duplicate));
                     } else {
                         fresh.push(*g);
@@ -280,90 +444,291 @@ pub fn build(
         }
         prog.stage[0] += t.elapsed();
         let t = Instant::now();
-        let rated: Vec<Rated> = pool.install(|| {
+        // The bank's rating first: a puzzle no target can take (`wanted`) is not given the
+        // other rating.
+        let rated: Vec<(u64, Event)> = self.pool.install(|| {
             fresh
                 .into_par_iter()
-                .map(|g| Rated::new(g, &seeds, &levels))
+                .map(|g| {
+                    let m = Measured::new(g, self.levels);
+                    match (m.percentile, m.level) {
+                        (Some(p), Some(l)) if !wanted(m.job(), p, l) => (m.job(), Event::Off),
+                        _ => {
+                            let r = m.rate(self.seeds, self.levels);
+                            (r.job, Event::Rated(Box::new(r)))
+                        }
+                    }
+                })
                 .collect()
         });
         prog.stage[1] += t.elapsed();
-        // Accept in job order until the quotas (or the count) are met.
-        events.extend(
-            rated
-                .into_iter()
-                .map(|r| (r.job, Event::Rated(Box::new(r)))),
-        );
+        events.extend(rated);
         events.sort_by_key(|e| e.0);
-        let mut rows: Vec<NewPuzzle> = Vec::new();
-        let mut next_job = end;
-        for (j, event) in events {
-            if b.stored >= b.count {
-                next_job = j;
-                break;
-            }
-            let rated = match event {
-                Event::NotUnique => {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "pseudoku: bug: job {j} made a puzzle without one solution; not stored"
-                    );
-                    b.rejected += 1;
+        events
+    }
+
+    /// The targets a rated puzzle fits (bit t: target t; a build of a count: its one target).
+    fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
+        if targets.is_empty() {
+            return 1;
+        }
+        targets.iter().enumerate().fold(0, |mask, (t, target)| {
+            let fits = target.within.contains(rated.percentile, rated.level)
+                && target
+                    .layout
+                    .keeps(&rated.graded.puzzle, rated.graded.report.technique);
+            mask | (u64::from(fits) << t)
+        })
+    }
+
+    /// A build on one machine: batches of jobs, accepted in job order by the rule of
+    /// [`super::accept`] until every target is full.
+    fn single(
+        &self,
+        conn: rusqlite::Connection,
+        b: &mut Build,
+        mut acc: Acceptance,
+        targets: &mut [TargetProgress],
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<Progress, BankError> {
+        let rating = self.levels.rating;
+        let mut prog = Progress::new(b, targets);
+        let mut writer = Writer::spawn(conn)?;
+        while !acc.done() && !self.stop.load(Ordering::Relaxed) {
+            // As many jobs as make a batch of live ones: the jobs of full targets are
+            // ignored, so not run.
+            let span = self.opts.batch * acc.targets() as u64 / acc.open_count() as u64;
+            let (start, end) = (b.next_job, b.next_job + span);
+            let jobs: Vec<u64> = (start..end).filter(|&j| !acc.ignores(j)).collect();
+            // A puzzle within no target open now cannot be stored by this batch.
+            let open: Vec<bool> = (0..acc.targets()).map(|t| acc.open(t)).collect();
+            let within = |_: u64, p: f64, l: u32| {
+                targets.is_empty()
+                    || (targets.iter().zip(&open)).any(|(t, &o)| o && t.within.contains(p, l))
+            };
+            let events = self.run_jobs(jobs, targets, |_, key| acc.seen(key), within, &mut prog);
+            let mut rows: Vec<NewPuzzle> = Vec::new();
+            let mut next_job = end;
+            for (j, event) in events {
+                if acc.done() {
+                    next_job = j;
+                    break;
+                }
+                if acc.ignores(j) {
                     continue;
                 }
-                Event::Duplicate => {
+                let assigned = acc.assigned(j);
+                if let Some(t) = targets.get_mut(assigned) {
+                    t.jobs += 1;
+                }
+                let Some(rated) = event.rated(j, b) else {
+                    continue;
+                };
+                let key = store::puzzles::key_prefix(&rated.graded.key().0);
+                match acc.offer(j, key, Self::fits(targets, &rated)) {
+                    Verdict::Stored(t) => {
+                        if let Some(target) = targets.get_mut(t) {
+                            target.stored += 1;
+                            target.hits += u64::from(t == assigned);
+                        }
+                        b.stored += 1;
+                        rows.push(rated.into());
+                    }
+                    Verdict::Duplicate => b.duplicates += 1,
+                    Verdict::Off => b.off_band += 1,
+                    Verdict::Ignored => unreachable!("checked above"),
+                }
+            }
+            b.next_job = next_job;
+            writer = writer.send(Write::Rows(b.clone(), rows))?;
+            prog.update(b, targets);
+            progress(&prog);
+        }
+        let (spent, conn) = writer.finish()?;
+        let t = Instant::now();
+        store::puzzles::ensure_indexes(&conn, rating)?;
+        prog.stage[2] = spent + t.elapsed();
+        if acc.done() {
+            store::builds::finish(&conn, b.id)?;
+        }
+        Ok(prog)
+    }
+
+    /// A shard: its blocks of jobs, every candidate stored once per (class, assigned target),
+    /// until its share fills every target (see [`super::shard`]).
+    fn shard(
+        &self,
+        conn: rusqlite::Connection,
+        b: &mut Build,
+        mut row: store::shards::ShardRow,
+        shard: Shard,
+        targets: &mut [TargetProgress],
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<Progress, BankError> {
+        let rating = self.levels.rating;
+        let block = row.block;
+        // The shard's own run of the rule, with its shares as quotas, replayed over what it
+        // stored: it decides when the shard stops.
+        let shares: Vec<u64> = row.quotas.iter().map(|&q| shard.share(q)).collect();
+        let mut local = Acceptance::new(shares.clone(), vec![0; shares.len()], HashSet::new());
+        // What a puzzle fits follows from its class unless a rule looks at its layout.
+        let by_class = targets
+            .iter()
+            .all(|t| t.layout.symmetry == Symmetry::None && t.layout.techniques.is_none());
+        let entry = |key: u128, assigned: usize, fits: u64| {
+            super::shard::made(key, assigned, (!by_class).then_some(fits))
+        };
+        let mut made: HashSet<u128> = HashSet::new();
+        let mut after = None;
+        loop {
+            let chunk = store::shards::candidates(&conn, after, 65_536)?;
+            let Some(last) = chunk.last() else { break };
+            after = Some(last.row.job);
+            for c in &chunk {
+                let key = store::puzzles::key_prefix(&c.row.canon_key);
+                made.insert(entry(key, local.assigned(c.row.job), c.fits));
+                local.offer(c.row.job, key, c.fits);
+            }
+        }
+        for t in targets.iter_mut() {
+            t.quota = 0;
+            t.stored = 0;
+        }
+        let report = |targets: &mut [TargetProgress], local: &Acceptance| {
+            for (t, target) in targets.iter_mut().enumerate() {
+                target.quota = shares[t];
+                target.stored = local.stored(t);
+            }
+        };
+        report(targets, &local);
+        let mut prog = Progress::new(b, targets);
+        prog.count = shares.iter().sum();
+        let local_stored = |local: &Acceptance| (0..shares.len()).map(|t| local.stored(t)).sum();
+        prog.stored = local_stored(&local);
+        prog.at_start = prog.stored;
+        let mut writer = Writer::spawn(conn)?;
+        while !local.done() && !self.stop.load(Ordering::Relaxed) {
+            // The next block: the first of the shard's that an open target has not run.
+            let from = (0..shares.len())
+                .filter(|&t| local.open(t))
+                .map(|t| row.cursors[t])
+                .min()
+                .expect("a target is open");
+            let start = shard.next_own(from, block);
+            let start = start - start % block;
+            let end = start + block;
+            let open: Vec<bool> = (0..shares.len()).map(|t| local.open(t)).collect();
+            let jobs: Vec<u64> = (start..end)
+                .filter(|&j| {
+                    let a = local.assigned(j);
+                    open[a] && j >= row.cursors[a]
+                })
+                .collect();
+            let events = self.run_jobs(
+                jobs,
+                targets,
+                |j, key| {
+                    by_class && made.contains(&entry(key, (j % shares.len() as u64) as usize, 0))
+                },
+                // A shard keeps whatever some target could take, full here or not.
+                |_, p, l| targets.is_empty() || targets.iter().any(|t| t.within.contains(p, l)),
+                &mut prog,
+            );
+            let mut rows = Vec::new();
+            for (j, event) in events {
+                let assigned = local.assigned(j);
+                if let Some(t) = targets.get_mut(assigned) {
+                    t.jobs += 1;
+                }
+                let Some(rated) = event.rated(j, b) else {
+                    continue;
+                };
+                let key = store::puzzles::key_prefix(&rated.graded.key().0);
+                let fits = Self::fits(targets, &rated);
+                if fits == 0 {
+                    b.off_band += 1;
+                    continue;
+                }
+                if !made.insert(entry(key, assigned, fits)) {
                     b.duplicates += 1;
                     continue;
                 }
-                Event::Rated(r) => *r,
-            };
-            if targeted {
-                let (aim, _) = source_of(j);
-                if let Some(a) = aim {
-                    targets[a].jobs += 1;
+                if let Verdict::Stored(t) = local.offer(j, key, fits) {
+                    if let Some(target) = targets.get_mut(t) {
+                        target.hits += u64::from(t == assigned);
+                    }
                 }
-                let hit = (0..targets.len()).find(|&i| {
-                    targets[i].stored < targets[i].quota
-                        && targets[i].within.contains(rated.percentile, rated.level)
-                        && targets[i]
-                            .layout
-                            .keeps(&rated.graded.puzzle, rated.graded.report.technique)
+                b.stored += 1;
+                rows.push(store::shards::Candidate {
+                    row: rated.into(),
+                    fits,
                 });
-                let Some(i) = hit else {
-                    b.off_band += 1;
-                    continue;
-                };
-                if aim == Some(i) {
-                    targets[i].hits += 1;
-                }
-                targets[i].stored += 1;
             }
-            keys.insert(store::puzzles::key_prefix(&rated.graded.key().0));
-            b.stored += 1;
-            rows.push(rated.into());
+            for (t, &was_open) in open.iter().enumerate() {
+                if was_open {
+                    row.cursors[t] = row.cursors[t].max(end);
+                }
+            }
+            b.next_job = b.next_job.max(end);
+            report(targets, &local);
+            writer = writer.send(Write::Shard(b.clone(), row.clone(), rows))?;
+            prog.update(b, targets);
+            prog.count = shares.iter().sum();
+            prog.stored = local_stored(&local);
+            progress(&prog);
         }
-        b.next_job = next_job;
-        if tx.send((b.clone(), rows)).is_err() {
-            // The writer stopped on an error: report it.
-            drop(tx);
-            return Err(match writer.join() {
-                Ok(Err(e)) => e,
-                Ok(Ok(_)) | Err(_) => BankError::Writer,
-            });
+        let (spent, conn) = writer.finish()?;
+        let t = Instant::now();
+        store::puzzles::ensure_shard_indexes(&conn, rating)?;
+        prog.stage[2] = spent + t.elapsed();
+        if local.done() {
+            store::builds::finish(&conn, b.id)?;
         }
-        prog.stored = b.stored;
-        prog.duplicates = b.duplicates;
-        prog.rejected = b.rejected;
-        prog.off_band = b.off_band;
-        prog.targets.clone_from(&targets);
-        progress(&prog);
+        Ok(prog)
     }
-    drop(tx);
-    let (spent, conn) = writer.join().map_err(|_| BankError::Writer)??;
-    let t = Instant::now();
-    store::puzzles::ensure_indexes(&conn, levels.rating)?;
-    prog.stage[2] = spent + t.elapsed();
-    if b.stored >= b.count {
-        store::builds::finish(&conn, b.id)?;
+}
+
+impl Event {
+    /// The rated puzzle of job `j`, or `None` with the build's counts moved on by what else
+    /// became of it (a job whose puzzle did not have one solution is reported: a bug).
+    fn rated(self, j: u64, b: &mut Build) -> Option<Rated> {
+        match self {
+            Event::NotUnique => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "pseudoku: bug: job {j} made a puzzle without one solution; not stored"
+                );
+                b.rejected += 1;
+            }
+            Event::Duplicate => b.duplicates += 1,
+            Event::Off => b.off_band += 1,
+            Event::Rated(r) => return Some(*r),
+        }
+        None
     }
-    Ok(prog)
+}
+
+impl Progress {
+    fn new(b: &Build, targets: &[TargetProgress]) -> Progress {
+        Progress {
+            stored: b.stored,
+            at_start: b.stored,
+            rows: b.stored,
+            count: b.count,
+            duplicates: b.duplicates,
+            rejected: b.rejected,
+            off_band: b.off_band,
+            targets: targets.to_vec(),
+            stage: Default::default(),
+        }
+    }
+
+    fn update(&mut self, b: &Build, targets: &[TargetProgress]) {
+        self.stored = b.stored;
+        self.rows = b.stored;
+        self.duplicates = b.duplicates;
+        self.rejected = b.rejected;
+        self.off_band = b.off_band;
+        self.targets.clone_from_slice(targets);
+    }
 }

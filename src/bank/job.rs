@@ -322,10 +322,63 @@ impl Rated {
     /// Rates a generated puzzle (seeds: the prepared list its seed index points into) and
     /// measures its percentile against `levels`.
     pub fn new(g: Generated, seeds: &[Prepared], levels: &crate::levels::Levels) -> Rated {
+        Measured::new(g, levels).rate(seeds, levels)
+    }
+}
+
+/// A generated puzzle with the one rating its bank's scale reads (its percentile and level
+/// known), before the other: what a build needs to tell whether a puzzle can land anywhere
+/// before it pays for the second rating.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    generated: Generated,
+    difficulty: Option<crate::difficulty::Difficulty>,
+    /// Its percentile against the bank's reference, when the bank's rating is made.
+    pub percentile: Option<f64>,
+    /// Its level, when the bank's rating is made.
+    pub level: Option<u32>,
+}
+
+impl Measured {
+    /// Makes the bank's rating of `g` first when that is `difficulty` (the cheaper one, and
+    /// the default); for a bank rated by hsolve nothing is made yet.
+    pub fn new(g: Generated, levels: &crate::levels::Levels) -> Measured {
+        match levels.rating {
+            crate::levels::RatingKind::Difficulty => {
+                let d = crate::rate::difficulty_of_class(&g.canon)
+                    .expect("a generated puzzle is unique");
+                let value = crate::rate::round(d.value, 3);
+                Measured {
+                    percentile: Some(levels.percentile(value, 0.0)),
+                    level: Some(levels.level(value, 0.0)),
+                    difficulty: Some(d),
+                    generated: g,
+                }
+            }
+            crate::levels::RatingKind::Hsolve => Measured {
+                generated: g,
+                difficulty: None,
+                percentile: None,
+                level: None,
+            },
+        }
+    }
+
+    /// The job that made it.
+    pub fn job(&self) -> u64 {
+        self.generated.job
+    }
+
+    /// Makes the other rating and the metrics: the row to store.
+    pub fn rate(self, seeds: &[Prepared], levels: &crate::levels::Levels) -> Rated {
+        let g = self.generated;
         let seed_id = g.seed_index.map(|i| seeds[i].id);
         let transform = g.seed_index.map(|_| g.transform);
-        let graded =
-            Graded::new(g.puzzle, g.solution, g.canon).expect("a generated puzzle is unique");
+        let graded = match self.difficulty {
+            Some(d) => Graded::with_difficulty(g.puzzle, g.solution, g.canon, &d),
+            None => Graded::new(g.puzzle, g.solution, g.canon),
+        }
+        .expect("a generated puzzle is unique");
         let (d, h) = (graded.report.difficulty, graded.report.hsolve);
         Rated {
             job: g.job,

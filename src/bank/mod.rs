@@ -6,30 +6,39 @@
 //! - [`targets`]: quotas per band or level and where each one's jobs come from;
 //! - [`layout`]: the layout rules of a level (symmetry, clue range, minimality, techniques);
 //! - [`mod@build`]: the build loop and its writer thread;
+//! - [`accept`]: which rated puzzles a build keeps, in job order;
+//! - [`shard`]: a shard's share of the jobs and when it stops; [`mod@merge`]: shards combined;
 //! - [`mod@verify`]: stored rows re-checked from scratch.
 //!
 //! # Pipeline
 //!
 //! Jobs are numbered; job j draws from `Rng::for_job(rng_seed, j)`: a seed of the library, a
-//! random symmetry, and the order in which unreserved cells are revealed. Jobs run in batches:
+//! random symmetry, and the order in which unreserved cells are revealed; with quotas, job j
+//! serves quota `j mod T`. Jobs run in batches:
 //!
 //! 1. in parallel: pseudo-generation (clue selection with the tier-k solver), the uniqueness
 //!    check, the canonical form;
-//! 2. in job order: duplicates (by class key, against the bank and the batch) are dropped;
+//! 2. puzzles of classes already seen (the bank's, and those accepted) are not rated;
 //! 3. in parallel: the rating (on the canonical form) and the secondary metrics
 //!    ([`crate::rate::Graded`]);
-//! 4. in job order: puzzles are accepted until the requested count (or every band quota) is
-//!    met;
+//! 4. in job order: puzzles are accepted by the rule of [`accept`] until the requested count
+//!    (or every quota) is met;
 //! 5. the writer thread, which owns the connection, commits the batch and the build's
 //!    progress in one transaction while the next batch is generated.
 //!
-//! Accepting in job order makes the bank the same whatever the thread count. An interrupted
-//! build keeps its committed batches; the next build with the same RNG seed and count resumes
-//! at the first uncommitted job.
+//! Accepting in job order by a rule that depends on nothing but the jobs makes the bank the
+//! same whatever the thread count, the batch size or the number of machines: `build --shard
+//! K/N` runs every N-th block of jobs into a bank of its own ([`shard`]) and [`merge`] replays
+//! the shards into the bank one machine builds. An interrupted build keeps its committed
+//! batches; the next build with the same RNG seed and count resumes at the first uncommitted
+//! job.
 
+pub mod accept;
 pub mod build;
 pub mod job;
 pub mod layout;
+pub mod merge;
+pub mod shard;
 pub mod targets;
 pub mod verify;
 
@@ -77,6 +86,68 @@ pub enum BankError {
         /// Why.
         reason: String,
     },
+    /// A plain build on a shard's bank.
+    #[error(
+        "this bank holds shard {0}/{1} of a build: merge the shards with `pseudoku merge`, \
+         or continue it with `build --shard {0}/{1}` and the same arguments"
+    )]
+    IsShard(u64, u64),
+    /// A shard build on a bank that holds another build's shard.
+    #[error("this bank holds a shard of another build ({0}): a shard builds into its own file")]
+    OtherShard(String),
+    /// A shard build on a bank that already holds puzzles.
+    #[error("this bank already holds puzzles: a shard builds into a new file of its own")]
+    ShardNotEmpty,
+    /// A merge input is not a shard's bank.
+    #[error("{}: not a shard's bank (build shards with `pseudoku build --shard K/N`)", .0.display())]
+    NotShard(PathBuf),
+    /// A merge was given no shard.
+    #[error("no shard to merge")]
+    NoShards,
+    /// Merge inputs of different builds.
+    #[error(
+        "{}: a shard of another build than {} (each shard must be built with the same \
+         arguments, --seed and N)",
+        .path.display(), .first.display()
+    )]
+    OtherBuild {
+        /// The input.
+        path: PathBuf,
+        /// The first input.
+        first: PathBuf,
+    },
+    /// Not every shard of a build, or one twice.
+    #[error("a merge takes each of the {n} shards once; given: {}", .have.join(", "))]
+    ShardsMissing {
+        /// N.
+        n: u64,
+        /// The shards given (K/N).
+        have: Vec<String>,
+    },
+    /// Banks of different levels, reference or layout rules.
+    #[error(
+        "{}: its levels, reference or layout rules differ from the shards' (merge into a new \
+         file, or a bank with the same scale)",
+        .0.display()
+    )]
+    OtherScale(PathBuf),
+    /// A shard stopped before a job the merged bank needs.
+    #[error(
+        "{}: shard {shard} did not run job {job} (for {target}), which the merged bank needs: \
+         run that shard's build again with the same arguments and a larger --margin (it \
+         resumes where it stopped), then merge again",
+        .path.display()
+    )]
+    ShardShort {
+        /// The shard's file.
+        path: PathBuf,
+        /// K/N.
+        shard: String,
+        /// The target whose job is missing.
+        target: String,
+        /// The job.
+        job: u64,
+    },
     /// The database writer thread stopped without saying why.
     #[error("the database writer stopped")]
     Writer,
@@ -106,8 +177,10 @@ pub struct BuildOptions {
     pub rng_seed: u64,
     /// The seed library file, or `None` for the shipped one (recorded with the build).
     pub seed_library: Option<PathBuf>,
-    /// Jobs per batch.
+    /// Jobs per batch (for a shard: per block, see [`shard`]).
     pub batch: u64,
+    /// Build only this shard of the jobs, into a bank of its own (see [`shard`]).
+    pub shard: Option<shard::Shard>,
 }
 
 impl BuildOptions {
@@ -126,6 +199,7 @@ impl BuildOptions {
             rng_seed,
             seed_library: None,
             batch: 256,
+            shard: None,
         }
     }
 }

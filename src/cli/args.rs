@@ -85,6 +85,15 @@ pub enum Command {
     /// same seed and count give the same bank whatever the thread count. With --band or
     /// --per-band, only puzzles inside the bands are kept, until every quota is met.
     Build(BuildArgs),
+    /// Combine shard banks (`build --shard K/N`) into one bank: the same rows, in the same
+    /// order, as one machine builds with the same arguments.
+    ///
+    /// Replays the shards' puzzles in job order with the build's own rule (duplicate classes
+    /// across shards dropped, each level filled by the earliest jobs), keeping each row's
+    /// provenance (a build row per shard, the job). Ctrl-C stops cleanly; the same command
+    /// resumes. When a shard stopped before a job the merged bank needs, says which shard to
+    /// run again with a larger --margin.
+    Merge(MergeArgs),
     /// Re-check a bank's rows: the stored cells, a unique solution, the class key, both ratings
     /// and the level.
     Verify(VerifyArgs),
@@ -131,6 +140,21 @@ pub enum Command {
     /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`;
     /// with --dir, write it and one page per subcommand (`pseudoku-build.1`, ...) there.
     Man(ManArgs),
+}
+
+/// Arguments of `pseudoku merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The bank to merge into (created if missing; an existing one must have the shards'
+    /// levels, reference and layout rules).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// The shard banks: each of the N shards of one build, once, in any order.
+    #[arg(value_name = "IN", required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+    /// When another process is writing to OUT, wait for it instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 /// Arguments of `pseudoku unserve`.
@@ -247,6 +271,23 @@ pub struct BuildArgs {
     /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
     #[arg(long, value_name = "MIN..MAX", value_parser = crate::bank::layout::parse_techniques)]
     pub techniques: Option<(crate::metrics::Technique, crate::metrics::Technique)>,
+    /// Build only shard K of N of this build's jobs into --db (a new file per shard); combine
+    /// the N shard banks with `pseudoku merge`. Every shard takes the same other arguments.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::bank::shard::Shard>,
+    /// A shard stops when its share of the jobs fills each quota's 1/N plus this margin
+    /// (percent, plus 8 puzzles); run it again with a larger one if `merge` asks.
+    #[arg(long, value_name = "PCT", requires = "shard", default_value_t = crate::bank::shard::DEFAULT_MARGIN,
+          value_parser = parse_margin)]
+    pub margin: f64,
+}
+
+/// Parses `--margin`: a percentage from 0 to 1000.
+fn parse_margin(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(m) if (0.0..=1000.0).contains(&m) => Ok(m),
+        _ => Err(format!("{s:?} is not a percentage from 0 to 1000")),
+    }
 }
 
 impl BuildArgs {

@@ -97,6 +97,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Hint(a) => run_hint(&a),
         Command::Serve(a) => run_serve(&a),
         Command::Build(a) => run_build(&a),
+        Command::Merge(a) => run_merge(&a),
         Command::Verify(a) => run_verify(&a),
         Command::Get(a) => run_get(&a),
         Command::Calibrate(a) => run_calibrate(&a),
@@ -370,6 +371,10 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         rng_seed: args.rng_seed,
         seed_library: args.seed_library.clone(),
         batch: args.batch.max(1),
+        shard: args.shard.map(|s| crate::bank::shard::Shard {
+            margin: args.margin,
+            ..s
+        }),
     };
     let start = std::time::Instant::now();
     let tty = io::stderr().is_terminal();
@@ -395,21 +400,39 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let stopped = prog.stopped();
-    warn!(
-        "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
-        if stopped { "stopped:" } else { "stored" },
-        prog.stored,
-        prog.count,
-        args.db.display(),
-        secs,
-        prog.duplicates,
-        prog.rejected,
-        if stopped {
-            "; run the same command to continue"
-        } else {
-            ""
-        }
-    );
+    if let Some(shard) = opts.shard {
+        warn!(
+            "shard {shard}: {} {} puzzles in {}, {:.1} s; its share filled {} of {} places \
+             of the quotas{}",
+            if stopped { "stopped with" } else { "stored" },
+            prog.rows,
+            args.db.display(),
+            secs,
+            prog.stored,
+            prog.count,
+            if stopped {
+                "; run the same command to continue"
+            } else {
+                "; merge the shards with `pseudoku merge OUT SHARD...`"
+            }
+        );
+    } else {
+        warn!(
+            "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
+            if stopped { "stopped:" } else { "stored" },
+            prog.stored,
+            prog.count,
+            args.db.display(),
+            secs,
+            prog.duplicates,
+            prog.rejected,
+            if stopped {
+                "; run the same command to continue"
+            } else {
+                ""
+            }
+        );
+    }
     for t in &prog.targets {
         warn!("{t}");
     }
@@ -426,6 +449,38 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         prog.stage[2].as_secs_f64()
     );
     Ok(Outcome::Interrupted.when(stopped))
+}
+
+fn run_merge(args: &MergeArgs) -> anyhow::Result<Outcome> {
+    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+    let opts = crate::bank::merge::MergeOptions {
+        out: args.out.clone(),
+        inputs: args.inputs.clone(),
+        wait: args.wait,
+        commit_rows: 65_536,
+    };
+    let start = std::time::Instant::now();
+    let done = crate::bank::merge::merge(&opts, &STOP, |m| {
+        warn!("merged up to job {}: {} stored", m.next_job, m.stored);
+    })?;
+    warn!(
+        "{} {} puzzles of {} shards into {} in {:.1} s ({} duplicates across shards, {} of \
+         jobs whose quota was full, {} off the open levels){}",
+        if done.complete { "stored" } else { "stopped:" },
+        done.stored,
+        done.shards,
+        args.out.display(),
+        start.elapsed().as_secs_f64(),
+        done.duplicates,
+        done.ignored,
+        done.off,
+        if done.complete {
+            ""
+        } else {
+            "; run the same command to continue"
+        }
+    );
+    Ok(Outcome::Interrupted.when(!done.complete))
 }
 
 fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {

@@ -203,9 +203,9 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         off_band: totals.off_band,
         builds: totals.builds,
         unfinished: totals.unfinished,
-        seeds_used: totals.seeds_used,
+        seeds_used: tally.seeds.len() as u64,
         seeds_known: totals.seeds_known,
-        standard: totals.without_seed,
+        standard: tally.without_seed,
     })
 }
 

@@ -33,32 +33,11 @@ pub fn start(
     count: u64,
     rater: &str,
 ) -> Result<Build> {
-    // The caller holds the bank's writer lock: a build still marked running was interrupted.
-    conn.execute(
-        "UPDATE builds SET status = 'interrupted' WHERE status = 'running'",
-        [],
-    )?;
-    let resumed = conn
-        .query_row(
-            "SELECT id, count, next_job, stored, duplicates, rejected, off_band FROM builds
-             WHERE status = 'interrupted' AND rng_seed = ?1 AND count = ?2 AND arguments = ?3
-             ORDER BY id DESC LIMIT 1",
-            params![rng_seed as i64, count as i64, arguments],
-            |r| {
-                Ok(Build {
-                    id: r.get(0)?,
-                    count: r.get::<_, i64>(1)? as u64,
-                    next_job: r.get::<_, i64>(2)? as u64,
-                    stored: r.get::<_, i64>(3)? as u64,
-                    duplicates: r.get::<_, i64>(4)? as u64,
-                    rejected: r.get::<_, i64>(5)? as u64,
-                    off_band: r.get::<_, i64>(6)? as u64,
-                })
-            },
-        )
-        .optional()?;
-    if let Some(b) = resumed {
-        conn.execute("UPDATE builds SET status = 'running' WHERE id = ?1", [b.id])?;
+    if let Some(b) = resumable(
+        conn,
+        "rng_seed = ?1 AND count = ?2 AND arguments = ?3",
+        params![rng_seed as i64, count as i64, arguments],
+    )? {
         return Ok(b);
     }
     let first: i64 = conn.query_row(
@@ -108,4 +87,100 @@ pub fn finish(conn: &Connection, id: i64) -> Result<()> {
         params![id],
     )?;
     Ok(())
+}
+
+/// A build's bookkeeping row with what it was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildInfo {
+    /// Its counts and progress.
+    pub build: Build,
+    /// Its arguments, as recorded.
+    pub arguments: String,
+    /// Its RNG seed.
+    pub rng_seed: u64,
+    /// `running`, `interrupted` or `done`.
+    pub status: String,
+}
+
+/// Build `id`'s row.
+pub fn info(conn: &Connection, id: i64) -> Result<Option<BuildInfo>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, count, next_job, stored, duplicates, rejected, off_band, arguments,
+                rng_seed, status
+             FROM builds WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(BuildInfo {
+                    build: Build {
+                        id: r.get(0)?,
+                        count: r.get::<_, i64>(1)? as u64,
+                        next_job: r.get::<_, i64>(2)? as u64,
+                        stored: r.get::<_, i64>(3)? as u64,
+                        duplicates: r.get::<_, i64>(4)? as u64,
+                        rejected: r.get::<_, i64>(5)? as u64,
+                        off_band: r.get::<_, i64>(6)? as u64,
+                    },
+                    arguments: r.get(7)?,
+                    rng_seed: r.get::<_, i64>(8)? as u64,
+                    status: r.get(9)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The latest interrupted build matching `filter` (SQL over `builds` with `params`), marked
+/// running again, as it was saved. The caller holds the bank's writer lock, so a build still
+/// marked running was interrupted: it is marked so first.
+fn resumable(
+    conn: &Connection,
+    filter: &str,
+    params: impl rusqlite::Params,
+) -> Result<Option<Build>> {
+    conn.execute(
+        "UPDATE builds SET status = 'interrupted' WHERE status = 'running'",
+        [],
+    )?;
+    let id: Option<i64> = conn
+        .query_row(
+            &format!(
+                "SELECT id FROM builds WHERE status = 'interrupted' AND {filter}
+                 ORDER BY id DESC LIMIT 1"
+            ),
+            params,
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(id) = id else { return Ok(None) };
+    reopen(conn, id)?;
+    Ok(info(conn, id)?.map(|i| i.build))
+}
+
+/// Marks build `id` running again (a shard extended after it stopped).
+pub fn reopen(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute("UPDATE builds SET status = 'running' WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// Starts the bookkeeping row of a merged shard (its next job: how far the merge has
+/// replayed), or resumes an interrupted one with the same arguments.
+pub fn start_merge(
+    conn: &Connection,
+    arguments: &str,
+    rng_seed: u64,
+    count: u64,
+    rater: &str,
+) -> Result<Build> {
+    if let Some(b) = resumable(conn, "arguments = ?1", [arguments])? {
+        return Ok(b);
+    }
+    conn.execute(
+        "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status)
+         VALUES (?1, ?2, ?3, 0, 0, ?4, 'running')",
+        params![arguments, rng_seed as i64, count as i64, rater],
+    )?;
+    Ok(info(conn, conn.last_insert_rowid())?
+        .expect("the row just inserted")
+        .build)
 }

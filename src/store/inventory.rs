@@ -5,7 +5,7 @@
 use super::Result;
 use crate::scale::RatingKind;
 use rusqlite::Connection;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What `stats` counts over the stored puzzles, in one pass over the table (a bank of
 /// 10,000,000 rows is read once, not once per table of the report).
@@ -27,6 +27,10 @@ pub struct Tally {
     pub techniques: Vec<[u64; 6]>,
     /// Puzzles per level and clue count (index 0-81); puzzles without a level left out.
     pub clues: Vec<[u64; 82]>,
+    /// The distinct seeds (row ids) the puzzles come from.
+    pub seeds: HashSet<i64>,
+    /// Puzzles made by a generator (no seed).
+    pub without_seed: u64,
 }
 
 impl Tally {
@@ -62,8 +66,13 @@ impl Tally {
         for (v, n) in other.ratings {
             *self.ratings.entry(v).or_default() += n;
         }
+        self.seeds.extend(other.seeds);
+        self.without_seed += other.without_seed;
     }
 }
+
+/// Ratings (in stored units) and seed ids below this are counted in arrays while scanning.
+const DENSE: usize = 1 << 16;
 
 /// Counts the stored puzzles for `stats`, `rating` being the bank's rating: the id range is
 /// split among the machine's cores, each part read by its own connection (the parts are read
@@ -75,7 +84,7 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
         return Ok(Tally::default());
     };
     let sql = format!(
-        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues FROM puzzles
+        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues, seed_id FROM puzzles
          WHERE id >= ?1 AND id < ?2",
         super::puzzles::column(rating)
     );
@@ -86,12 +95,28 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
         let mut t = Tally::default();
         let mut stmt = c.prepare(&sql)?;
         let mut rows = stmt.query([from, to])?;
+        // Ratings and seed ids are small integers: counted in arrays (what does not fit, in
+        // the maps), without hashing every row.
+        let mut ratings = vec![0u64; DENSE];
+        let mut seeds = vec![false; DENSE];
         while let Some(r) = rows.next()? {
+            match r.get::<_, Option<i64>>(6)? {
+                None => t.without_seed += 1,
+                Some(id) => match usize::try_from(id).ok().filter(|&i| i < DENSE) {
+                    Some(i) => seeds[i] = true,
+                    None => {
+                        t.seeds.insert(id);
+                    }
+                },
+            }
             let served: bool = r.get(2)?;
             t.puzzles += 1;
             t.served += u64::from(served);
             if let Some(v) = r.get::<_, Option<i64>>(0)? {
-                *t.ratings.entry(v).or_default() += 1;
+                match usize::try_from(v).ok().filter(|&i| i < DENSE) {
+                    Some(i) => ratings[i] += 1,
+                    None => *t.ratings.entry(v).or_default() += 1,
+                }
             }
             let tier: i64 = r.get(1)?;
             t.tiers[tier.clamp(0, 6) as usize] += 1;
@@ -106,6 +131,11 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                 t.clues[i][clues.clamp(0, 81) as usize] += 1;
             }
         }
+        for (v, &n) in ratings.iter().enumerate().filter(|(_, &n)| n > 0) {
+            *t.ratings.entry(v as i64).or_default() += n;
+        }
+        t.seeds
+            .extend((0..DENSE).filter(|&i| seeds[i]).map(|i| i as i64));
         Ok(t)
     };
     let Some(path) = path.filter(|_| parts > 1) else {
@@ -137,7 +167,7 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
     Ok(total)
 }
 
-/// The builds' bookkeeping summed over every build, and what the puzzles come from.
+/// The builds' bookkeeping summed over every build, and the seeds known.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildTotals {
     /// Builds run.
@@ -150,12 +180,8 @@ pub struct BuildTotals {
     pub rejected: u64,
     /// Puzzles dropped for falling outside the bands still open.
     pub off_band: u64,
-    /// Distinct seeds the stored puzzles come from.
-    pub seeds_used: u64,
     /// Seeds in the bank's seed table.
     pub seeds_known: u64,
-    /// Puzzles made by a generator (no seed).
-    pub without_seed: u64,
 }
 
 /// The totals of [`BuildTotals`].
@@ -171,8 +197,6 @@ pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
         duplicates: count("SELECT SUM(duplicates) FROM builds")?,
         rejected: count("SELECT SUM(rejected) FROM builds")?,
         off_band: count("SELECT SUM(off_band) FROM builds")?,
-        seeds_used: count("SELECT COUNT(DISTINCT seed_id) FROM puzzles")?,
         seeds_known: count("SELECT COUNT(*) FROM seeds")?,
-        without_seed: count("SELECT COUNT(*) FROM puzzles WHERE seed_id IS NULL")?,
     })
 }

@@ -59,6 +59,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0014 (data): the rating index follows the bank's rating",
         step: Step::Data(rating_index),
     },
+    sql_file!("0015_shards.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

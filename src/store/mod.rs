@@ -11,7 +11,8 @@
 //! - [`settings`]: the bank's settings and its reference distribution;
 //! - [`retrieval`]: random unserved puzzles of a percentile range, marked served atomically;
 //! - [`batches`]: what publisher exports recorded (puzzles per date, file hashes);
-//! - [`inventory`]: the counts `stats` shows.
+//! - [`inventory`]: the counts `stats` shows;
+//! - [`shards`]: what a shard bank holds for `merge`, and what `merge` writes.
 //!
 //! One connection per process, WAL mode, batched transactions; concurrent writers (several
 //! `get --mark-served`, a build, an export) wait for each other through the busy timeout.
@@ -26,6 +27,7 @@ pub mod puzzles;
 pub mod retrieval;
 pub mod seeds;
 pub mod settings;
+pub mod shards;
 
 pub use builds::Build;
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};

@@ -130,39 +130,101 @@ pub struct NewPuzzle {
 /// transaction.
 pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) -> Result<()> {
     let tx = conn.transaction()?;
-    {
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
-                technique, level, seed_id, transform, build_id, job)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )?;
-        for r in rows {
-            stmt.execute(params![
-                &pack(&r.puzzle)[..],
-                &r.canon_key[..],
-                r.clues,
-                to_units(r.difficulty, RatingKind::Difficulty),
-                to_units(r.hsolve, RatingKind::Hsolve),
-                to_units(r.hsolve_sd, RatingKind::Hsolve),
-                r.tier,
-                r.technique,
-                r.level,
-                r.seed_id,
-                r.transform.map(|t| t as i64),
-                build.id,
-                r.job as i64,
-            ])?;
-        }
-        super::builds::save_progress(&tx, build)?;
-    }
+    insert_rows(&tx, rows.iter().map(|r| (build.id, r)))?;
+    super::builds::save_progress(&tx, build)?;
     Ok(tx.commit()?)
+}
+
+/// Inserts rows, each with the build that stored it, inside the caller's transaction;
+/// returns their row ids.
+pub(crate) fn insert_rows<'a>(
+    conn: &Connection,
+    rows: impl Iterator<Item = (i64, &'a NewPuzzle)>,
+) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
+            technique, level, seed_id, transform, build_id, job)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?;
+    let mut ids = Vec::new();
+    for (build_id, r) in rows {
+        stmt.execute(params![
+            &pack(&r.puzzle)[..],
+            &r.canon_key[..],
+            r.clues,
+            to_units(r.difficulty, RatingKind::Difficulty),
+            to_units(r.hsolve, RatingKind::Hsolve),
+            to_units(r.hsolve_sd, RatingKind::Hsolve),
+            r.tier,
+            r.technique,
+            r.level,
+            r.seed_id,
+            r.transform.map(|t| t as i64),
+            build_id,
+            r.job as i64,
+        ])?;
+        ids.push(conn.last_insert_rowid());
+    }
+    Ok(ids)
+}
+
+/// The columns [`new_puzzle_of`] reads, in its order (prefix `p.`).
+pub(crate) const NEW_PUZZLE_COLUMNS: &str = "p.puzzle, p.canon_key, p.clues, p.difficulty, \
+    p.hsolve, p.hsolve_sd, p.tier, p.technique, p.level, p.seed_id, p.transform, p.job";
+
+/// A stored row read back as the values that inserted it (columns [`NEW_PUZZLE_COLUMNS`]
+/// from `first`).
+pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<NewPuzzle> {
+    let bad = |i: usize, what: &str| {
+        rusqlite::Error::FromSqlConversionFailure(
+            first + i,
+            rusqlite::types::Type::Blob,
+            format!("bad {what}").into(),
+        )
+    };
+    let puzzle = unpack(r.get_ref(first)?.as_blob()?).ok_or_else(|| bad(0, "puzzle"))?;
+    let canon_key: [u8; 32] = r
+        .get_ref(first + 1)?
+        .as_blob()?
+        .try_into()
+        .map_err(|_| bad(1, "class key"))?;
+    let units = |i: usize, rating: RatingKind| -> rusqlite::Result<f64> {
+        Ok(r.get::<_, Option<i64>>(first + i)?
+            .map_or(0.0, |v| from_units(v, rating)))
+    };
+    Ok(NewPuzzle {
+        puzzle,
+        canon_key,
+        clues: r.get(first + 2)?,
+        difficulty: units(3, RatingKind::Difficulty)?,
+        hsolve: units(4, RatingKind::Hsolve)?,
+        hsolve_sd: units(5, RatingKind::Hsolve)?,
+        tier: r.get(first + 6)?,
+        technique: r.get(first + 7)?,
+        level: r.get::<_, Option<u32>>(first + 8)?.unwrap_or(0),
+        seed_id: r.get(first + 9)?,
+        transform: r.get::<_, Option<i64>>(first + 10)?.map(|t| t as u64),
+        job: r.get::<_, i64>(first + 11)? as u64,
+    })
 }
 
 /// The class keys already in the bank, as [`key_prefix`]es.
 pub fn keys(conn: &Connection) -> Result<HashSet<u128>> {
+    keys_outside(conn, &[])
+}
+
+/// The class keys of the rows not stored by these builds, as [`key_prefix`]es.
+pub fn keys_outside(conn: &Connection, builds: &[i64]) -> Result<HashSet<u128>> {
     let n = count(conn)? as usize;
     let mut keys = HashSet::with_capacity(n);
-    let mut stmt = conn.prepare("SELECT substr(canon_key, 1, 16) FROM puzzles")?;
+    let list = builds
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut stmt = conn.prepare(&format!(
+        "SELECT substr(canon_key, 1, 16) FROM puzzles WHERE build_id NOT IN ({list})"
+    ))?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let b = r.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
@@ -254,6 +316,13 @@ pub fn defer_indexes(conn: &Connection) -> Result<()> {
 /// or one that was killed before it could).
 pub fn ensure_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
     conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS puzzles_key ON puzzles(canon_key);")?;
+    index_rating(conn, rating)
+}
+
+/// [`ensure_indexes`] for a shard's bank, where a class may be stored once per target that
+/// made it (see `src/bank/accept.rs`): the key's index is not unique there.
+pub fn ensure_shard_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
+    conn.execute_batch("CREATE INDEX IF NOT EXISTS puzzles_key ON puzzles(canon_key);")?;
     index_rating(conn, rating)
 }
 

@@ -107,3 +107,28 @@ pub fn imports(conn: &Connection) -> Result<Vec<ImportRow>> {
         [],
     )
 }
+
+/// Every seed of the bank with its row id.
+pub fn all(conn: &Connection) -> Result<Vec<(i64, SeedRow)>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, puzzle, solution, canon_key, tier, hsolve, reserved, provenance
+         FROM seeds ORDER BY id",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                SeedRow {
+                    puzzle: r.get(1)?,
+                    solution: r.get(2)?,
+                    canon_key: r.get(3)?,
+                    tier: r.get(4)?,
+                    hsolve: r.get(5)?,
+                    reserved: r.get(6)?,
+                    provenance: r.get(7)?,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}

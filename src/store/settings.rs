@@ -153,3 +153,39 @@ pub fn replace_reference(conn: &Connection, rows: &[ReferenceRow]) -> Result<()>
     }
     Ok(())
 }
+
+/// What decides a stored puzzle's level and whether it fits a level's rules: the settings (the
+/// rating, levels, cut points, reference, model and layout rules, as key and value) and the
+/// reference rows. Banks whose scales are equal hold comparable rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scale {
+    /// The settings, by key.
+    pub settings: Vec<(String, String)>,
+    /// The reference rows, in row order.
+    pub reference: Vec<ReferenceRow>,
+}
+
+/// The bank's [`Scale`].
+pub fn scale(conn: &Connection) -> Result<Scale> {
+    let settings = conn
+        .prepare(
+            "SELECT key, value FROM settings
+             WHERE key IN ('rating', 'levels', 'cuts', 'reference', 'difficulty_model')
+                OR key LIKE 'layout:%'
+             ORDER BY key",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Scale {
+        settings,
+        reference: reference_rows(conn)?,
+    })
+}
+
+/// Gives the bank another bank's [`Scale`] (inside the caller's transaction).
+pub fn set_scale(conn: &Connection, scale: &Scale) -> Result<()> {
+    for (key, value) in &scale.settings {
+        set(conn, key, value)?;
+    }
+    replace_reference(conn, &scale.reference)
+}
