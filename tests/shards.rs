@@ -153,6 +153,14 @@ fn an_interrupted_merge_resumes_and_a_stopped_shard_is_named() {
     let first = merge(&opts, &stop, |_| stop.store(true, Ordering::Relaxed)).unwrap();
     assert!(!first.complete);
     assert_eq!(rows(&out).len(), 64);
+    // Resumed with the shards' paths spelled otherwise: the same merge.
+    let opts = MergeOptions {
+        inputs: inputs
+            .iter()
+            .map(|p| p.parent().unwrap().join(".").join(p.file_name().unwrap()))
+            .collect(),
+        ..opts
+    };
     let stop = AtomicBool::new(false);
     let second = merge(&opts, &stop, |_| {}).unwrap();
     assert!(second.complete);
@@ -222,6 +230,13 @@ fn merge_refuses_what_is_not_the_shards_of_one_build() {
         .assert()
         .failure()
         .stderr(predicates::str::contains("K must be between 1 and N"));
-    merge_cli(&out, &[a1, a2]).success();
+    merge_cli(&out, &[a1.clone(), a2.clone()]).success();
+    assert_eq!(rows(&out).len(), 40);
+    // The same merge again changes nothing.
+    merge_cli(&out, &[a2, a1])
+        .success()
+        .stderr(predicates::str::contains(
+            "already holds this merge of 2 shards (40 puzzles)",
+        ));
     assert_eq!(rows(&out).len(), 40);
 }

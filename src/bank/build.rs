@@ -193,6 +193,9 @@ pub fn build(
             Ok((aim.clone(), *n, layout))
         })
         .collect::<Result<_, BankError>>()?;
+    if with_layouts.len() > super::accept::MAX_TARGETS {
+        return Err(BankError::TooManyTargets(with_layouts.len()));
+    }
     let args = arguments(opts, count, &lib, imported, &with_layouts);
     let held = store::shards::read(&conn)?;
     let (mut b, shard_row) = match (opts.shard, held) {
@@ -206,8 +209,12 @@ pub fn build(
             (info.build, Some(row))
         }
         (Some(shard), None) => {
-            if store::puzzles::count(&conn)? > 0 {
+            // A shard's jobs start at 0 (merge reads its cursors so): a new file.
+            if store::puzzles::count(&conn)? > 0 || store::builds::count(&conn)? > 0 {
                 return Err(BankError::ShardNotEmpty);
+            }
+            if opts.batch < with_layouts.len().max(1) as u64 {
+                return Err(BankError::ShardBlock(with_layouts.len()));
             }
             let b = store::builds::start(
                 &conn,

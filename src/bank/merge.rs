@@ -50,6 +50,8 @@ pub struct Merged {
     pub next_job: u64,
     /// True when every target is full (false: stopped by the caller).
     pub complete: bool,
+    /// True when the output held this merge, finished, already (nothing was done).
+    pub already: bool,
 }
 
 /// One input: its file, shard, build row and a buffer of its candidates.
@@ -74,6 +76,14 @@ impl Input {
         let conn = store::open_existing(path)?;
         let not_shard = || BankError::NotShard(path.to_path_buf());
         let row = store::shards::read(&conn)?.ok_or_else(not_shard)?;
+        let sound = !row.quotas.is_empty()
+            && row.quotas.len() <= super::accept::MAX_TARGETS
+            && row.cursors.len() == row.quotas.len()
+            && row.block >= row.quotas.len() as u64
+            && (1..=row.shards).contains(&row.shard);
+        if !sound {
+            return Err(not_shard());
+        }
         let info = store::builds::info(&conn, row.build_id)?.ok_or_else(not_shard)?;
         let suffix = format!(" shard={}/{} block={}", row.shard, row.shards, row.block);
         let arguments = info
@@ -166,27 +176,39 @@ pub fn merge(
         let ids = store::seeds::store(&out, &rows)?;
         seed_ids.push(seeds.iter().map(|(id, _)| *id).zip(ids).collect());
     }
-    // One build row per shard, resumed when an interrupted merge of the same shards left it.
-    let mut builds: Vec<Build> = inputs
+    // One build row per shard, resumed when an interrupted merge of the same shards left it
+    // (named by the shard and the build, not by the file's path, which may change).
+    let names: Vec<String> = inputs
         .iter()
         .map(|i| {
-            store::builds::start_merge(
-                &out,
-                &format!(
-                    "merge of shard {} (build {} of {}): {}",
-                    i.shard,
-                    i.row.build_id,
-                    i.path.display(),
-                    i.arguments
-                ),
-                i.rng_seed,
-                i.count,
-                crate::rate::RATER,
+            format!(
+                "merge of shard {} (build {}): {}",
+                i.shard, i.row.build_id, i.arguments
             )
+        })
+        .collect();
+    if let Some(done) = store::builds::finished(&out, &names[0])? {
+        // The same merge again: nothing to do.
+        return Ok(Merged {
+            shards: inputs.len() as u64,
+            stored: store::builds::stored_by_arguments(&out, &names)?,
+            next_job: done.next_job,
+            complete: true,
+            already: true,
+            ..Merged::default()
+        });
+    }
+    let mut builds: Vec<Build> = names
+        .iter()
+        .zip(&inputs)
+        .map(|(name, i)| {
+            store::builds::start_merge(&out, name, i.rng_seed, i.count, crate::rate::RATER)
         })
         .collect::<Result<_, _>>()?;
     let ids: Vec<i64> = builds.iter().map(|b| b.id).collect();
-    let resume_at = builds.iter().map(|b| b.next_job).min().unwrap_or(0);
+    // What an interrupted run of this merge committed: each shard's rows below its next job.
+    let committed: Vec<u64> = builds.iter().map(|b| b.next_job).collect();
+    let resume_at = committed.iter().copied().min().unwrap_or(0);
     let seen = store::puzzles::keys_outside(&out, &ids)?;
     // A merge that at least doubles the bank appends without the key and rating indexes.
     if (seen.len() as u64) < first.count {
@@ -249,7 +271,7 @@ pub fn merge(
         let b = &mut builds[i];
         match acc.offer(j, key, c.fits) {
             Verdict::Stored(_) => {
-                if j >= resume_at {
+                if j >= committed[i] {
                     let mut row = c.row;
                     row.seed_id = row.seed_id.and_then(|s| seed_ids[i].get(&s).copied());
                     rows.push((b.id, row));
@@ -261,13 +283,13 @@ pub fn merge(
             }
             Verdict::Duplicate => {
                 done.duplicates += 1;
-                if j >= resume_at {
+                if j >= committed[i] {
                     b.duplicates += 1;
                 }
             }
             Verdict::Off => {
                 done.off += 1;
-                if j >= resume_at {
+                if j >= committed[i] {
                     b.off_band += 1;
                 }
             }

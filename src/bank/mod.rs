@@ -95,9 +95,19 @@ pub enum BankError {
     /// A shard build on a bank that holds another build's shard.
     #[error("this bank holds a shard of another build ({0}): a shard builds into its own file")]
     OtherShard(String),
-    /// A shard build on a bank that already holds puzzles.
-    #[error("this bank already holds puzzles: a shard builds into a new file of its own")]
+    /// A shard build on a bank that already holds puzzles or builds.
+    #[error(
+        "this bank already holds puzzles or builds: a shard builds into a new file of its own"
+    )]
     ShardNotEmpty,
+    /// A shard's blocks smaller than its number of quotas.
+    #[error(
+        "a shard's block of jobs (--batch) must hold at least one job of each of its {0} quotas"
+    )]
+    ShardBlock(usize),
+    /// More quotas than one build can follow.
+    #[error("{0} bands or levels in one build: at most 64")]
+    TooManyTargets(usize),
     /// A merge input is not a shard's bank.
     #[error("{}: not a shard's bank (build shards with `pseudoku build --shard K/N`)", .0.display())]
     NotShard(PathBuf),

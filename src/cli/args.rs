@@ -247,7 +247,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N", requires = "bands")]
     pub per_band: Option<u64>,
     /// The number of bands for --per-band.
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub bands: Option<u32>,
     /// The rating a new bank's percentiles and bands use.
     #[arg(long, value_enum)]

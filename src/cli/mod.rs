@@ -463,6 +463,15 @@ fn run_merge(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let done = crate::bank::merge::merge(&opts, &STOP, |m| {
         warn!("merged up to job {}: {} stored", m.next_job, m.stored);
     })?;
+    if done.already {
+        warn!(
+            "{} already holds this merge of {} shards ({} puzzles): nothing to do",
+            args.out.display(),
+            done.shards,
+            done.stored
+        );
+        return Ok(Outcome::Success);
+    }
     warn!(
         "{} {} puzzles of {} shards into {} in {:.1} s ({} duplicates across shards, {} of \
          jobs whose quota was full, {} off the open levels){}",

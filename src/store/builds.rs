@@ -184,3 +184,35 @@ pub fn start_merge(
         .expect("the row just inserted")
         .build)
 }
+
+/// The finished build of these arguments, if any.
+pub fn finished(conn: &Connection, arguments: &str) -> Result<Option<Build>> {
+    let id: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM builds WHERE status = 'done' AND arguments = ?1
+             ORDER BY id DESC LIMIT 1",
+            [arguments],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(match id {
+        Some(id) => info(conn, id)?.map(|i| i.build),
+        None => None,
+    })
+}
+
+/// Puzzles stored by the builds of these arguments.
+pub fn stored_by_arguments(conn: &Connection, arguments: &[String]) -> Result<u64> {
+    let mut stmt =
+        conn.prepare("SELECT COALESCE(SUM(stored), 0) FROM builds WHERE arguments = ?1")?;
+    let mut n = 0;
+    for a in arguments {
+        n += stmt.query_row([a], |r| r.get::<_, i64>(0))? as u64;
+    }
+    Ok(n)
+}
+
+/// Builds recorded in the bank.
+pub fn count(conn: &Connection) -> Result<u64> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM builds", [], |r| r.get::<_, i64>(0))? as u64)
+}
