@@ -44,6 +44,11 @@ pub struct Acceptance {
     seen: HashSet<u128>,
 }
 
+/// The target job `job` is assigned among `targets` (at least one).
+pub fn assigned(job: u64, targets: usize) -> usize {
+    (job % targets as u64) as usize
+}
+
 /// The most targets one build can have (a puzzle's fits are a 64-bit mask).
 pub const MAX_TARGETS: usize = 64;
 
@@ -69,7 +74,7 @@ impl Acceptance {
 
     /// The target job `job` is assigned.
     pub fn assigned(&self, job: u64) -> usize {
-        (job % self.quotas.len() as u64) as usize
+        assigned(job, self.quotas.len())
     }
 
     /// True while target `t` needs puzzles.

@@ -421,14 +421,13 @@ impl Run<'_> {
     ) -> Vec<(u64, Event)> {
         let free = Layout::default();
         let t = Instant::now();
-        let n = targets.len().max(1) as u64;
         let results: Vec<JobResult> = self.pool.install(|| {
             jobs.into_par_iter()
                 .map(|j| {
                     let (source, layout) = if targets.is_empty() {
                         (&self.all_seeds, &free)
                     } else {
-                        let a = (j % n) as usize;
+                        let a = super::accept::assigned(j, targets.len());
                         (&self.sources[a], &targets[a].layout)
                     };
                     job::generate(self.seeds, source, self.opts.rng_seed, j, layout)
@@ -474,6 +473,19 @@ impl Run<'_> {
         events
     }
 
+    /// True when a puzzle of percentile `p` and level `l` lies within a target that `open`
+    /// says can take it (a build of a count: always).
+    fn could_take(
+        targets: &[TargetProgress],
+        open: impl Fn(usize) -> bool,
+        p: f64,
+        l: u32,
+    ) -> bool {
+        targets.is_empty()
+            || (targets.iter().enumerate())
+                .any(|(t, target)| open(t) && target.within.contains(p, l))
+    }
+
     /// The targets a rated puzzle fits (bit t: target t; a build of a count: its one target).
     fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
         if targets.is_empty() {
@@ -509,10 +521,7 @@ impl Run<'_> {
             let jobs: Vec<u64> = (start..end).filter(|&j| !acc.ignores(j)).collect();
             // A puzzle within no target open now cannot be stored by this batch.
             let open: Vec<bool> = (0..acc.targets()).map(|t| acc.open(t)).collect();
-            let within = |_: u64, p: f64, l: u32| {
-                targets.is_empty()
-                    || (targets.iter().zip(&open)).any(|(t, &o)| o && t.within.contains(p, l))
-            };
+            let within = |_: u64, p, l| Self::could_take(targets, |t| open[t], p, l);
             let events = self.run_jobs(jobs, targets, |_, key| acc.seen(key), within, &mut prog);
             let mut rows: Vec<NewPuzzle> = Vec::new();
             let mut next_job = end;
@@ -597,10 +606,7 @@ impl Run<'_> {
                 local.offer(c.row.job, key, c.fits);
             }
         }
-        for t in targets.iter_mut() {
-            t.quota = 0;
-            t.stored = 0;
-        }
+        // Its targets report the shard's shares and what its own run stored in them.
         let report = |targets: &mut [TargetProgress], local: &Acceptance| {
             for (t, target) in targets.iter_mut().enumerate() {
                 target.quota = shares[t];
@@ -634,11 +640,9 @@ impl Run<'_> {
             let events = self.run_jobs(
                 jobs,
                 targets,
-                |j, key| {
-                    by_class && made.contains(&entry(key, (j % shares.len() as u64) as usize, 0))
-                },
+                |j, key| by_class && made.contains(&entry(key, local.assigned(j), 0)),
                 // A shard keeps whatever some target could take, full here or not.
-                |_, p, l| targets.is_empty() || targets.iter().any(|t| t.within.contains(p, l)),
+                |_, p, l| Self::could_take(targets, |_| true, p, l),
                 &mut prog,
             );
             let mut rows = Vec::new();
@@ -680,7 +684,6 @@ impl Run<'_> {
             report(targets, &local);
             writer = writer.send(Write::Shard(b.clone(), row.clone(), rows))?;
             prog.update(b, targets);
-            prog.count = shares.iter().sum();
             prog.stored = local_stored(&local);
             progress(&prog);
         }

@@ -121,9 +121,9 @@ impl Input {
     }
 
     /// The first job of target `t` (of `targets`) this shard did not run.
-    fn first_missing(&self, t: usize, targets: u64) -> u64 {
+    fn first_missing(&self, t: usize, targets: usize) -> u64 {
         let mut j = self.shard.next_own(self.row.cursors[t], self.row.block);
-        while j % targets != t as u64 {
+        while super::accept::assigned(j, targets) != t {
             j = self.shard.next_own(j + 1, self.row.block);
         }
         j
@@ -215,7 +215,7 @@ pub fn merge(
         store::puzzles::defer_indexes(&out)?;
     }
     let quotas = first.row.quotas.clone();
-    let targets = quotas.len() as u64;
+    let targets = quotas.len();
     let mut acc = Acceptance::new(quotas.clone(), vec![0; quotas.len()], seen);
     // Jobs the rule may need that a shard did not run: (job, input, target), earliest first.
     let mut missing: Vec<(u64, usize, usize)> = (0..inputs.len())
