@@ -1,4 +1,5 @@
-//! Generators, single thread, in puzzles per second.
+//! Generators, single thread, in puzzles per second: the random ones, and the
+//! pseudo-generator as a build runs it on the shipped seeds.
 //!
 //! Run: `cargo bench --bench generate`.
 
@@ -55,5 +56,26 @@ fn puzzles(b: Bencher, generator: Generator) {
         (0..N)
             .map(|_| generator.make(&mut rng).clues())
             .sum::<usize>()
+    });
+}
+
+/// The pseudo-generator's jobs 0 to N - 1 on the shipped seeds (each job draws its seed, a
+/// symmetry and its clues; tier-limited solving after each clue, the uniqueness check and the
+/// canonical form), as `build` runs them before rating; in jobs per second.
+#[divan::bench]
+fn pseudo_generator(b: Bencher) {
+    use pseudoku::bank::job::{generate, prepare, JobResult, Source};
+    let seeds = prepare(&pseudoku::seeds::Library::shipped());
+    let source = Source::Seeds((0..seeds.len()).collect());
+    let layout = pseudoku::bank::layout::Layout::default();
+    b.counter(ItemsCount::new(N)).bench(|| {
+        (0..N as u64)
+            .filter(|&job| {
+                matches!(
+                    generate(&seeds, &source, 1, job, &layout),
+                    JobResult::Puzzle(_)
+                )
+            })
+            .count()
     });
 }

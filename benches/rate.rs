@@ -1,13 +1,14 @@
 //! The two ratings with their defaults (difficulty 10 runs, hsolve 20 runs per puzzle), each
 //! including the canonical form and the uniqueness check it starts with, and both together as
-//! `rate` and the bank compute them, on the reference lists, in puzzles/s, single thread.
+//! `rate` and the bank compute them, on the reference lists, in puzzles/s, single thread; and
+//! the two ratings on 2,000 puzzles made as a build makes them (`*_bank`).
 //!
-//! Run: `cargo bench --bench rate`. Needs `../shared/data/` (or `$PSEUDOKU_DATA`); without it
-//! the benchmark prints a message and measures nothing.
+//! Run: `cargo bench --bench rate`. The reference lists need `../shared/data/` (or
+//! `$PSEUDOKU_DATA`); without it those benchmarks print a message and measure nothing.
 
 mod common;
 
-use common::{each, puzzles, BUCKETS, TOP1465};
+use common::{bank_puzzles, each, puzzles, BUCKETS, TOP1465};
 use divan::Bencher;
 use pseudoku::{metrics, rate::ratings};
 
@@ -54,5 +55,26 @@ fn secondary(b: Bencher, rel: &str) {
             metrics::box_norm(p),
             metrics::technique(p),
         )
+    });
+}
+
+/// Puzzles of the `*_bank` benchmarks.
+const BANK: u64 = 2000;
+
+/// difficulty, 10 runs per puzzle, on puzzles as a build makes them.
+#[divan::bench]
+fn difficulty_bank(b: Bencher) {
+    use pseudoku::difficulty::{rate, DEFAULT_RUNS};
+    each(b, &bank_puzzles(BANK), |p| {
+        rate(p, DEFAULT_RUNS).expect("unique").value
+    });
+}
+
+/// hsolve, 20 runs per puzzle, on puzzles as a build makes them.
+#[divan::bench]
+fn hsolve_bank(b: Bencher) {
+    use pseudoku::hsolve::{rate, DEFAULT_RUNS};
+    each(b, &bank_puzzles(BANK), |p| {
+        rate(p, DEFAULT_RUNS).expect("unique").mean
     });
 }

@@ -193,7 +193,7 @@ impl Candidates {
 
     /// Fills `cell` with `d` and removes `d` from its peers. Returns the peers that lost `d`,
     /// or `None` (changing nothing) if `d` is not a candidate of `cell`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place(&mut self, cell: Cell, d: Digit) -> Option<CellSet> {
         let i = cell.index();
         let mask = self.cells[i];
@@ -327,12 +327,20 @@ impl Candidates {
 }
 
 /// The cells of `s` that are the only cell of `s` in their row, column or box.
+#[inline]
+pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
+    let (lines, boxes) = alone_by_kind(s);
+    lines | boxes
+}
+
+/// The cells of `s` that are the only cell of `s` in their row or column, and those that are
+/// the only cell of `s` in their box.
 ///
 /// Branch-free: for each house kind, the nine cells of every house are folded onto the
 /// house's first cell counting "at least one" and "at least two"; the houses with exactly one
 /// are then spread back over their cells with a multiplication (the copies never overlap).
 #[inline]
-pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
+pub(crate) fn alone_by_kind(s: CellSet) -> (CellSet, CellSet) {
     let bits = s.bits();
     // Rows: fold the nine columns onto column 0.
     let (mut once, mut twice) = (0u128, 0u128);
@@ -358,7 +366,10 @@ pub(crate) fn alone_in_a_house(s: CellSet) -> CellSet {
         once_b |= y;
     }
     let boxes = (once_b & !twice_b).wrapping_mul(0b111 | 0b111 << 9 | 0b111 << 18);
-    CellSet::from_bits(bits & (rows | cols | boxes))
+    (
+        CellSet::from_bits(bits & (rows | cols)),
+        CellSet::from_bits(bits & boxes),
+    )
 }
 
 impl std::fmt::Debug for Candidates {
@@ -399,6 +410,18 @@ mod tests {
                 }
             }
             assert_eq!(alone_in_a_house(s), want);
+            let (mut in_line, mut in_box) = (CellSet::EMPTY, CellSet::EMPTY);
+            for h in 0..27 {
+                let x = s & CellSet::house_at(h);
+                if x.len() == 1 {
+                    if h < 18 {
+                        in_line |= x;
+                    } else {
+                        in_box |= x;
+                    }
+                }
+            }
+            assert_eq!(alone_by_kind(s), (in_line, in_box));
         }
     }
 

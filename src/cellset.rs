@@ -68,13 +68,17 @@ impl CellSet {
     /// Adds `cell`.
     #[inline]
     pub fn insert(&mut self, cell: Cell) {
-        self.0 |= 1 << cell.index();
+        self.0 |= CELL_BITS[cell.index()];
     }
 
     /// Removes `cell`.
     #[inline]
     pub fn remove(&mut self, cell: Cell) {
-        self.0 &= !(1 << cell.index());
+        // The bit comes from a table, not a shift: a shifted single bit lets the compiler
+        // narrow the update to the one 32-bit word it touches, and a later full-width read
+        // of the set then waits for that narrow store (a store-forwarding stall that cost
+        // the singles loops a fifth of their time).
+        self.0 &= !CELL_BITS[cell.index()];
     }
 
     /// The lowest cell of the set, if any.
@@ -475,6 +479,17 @@ pub(crate) const HOUSES_OF_CELL: [[u8; 3]; 81] = {
 };
 
 /// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
+/// Bit i set, for each cell i (see [`CellSet::remove`]).
+static CELL_BITS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
 const HOUSE_BITS: [u128; 27] = {
     let mut t = [0u128; 27];
     let mut i = 0;

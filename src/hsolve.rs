@@ -27,13 +27,14 @@
 //!
 //! # Speed
 //!
-//! Tier 0 is tracked incrementally: after a placement only the cells and houses it touched are
-//! re-examined for singles. The searches of tiers 1-6 are cached per candidate state across
-//! the runs of one rating: every run reaches the same states whenever tier 0 stalls (the
-//! singles fixpoint does not depend on their order), so most searches are made once per
-//! puzzle rather than once per run.
+//! Tier 0 is tracked incrementally: singles only disappear when their cell is filled, so after
+//! a placement or a removal only the cells that lost candidates, and the houses that lost
+//! places of a digit, are examined for new ones. The searches of tiers 1-6 are cached per
+//! candidate state across the runs of one rating: every run reaches the same states whenever
+//! tier 0 stalls (the singles fixpoint does not depend on their order), so most searches are
+//! made once per puzzle rather than once per run.
 
-use crate::candidates::{alone_in_a_house, Candidates, Effect};
+use crate::candidates::{alone_by_kind, alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
 use crate::propagate::{propagate, Propagation};
@@ -369,25 +370,38 @@ pub(crate) struct Engine {
 }
 
 /// The singles available in a state: the cells that are naked singles and the cells that are
-/// hidden singles (a cell may be both).
-#[derive(Clone, Copy)]
+/// hidden singles (a cell may be both); for split singles, the hidden singles in their box
+/// and the last empty cells of a house (the latter kept up to date by split singles only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Singles {
     naked: CellSet,
     hidden: CellSet,
+    hidden_in_box: CellSet,
+    last_empty: CellSet,
 }
 
 impl Singles {
     fn of(st: &Candidates) -> Singles {
+        let mut hidden = CellSet::EMPTY;
+        let mut hidden_in_box = CellSet::EMPTY;
+        for d in Digit::all() {
+            let (lines, boxes) = alone_by_kind(st.cells_with(d));
+            hidden |= lines | boxes;
+            hidden_in_box |= boxes;
+        }
         Singles {
             naked: st.naked_single_cells(),
-            hidden: st.hidden_single_cells(),
+            hidden,
+            hidden_in_box,
+            last_empty: alone_in_a_house(st.empty()),
         }
     }
 
     /// Updates after `d` was placed in `c`, which had candidates `old`; `lost` are the peers
     /// that lost `d`. Singles only disappear when their cell is filled (every deduction is
-    /// sound), so only new ones need finding: naked singles among `lost`, hidden singles of
-    /// `d` anywhere, and hidden singles of `c`'s other candidates in `c`'s houses.
+    /// sound), so only new ones need finding: naked singles among `lost`; hidden singles of
+    /// `d` in the houses of `lost` (a house that lost a place of `d` and does not hold `c`,
+    /// where `d` is now placed); and hidden singles of `c`'s other candidates in `c`'s houses.
     #[inline]
     fn after_place(
         &mut self,
@@ -399,19 +413,88 @@ impl Singles {
     ) {
         self.naked.remove(c);
         self.hidden.remove(c);
+        self.hidden_in_box.remove(c);
+        let houses_of_c = HOUSES_OF_CELL[c.index()];
+        let places = st.cells_with(d);
         for p in lost {
             if st.candidates(p).len() == 1 {
                 self.naked.insert(p);
             }
+            let houses_of_p = HOUSES_OF_CELL[p.index()];
+            for (kind, (&h, &hc)) in houses_of_p.iter().zip(&houses_of_c).enumerate() {
+                if h != hc {
+                    self.note_alone(places & CellSet::house_at(h as usize), kind == 2);
+                }
+            }
         }
-        self.hidden |= alone_in_a_house(st.cells_with(d));
         for e in (old - DigitSet::single(d)).iter() {
             let places = st.cells_with(e);
-            for &h in &HOUSES_OF_CELL[c.index()] {
-                let x = places & CellSet::house_at(h as usize);
-                if x.len() == 1 {
-                    self.hidden |= x;
+            for (kind, &h) in houses_of_c.iter().enumerate() {
+                self.note_alone(places & CellSet::house_at(h as usize), kind == 2);
+            }
+        }
+    }
+
+    /// Applies a strategy's deduction `effect` to `st`, updating the singles.
+    fn apply(&mut self, st: &mut Candidates, effect: &Effect) {
+        match st.restrict(effect) {
+            Effect::Remove(removed) => {
+                st.apply(&Effect::Remove(removed));
+                self.after_remove(st, &removed);
+            }
+            place => {
+                st.apply(&place);
+                *self = Singles::of(st);
+            }
+        }
+    }
+
+    /// Updates after the candidates `removed` (per digit, the cells that lost it) were
+    /// removed. As after a placement, singles only appear: naked singles among the cells that
+    /// lost a candidate, and hidden singles of a digit in the houses of the cells that lost it.
+    fn after_remove(&mut self, st: &Candidates, removed: &[CellSet; 9]) {
+        let mut touched = CellSet::EMPTY;
+        for (e, &cells) in removed.iter().enumerate() {
+            touched |= cells;
+            let places = st.cells_with(Digit::from_index(e));
+            let mut houses = 0u32;
+            for p in cells {
+                for &h in &HOUSES_OF_CELL[p.index()] {
+                    houses |= 1 << h;
                 }
+            }
+            while houses != 0 {
+                let h = houses.trailing_zeros() as usize;
+                houses &= houses - 1;
+                self.note_alone(places & CellSet::house_at(h), h >= 18);
+            }
+        }
+        for p in touched {
+            if st.candidates(p).len() == 1 {
+                self.naked.insert(p);
+            }
+        }
+    }
+
+    /// Updates the last empty cells of the houses after `c` was filled (split singles only).
+    #[inline]
+    fn after_fill(&mut self, st: &Candidates, c: crate::grid::Cell) {
+        self.last_empty.remove(c);
+        for &h in &HOUSES_OF_CELL[c.index()] {
+            let x = st.empty() & CellSet::house_at(h as usize);
+            if x.len() == 1 {
+                self.last_empty |= x;
+            }
+        }
+    }
+
+    /// Notes the places `x` of a digit in one house as a hidden single when there is one.
+    #[inline]
+    fn note_alone(&mut self, x: CellSet, in_box: bool) {
+        if x.len() == 1 {
+            self.hidden |= x;
+            if in_box {
+                self.hidden_in_box |= x;
             }
         }
     }
@@ -530,23 +613,9 @@ impl Engine {
             if self.split_singles {
                 let empty = st.empty();
                 let all = singles.naked | singles.hidden;
-                // Group a first; groups b and c are only searched when a is empty.
-                let mut sa = CellSet::EMPTY;
-                for c in all {
-                    let hs = HOUSES_OF_CELL[c.index()];
-                    let full = hs
-                        .iter()
-                        .any(|&h| (empty & CellSet::house_at(h as usize)).len() == 1);
-                    let in_box = full || {
-                        let bx = CellSet::house_at(hs[2] as usize);
-                        st.candidates(c)
-                            .iter()
-                            .any(|d| (st.cells_with(d) & bx).len() == 1)
-                    };
-                    if in_box {
-                        sa.insert(c);
-                    }
-                }
+                // Group a first (the last empty cells of a house, and hidden singles in a
+                // box); groups b and c are only searched when a is empty.
+                let sa = (singles.last_empty & all) | singles.hidden_in_box;
                 let (sb, sc) = if sa.is_empty() {
                     (singles.hidden, all - singles.hidden)
                 } else {
@@ -605,6 +674,7 @@ impl Engine {
                     let old = st.candidates(c);
                     let lost = st.place(c, d).expect("singles are candidates");
                     singles.after_place(&st, c, d, old, lost);
+                    singles.after_fill(&st, c);
                     res.steps[0] += 1;
                     continue 'steps;
                 }
@@ -668,8 +738,7 @@ impl Engine {
                     if trace.is_some() {
                         a.effect = st.restrict(&a.effect); // show what it removes
                     }
-                    st.apply(&a.effect);
-                    singles = Singles::of(&st);
+                    singles.apply(&mut st, &a.effect);
                     res.steps[pos] += 1;
                     res.hardest = res.hardest.max(pos);
                     Some(a)
@@ -749,31 +818,81 @@ pub fn solve_to_tier(puzzle: &Puzzle, k: u8) -> Result<Fixpoint, RateError> {
 /// Applies every application of tiers 0 to `k` to `st`, easiest tier first, until none
 /// applies. `st` must have a solution.
 pub fn fixpoint(st: &mut Candidates, k: u8) {
-    let ctx = Context::default();
-    let mut apps = Vec::new();
-    let mut known = Known::default();
-    loop {
-        if propagate(st) != Propagation::Stalled {
-            return;
+    TierSolver::new(k).run(st);
+}
+
+/// Solving with tiers 0 to `k` ([`fixpoint`]) again and again on one state that only loses
+/// candidates between the runs (the pseudo-generator reveals clues one by one, solving after
+/// each).
+///
+/// It remembers, for each of tiers 1-4, the candidate masks of its last search when that
+/// search found nothing; the next search of the tier looks only in the units (houses, digits,
+/// line-box intersections) that hold a changed cell, since a unit's applications depend on its
+/// cells alone and the others had none. What trials proved carries over too (see [`Known`]).
+/// Each search finds exactly the applications a full search finds, so the result is
+/// [`fixpoint`]'s.
+pub(crate) struct TierSolver {
+    k: u8,
+    clean: [Option<[u16; 81]>; 4],
+    known: Known,
+    apps: Vec<Application>,
+}
+
+impl TierSolver {
+    /// A solver with tiers 0 to `k` (0-6).
+    pub(crate) fn new(k: u8) -> TierSolver {
+        TierSolver {
+            k,
+            clean: [None; 4],
+            known: Known::default(),
+            apps: Vec::new(),
         }
-        let mut progress = false;
-        'tiers: for slot in 1..=k.min(5) + if k >= 6 { MAX_TRIAL_DEPTH } else { 0 } {
-            apps.clear();
-            match slot {
-                5 => backtracking::search(st, &ctx, &mut known, &mut apps),
-                1..=4 => strategies::search_tier(slot, st, &ctx, &mut apps),
-                _ => trial::search(st, &ctx, slot - 5, &mut known, &mut apps),
-            };
-            for a in &apps {
-                st.apply(&a.effect);
-                progress = true;
+    }
+
+    /// Applies every application of tiers 0 to k to `st` until none applies. `st` must have a
+    /// solution, and be the state of the previous run with candidates removed (or the first).
+    pub(crate) fn run(&mut self, st: &mut Candidates) {
+        let ctx = Context::default();
+        let k = self.k;
+        loop {
+            if propagate(st) != Propagation::Stalled {
+                return;
             }
-            if progress {
-                break 'tiers;
+            let mut progress = false;
+            let mut subset_houses = None;
+            'tiers: for slot in 1..=k.min(5) + if k >= 6 { MAX_TRIAL_DEPTH } else { 0 } {
+                self.apps.clear();
+                match slot {
+                    5 => {
+                        backtracking::search(st, &ctx, &mut self.known, &mut self.apps);
+                    }
+                    1..=4 => {
+                        let list = Strategy::TIERS[slot as usize];
+                        let clean = &mut self.clean[slot as usize - 1];
+                        let units = match clean {
+                            Some(prev) => Units::changed(prev, st.masks()),
+                            None => Units::ALL,
+                        };
+                        let houses =
+                            subset_houses.get_or_insert_with(|| strategies::SubsetHouses::new(st));
+                        strategies::apps_in(list, st, houses, &units, &mut self.apps);
+                        *clean = self.apps.is_empty().then(|| *st.masks());
+                    }
+                    _ => {
+                        trial::search(st, &ctx, slot - 5, &mut self.known, &mut self.apps);
+                    }
+                };
+                for a in &self.apps {
+                    st.apply(&a.effect);
+                    progress = true;
+                }
+                if progress {
+                    break 'tiers;
+                }
             }
-        }
-        if !progress {
-            return;
+            if !progress {
+                return;
+            }
         }
     }
 }
@@ -860,6 +979,11 @@ mod tests {
                             assert_eq!(inc.p, p);
                             assert_eq!(inc.apps, apps);
                         }
+                        // Without p, skipping the houses that cannot hold a subset.
+                        let mut fewer = Vec::new();
+                        let houses = strategies::SubsetHouses::new(&st);
+                        strategies::apps_in(list, &st, &houses, &Units::ALL, &mut fewer);
+                        assert_eq!(fewer, apps);
                         prev[i] = Some((
                             *st.masks(),
                             Found {
@@ -874,6 +998,89 @@ mod tests {
                     }
                     let a = all[rng.index(all.len())];
                     st.apply(&a.effect);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn singles_tracked_incrementally_equal_singles_found_afresh() {
+        // Random solving paths (singles when there are any, else an application of tiers
+        // 1-5, or of trial and error, with the solution known, as the rating's runs make them): after every step the
+        // singles kept up to date equal those of a fresh look at the state.
+        let mut rng = Rng::new(5);
+        for s in [
+            EASY,
+            HARD,
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ] {
+            let p: Puzzle = s.parse().unwrap();
+            let ctx = Context {
+                solution: Some(check_unique(&p).unwrap()),
+            };
+            for _ in 0..10 {
+                let mut st = Candidates::new(&p);
+                let mut singles = Singles::of(&st);
+                let mut steps = 0;
+                while !st.is_solved() {
+                    let all = singles.naked | singles.hidden;
+                    if !all.is_empty() {
+                        let c = all.nth(rng.below(all.len())).unwrap();
+                        let d = match st.hidden_single_at(c) {
+                            Some((d, _)) if !singles.naked.contains(c) => d,
+                            _ => st.candidates(c).first().unwrap(),
+                        };
+                        let old = st.candidates(c);
+                        let lost = st.place(c, d).unwrap();
+                        singles.after_place(&st, c, d, old, lost);
+                        singles.after_fill(&st, c);
+                    } else {
+                        let mut apps = Vec::new();
+                        for tier in 1..=5 {
+                            strategies::search_tier(tier, &st, &ctx, &mut apps);
+                        }
+                        for depth in 1..=MAX_TRIAL_DEPTH {
+                            if apps.is_empty() {
+                                trial::search(&st, &ctx, depth, &mut Known::default(), &mut apps);
+                            }
+                        }
+                        let a = apps[rng.index(apps.len())];
+                        singles.apply(&mut st, &a.effect);
+                    }
+                    assert_eq!(singles, Singles::of(&st), "{s}, step {steps}");
+                    steps += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tier_solver_across_reveals_equals_fixpoint_from_scratch() {
+        // Clues revealed one by one from a solution, solving by tiers after each (as the
+        // pseudo-generator does): the solver that keeps its searches between reveals reaches
+        // the state that a new solver, searching every unit, reaches after each reveal.
+        let mut rng = Rng::new(9);
+        let solution = check_unique(&HARD.parse().unwrap()).unwrap();
+        for k in [1, 2, 4, 5] {
+            for _ in 0..4 {
+                let mut cells: Vec<crate::grid::Cell> = crate::grid::Cell::all().collect();
+                rng.shuffle(&mut cells);
+                let mut st = Candidates::new(&Puzzle::EMPTY);
+                let mut plain = st.clone();
+                let mut solver = TierSolver::new(k);
+                for c in cells {
+                    if st.value(c).is_some() {
+                        continue;
+                    }
+                    let d = solution.get(c);
+                    st.place(c, d).unwrap();
+                    plain.place(c, d).unwrap();
+                    solver.run(&mut st);
+                    fixpoint(&mut plain, k);
+                    assert_eq!(st, plain, "tier {k}");
+                    if st.is_solved() {
+                        break;
+                    }
                 }
             }
         }

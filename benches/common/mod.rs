@@ -60,3 +60,19 @@ pub fn each<T: Sync, R>(bencher: Bencher, list: &[T], f: impl Fn(&T) -> R + Sync
         }
     });
 }
+
+/// Puzzles as a build makes them before rating: jobs 0 to n - 1 of the pseudo-generator on the
+/// shipped seeds (each job draws its seed among all of them; no layout rules; seed 1). Needs
+/// no reference data.
+pub fn bank_puzzles(n: u64) -> Vec<Puzzle> {
+    use pseudoku::bank::job::{generate, prepare, JobResult, Source};
+    let seeds = prepare(&pseudoku::seeds::Library::shipped());
+    let source = Source::Seeds((0..seeds.len()).collect());
+    let layout = pseudoku::bank::layout::Layout::default();
+    (0..n)
+        .filter_map(|job| match generate(&seeds, &source, 1, job, &layout) {
+            JobResult::Puzzle(g) => Some(g.puzzle),
+            JobResult::NotUnique(_) => None,
+        })
+        .collect()
+}

@@ -174,6 +174,9 @@ pub fn generate(
     }
 }
 
+/// How many states the exact solver may propagate looking for a solution of the clues that
+/// leaves a cell open, before the pseudo-generator solves by tiers instead (either answers
+/// exactly; this only trades one cost for the other).
 /// `p` with the orbits of its clues (under `symmetry`) filled from its solution: symmetric,
 /// and still of one solution.
 fn symmetrize(p: &Puzzle, solution: &Grid, symmetry: Symmetry) -> Puzzle {
@@ -257,6 +260,7 @@ pub fn pseudo_generate(
         .partition(|o| o.iter().all(|c| !reserved.contains(*c)));
     rng.shuffle(&mut open);
     let mut st = crate::candidates::Candidates::new(&Puzzle::EMPTY);
+    let mut solver = hsolve::TierSolver::new(s.k);
     let mut clues = [0u8; 81];
     for orbit in open {
         if orbit.iter().all(|&c| st.value(c).is_some()) {
@@ -269,7 +273,7 @@ pub fn pseudo_generate(
                 return JobResult::NotUnique(job);
             }
         }
-        hsolve::fixpoint(&mut st, s.k);
+        solver.run(&mut st);
     }
     let mut puzzle = Puzzle::from_bytes_unchecked(clues);
     if symmetry != Symmetry::None {

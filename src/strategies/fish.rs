@@ -21,11 +21,24 @@ pub fn search(st: &Candidates, n: u32, out: &mut Vec<Application>) -> u64 {
 /// Pushes the valid fish of size `n` for the digits of the mask `digits` (bit i = digit
 /// i + 1); returns p over all digits.
 pub(crate) fn search_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Application>) -> u64 {
+    scan(st, n, digits, true, out)
+}
+
+/// Pushes the valid fish of size `n` for the digits of the mask `digits`, without counting p
+/// (which needs every digit's lines).
+pub(crate) fn apps_in(st: &Candidates, n: u32, digits: u16, out: &mut Vec<Application>) {
+    scan(st, n, digits, false, out);
+}
+
+/// The search of [`search_in`]; with `count` false, the digits outside `digits` are skipped
+/// and the p returned is not meaningful.
+#[inline]
+fn scan(st: &Candidates, n: u32, digits: u16, count: bool, out: &mut Vec<Application>) -> u64 {
     let strategy = sized(Strategy::FISH, n);
     let mut p = 0;
     for d in Digit::all() {
         let places = st.cells_with(d);
-        if places.is_empty() {
+        if places.is_empty() || (!count && digits >> d.index() & 1 == 0) {
             continue;
         }
         // Row r's places as columns; column c's places as rows (rows of the transpose).

@@ -378,26 +378,39 @@ pub(crate) struct Units {
 }
 
 impl Units {
+    /// Every unit.
+    pub const ALL: Units = Units {
+        houses: ALL_HOUSES,
+        digits: 0x1FF,
+        intersections: (1 << 54) - 1,
+    };
+
     /// The units whose applications may differ between the states with candidate masks `a`
     /// and `b` (a state reached from `a` by removing candidates): those that contain a cell
     /// whose candidates changed.
     pub fn changed(a: &[u16; 81], b: &[u16; 81]) -> Units {
-        let mut cells = CellSet::EMPTY;
-        for i in 0..81 {
-            if a[i] != b[i] {
-                cells.insert(Cell::from_index(i));
-            }
+        // Branch-free over the cells, in two words, so that the loops vectorize.
+        let (mut lo, mut hi, mut digits) = (0u64, 0u64, 0u16);
+        for i in 0..64 {
+            let x = a[i] ^ b[i];
+            digits |= x;
+            lo |= u64::from(x != 0) << i;
         }
+        for i in 64..81 {
+            let x = a[i] ^ b[i];
+            digits |= x;
+            hi |= u64::from(x != 0) << (i - 64);
+        }
+        let cells = CellSet::from_bits(u128::from(lo) | u128::from(hi) << 64);
         let mut units = Units {
             houses: 0,
-            digits: 0,
+            digits,
             intersections: 0,
         };
-        for c in cells {
-            for &h in &crate::cellset::HOUSES_OF_CELL[c.index()] {
+        for h in 0..27 {
+            if cells.intersects(CellSet::house_at(h)) {
                 units.houses |= 1 << h;
             }
-            units.digits |= a[c.index()] ^ b[c.index()];
         }
         for (i, reach) in locked_candidates::REACH.iter().enumerate() {
             if reach.intersects(cells) {
@@ -453,6 +466,103 @@ pub(crate) fn search_in(
         .sum()
 }
 
+/// Pushes the valid applications of `strategies` (subsets, fish and locked candidates) in the
+/// given units only, like [`search_in`] but without counting p, which lets it skip the houses
+/// that cannot hold a subset of the size searched (`houses`, made from `state`).
+pub(crate) fn apps_in(
+    strategies: &[Strategy],
+    state: &Candidates,
+    houses: &SubsetHouses,
+    units: &Units,
+    out: &mut Vec<Application>,
+) {
+    for &s in strategies {
+        let only = |houses: u32| Units { houses, ..*units };
+        match s {
+            Strategy::NakedPair | Strategy::NakedTriple | Strategy::NakedQuad => {
+                let k = subset_size(s);
+                search_in(&[s], state, &only(units.houses & houses.naked(k)), out);
+            }
+            Strategy::HiddenPair | Strategy::HiddenTriple | Strategy::HiddenQuad => {
+                let k = subset_size(s);
+                search_in(&[s], state, &only(units.houses & houses.hidden(k)), out);
+            }
+            Strategy::XWing => fish::apps_in(state, 2, units.digits, out),
+            Strategy::Swordfish => fish::apps_in(state, 3, units.digits, out),
+            Strategy::Jellyfish => fish::apps_in(state, 4, units.digits, out),
+            other => {
+                search_in(&[other], state, units, out);
+            }
+        }
+    }
+}
+
+/// The size of a naked or hidden subset strategy.
+fn subset_size(s: Strategy) -> u32 {
+    match s {
+        Strategy::NakedPair | Strategy::HiddenPair => 2,
+        Strategy::NakedTriple | Strategy::HiddenTriple => 3,
+        _ => 4,
+    }
+}
+
+/// Which houses can hold a naked or hidden subset of each size: a necessary condition read
+/// from the number of candidates of each cell, so that a search can skip the other houses.
+///
+/// A naked k-subset is k cells of at most k candidates each. A hidden k-subset in a house
+/// with n empty cells leaves the other n - k cells with only the n - k other digits the house
+/// lacks: n - k cells of at most n - k candidates each.
+pub(crate) struct SubsetHouses {
+    /// The empty cells of each house.
+    empty: [u32; 27],
+    /// `at_most[m]`: the empty cells with at most m candidates (m = 0-8).
+    at_most: [CellSet; 9],
+}
+
+impl SubsetHouses {
+    /// What the candidates of `st` allow.
+    pub(crate) fn new(st: &Candidates) -> SubsetHouses {
+        // at_least[j]: the cells with at least j + 1 candidates, counted over the digits'
+        // places like a column of bit counters.
+        let mut at_least = [CellSet::EMPTY; 9];
+        for d in crate::grid::Digit::all() {
+            let s = st.cells_with(d);
+            for j in (1..9).rev() {
+                at_least[j] |= at_least[j - 1] & s;
+            }
+            at_least[0] |= s;
+        }
+        let empty = st.empty();
+        let mut at_most = [CellSet::EMPTY; 9];
+        for (m, set) in at_most.iter_mut().enumerate() {
+            *set = empty - at_least[m];
+        }
+        SubsetHouses {
+            empty: std::array::from_fn(|h| (empty & CellSet::house_at(h)).len()),
+            at_most,
+        }
+    }
+
+    /// The houses (bit h = house h) with k cells of at most k candidates.
+    fn naked(&self, k: u32) -> u32 {
+        let small = self.at_most[k as usize];
+        (0..27)
+            .filter(|&h| (small & CellSet::house_at(h)).len() >= k)
+            .fold(0, |m, h| m | 1 << h)
+    }
+
+    /// The houses (bit h = house h) with n empty cells, more than k, of which n - k have at
+    /// most n - k candidates.
+    fn hidden(&self, k: u32) -> u32 {
+        (0..27)
+            .filter(|&h| {
+                let n = self.empty[h];
+                n > k && (self.at_most[(n - k) as usize] & CellSet::house_at(h)).len() >= n - k
+            })
+            .fold(0, |m, h| m | 1 << h)
+    }
+}
+
 /// Searches `state` for `strategy`: pushes every valid application onto `out` and returns the
 /// number p of possible applications. Trial and error searches at depth 1 (see
 /// [`trial::search`] for deeper levels).
@@ -495,9 +605,30 @@ pub fn search_tier(tier: u8, state: &Candidates, ctx: &Context, out: &mut Vec<Ap
         .sum()
 }
 
+/// C(n, k) for n <= 9 and k <= 4, the values house and line counts need (Pascal's triangle).
+const SMALL_CHOOSE: [[u64; 5]; 10] = {
+    let mut t = [[0u64; 5]; 10];
+    let mut n = 0;
+    while n < 10 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 5 {
+            if n > 0 {
+                t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            }
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// Binomial coefficient C(n, k) for the small values the enumerations use.
 #[inline]
 pub(crate) fn choose(n: u32, k: u32) -> u64 {
+    if n < 10 && k < 5 {
+        return SMALL_CHOOSE[n as usize][k as usize];
+    }
     if k > n {
         return 0;
     }
@@ -613,6 +744,21 @@ pub(crate) fn pairs<T: Copy>(items: &[T]) -> impl Iterator<Item = (T, T)> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_binomials_match_the_product_formula() {
+        for n in 0..10u64 {
+            for k in 0..5u64 {
+                let want = if k > n {
+                    0
+                } else {
+                    (0..k).fold(1, |r, i| r * (n - i) / (i + 1))
+                };
+                assert_eq!(choose(n as u32, k as u32), want, "C({n}, {k})");
+            }
+        }
+        assert_eq!(choose(81, 4), 1_663_740);
+    }
 
     #[test]
     fn subsets_enumerate_exactly_the_small_unions() {
