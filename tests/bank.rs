@@ -189,3 +189,44 @@ fn a_bulk_build_puts_its_indexes_back_and_a_later_build_restores_missing_ones() 
         .unwrap();
     assert_eq!((n, keys), (250, 250));
 }
+
+/// The levels of a targeted build fill together (the jobs are assigned in proportion to what
+/// each level needs, measured on a pilot): a build stopped halfway holds about as many
+/// puzzles of each level, and a build's assignment does not depend on the thread count.
+#[test]
+fn the_levels_of_a_build_fill_together() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let lib = pseudoku::seeds::Library::shipped();
+    let mut halves = Vec::new();
+    for threads in [1, 2] {
+        let db = dir.path().join(format!("half{threads}.db"));
+        let mut opts = pseudoku::bank::BuildOptions::per_level(db.clone(), 1000, 2026);
+        opts.threads = threads;
+        opts.batch = 64;
+        let stop = AtomicBool::new(false);
+        let prog = pseudoku::bank::build(&opts, &lib, &stop, |p| {
+            if p.stored >= 2000 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+        assert!(prog.stopped());
+        let conn = Connection::open(&db).unwrap();
+        let per_level: Vec<i64> = column(
+            &conn,
+            "SELECT COUNT(*) FROM puzzles GROUP BY level ORDER BY level",
+        );
+        assert_eq!(per_level.len(), 4, "{per_level:?}");
+        let (lo, hi) = (
+            per_level.iter().min().unwrap(),
+            per_level.iter().max().unwrap(),
+        );
+        assert!(
+            *lo as f64 >= 0.7 * *hi as f64,
+            "levels stored halfway: {per_level:?}"
+        );
+        halves.push(per_level);
+    }
+    assert_eq!(halves[0], halves[1]);
+}

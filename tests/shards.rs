@@ -57,7 +57,7 @@ fn shards_merged_are_the_single_build_row_for_row() {
     // Level quotas; band quotas; a count; a layout rule whose fit depends on the puzzle, not
     // only its class.
     let cases: [&[&str]; 4] = [
-        &["--per-level", "150"],
+        &["--per-level", "300"],
         &["--per-band", "60", "--bands", "3"],
         &["--count", "200"],
         &["--per-level", "25", "--symmetry", "rotate180"],
@@ -67,7 +67,7 @@ fn shards_merged_are_the_single_build_row_for_row() {
         build(&single, args);
         let want = rows(&single);
         let quota: usize = match c {
-            0 => 600,
+            0 => 1200,
             1 => 180,
             2 => 200,
             _ => 100,

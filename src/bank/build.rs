@@ -5,7 +5,7 @@
 //! generated. Rows of older versions are brought up to date first
 //! ([`crate::levels::calibrate::backfill`]).
 
-use super::accept::{Acceptance, Verdict};
+use super::accept::{Acceptance, Assignment, Verdict};
 use super::job::{self, Generated, JobResult, Measured, Rated, Source};
 use super::layout::Layout;
 use super::shard::Shard;
@@ -119,7 +119,7 @@ const WRITER_CACHE_MIB: u32 = 64;
 /// commits it while the next one is generated). Stops early, keeping what was committed, when
 /// `stop` is set.
 ///
-/// With targets, job j is assigned target `j mod T` and draws from its
+/// With targets, job j is assigned a target by [`targets::assignment`] and draws from its
 /// [`targets::band_source`] with its layout rules; the jobs of full targets are not run; a
 /// rated puzzle is kept by the rule of [`super::accept`] (in the first open target it fits,
 /// counted as off band otherwise). With `opts.shard`, only the shard's blocks of jobs run,
@@ -206,7 +206,7 @@ pub fn build(
                 return Err(BankError::OtherShard(info.arguments));
             }
             store::builds::reopen(&conn, row.build_id)?;
-            (info.build, Some(row))
+            (info.build, Some((row, false)))
         }
         (Some(shard), None) => {
             // A shard's jobs start at 0 (merge reads its cursors so): a new file.
@@ -223,6 +223,7 @@ pub fn build(
                 count,
                 crate::rate::RATER,
             )?;
+            // Saved once the assignment is known (below).
             let row = store::shards::ShardRow {
                 build_id: b.id,
                 shard: shard.k,
@@ -230,9 +231,9 @@ pub fn build(
                 block: opts.batch,
                 quotas: quota_list(&with_layouts, count),
                 cursors: vec![b.next_job; with_layouts.len().max(1)],
+                weights: Vec::new(),
             };
-            store::shards::save(&conn, &row)?;
-            (b, Some(row))
+            (b, Some((row, true)))
         }
         (None, None) => (
             store::builds::start(&conn, &args, opts.rng_seed, count, crate::rate::RATER)?,
@@ -241,7 +242,29 @@ pub fn build(
     };
     let _ = lock.describe(&format!("build {}", b.id));
     let (mut targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, b.id)?;
+    // Without targets (a build of a count): one target, every job its.
+    let planned = || targets::assignment(&pool, &levels, &seeds, &targets, &sources, opts.rng_seed);
+    let (assignment, shard_row) = match shard_row {
+        Some((mut row, true)) => {
+            let a = planned();
+            row.weights = a.weights().to_vec();
+            store::shards::save(&conn, &row)?;
+            (a, Some(row))
+        }
+        // A shard bank records its assignment (none recorded: the round-robin of an older
+        // program's shard).
+        Some((row, false)) => {
+            let a = match Assignment::from_weights(&row.weights) {
+                Some(a) if a.targets() == row.quotas.len() => a,
+                None if row.weights.is_empty() => Assignment::round_robin(row.quotas.len()),
+                _ => return Err(BankError::NotShard(opts.db.clone())),
+            };
+            (a, Some(row))
+        }
+        None => (planned(), None),
+    };
     let run = Run {
+        assignment: &assignment,
         opts,
         seeds: &seeds,
         levels: &levels,
@@ -271,7 +294,12 @@ pub fn build(
             } else {
                 targets.iter().map(|t| t.stored).collect()
             };
-            let acc = Acceptance::new(quota_list(&with_layouts, count), stored, keys);
+            let acc = Acceptance::new(
+                assignment.clone(),
+                quota_list(&with_layouts, count),
+                stored,
+                keys,
+            );
             run.single(conn, &mut b, acc, &mut targets, progress)
         }
     }
@@ -398,6 +426,7 @@ impl Writer {
 /// What every batch of a build needs.
 struct Run<'a> {
     opts: &'a BuildOptions,
+    assignment: &'a Assignment,
     seeds: &'a [job::Prepared],
     levels: &'a crate::levels::Levels,
     sources: &'a [Source],
@@ -427,7 +456,7 @@ impl Run<'_> {
                     let (source, layout) = if targets.is_empty() {
                         (&self.all_seeds, &free)
                     } else {
-                        let a = super::accept::assigned(j, targets.len());
+                        let a = self.assignment.target(j);
                         (&self.sources[a], &targets[a].layout)
                     };
                     job::generate(self.seeds, source, self.opts.rng_seed, j, layout)
@@ -486,20 +515,6 @@ impl Run<'_> {
                 .any(|(t, target)| open(t) && target.within.contains(p, l))
     }
 
-    /// The targets a rated puzzle fits (bit t: target t; a build of a count: its one target).
-    fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
-        if targets.is_empty() {
-            return 1;
-        }
-        targets.iter().enumerate().fold(0, |mask, (t, target)| {
-            let fits = target.within.contains(rated.percentile, rated.level)
-                && target
-                    .layout
-                    .keeps(&rated.graded.puzzle, rated.graded.report.technique);
-            mask | (u64::from(fits) << t)
-        })
-    }
-
     /// A build on one machine: batches of jobs, accepted in job order by the rule of
     /// [`super::accept`] until every target is full.
     fn single(
@@ -541,7 +556,7 @@ impl Run<'_> {
                     continue;
                 };
                 let key = store::puzzles::key_prefix(&rated.graded.key().0);
-                match acc.offer(j, key, Self::fits(targets, &rated)) {
+                match acc.offer(j, key, targets::fits(targets, &rated)) {
                     Verdict::Stored(t) => {
                         if let Some(target) = targets.get_mut(t) {
                             target.stored += 1;
@@ -586,7 +601,12 @@ impl Run<'_> {
         // The shard's own run of the rule, with its shares as quotas, replayed over what it
         // stored: it decides when the shard stops.
         let shares: Vec<u64> = row.quotas.iter().map(|&q| shard.share(q)).collect();
-        let mut local = Acceptance::new(shares.clone(), vec![0; shares.len()], HashSet::new());
+        let mut local = Acceptance::new(
+            self.assignment.clone(),
+            shares.clone(),
+            vec![0; shares.len()],
+            HashSet::new(),
+        );
         // What a puzzle fits follows from its class unless a rule looks at its layout.
         let by_class = targets
             .iter()
@@ -655,7 +675,7 @@ impl Run<'_> {
                     continue;
                 };
                 let key = store::puzzles::key_prefix(&rated.graded.key().0);
-                let fits = Self::fits(targets, &rated);
+                let fits = targets::fits(targets, &rated);
                 if fits == 0 {
                     b.off_band += 1;
                     continue;

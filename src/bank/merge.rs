@@ -10,7 +10,7 @@
 //! interrupted merge resumes. A job the rule needs that its shard did not run (a shard stops
 //! at its share and a margin) stops the merge with the shard to run again.
 
-use super::accept::{Acceptance, Verdict};
+use super::accept::{Acceptance, Assignment, Verdict};
 use super::shard::Shard;
 use super::BankError;
 use crate::store::{self, shards::Candidate, shards::ShardRow, Build, NewPuzzle};
@@ -79,6 +79,9 @@ impl Input {
         let sound = !row.quotas.is_empty()
             && row.quotas.len() <= super::accept::MAX_TARGETS
             && row.cursors.len() == row.quotas.len()
+            && (row.weights.is_empty()
+                || (row.weights.len() == row.quotas.len()
+                    && Assignment::from_weights(&row.weights).is_some()))
             && row.block >= row.quotas.len() as u64
             && (1..=row.shards).contains(&row.shard);
         if !sound {
@@ -120,10 +123,16 @@ impl Input {
         Ok(self.buffer.front().map(|c| c.row.job))
     }
 
-    /// The first job of target `t` (of `targets`) this shard did not run.
-    fn first_missing(&self, t: usize, targets: usize) -> u64 {
+    /// How its build assigned jobs to targets.
+    fn assignment(&self) -> Assignment {
+        Assignment::from_weights(&self.row.weights)
+            .unwrap_or_else(|| Assignment::round_robin(self.row.quotas.len()))
+    }
+
+    /// The first job of target `t` (under `assignment`) this shard did not run.
+    fn first_missing(&self, t: usize, assignment: &Assignment) -> u64 {
         let mut j = self.shard.next_own(self.row.cursors[t], self.row.block);
-        while super::accept::assigned(j, targets) != t {
+        while assignment.target(j) != t {
             j = self.shard.next_own(j + 1, self.row.block);
         }
         j
@@ -215,12 +224,17 @@ pub fn merge(
         store::puzzles::defer_indexes(&out)?;
     }
     let quotas = first.row.quotas.clone();
-    let targets = quotas.len();
-    let mut acc = Acceptance::new(quotas.clone(), vec![0; quotas.len()], seen);
+    let assignment = first.assignment();
+    let mut acc = Acceptance::new(
+        assignment.clone(),
+        quotas.clone(),
+        vec![0; quotas.len()],
+        seen,
+    );
     // Jobs the rule may need that a shard did not run: (job, input, target), earliest first.
     let mut missing: Vec<(u64, usize, usize)> = (0..inputs.len())
         .flat_map(|i| (0..quotas.len()).map(move |t| (i, t)))
-        .map(|(i, t)| (inputs[i].first_missing(t, targets), i, t))
+        .map(|(i, t)| (inputs[i].first_missing(t, &assignment), i, t))
         .collect();
     missing.sort_unstable();
     let mut missing = missing.into_iter().peekable();
@@ -324,7 +338,8 @@ fn check_inputs(inputs: &[Input]) -> Result<(), BankError> {
             && i.rng_seed == first.rng_seed
             && i.row.shards == first.row.shards
             && i.row.block == first.row.block
-            && i.row.quotas == first.row.quotas;
+            && i.row.quotas == first.row.quotas
+            && i.row.weights == first.row.weights;
         if !same {
             return Err(BankError::OtherBuild {
                 path: i.path.clone(),

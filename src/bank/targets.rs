@@ -1,7 +1,9 @@
 //! Targeted building (the paper's section 4.3.4): quotas per band or level, where each one's
-//! jobs come from ([`band_source`]), and how each fares.
+//! jobs come from ([`band_source`]), how many jobs each gets ([`assignment`]), and how each
+//! fares.
 
-use super::job::{Prepared, Source};
+use super::accept::Assignment;
+use super::job::{self, JobResult, Measured, Prepared, Rated, Source};
 use super::layout::Layout;
 use super::BankError;
 use crate::difficulty;
@@ -239,6 +241,86 @@ pub fn plan(
         sources.push(source);
     }
     Ok((targets, sources))
+}
+
+/// The targets a rated puzzle fits (bit t: target t; no targets, a build of a count: its one
+/// target).
+pub fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
+    if targets.is_empty() {
+        return 1;
+    }
+    targets.iter().enumerate().fold(0, |mask, (t, target)| {
+        let fits = target.within.contains(rated.percentile, rated.level)
+            && target
+                .layout
+                .keeps(&rated.graded.puzzle, rated.graded.report.technique);
+        mask | (u64::from(fits) << t)
+    })
+}
+
+/// The most pilot jobs a target runs (see [`assignment`]).
+pub const PILOT_JOBS: u64 = 512;
+
+/// The fewest pilot jobs worth running for a target: below it, the round-robin.
+pub const MIN_PILOT_JOBS: u64 = 32;
+
+/// Added to the build's RNG seed for the pilot's jobs (a stream of their own: the pilot's
+/// puzzles are not stored).
+const PILOT_STREAM: u64 = 0x7069_6c6f_7400_0000;
+
+/// Which target each job of a build serves: the targets' shares of the jobs chosen so that
+/// they fill together ([`Assignment::balancing`]), measured on a pilot of jobs that depends
+/// only on the build's arguments (so every shard, and a resumed build, finds the same).
+///
+/// Each target runs min([`PILOT_JOBS`], count / (8 T)) jobs from its source with its layout
+/// rules, on an RNG stream of their own; each puzzle is rated by the bank's rating (both
+/// ratings when a target has layout rules) and counted in the first target it fits. With one target, or too small a build for [`MIN_PILOT_JOBS`], jobs go
+/// round the targets.
+pub fn assignment(
+    pool: &rayon::ThreadPool,
+    levels: &Levels,
+    seeds: &[Prepared],
+    targets: &[TargetProgress],
+    sources: &[Source],
+    rng_seed: u64,
+) -> Assignment {
+    let n_targets = targets.len();
+    let count: u64 = targets.iter().map(|t| t.quota).sum();
+    let per_target = PILOT_JOBS.min(count / (8 * n_targets.max(1) as u64));
+    if n_targets < 2 || per_target < MIN_PILOT_JOBS {
+        return Assignment::round_robin(n_targets);
+    }
+    let full_rating = targets.iter().any(|t| !t.layout.is_free());
+    let jobs: Vec<(usize, u64)> = (0..per_target)
+        .flat_map(|i| (0..n_targets).map(move |t| (t, i * n_targets as u64 + t as u64)))
+        .collect();
+    let first_fit: Vec<(usize, Option<usize>)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(t, j)| {
+                let seed = rng_seed.wrapping_add(PILOT_STREAM);
+                let g = match job::generate(seeds, &sources[t], seed, j, &targets[t].layout) {
+                    JobResult::Puzzle(g) => *g,
+                    JobResult::NotUnique(_) => return (t, None),
+                };
+                let m = Measured::new(g, levels);
+                let mask = match (m.percentile, m.level) {
+                    (Some(p), Some(l)) if !full_rating => (targets.iter().enumerate())
+                        .filter(|(_, x)| x.within.contains(p, l))
+                        .fold(0u64, |mask, (x, _)| mask | 1 << x),
+                    _ => fits(targets, &m.rate(seeds, levels)),
+                };
+                (t, (mask != 0).then(|| mask.trailing_zeros() as usize))
+            })
+            .collect()
+    });
+    let mut landing = vec![vec![0.0; n_targets]; n_targets];
+    for (s, t) in first_fit {
+        if let Some(t) = t {
+            landing[s][t] += 1.0 / per_target as f64;
+        }
+    }
+    let quotas: Vec<u64> = targets.iter().map(|t| t.quota).collect();
+    Assignment::balancing(&landing, &quotas)
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ pub const MIGRATIONS: &[Migration] = &[
         step: Step::Data(rating_index),
     },
     sql_file!("0015_shards.sql"),
+    sql_file!("0016_shard_assignment.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

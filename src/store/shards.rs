@@ -24,6 +24,9 @@ pub struct ShardRow {
     /// Per target: the first of the shard's jobs of that target not run yet (every one below
     /// it has run).
     pub cursors: Vec<u64>,
+    /// The weights of the build's job assignment (`bank::accept::Assignment`); empty for a
+    /// shard made before assignments were recorded (round-robin).
+    pub weights: Vec<u32>,
 }
 
 fn join(v: &[u64]) -> String {
@@ -48,7 +51,7 @@ fn split(text: &str) -> rusqlite::Result<Vec<u64>> {
 pub fn read(conn: &Connection) -> Result<Option<ShardRow>> {
     Ok(conn
         .query_row(
-            "SELECT build_id, shard, shards, block, quotas, cursors FROM shards
+            "SELECT build_id, shard, shards, block, quotas, cursors, assignment FROM shards
              ORDER BY build_id LIMIT 1",
             [],
             |r| {
@@ -59,6 +62,10 @@ pub fn read(conn: &Connection) -> Result<Option<ShardRow>> {
                     block: r.get::<_, i64>(3)? as u64,
                     quotas: split(&r.get::<_, String>(4)?)?,
                     cursors: split(&r.get::<_, String>(5)?)?,
+                    weights: split(&r.get::<_, String>(6)?)?
+                        .into_iter()
+                        .map(|w| u32::try_from(w).unwrap_or(u32::MAX))
+                        .collect(),
                 })
             },
         )
@@ -68,15 +75,22 @@ pub fn read(conn: &Connection) -> Result<Option<ShardRow>> {
 /// Records that the bank holds shard `row` (or replaces what it said).
 pub fn save(conn: &Connection, row: &ShardRow) -> Result<()> {
     conn.execute(
-        "INSERT OR REPLACE INTO shards (build_id, shard, shards, block, quotas, cursors)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT OR REPLACE INTO shards
+         (build_id, shard, shards, block, quotas, cursors, assignment)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
             row.build_id,
             row.shard as i64,
             row.shards as i64,
             row.block as i64,
             join(&row.quotas),
-            join(&row.cursors)
+            join(&row.cursors),
+            join(
+                &row.weights
+                    .iter()
+                    .map(|&w| u64::from(w))
+                    .collect::<Vec<_>>()
+            )
         ],
     )?;
     Ok(())
