@@ -143,11 +143,17 @@ impl Assignment {
         Assignment::weighted(&weights)
     }
 
-    /// The assignment of these recorded weights, or `None` when they are not one (no target,
-    /// more than [`MAX_TARGETS`], a weight of 0 or above [`MAX_WEIGHT`]).
-    pub fn from_weights(weights: &[u32]) -> Option<Assignment> {
-        let sound = !weights.is_empty()
-            && weights.len() <= MAX_TARGETS
+    /// The assignment of `targets` targets recorded as these weights (none recorded: the
+    /// round-robin, as builds assigned jobs before weights were recorded), or `None` when they
+    /// are not one (another number of targets, a weight of 0 or above [`MAX_WEIGHT`]).
+    pub fn recorded(weights: &[u32], targets: usize) -> Option<Assignment> {
+        if weights.is_empty() {
+            return (1..=MAX_TARGETS)
+                .contains(&targets)
+                .then(|| Assignment::round_robin(targets));
+        }
+        let sound = weights.len() == targets
+            && targets <= MAX_TARGETS
             && weights.iter().all(|&w| (1..=MAX_WEIGHT).contains(&w));
         sound.then(|| Assignment::weighted(weights))
     }
@@ -166,11 +172,6 @@ impl Assignment {
     /// Each target's weight.
     pub fn weights(&self) -> &[u32] {
         &self.weights
-    }
-
-    /// True for the round-robin of its targets (every weight equal).
-    pub fn is_round_robin(&self) -> bool {
-        self.weights.iter().all(|&w| w == self.weights[0])
     }
 }
 
@@ -208,11 +209,6 @@ impl Acceptance {
     /// The target job `job` is assigned.
     pub fn assigned(&self, job: u64) -> usize {
         self.assignment.target(job)
-    }
-
-    /// How jobs are assigned.
-    pub fn assignment(&self) -> &Assignment {
-        &self.assignment
     }
 
     /// True while target `t` needs puzzles.
@@ -301,7 +297,7 @@ mod tests {
     #[test]
     fn weighted_patterns_spread_each_target_evenly() {
         assert_eq!(Assignment::round_robin(3).pattern, vec![0, 1, 2]);
-        assert!(Assignment::round_robin(3).is_round_robin());
+        assert_eq!(Assignment::round_robin(3).weights(), [1, 1, 1]);
         assert_eq!(Assignment::weighted(&[2, 1]).pattern, vec![0, 1, 0]);
         let a = Assignment::weighted(&[5, 2, 1]);
         assert_eq!(a.pattern, vec![0, 1, 0, 0, 2, 0, 1, 0]);
@@ -352,7 +348,8 @@ mod tests {
         assert!(f64::from(w[0]) / f64::from(w[1]) > 15.0, "{w:?}");
         // Equal targets stay the round-robin.
         let landing = vec![vec![0.9, 0.1], vec![0.1, 0.9]];
-        assert!(Assignment::balancing(&landing, &[7, 7]).is_round_robin());
+        let w = Assignment::balancing(&landing, &[7, 7]).weights().to_vec();
+        assert_eq!(w[0], w[1]);
         // A target the pilot never filled still gets jobs.
         let landing = vec![vec![1.0, 0.0], vec![0.0, 0.0]];
         let w = Assignment::balancing(&landing, &[10, 10])

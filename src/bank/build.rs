@@ -254,11 +254,8 @@ pub fn build(
         // A shard bank records its assignment (none recorded: the round-robin of an older
         // program's shard).
         Some((row, false)) => {
-            let a = match Assignment::from_weights(&row.weights) {
-                Some(a) if a.targets() == row.quotas.len() => a,
-                None if row.weights.is_empty() => Assignment::round_robin(row.quotas.len()),
-                _ => return Err(BankError::NotShard(opts.db.clone())),
-            };
+            let a = Assignment::recorded(&row.weights, row.quotas.len())
+                .ok_or_else(|| BankError::NotShard(opts.db.clone()))?;
             (a, Some(row))
         }
         None => (planned(), None),

@@ -59,6 +59,8 @@ struct Input {
     path: PathBuf,
     conn: rusqlite::Connection,
     row: ShardRow,
+    /// How its build assigned jobs to targets.
+    assignment: Assignment,
     shard: Shard,
     arguments: String,
     rng_seed: u64,
@@ -76,17 +78,13 @@ impl Input {
         let conn = store::open_existing(path)?;
         let not_shard = || BankError::NotShard(path.to_path_buf());
         let row = store::shards::read(&conn)?.ok_or_else(not_shard)?;
-        let sound = !row.quotas.is_empty()
-            && row.quotas.len() <= super::accept::MAX_TARGETS
-            && row.cursors.len() == row.quotas.len()
-            && (row.weights.is_empty()
-                || (row.weights.len() == row.quotas.len()
-                    && Assignment::from_weights(&row.weights).is_some()))
+        let assignment = Assignment::recorded(&row.weights, row.quotas.len());
+        let sound = row.cursors.len() == row.quotas.len()
             && row.block >= row.quotas.len() as u64
             && (1..=row.shards).contains(&row.shard);
-        if !sound {
+        let Some(assignment) = assignment.filter(|_| sound) else {
             return Err(not_shard());
-        }
+        };
         let info = store::builds::info(&conn, row.build_id)?.ok_or_else(not_shard)?;
         let suffix = format!(" shard={}/{} block={}", row.shard, row.shards, row.block);
         let arguments = info
@@ -102,6 +100,7 @@ impl Input {
                 margin: 0.0,
             },
             row,
+            assignment,
             arguments,
             rng_seed: info.rng_seed,
             count: info.build.count,
@@ -121,12 +120,6 @@ impl Input {
             self.buffer.extend(chunk);
         }
         Ok(self.buffer.front().map(|c| c.row.job))
-    }
-
-    /// How its build assigned jobs to targets.
-    fn assignment(&self) -> Assignment {
-        Assignment::from_weights(&self.row.weights)
-            .unwrap_or_else(|| Assignment::round_robin(self.row.quotas.len()))
     }
 
     /// The first job of target `t` (under `assignment`) this shard did not run.
@@ -224,7 +217,7 @@ pub fn merge(
         store::puzzles::defer_indexes(&out)?;
     }
     let quotas = first.row.quotas.clone();
-    let assignment = first.assignment();
+    let assignment = first.assignment.clone();
     let mut acc = Acceptance::new(
         assignment.clone(),
         quotas.clone(),

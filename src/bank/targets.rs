@@ -274,8 +274,8 @@ const PILOT_STREAM: u64 = 0x7069_6c6f_7400_0000;
 ///
 /// Each target runs min([`PILOT_JOBS`], count / (8 T)) jobs from its source with its layout
 /// rules, on an RNG stream of their own; each puzzle is rated by the bank's rating (both
-/// ratings when a target has layout rules) and counted in the first target it fits. With one target, or too small a build for [`MIN_PILOT_JOBS`], jobs go
-/// round the targets.
+/// ratings when a target has layout rules) and counted in the first target it fits. With one
+/// target, or too small a build for [`MIN_PILOT_JOBS`], jobs go round the targets.
 pub fn assignment(
     pool: &rayon::ThreadPool,
     levels: &Levels,
@@ -294,22 +294,25 @@ pub fn assignment(
     let jobs: Vec<(usize, u64)> = (0..per_target)
         .flat_map(|i| (0..n_targets).map(move |t| (t, i * n_targets as u64 + t as u64)))
         .collect();
+    let seed = rng_seed.wrapping_add(PILOT_STREAM);
     let first_fit: Vec<(usize, Option<usize>)> = pool.install(|| {
         jobs.par_iter()
             .map(|&(t, j)| {
-                let seed = rng_seed.wrapping_add(PILOT_STREAM);
                 let g = match job::generate(seeds, &sources[t], seed, j, &targets[t].layout) {
                     JobResult::Puzzle(g) => *g,
                     JobResult::NotUnique(_) => return (t, None),
                 };
                 let m = Measured::new(g, levels);
-                let mask = match (m.percentile, m.level) {
-                    (Some(p), Some(l)) if !full_rating => (targets.iter().enumerate())
-                        .filter(|(_, x)| x.within.contains(p, l))
-                        .fold(0u64, |mask, (x, _)| mask | 1 << x),
-                    _ => fits(targets, &m.rate(seeds, levels)),
+                let first = match (m.percentile, m.level) {
+                    (Some(p), Some(l)) if !full_rating => {
+                        targets.iter().position(|x| x.within.contains(p, l))
+                    }
+                    _ => {
+                        let mask = fits(targets, &m.rate(seeds, levels));
+                        (mask != 0).then(|| mask.trailing_zeros() as usize)
+                    }
                 };
-                (t, (mask != 0).then(|| mask.trailing_zeros() as usize))
+                (t, first)
             })
             .collect()
     });
