@@ -15,7 +15,8 @@
 //! Jobs are numbered; job j draws from `Rng::for_job(rng_seed, j)`: a seed of the library, a
 //! random symmetry, and the order in which unreserved cells are revealed; with quotas, job j
 //! serves the quota its [`accept::Assignment`] names (the quotas' shares of the jobs, measured
-//! on a pilot so that they fill together: [`targets::assignment`]). Jobs run in batches:
+//! on a pilot, with the duplicates each will meet at the build's size estimated from its
+//! seeds, so that they fill together: [`targets::assignment`]). Jobs run in batches:
 //!
 //! 1. in parallel: pseudo-generation (clue selection with the tier-k solver), the uniqueness
 //!    check, the canonical form;

@@ -259,7 +259,7 @@ pub fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
 }
 
 /// The most pilot jobs a target runs (see [`assignment`]).
-pub const PILOT_JOBS: u64 = 512;
+pub const PILOT_JOBS: u64 = 2048;
 
 /// The fewest pilot jobs worth running for a target: below it, the round-robin.
 pub const MIN_PILOT_JOBS: u64 = 32;
@@ -272,10 +272,14 @@ const PILOT_STREAM: u64 = 0x7069_6c6f_7400_0000;
 /// they fill together ([`Assignment::balancing`]), measured on a pilot of jobs that depends
 /// only on the build's arguments (so every shard, and a resumed build, finds the same).
 ///
-/// Each target runs min([`PILOT_JOBS`], count / (8 T)) jobs from its source with its layout
-/// rules, on an RNG stream of their own; each puzzle is rated by the bank's rating (both
-/// ratings when a target has layout rules) and counted in the first target it fits. With one
-/// target, or too small a build for [`MIN_PILOT_JOBS`], jobs go round the targets.
+/// Each target runs min([`PILOT_JOBS`], count / (8 T), 2 sqrt(count)) jobs from its source
+/// with its layout rules (a share is measured to about one over the square root of that:
+/// finer for a larger build, at a smaller part of its work), on an RNG stream of their own;
+/// each puzzle is rated by the bank's rating (both ratings when a target has layout rules) and
+/// counted in the first target it fits. The duplicates each target's jobs will meet at the
+/// build's size are then estimated from its seeds' numbers of classes (probed, see
+/// [`PROBE_DIVISOR`]) and taken out of what lands before the shares are balanced again. With
+/// one target, or too small a build for [`MIN_PILOT_JOBS`], jobs go round the targets.
 pub fn assignment(
     pool: &rayon::ThreadPool,
     levels: &Levels,
@@ -286,7 +290,9 @@ pub fn assignment(
 ) -> Assignment {
     let n_targets = targets.len();
     let count: u64 = targets.iter().map(|t| t.quota).sum();
-    let per_target = PILOT_JOBS.min(count / (8 * n_targets.max(1) as u64));
+    let per_target = PILOT_JOBS
+        .min(count / (8 * n_targets.max(1) as u64))
+        .min(2 * (count as f64).sqrt() as u64);
     if n_targets < 2 || per_target < MIN_PILOT_JOBS {
         return Assignment::round_robin(n_targets);
     }
@@ -323,7 +329,206 @@ pub fn assignment(
         }
     }
     let quotas: Vec<u64> = targets.iter().map(|t| t.quota).collect();
-    Assignment::balancing(&landing, &quotas)
+    // A seed's puzzles fall into few classes when most of its cells are reserved: its later
+    // draws are duplicates, more of them the larger the build. Each seed's classes are
+    // estimated on a probe, and the shares balanced again on what lands once duplicates are
+    // dropped (which changes the jobs, hence the draws of each seed: a few rounds).
+    let mut balanced = Assignment::balancing(&landing, &quotas);
+    let mut jobs = jobs_per_target(&landing, &quotas, balanced.weights());
+    let capacities = pool.install(|| {
+        probe_capacities(
+            seeds,
+            sources,
+            targets,
+            &jobs,
+            rng_seed.wrapping_add(CAPACITY_STREAM),
+        )
+    });
+    for _ in 0..DUPLICATE_ROUNDS {
+        let duplicates = duplicate_shares(&capacities, sources, &jobs);
+        let kept: Vec<Vec<f64>> = landing
+            .iter()
+            .zip(&duplicates)
+            .map(|(row, d)| row.iter().map(|x| x * (1.0 - d)).collect())
+            .collect();
+        balanced = Assignment::balancing(&kept, &quotas);
+        jobs = jobs_per_target(&kept, &quotas, balanced.weights());
+    }
+    balanced
+}
+
+/// Added to the build's RNG seed for the probes of the seeds' classes.
+const CAPACITY_STREAM: u64 = 0x6361_7061_6369_7479;
+
+/// How many times the shares are balanced again on the duplicates their jobs would meet.
+const DUPLICATE_ROUNDS: usize = 3;
+
+/// A seed is probed with one draw for every `PROBE_DIVISOR` draws the build is expected to
+/// make of it (between [`MIN_PROBE`] and [`MAX_PROBE`]; a seed drawn less than `MIN_PROBE *
+/// PROBE_DIVISOR` times is not probed: it meets few duplicates).
+pub const PROBE_DIVISOR: f64 = 32.0;
+
+/// The fewest draws of a seed's probe.
+pub const MIN_PROBE: u64 = 4;
+
+/// The most draws of a seed's probe.
+pub const MAX_PROBE: u64 = 256;
+
+/// The jobs each target runs in a build whose jobs follow `weights`, when target s's jobs land
+/// in target t at `landing[s][t]` a job: until the last quota fills.
+fn jobs_per_target(landing: &[Vec<f64>], quotas: &[u64], weights: &[u32]) -> Vec<f64> {
+    let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+    let share: Vec<f64> = weights.iter().map(|&w| f64::from(w) / total).collect();
+    let jobs = (0..quotas.len())
+        .map(|t| {
+            let per_job: f64 = (0..quotas.len()).map(|s| share[s] * landing[s][t]).sum();
+            quotas[t] as f64 / per_job.max(1e-9)
+        })
+        .fold(0.0, f64::max)
+        .min(1e12);
+    share.iter().map(|s| s * jobs).collect()
+}
+
+/// The expected number of distinct classes among `n` draws (rounded to a whole number) from
+/// `classes` equally likely ones: K (1 - (1 - 1/K)^n). Made of multiplications, divisions and
+/// square roots only (no library function that may round differently elsewhere), so that
+/// every machine computes the same assignment: shards compare theirs.
+pub fn expected_distinct(classes: f64, n: f64) -> f64 {
+    let n = n.round().clamp(0.0, f64::from(i32::MAX));
+    if classes.is_infinite() {
+        n
+    } else if classes <= 1.0 {
+        n.min(1.0)
+    } else {
+        classes * (1.0 - (1.0 - 1.0 / classes).powi(n as i32))
+    }
+}
+
+/// The number of equally likely classes K under which `r` draws find `distinct` classes on
+/// average ([`expected_distinct`] inverted): infinite when every draw was new.
+pub fn fitted_classes(distinct: u64, r: u64) -> f64 {
+    if distinct >= r {
+        return f64::INFINITY;
+    }
+    if distinct <= 1 {
+        return 1.0;
+    }
+    let (d, r) = (distinct as f64, r as f64);
+    // expected_distinct grows with K, and draws that repeat a class fit a K below r^2:
+    // bisect between d and r^2 on a log scale (geometric means).
+    let (mut lo, mut hi) = (d, r * r);
+    for _ in 0..100 {
+        let mid = (lo * hi).sqrt();
+        if expected_distinct(mid, r) < d {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo * hi).sqrt()
+}
+
+/// How many times seed `seed` is drawn when target t runs `jobs[t]` jobs (a target's jobs
+/// draw among its seeds uniformly).
+fn draws_of(seed: usize, sources: &[Source], jobs: &[f64]) -> f64 {
+    sources
+        .iter()
+        .zip(jobs)
+        .filter_map(|(source, &j)| match source {
+            Source::Seeds(among) if among.contains(&seed) => Some(j / among.len() as f64),
+            _ => None,
+        })
+        .sum()
+}
+
+/// Each seed's number of classes ([`fitted_classes`]) as the build's jobs draw them (when
+/// target t runs `jobs[t]` jobs), estimated on a probe of its own draws from `stream` (see
+/// [`PROBE_DIVISOR`]): jobs of the pseudo-generator with the layout of the first target that
+/// draws it, each class told by its canonical form. Seeds not probed are left out (as if
+/// their classes were countless).
+fn probe_capacities(
+    seeds: &[Prepared],
+    sources: &[Source],
+    targets: &[TargetProgress],
+    jobs: &[f64],
+    stream: u64,
+) -> Vec<(usize, f64)> {
+    let mut layout_of: Vec<Option<usize>> = vec![None; seeds.len()];
+    for (t, source) in sources.iter().enumerate() {
+        if let Source::Seeds(among) = source {
+            for &s in among {
+                layout_of[s].get_or_insert(t);
+            }
+        }
+    }
+    let probes: Vec<(usize, usize, u64)> = layout_of
+        .iter()
+        .enumerate()
+        .filter_map(|(s, t)| {
+            let r = (draws_of(s, sources, jobs) / PROBE_DIVISOR).floor() as u64;
+            (t.is_some() && r >= MIN_PROBE).then(|| (s, t.unwrap_or(0), r.min(MAX_PROBE)))
+        })
+        .collect();
+    let draws: Vec<(usize, u64)> = probes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &(_, _, r))| (0..r).map(move |k| (i, k)))
+        .collect();
+    let classes: Vec<Option<[u8; 81]>> = draws
+        .par_iter()
+        .map(|&(i, k)| {
+            let (s, t, _) = probes[i];
+            let seed_stream = stream ^ ((s as u64 + 1) << 40);
+            match job::pseudo_generate(seeds, &[s], seed_stream, k, &targets[t].layout) {
+                JobResult::Puzzle(g) => Some(g.canon.cells),
+                JobResult::NotUnique(_) => None,
+            }
+        })
+        .collect();
+    let mut at = 0;
+    probes
+        .iter()
+        .map(|&(s, _, r)| {
+            let found: std::collections::HashSet<[u8; 81]> = classes[at..at + r as usize]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            at += r as usize;
+            (s, fitted_classes(found.len() as u64, r))
+        })
+        .collect()
+}
+
+/// Each target's expected share of duplicates among its jobs' puzzles when target t runs
+/// `jobs[t]` jobs, from its seeds' classes (`capacities`: seed, classes): a seed drawn n times
+/// makes n - [`expected_distinct`] of them.
+fn duplicate_shares(capacities: &[(usize, f64)], sources: &[Source], jobs: &[f64]) -> Vec<f64> {
+    let draws: Vec<(f64, f64)> = capacities
+        .iter()
+        .map(|&(s, k)| {
+            let n = draws_of(s, sources, jobs);
+            (n, n - expected_distinct(k, n))
+        })
+        .collect();
+    sources
+        .iter()
+        .zip(jobs)
+        .map(|(source, &j)| {
+            let Source::Seeds(among) = source else {
+                return 0.0; // a generator's puzzles are all but never seen twice
+            };
+            // A seed's duplicates are shared among the targets that draw it, by their draws.
+            let per_seed = j / among.len() as f64;
+            let duplicates: f64 = capacities
+                .iter()
+                .zip(&draws)
+                .filter(|((s, _), _)| among.contains(s))
+                .map(|(_, &(n, dup))| dup * per_seed / n.max(1e-9))
+                .sum();
+            (duplicates / j.max(1e-9)).clamp(0.0, 1.0)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -362,6 +567,108 @@ mod tests {
         assert_eq!(
             band_source(&pct, r, (0.0, 0.0)),
             Source::Seeds((0..8).collect())
+        );
+    }
+
+    #[test]
+    fn distinct_classes_follow_the_uniform_model_and_invert() {
+        // One class: one distinct draw, however many; countless classes: every draw new.
+        assert_eq!(expected_distinct(1.0, 50.0), 1.0);
+        assert_eq!(expected_distinct(f64::INFINITY, 50.0), 50.0);
+        // 10 draws of 10 classes: 10 (1 - 0.9^10).
+        assert!((expected_distinct(10.0, 10.0) - 6.513_215_599).abs() < 1e-6);
+        assert_eq!(fitted_classes(8, 8), f64::INFINITY);
+        assert_eq!(fitted_classes(1, 64), 1.0);
+        for r in [8u64, 64, 256] {
+            for d in 2..r {
+                let k = fitted_classes(d, r);
+                assert!(k >= d as f64, "{d} of {r}: {k}");
+                assert!((expected_distinct(k, r as f64) - d as f64).abs() < 1e-6);
+            }
+        }
+    }
+
+    #[test]
+    fn duplicate_shares_count_each_seed_by_its_draws() {
+        let sources = vec![
+            Source::Standard,
+            Source::Seeds(vec![0, 1]),
+            Source::Seeds(vec![2]),
+        ];
+        // Seed 0 has one class, seed 1 countless, seed 2 a hundred.
+        let capacities = vec![(0, 1.0), (1, f64::INFINITY), (2, 100.0)];
+        let shares = duplicate_shares(&capacities, &sources, &[100.0, 200.0, 50.0]);
+        assert_eq!(shares[0], 0.0);
+        // Seed 0 drawn 100 times: 99 duplicates of target 1's 200 jobs.
+        assert!((shares[1] - 99.0 / 200.0).abs() < 1e-9);
+        // 50 draws of 100 classes: 50 - 100 (1 - 0.99^50) duplicates.
+        let dup = 50.0 - 100.0 * (1.0 - 0.99f64.powi(50));
+        assert!((shares[2] - dup / 50.0).abs() < 1e-9);
+        // A seed two targets draw shares its duplicates by their draws.
+        let both = vec![Source::Seeds(vec![0]), Source::Seeds(vec![0])];
+        let shares = duplicate_shares(&[(0, 1.0)], &both, &[30.0, 10.0]);
+        assert!((shares[0] - 39.0 * 0.75 / 30.0).abs() < 1e-9);
+        assert!((shares[1] - 39.0 * 0.25 / 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn jobs_run_until_the_last_quota_fills() {
+        // Half of each target's jobs land in it: 400 jobs fill two quotas of 100 in turn.
+        let landing = vec![vec![0.5, 0.0], vec![0.0, 0.5]];
+        assert_eq!(
+            jobs_per_target(&landing, &[100, 100], &[1, 1]),
+            [200.0, 200.0]
+        );
+        // Target 1 gets 1 job in 4: it fills last, after 800 jobs.
+        assert_eq!(
+            jobs_per_target(&landing, &[100, 100], &[3, 1]),
+            [600.0, 200.0]
+        );
+    }
+
+    #[test]
+    fn a_probe_finds_few_classes_in_a_seed_of_many_reserved_cells() {
+        let lib = crate::seeds::Library::shipped();
+        let prepared = job::prepare(&lib);
+        let by_reserved = |want: fn(u32) -> bool| {
+            (0..prepared.len())
+                .find(|&i| prepared[i].seed.tier >= 2 && want(prepared[i].reserved.len()))
+                .expect("the library has such a seed")
+        };
+        let (tight, open) = (by_reserved(|r| r >= 54), by_reserved(|r| r <= 22));
+        let sources = vec![Source::Seeds(vec![tight]), Source::Seeds(vec![open])];
+        let targets: Vec<TargetProgress> = (0..2)
+            .map(|_| TargetProgress {
+                aim: String::new(),
+                within: Within::Percentiles(PercentileRange {
+                    low: 0.0,
+                    high: 100.0,
+                    closed: true,
+                }),
+                layout: Layout::default(),
+                range: PercentileRange {
+                    low: 0.0,
+                    high: 100.0,
+                    closed: true,
+                },
+                quota: 0,
+                stored: 0,
+                source: String::new(),
+                jobs: 0,
+                hits: 0,
+            })
+            .collect();
+        // 2048 draws each: a probe of 64 draws.
+        let jobs = [2048.0, 2048.0];
+        let probed = probe_capacities(&prepared, &sources, &targets, &jobs, 7);
+        assert_eq!(probed.len(), 2);
+        let classes = |s: usize| probed.iter().find(|p| p.0 == s).expect("probed").1;
+        assert!(classes(tight) < 64.0, "{}", classes(tight));
+        assert!(classes(open) > 2048.0, "{}", classes(open));
+        // The same probe again: the same estimate.
+        assert_eq!(
+            probe_capacities(&prepared, &sources, &targets, &jobs, 7),
+            probed
         );
     }
 }
