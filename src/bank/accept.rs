@@ -115,11 +115,10 @@ impl Assignment {
         let floor = 1.0 / MAX_WEIGHT_RATIO;
         for _ in 0..200 {
             // Each target's pace: puzzles a job, per puzzle of its quota.
-            let pace: Vec<f64> = (0..n)
-                .map(|t| {
-                    let rate: f64 = (0..n).map(|s| share[s] * landing[s][t]).sum();
-                    rate / quotas[t].max(1) as f64
-                })
+            let pace: Vec<f64> = landing_per_job(landing, &share)
+                .iter()
+                .zip(quotas)
+                .map(|(rate, &quota)| rate / quota.max(1) as f64)
                 .collect();
             let mean = pace.iter().sum::<f64>() / n as f64;
             if mean <= 0.0 {
@@ -173,6 +172,14 @@ impl Assignment {
     pub fn weights(&self) -> &[u32] {
         &self.weights
     }
+}
+
+/// The puzzles each target gets a job when the jobs serve the targets in proportions `share`
+/// (summing to 1) and `landing[s][t]` of target s's jobs land in target t.
+pub fn landing_per_job(landing: &[Vec<f64>], share: &[f64]) -> Vec<f64> {
+    (0..share.len())
+        .map(|t| (0..share.len()).map(|s| share[s] * landing[s][t]).sum())
+        .collect()
 }
 
 /// The most targets one build can have (a puzzle's fits are a 64-bit mask).

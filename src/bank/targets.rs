@@ -2,7 +2,7 @@
 //! jobs come from ([`band_source`]), how many jobs each gets ([`assignment`]), and how each
 //! fares.
 
-use super::accept::Assignment;
+use super::accept::{landing_per_job, Assignment};
 use super::job::{self, JobResult, Measured, Prepared, Rated, Source};
 use super::layout::Layout;
 use super::BankError;
@@ -379,11 +379,10 @@ pub const MAX_PROBE: u64 = 256;
 fn jobs_per_target(landing: &[Vec<f64>], quotas: &[u64], weights: &[u32]) -> Vec<f64> {
     let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
     let share: Vec<f64> = weights.iter().map(|&w| f64::from(w) / total).collect();
-    let jobs = (0..quotas.len())
-        .map(|t| {
-            let per_job: f64 = (0..quotas.len()).map(|s| share[s] * landing[s][t]).sum();
-            quotas[t] as f64 / per_job.max(1e-9)
-        })
+    let jobs = landing_per_job(landing, &share)
+        .iter()
+        .zip(quotas)
+        .map(|(per_job, &quota)| quota as f64 / per_job.max(1e-9))
         .fold(0.0, f64::max)
         .min(1e12);
     share.iter().map(|s| s * jobs).collect()
@@ -464,9 +463,9 @@ fn probe_capacities(
     let probes: Vec<(usize, usize, u64)> = layout_of
         .iter()
         .enumerate()
-        .filter_map(|(s, t)| {
+        .filter_map(|(s, &t)| {
             let r = (draws_of(s, sources, jobs) / PROBE_DIVISOR).floor() as u64;
-            (t.is_some() && r >= MIN_PROBE).then(|| (s, t.unwrap_or(0), r.min(MAX_PROBE)))
+            (r >= MIN_PROBE).then_some((s, t?, r.min(MAX_PROBE)))
         })
         .collect();
     let draws: Vec<(usize, u64)> = probes
