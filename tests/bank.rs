@@ -230,3 +230,46 @@ fn the_levels_of_a_build_fill_together() {
     }
     assert_eq!(halves[0], halves[1]);
 }
+
+/// Batches flow through the pool several at a time, each planned on the acceptance as it was
+/// then: whatever the batch size and the thread count, a targeted build stores the same rows
+/// and counts the same duplicates, off-level puzzles and jobs.
+#[test]
+fn the_same_bank_and_counts_whatever_the_batch_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = pseudoku::seeds::Library::shipped();
+    let mut banks = Vec::new();
+    for (threads, batch) in [(2, 256), (1, 1), (2, 7), (2, 1000)] {
+        let db = dir.path().join(format!("bank{threads}-{batch}.db"));
+        let mut opts = pseudoku::bank::BuildOptions::per_level(db.clone(), 250, 2026);
+        opts.threads = threads;
+        opts.batch = batch;
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let prog = pseudoku::bank::build(&opts, &lib, &stop, |_| {}).unwrap();
+        assert!(!prog.stopped());
+        let conn = Connection::open(&db).unwrap();
+        let rows: Vec<(String, i64, i64, f64)> = conn
+            .prepare("SELECT puzzle, job, level, difficulty FROM puzzles_text ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let counts: (i64, i64, i64, i64) = conn
+            .query_row(
+                "SELECT stored, duplicates, off_band, next_job FROM builds",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        let jobs: Vec<u64> = prog.targets.iter().map(|t| t.jobs).collect();
+        banks.push((rows, counts, jobs));
+    }
+    assert_eq!(banks[0].0.len(), 1000);
+    assert_eq!(banks[0].1 .0, 1000);
+    for b in &banks[1..] {
+        assert_eq!(b.0, banks[0].0);
+        assert_eq!(b.1, banks[0].1);
+        assert_eq!(b.2, banks[0].2);
+    }
+}

@@ -1,8 +1,8 @@
 //! The build loop: batches of jobs generated in parallel, known classes dropped before rating,
 //! the fresh puzzles rated in parallel, accepted in job order by the rule of [`super::accept`]
 //! until the count or the quotas are met (a shard: kept as candidates, see [`super::shard`]),
-//! and committed by a writer thread that owns the connection while the next batch is
-//! generated. Rows of older versions are brought up to date first
+//! and committed by a writer thread that owns the connection while the next batches run (on
+//! one machine, a few batches are in flight at once: `IN_FLIGHT`). Rows of older versions are brought up to date first
 //! ([`crate::levels::calibrate::backfill`]).
 
 use super::accept::{Acceptance, Assignment, Verdict};
@@ -16,9 +16,9 @@ use crate::levels::calibrate;
 use crate::seeds::Library;
 use crate::store::{self, Build, NewPuzzle};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::io::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What became of one job of a batch.
@@ -29,8 +29,9 @@ enum Event {
     Duplicate,
     /// Rated, to be kept or dropped.
     Rated(Box<Rated>),
-    /// Its rating puts it in no target that could take it (its other rating not made).
-    Off,
+    /// Its rating puts it in no target that could take it (its other rating not made); its
+    /// class key, since a class accepted meanwhile makes it a duplicate instead.
+    Off(u128),
 }
 
 /// Progress of a running build.
@@ -53,7 +54,9 @@ pub struct Progress {
     pub off_band: u64,
     /// Per band quota (targeted builds).
     pub targets: Vec<TargetProgress>,
-    /// Time per stage: generation, uniqueness and canonical form together; rating; insert.
+    /// Time per stage, summed over the threads that ran it: generation, uniqueness and
+    /// canonical form together (the workers); rating (the workers); insert, with the indexes
+    /// built at the end (the writer).
     pub stage: [Duration; 3],
 }
 
@@ -269,6 +272,7 @@ pub fn build(
         all_seeds: Source::Seeds((0..seeds.len()).collect()),
         pool: &pool,
         stop,
+        busy: Busy::default(),
     };
     match (opts.shard, shard_row) {
         (Some(shard), Some(row)) => {
@@ -430,70 +434,140 @@ struct Run<'a> {
     all_seeds: Source,
     pool: &'a rayon::ThreadPool,
     stop: &'a AtomicBool,
+    busy: Busy,
+}
+
+/// Batches planned ahead of the one being accepted: enough that the pool always has the next
+/// one's jobs when a worker runs out of the current one's.
+const IN_FLIGHT: usize = 4;
+
+/// A batch in flight.
+struct Batch {
+    /// The first job after it.
+    end: u64,
+    /// Its jobs' events so far.
+    events: Vec<(u64, Event)>,
+    /// Its parts not yet reported (its generation, then its rating).
+    waiting: u32,
+}
+
+/// What a part of a batch reports: its number, and its jobs' results.
+enum Piece {
+    /// The puzzles of its jobs.
+    Generated(u64, Vec<JobResult>),
+    /// The events of the puzzles it rated.
+    Rated(u64, Vec<(u64, Event)>),
+    /// A job panicked (a bug).
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+impl Piece {
+    /// What `part` reports, or the panic it ended in (the thread that waits for it resumes
+    /// the panic rather than waiting for ever).
+    fn caught(part: impl FnOnce() -> Piece) -> Piece {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(part)).unwrap_or_else(Piece::Panicked)
+    }
+}
+
+/// Thread time the workers spent per stage (generation with uniqueness and canonical form;
+/// rating), in nanoseconds.
+#[derive(Default)]
+struct Busy([AtomicU64; 2]);
+
+impl Busy {
+    /// Adds the time since `since` to stage `stage`.
+    fn add(&self, stage: usize, since: Instant) {
+        let ns = u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.0[stage].fetch_add(ns, Ordering::Relaxed);
+    }
+
+    /// Stage `stage`'s time so far.
+    fn get(&self, stage: usize) -> Duration {
+        Duration::from_nanos(self.0[stage].load(Ordering::Relaxed))
+    }
+}
+
+/// Splits a batch's generated puzzles into the events of the jobs that are done (no puzzle
+/// with one solution, or a class `known` says is dropped) and the puzzles to rate.
+fn sift(
+    results: Vec<JobResult>,
+    known: impl Fn(u64, u128) -> bool,
+) -> (Vec<(u64, Event)>, Vec<Generated>) {
+    let mut fresh: Vec<Generated> = Vec::new();
+    let mut events: Vec<(u64, Event)> = Vec::new();
+    for r in results {
+        match r {
+            JobResult::NotUnique(j) => events.push((j, Event::NotUnique)),
+            JobResult::Puzzle(g) => {
+                if known(g.job, store::puzzles::key_prefix(&g.canon.key().0)) {
+                    events.push((g.job, Event::Duplicate));
+                } else {
+                    fresh.push(*g);
+                }
+            }
+        }
+    }
+    (events, fresh)
 }
 
 impl Run<'_> {
-    /// Generates jobs `jobs` (in parallel), each from its assigned target's source and
-    /// layout; the puzzles whose class `known` says is dropped are not rated; the rest are
-    /// rated (in parallel), those whose percentile and level `wanted` refuses by the bank's
-    /// rating alone. Returns each job's event, in job order.
+    /// Job `j`'s puzzle, from its assigned target's source and layout (`targets`: the
+    /// targets' rules; none: any seed, no rules), timed as generation.
+    fn generate(&self, targets: &[TargetProgress], j: u64) -> JobResult {
+        let t = Instant::now();
+        let free = Layout::default();
+        let (source, layout) = if targets.is_empty() {
+            (&self.all_seeds, &free)
+        } else {
+            let a = self.assignment.target(j);
+            (&self.sources[a], &targets[a].layout)
+        };
+        let r = job::generate(self.seeds, source, self.opts.rng_seed, j, layout);
+        self.busy.add(0, t);
+        r
+    }
+
+    /// The bank's rating of `g` first, then the other one unless its percentile and level are
+    /// ones `wanted` refuses (not rated further: [`Event::Off`]); timed as rating.
+    fn rate(&self, g: Generated, wanted: impl Fn(u64, f64, u32) -> bool) -> (u64, Event) {
+        let t = Instant::now();
+        let m = Measured::new(g, self.levels);
+        let r = match (m.percentile, m.level) {
+            (Some(p), Some(l)) if !wanted(m.job(), p, l) => {
+                let key = store::puzzles::key_prefix(&m.key().0);
+                (m.job(), Event::Off(key))
+            }
+            _ => {
+                let r = m.rate(self.seeds, self.levels);
+                (r.job, Event::Rated(Box::new(r)))
+            }
+        };
+        self.busy.add(1, t);
+        r
+    }
+
+    /// Generates jobs `jobs` (in parallel); the puzzles whose class `known` says is dropped
+    /// are not rated; the rest are rated (in parallel) by [`Run::rate`]. Returns each job's
+    /// event, in job order.
     fn run_jobs(
         &self,
         jobs: Vec<u64>,
         targets: &[TargetProgress],
         known: impl Fn(u64, u128) -> bool,
         wanted: impl Fn(u64, f64, u32) -> bool + Sync,
-        prog: &mut Progress,
     ) -> Vec<(u64, Event)> {
-        let free = Layout::default();
-        let t = Instant::now();
         let results: Vec<JobResult> = self.pool.install(|| {
             jobs.into_par_iter()
-                .map(|j| {
-                    let (source, layout) = if targets.is_empty() {
-                        (&self.all_seeds, &free)
-                    } else {
-                        let a = self.assignment.target(j);
-                        (&self.sources[a], &targets[a].layout)
-                    };
-                    job::generate(self.seeds, source, self.opts.rng_seed, j, layout)
-                })
+                .map(|j| self.generate(targets, j))
                 .collect()
         });
-        let mut fresh: Vec<Generated> = Vec::new();
-        let mut events: Vec<(u64, Event)> = Vec::new();
-        for r in results {
-            match r {
-                JobResult::NotUnique(j) => events.push((j, Event::NotUnique)),
-                JobResult::Puzzle(g) => {
-                    if known(g.job, store::puzzles::key_prefix(&g.canon.key().0)) {
-                        events.push((g.job, Event::Duplicate));
-                    } else {
-                        fresh.push(*g);
-                    }
-                }
-            }
-        }
-        prog.stage[0] += t.elapsed();
-        let t = Instant::now();
-        // The bank's rating first: a puzzle no target can take (`wanted`) is not given the
-        // other rating.
+        let (mut events, fresh) = sift(results, known);
         let rated: Vec<(u64, Event)> = self.pool.install(|| {
             fresh
                 .into_par_iter()
-                .map(|g| {
-                    let m = Measured::new(g, self.levels);
-                    match (m.percentile, m.level) {
-                        (Some(p), Some(l)) if !wanted(m.job(), p, l) => (m.job(), Event::Off),
-                        _ => {
-                            let r = m.rate(self.seeds, self.levels);
-                            (r.job, Event::Rated(Box::new(r)))
-                        }
-                    }
-                })
+                .map(|g| self.rate(g, &wanted))
                 .collect()
         });
-        prog.stage[1] += t.elapsed();
         events.extend(rated);
         events.sort_by_key(|e| e.0);
         events
@@ -514,6 +588,15 @@ impl Run<'_> {
 
     /// A build on one machine: batches of jobs, accepted in job order by the rule of
     /// [`super::accept`] until every target is full.
+    ///
+    /// The batches flow through the pool without waiting for one another: [`IN_FLIGHT`] of
+    /// them are generated or rated at any time, and as the oldest is accepted the next is
+    /// planned, so a worker that finishes its share of one batch goes on with the next. A
+    /// batch is planned, and its puzzles told apart as known or wanted, on the state of the
+    /// acceptance as it was then: jobs of targets full by the time it is accepted are ignored
+    /// there, a class accepted since is found a duplicate there, and a target closed since
+    /// takes nothing there. What is stored, and every count, is what accepting every job in
+    /// order on the current state gives, whatever the timing.
     fn single(
         &self,
         conn: rusqlite::Connection,
@@ -524,62 +607,186 @@ impl Run<'_> {
     ) -> Result<Progress, BankError> {
         let rating = self.levels.rating;
         let mut prog = Progress::new(b, targets);
-        let mut writer = Writer::spawn(conn)?;
-        while !acc.done() && !self.stop.load(Ordering::Relaxed) {
-            // As many jobs as make a batch of live ones: the jobs of full targets are
-            // ignored, so not run.
-            let span = self.opts.batch * acc.targets() as u64 / acc.open_count() as u64;
-            let (start, end) = (b.next_job, b.next_job + span);
-            let jobs: Vec<u64> = (start..end).filter(|&j| !acc.ignores(j)).collect();
-            // A puzzle within no target open now cannot be stored by this batch.
-            let open: Vec<bool> = (0..acc.targets()).map(|t| acc.open(t)).collect();
-            let within = |_: u64, p, l| Self::could_take(targets, |t| open[t], p, l);
-            let events = self.run_jobs(jobs, targets, |_, key| acc.seen(key), within, &mut prog);
-            let mut rows: Vec<NewPuzzle> = Vec::new();
-            let mut next_job = end;
-            for (j, event) in events {
-                if acc.done() {
-                    next_job = j;
-                    break;
-                }
-                if acc.ignores(j) {
-                    continue;
-                }
-                let assigned = acc.assigned(j);
-                if let Some(t) = targets.get_mut(assigned) {
-                    t.jobs += 1;
-                }
-                let Some(rated) = event.rated(j, b) else {
-                    continue;
+        let writer = Writer::spawn(conn)?;
+        // What the workers read of the targets (rules and intervals, which do not change);
+        // `targets` has their counts, moved on as batches are accepted.
+        let owned = targets.to_vec();
+        let fixed: &[TargetProgress] = &owned;
+        let cancel = &AtomicBool::new(false);
+        let (tx, rx) = std::sync::mpsc::channel::<Piece>();
+        let outcome = self.pool.in_place_scope(|s| {
+            let spawn_generate = |seq: u64, jobs: Vec<u64>| {
+                let tx = tx.clone();
+                s.spawn(move |_| {
+                    let piece = Piece::caught(|| {
+                        let results = jobs
+                            .into_par_iter()
+                            .filter(|_| !cancel.load(Ordering::Relaxed))
+                            .map(|j| self.generate(fixed, j))
+                            .collect();
+                        Piece::Generated(seq, results)
+                    });
+                    let _ = tx.send(piece);
+                });
+            };
+            let spawn_rate = |seq: u64, fresh: Vec<Generated>, open: Vec<bool>| {
+                let tx = tx.clone();
+                s.spawn(move |_| {
+                    let piece = Piece::caught(|| {
+                        let within = |_: u64, p, l| Self::could_take(fixed, |t| open[t], p, l);
+                        let events = fresh
+                            .into_par_iter()
+                            .filter(|_| !cancel.load(Ordering::Relaxed))
+                            .map(|g| self.rate(g, within))
+                            .collect();
+                        Piece::Rated(seq, events)
+                    });
+                    let _ = tx.send(piece);
+                });
+            };
+            let run = || -> Result<Writer, BankError> {
+                let mut writer = writer;
+                let mut flight: VecDeque<Batch> = VecDeque::new();
+                // The first job not yet planned, and the number of the next batch.
+                let (mut planned, mut next_seq) = (b.next_job, 0u64);
+                let mut plan = |acc: &Acceptance, flight: &mut VecDeque<Batch>| {
+                    // As many jobs as make a batch of live ones: the jobs of full targets
+                    // are ignored, so not run.
+                    let span = self.opts.batch * acc.targets() as u64 / acc.open_count() as u64;
+                    let end = planned + span;
+                    let jobs: Vec<u64> = (planned..end).filter(|&j| !acc.ignores(j)).collect();
+                    flight.push_back(Batch {
+                        end,
+                        events: Vec::new(),
+                        waiting: 1,
+                    });
+                    spawn_generate(next_seq, jobs);
+                    (planned, next_seq) = (end, next_seq + 1);
                 };
-                let key = store::puzzles::key_prefix(&rated.graded.key().0);
-                match acc.offer(j, key, targets::fits(targets, &rated)) {
-                    Verdict::Stored(t) => {
-                        if let Some(target) = targets.get_mut(t) {
-                            target.stored += 1;
-                            target.hits += u64::from(t == assigned);
-                        }
-                        b.stored += 1;
-                        rows.push(rated.into());
+                for _ in 0..IN_FLIGHT {
+                    if !acc.done() {
+                        plan(&acc, &mut flight);
                     }
-                    Verdict::Duplicate => b.duplicates += 1,
-                    Verdict::Off => b.off_band += 1,
-                    Verdict::Ignored => unreachable!("checked above"),
                 }
-            }
-            b.next_job = next_job;
-            writer = writer.send(Write::Rows(b.clone(), rows))?;
-            prog.update(b, targets);
-            progress(&prog);
-        }
-        let (spent, conn) = writer.finish()?;
+                // The number of the oldest batch in flight.
+                let mut first_seq = 0u64;
+                while !acc.done() && !self.stop.load(Ordering::Relaxed) {
+                    let piece = rx.recv().expect("a batch in flight reports");
+                    let (seq, events, fresh) = match piece {
+                        Piece::Generated(seq, results) => {
+                            let (events, fresh) = sift(results, |_, key| acc.seen(key));
+                            (seq, events, fresh)
+                        }
+                        Piece::Rated(seq, events) => (seq, events, Vec::new()),
+                        // A bug: the panic goes on here, where the build's caller sees it.
+                        Piece::Panicked(payload) => {
+                            cancel.store(true, Ordering::Relaxed);
+                            std::panic::resume_unwind(payload)
+                        }
+                    };
+                    let batch = &mut flight[(seq - first_seq) as usize];
+                    batch.events.extend(events);
+                    batch.waiting -= 1;
+                    if !fresh.is_empty() {
+                        batch.waiting += 1;
+                        let open = (0..acc.targets()).map(|t| acc.open(t)).collect();
+                        spawn_rate(seq, fresh, open);
+                    }
+                    // A stop (Ctrl-C, or the caller's) ends the build after the batch it
+                    // came in.
+                    while flight.front().is_some_and(|f| f.waiting == 0)
+                        && !acc.done()
+                        && !self.stop.load(Ordering::Relaxed)
+                    {
+                        let mut batch = flight.pop_front().expect("checked");
+                        first_seq += 1;
+                        batch.events.sort_by_key(|e| e.0);
+                        let rows = Self::accept(&mut acc, b, targets, batch);
+                        writer = writer.send(Write::Rows(b.clone(), rows))?;
+                        prog.update(b, targets);
+                        prog.stage[0] = self.busy.get(0);
+                        prog.stage[1] = self.busy.get(1);
+                        progress(&prog);
+                        if !acc.done() {
+                            plan(&acc, &mut flight);
+                        }
+                    }
+                }
+                Ok(writer)
+            };
+            let outcome = run();
+            // What is still in flight is not needed: its jobs stop at once.
+            cancel.store(true, Ordering::Relaxed);
+            outcome
+        });
+        let (spent, conn) = outcome?.finish()?;
         let t = Instant::now();
+        store::set_sort_threads(&conn, self.pool.current_num_threads())?;
         store::puzzles::ensure_indexes(&conn, rating)?;
         prog.stage[2] = spent + t.elapsed();
         if acc.done() {
             store::builds::finish(&conn, b.id)?;
         }
         Ok(prog)
+    }
+
+    /// Accepts a batch's events in job order: the rows to store, with `b` (its next job
+    /// among them) and the targets' counts moved on.
+    fn accept(
+        acc: &mut Acceptance,
+        b: &mut Build,
+        targets: &mut [TargetProgress],
+        batch: Batch,
+    ) -> Vec<NewPuzzle> {
+        let mut rows: Vec<NewPuzzle> = Vec::new();
+        let mut next_job = batch.end;
+        for (j, event) in batch.events {
+            if acc.ignores(j) {
+                continue;
+            }
+            let assigned = acc.assigned(j);
+            if let Some(t) = targets.get_mut(assigned) {
+                t.jobs += 1;
+            }
+            let verdict = match event {
+                // Off by the targets open when it was rated; a class accepted since makes it a
+                // duplicate.
+                Event::Off(key) => acc.offer(j, key, 0),
+                event => {
+                    let Some(rated) = event.rated(j, b) else {
+                        continue;
+                    };
+                    let key = store::puzzles::key_prefix(&rated.graded.key().0);
+                    match acc.offer(j, key, targets::fits(targets, &rated)) {
+                        Verdict::Stored(t) => {
+                            if let Some(target) = targets.get_mut(t) {
+                                target.stored += 1;
+                                target.hits += u64::from(t == assigned);
+                            }
+                            rows.push(rated.into());
+                            Verdict::Stored(t)
+                        }
+                        v => v,
+                    }
+                }
+            };
+            match verdict {
+                Verdict::Stored(_) => {
+                    b.stored += 1;
+                    // The build ends with the job that filled the last target, whatever
+                    // jobs the batch planned after it.
+                    if acc.done() {
+                        next_job = j + 1;
+                        break;
+                    }
+                }
+                Verdict::Duplicate => b.duplicates += 1,
+                Verdict::Off => b.off_band += 1,
+                Verdict::Ignored => unreachable!("checked above"),
+            }
+        }
+        b.next_job = next_job;
+        rows
     }
 
     /// A shard: its blocks of jobs, every candidate stored once per (class, assigned target),
@@ -660,7 +867,6 @@ impl Run<'_> {
                 |j, key| by_class && made.contains(&entry(key, local.assigned(j), 0)),
                 // A shard keeps whatever some target could take, full here or not.
                 |_, p, l| Self::could_take(targets, |_| true, p, l),
-                &mut prog,
             );
             let mut rows = Vec::new();
             for (j, event) in events {
@@ -701,11 +907,14 @@ impl Run<'_> {
             report(targets, &local);
             writer = writer.send(Write::Shard(b.clone(), row.clone(), rows))?;
             prog.update(b, targets);
+            prog.stage[0] = self.busy.get(0);
+            prog.stage[1] = self.busy.get(1);
             prog.stored = local_stored(&local);
             progress(&prog);
         }
         let (spent, conn) = writer.finish()?;
         let t = Instant::now();
+        store::set_sort_threads(&conn, self.pool.current_num_threads())?;
         store::puzzles::ensure_shard_indexes(&conn, rating)?;
         prog.stage[2] = spent + t.elapsed();
         if local.done() {
@@ -728,7 +937,7 @@ impl Event {
                 b.rejected += 1;
             }
             Event::Duplicate => b.duplicates += 1,
-            Event::Off => b.off_band += 1,
+            Event::Off(_) => b.off_band += 1,
             Event::Rated(r) => return Some(*r),
         }
         None

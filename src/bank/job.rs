@@ -373,6 +373,11 @@ impl Measured {
         self.generated.job
     }
 
+    /// Its class key.
+    pub fn key(&self) -> crate::canon::Key {
+        self.generated.canon.key()
+    }
+
     /// Makes the other rating and the metrics: the row to store.
     pub fn rate(self, seeds: &[Prepared], levels: &crate::levels::Levels) -> Rated {
         let g = self.generated;

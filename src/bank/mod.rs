@@ -26,7 +26,12 @@
 //! 4. in job order: puzzles are accepted by the rule of [`accept`] until the requested count
 //!    (or every quota) is met;
 //! 5. the writer thread, which owns the connection, commits the batch and the build's
-//!    progress in one transaction while the next batch is generated.
+//!    progress in one transaction while the next batches run.
+//!
+//! Steps 1-3 of a few batches are in flight on the pool at once, each planned on what was
+//! accepted when it started, so the workers never wait for a batch to end (on a build of one
+//! machine; a shard runs its blocks one at a time); step 4 sees every job in order on the
+//! current state, so what is stored and counted does not depend on that timing.
 //!
 //! Accepting in job order by a rule that depends on nothing but the jobs makes the bank the
 //! same whatever the thread count, the batch size or the number of machines: `build --shard

@@ -443,7 +443,8 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         );
     }
     warn!(
-        "stage times: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; insert {:.1} s",
+        "thread time by stage: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; \
+         insert {:.1} s",
         prog.stage[0].as_secs_f64(),
         prog.stage[1].as_secs_f64(),
         prog.stage[2].as_secs_f64()
