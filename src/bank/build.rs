@@ -462,6 +462,19 @@ enum Piece {
 }
 
 impl Piece {
+    /// Runs `part` of a batch on the scope's pool; what it reports (or its panic) comes back
+    /// on `tx`.
+    fn spawn<'scope>(
+        s: &rayon::Scope<'scope>,
+        tx: &std::sync::mpsc::Sender<Piece>,
+        part: Box<dyn FnOnce() -> Piece + Send + 'scope>,
+    ) {
+        let tx = tx.clone();
+        s.spawn(move |_| {
+            let _ = tx.send(Piece::caught(part));
+        });
+    }
+
     /// What `part` reports, or the panic it ended in (the thread that waits for it resumes
     /// the panic rather than waiting for ever).
     fn caught(part: impl FnOnce() -> Piece) -> Piece {
@@ -616,23 +629,24 @@ impl Run<'_> {
         let (tx, rx) = std::sync::mpsc::channel::<Piece>();
         let outcome = self.pool.in_place_scope(|s| {
             let spawn_generate = |seq: u64, jobs: Vec<u64>| {
-                let tx = tx.clone();
-                s.spawn(move |_| {
-                    let piece = Piece::caught(|| {
+                Piece::spawn(
+                    s,
+                    &tx,
+                    Box::new(move || {
                         let results = jobs
                             .into_par_iter()
                             .filter(|_| !cancel.load(Ordering::Relaxed))
                             .map(|j| self.generate(fixed, j))
                             .collect();
                         Piece::Generated(seq, results)
-                    });
-                    let _ = tx.send(piece);
-                });
+                    }),
+                )
             };
             let spawn_rate = |seq: u64, fresh: Vec<Generated>, open: Vec<bool>| {
-                let tx = tx.clone();
-                s.spawn(move |_| {
-                    let piece = Piece::caught(|| {
+                Piece::spawn(
+                    s,
+                    &tx,
+                    Box::new(move || {
                         let within = |_: u64, p, l| Self::could_take(fixed, |t| open[t], p, l);
                         let events = fresh
                             .into_par_iter()
@@ -640,9 +654,8 @@ impl Run<'_> {
                             .map(|g| self.rate(g, within))
                             .collect();
                         Piece::Rated(seq, events)
-                    });
-                    let _ = tx.send(piece);
-                });
+                    }),
+                )
             };
             let run = || -> Result<Writer, BankError> {
                 let mut writer = writer;
@@ -703,9 +716,7 @@ impl Run<'_> {
                         batch.events.sort_by_key(|e| e.0);
                         let rows = Self::accept(&mut acc, b, targets, batch);
                         writer = writer.send(Write::Rows(b.clone(), rows))?;
-                        prog.update(b, targets);
-                        prog.stage[0] = self.busy.get(0);
-                        prog.stage[1] = self.busy.get(1);
+                        prog.update(b, targets, &self.busy);
                         progress(&prog);
                         if !acc.done() {
                             plan(&acc, &mut flight);
@@ -906,9 +917,7 @@ impl Run<'_> {
             b.next_job = b.next_job.max(end);
             report(targets, &local);
             writer = writer.send(Write::Shard(b.clone(), row.clone(), rows))?;
-            prog.update(b, targets);
-            prog.stage[0] = self.busy.get(0);
-            prog.stage[1] = self.busy.get(1);
+            prog.update(b, targets, &self.busy);
             prog.stored = local_stored(&local);
             progress(&prog);
         }
@@ -959,7 +968,9 @@ impl Progress {
         }
     }
 
-    fn update(&mut self, b: &Build, targets: &[TargetProgress]) {
+    fn update(&mut self, b: &Build, targets: &[TargetProgress], busy: &Busy) {
+        self.stage[0] = busy.get(0);
+        self.stage[1] = busy.get(1);
         self.stored = b.stored;
         self.rows = b.stored;
         self.duplicates = b.duplicates;
