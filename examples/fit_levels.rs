@@ -59,7 +59,7 @@ fn rate(puzzles: &[Puzzle], labels: &[usize]) -> Vec<Row> {
         .par_iter()
         .zip(labels)
         .map(|(p, &level)| {
-            let r = pseudoku::rate::report(p, None).expect("unique puzzles");
+            let r = pseudoku::rate::rate(p, None).expect("unique puzzles");
             Row {
                 difficulty: r.difficulty,
                 hsolve: r.hsolve,

@@ -100,7 +100,7 @@ fn main() {
         for _ in 0..DRAWS {
             let p = &take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap()[0];
             by_tier[p.tier as usize] += 1;
-            by_decile[decile(p.percentile)] += 1;
+            by_decile[decile(levels.reference.percentile(p.rating))] += 1;
             singles += usize::from(singles_only.contains(&p.id));
         }
         let (t, tdf) = chi_square(&by_tier, &held.0);

@@ -8,8 +8,9 @@
 //! and written in input order. Memory stays bounded whatever the input's length, and the
 //! reading overlaps the work.
 
+pub use crate::input::{read_puzzle_file, AnyReader, Entry, LineError, PuzzleReader, ReadError};
+
 use crate::canon;
-use crate::input::{Entry, PuzzleReader, ReadError};
 use crate::scale::{LevelSet, RatingKind};
 use crate::solve::{solve, Solutions};
 use std::io::{self, Write};
@@ -23,7 +24,7 @@ pub enum Task {
         /// Print the number of solutions (2: two or more) instead.
         count: bool,
     },
-    /// Rate: a TSV header, then [`crate::rate::Report`] lines, or JSON lines.
+    /// Rate: a TSV header, then a [`crate::rate::Report`] line per puzzle, or JSON lines.
     Rate {
         /// Runs per puzzle for both ratings (`None`: each rating's default).
         runs: Option<u32>,
@@ -61,6 +62,23 @@ pub enum BatchError {
     /// The thread reading the input could not be started.
     #[error("starting the input reader")]
     Thread(#[source] io::Error),
+}
+
+/// Why one puzzle of a batch cannot be handled: reported as a bad line, and the rest goes on.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskError {
+    /// It cannot be rated.
+    #[error(transparent)]
+    Rate(#[from] crate::hsolve::RateError),
+    /// No hint can be given on it.
+    #[error(transparent)]
+    Hint(#[from] crate::hint::HintError),
+    /// It has no solution (to canonicalize).
+    #[error("the puzzle has no solution")]
+    NoSolution,
+    /// It has more than one (to canonicalize).
+    #[error("the puzzle has more than one solution")]
+    NotUnique,
 }
 
 /// What a batch did.
@@ -103,7 +121,7 @@ impl Task {
 
     /// Appends the output line of one puzzle (no newline) to `out`, or says why the puzzle
     /// cannot be handled (then `out` is left as it was).
-    pub fn write_line(&self, entry: &Entry, out: &mut String) -> Result<(), String> {
+    pub fn write_line(&self, entry: &Entry, out: &mut String) -> Result<(), TaskError> {
         use std::fmt::Write as _;
         let p = entry.puzzle;
         let start = out.len();
@@ -122,23 +140,23 @@ impl Task {
             },
             Task::Rate { runs, json, levels } => {
                 out.truncate(start);
-                let mut r = crate::rate::report(&p, *runs).map_err(|e| e.to_string())?;
-                if let Some((rating, set)) = levels {
-                    r.on_levels(*rating, set);
-                }
+                let rating = crate::rate::rate(&p, *runs)?;
+                let level = match levels {
+                    Some((kind, set)) => rating.level_name(*kind, set).to_string(),
+                    None => rating.default_level(),
+                };
+                let r = crate::rate::Report::new(&p, &rating, level);
                 out.push_str(&if *json { r.to_json() } else { r.to_tsv() });
             }
             Task::Hint { json } => {
                 let mut board = crate::hint::Board::new(p);
                 if let Some(entries) = entry.rest.split_whitespace().next() {
-                    board = board.with_entries(entries).map_err(|e| {
+                    board = board.with_entries(entries).inspect_err(|_| {
                         out.truncate(start);
-                        e.to_string()
                     })?;
                 }
-                let h = crate::hint::hint(&board).map_err(|e| {
+                let h = crate::hint::hint(&board).inspect_err(|_| {
                     out.truncate(start);
-                    e.to_string()
                 })?;
                 if *json {
                     out.truncate(start);
@@ -153,11 +171,11 @@ impl Task {
                         Solutions::Unique(g) => canon::canonical_grid(&g),
                         Solutions::None => {
                             out.truncate(start);
-                            return Err("the puzzle has no solution".into());
+                            return Err(TaskError::NoSolution);
                         }
                         Solutions::Multiple(_) => {
                             out.truncate(start);
-                            return Err("the puzzle has more than one solution".into());
+                            return Err(TaskError::NotUnique);
                         }
                     }
                 } else {

@@ -88,9 +88,31 @@ impl Key {
         std::str::from_utf8(buf).expect("ASCII")
     }
 
+    /// The key of 64 hex digits (either case), as [`Key::to_hex`] writes it; `None` for any
+    /// other text.
+    pub fn from_hex(hex: &str) -> Option<Key> {
+        let digits = hex.as_bytes();
+        if digits.len() != 64 {
+            return None;
+        }
+        let mut key = [0u8; 32];
+        for (b, pair) in key.iter_mut().zip(digits.chunks_exact(2)) {
+            let nibble = |c: u8| char::from(c).to_digit(16);
+            *b = (nibble(pair[0])? << 4 | nibble(pair[1])?) as u8;
+        }
+        Some(Key(key))
+    }
+
     /// The first 8 bytes, little-endian: a seed for random choices tied to the class.
     pub fn seed(&self) -> u64 {
         u64::from_le_bytes(self.0[..8].try_into().expect("8 bytes"))
+    }
+}
+
+/// A key serializes as its 64 lowercase hex digits.
+impl serde::Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.hex_str(&mut [0; 64]))
     }
 }
 
@@ -762,6 +784,20 @@ mod tests {
 
     const HARD: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn keys_round_trip_through_hex() {
+        let k = key(&HARD.parse().unwrap());
+        assert_eq!(Key::from_hex(&k.to_hex()), Some(k));
+        assert_eq!(Key::from_hex(&k.to_hex().to_uppercase()), Some(k));
+        assert_eq!(
+            serde_json::to_string(&k).unwrap(),
+            format!("\"{}\"", k.to_hex())
+        );
+        for bad in ["", "00", &"g".repeat(64), &"0".repeat(63), &"0".repeat(65)] {
+            assert_eq!(Key::from_hex(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn transform_produces_the_form_and_forms_are_invariant() {

@@ -173,51 +173,59 @@ impl CellSet {
     }
 }
 
-impl std::ops::BitAnd for CellSet {
-    type Output = CellSet;
-    #[inline]
-    fn bitand(self, rhs: CellSet) -> CellSet {
-        CellSet(self.0 & rhs.0)
-    }
+/// The set operations of a bitset newtype over an integer: `&`, `|`, `-` (difference) and
+/// their assigning forms.
+macro_rules! set_ops {
+    ($set:ident) => {
+        impl std::ops::BitAnd for $set {
+            type Output = $set;
+            #[inline]
+            fn bitand(self, rhs: $set) -> $set {
+                $set(self.0 & rhs.0)
+            }
+        }
+
+        impl std::ops::BitOr for $set {
+            type Output = $set;
+            #[inline]
+            fn bitor(self, rhs: $set) -> $set {
+                $set(self.0 | rhs.0)
+            }
+        }
+
+        impl std::ops::BitAndAssign for $set {
+            #[inline]
+            fn bitand_assign(&mut self, rhs: $set) {
+                self.0 &= rhs.0;
+            }
+        }
+
+        impl std::ops::BitOrAssign for $set {
+            #[inline]
+            fn bitor_assign(&mut self, rhs: $set) {
+                self.0 |= rhs.0;
+            }
+        }
+
+        /// The members of `self` that are not in `rhs`.
+        impl std::ops::Sub for $set {
+            type Output = $set;
+            #[inline]
+            fn sub(self, rhs: $set) -> $set {
+                $set(self.0 & !rhs.0)
+            }
+        }
+
+        impl std::ops::SubAssign for $set {
+            #[inline]
+            fn sub_assign(&mut self, rhs: $set) {
+                self.0 &= !rhs.0;
+            }
+        }
+    };
 }
 
-impl std::ops::BitOr for CellSet {
-    type Output = CellSet;
-    #[inline]
-    fn bitor(self, rhs: CellSet) -> CellSet {
-        CellSet(self.0 | rhs.0)
-    }
-}
-
-impl std::ops::BitOrAssign for CellSet {
-    #[inline]
-    fn bitor_assign(&mut self, rhs: CellSet) {
-        self.0 |= rhs.0;
-    }
-}
-
-impl std::ops::BitAndAssign for CellSet {
-    #[inline]
-    fn bitand_assign(&mut self, rhs: CellSet) {
-        self.0 &= rhs.0;
-    }
-}
-
-impl std::ops::Sub for CellSet {
-    type Output = CellSet;
-    /// The cells of `self` that are not in `rhs`.
-    #[inline]
-    fn sub(self, rhs: CellSet) -> CellSet {
-        CellSet(self.0 & !rhs.0)
-    }
-}
-
-impl std::ops::SubAssign for CellSet {
-    #[inline]
-    fn sub_assign(&mut self, rhs: CellSet) {
-        self.0 &= !rhs.0;
-    }
-}
+set_ops!(CellSet);
 
 impl IntoIterator for CellSet {
     type Item = Cell;
@@ -357,37 +365,7 @@ impl DigitSet {
     }
 }
 
-impl std::ops::BitAnd for DigitSet {
-    type Output = DigitSet;
-    #[inline]
-    fn bitand(self, rhs: DigitSet) -> DigitSet {
-        DigitSet(self.0 & rhs.0)
-    }
-}
-
-impl std::ops::BitOr for DigitSet {
-    type Output = DigitSet;
-    #[inline]
-    fn bitor(self, rhs: DigitSet) -> DigitSet {
-        DigitSet(self.0 | rhs.0)
-    }
-}
-
-impl std::ops::BitOrAssign for DigitSet {
-    #[inline]
-    fn bitor_assign(&mut self, rhs: DigitSet) {
-        self.0 |= rhs.0;
-    }
-}
-
-impl std::ops::Sub for DigitSet {
-    type Output = DigitSet;
-    /// The digits of `self` that are not in `rhs`.
-    #[inline]
-    fn sub(self, rhs: DigitSet) -> DigitSet {
-        DigitSet(self.0 & !rhs.0)
-    }
-}
+set_ops!(DigitSet);
 
 impl std::ops::Not for DigitSet {
     type Output = DigitSet;

@@ -100,6 +100,7 @@ pub const FEATURES: usize = 14;
 /// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
 /// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
 /// and of deeper trials.
+#[cfg(feature = "dev")]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "checks: full house and hidden single in a box",
     "checks: hidden single in a row or column",
@@ -153,7 +154,7 @@ pub struct Difficulty {
     /// The hardest ladder position any run used (0 = singles, 1-5 = the strategy rungs,
     /// 6 = backtracking, 7-10 = trial and error at depth 1-4).
     pub hardest: u8,
-    /// The features, averaged over the runs (see [`FEATURE_NAMES`]).
+    /// The features, averaged over the runs (see `FEATURE_NAMES`).
     pub features: [f64; FEATURES],
     /// Number of runs.
     pub runs: u32,

@@ -13,7 +13,7 @@ use crate::solve::{count_solutions, random_grid};
 use std::fmt;
 
 /// A symmetry of the clue pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symmetry {
     /// No constraint.
     None,

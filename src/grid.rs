@@ -510,6 +510,21 @@ impl fmt::Display for Grid {
     }
 }
 
+/// A puzzle serializes as its one-line form (81 characters, `.` for empty): how every
+/// output format of the program writes it.
+impl serde::Serialize for Puzzle {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.line_str(&mut [0; 81]))
+    }
+}
+
+/// A grid serializes as its 81 digits.
+impl serde::Serialize for Grid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Grid({})", self.0.to_line())

@@ -74,7 +74,7 @@ pub fn expected_checks(p: u64, v: u64) -> f64 {
 
 /// The hsolve rating of a puzzle.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Rating {
+pub struct Hsolve {
     /// Mean difficulty d over the runs.
     pub mean: f64,
     /// Standard deviation of d over the runs (0 for a single run).
@@ -129,13 +129,13 @@ pub(crate) fn check_unique(puzzle: &Puzzle) -> Result<Grid, RateError> {
 /// Rates `puzzle` with `runs` runs (at least 1): the runs are made on its canonical form,
 /// seeded from its class key, so every puzzle of a class (every symmetry of it) gets the
 /// identical rating.
-pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Rating, RateError> {
+pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Hsolve, RateError> {
     let c = crate::canon::canonical(puzzle);
     rate_seeded(&c.puzzle(), runs, c.key().seed())
 }
 
 /// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
-pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, RateError> {
+pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Hsolve, RateError> {
     let solution = check_unique(puzzle)?;
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
@@ -161,7 +161,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Rating, Rate
         }
     }
     let hardest = results.iter().map(|r| r.hardest).max().unwrap_or(0);
-    Ok(Rating {
+    Ok(Hsolve {
         mean,
         sd,
         tier: tier_of(hardest) as u8,
@@ -786,18 +786,14 @@ pub fn hardest_tier(puzzle: &Puzzle) -> Result<u8, RateError> {
 /// The result of solving with the strategies of tiers 0 to k only.
 #[derive(Clone, Debug)]
 pub struct Fixpoint {
-    /// The candidate state when no strategy of tiers 0-k applies any more.
+    /// The candidate state when no strategy of tiers 0-k applies any more (what the crate's
+    /// tests look at).
+    #[cfg_attr(not(feature = "dev"), allow(dead_code))]
     pub state: Candidates,
     /// The cells still empty: the pseudo-generator's reserved cells.
     pub reserved: CellSet,
 }
 
-impl Fixpoint {
-    /// True when tiers 0-k solved the puzzle.
-    pub fn solved(&self) -> bool {
-        self.reserved.is_empty()
-    }
-}
 
 /// Solves `puzzle` with the strategies of tiers 0 to `k` (0-6) until none applies.
 ///
@@ -1089,9 +1085,9 @@ mod tests {
     #[test]
     fn fixpoint_of_tier_six_solves() {
         let f = solve_to_tier(&HARD.parse().unwrap(), 6).unwrap();
-        assert!(f.solved());
+        assert!(f.reserved.is_empty());
         let f0 = solve_to_tier(&HARD.parse().unwrap(), 0).unwrap();
-        assert!(!f0.solved());
+        assert!(!f0.reserved.is_empty());
         assert!(f0.reserved.len() > 40);
     }
 }

@@ -1,11 +1,13 @@
-//! The `pseudoku` command: parses the command line, runs it, and maps the outcome to the exit
-//! code documented in `pseudoku::cli`. All the work is in the library.
+//! The `pseudoku` command: parses the command line ([`cli`]), runs it, and maps the outcome to
+//! the exit code documented there. All the work is in the library.
+
+mod cli;
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
-use pseudoku::cli::{run, Cli, FATAL};
+use cli::{run, Cli, FATAL};
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {

@@ -12,7 +12,7 @@ use crate::candidates::Candidates;
 use crate::grid::Puzzle;
 use crate::propagate::{propagate, Propagation};
 use crate::strategies::{self, Context, Strategy};
-use std::fmt;
+use crate::technique::Technique;
 
 /// WNEF of the puzzle's initial candidates: sum over empty cells of w(n) = 2^(9-n) for a cell
 /// with n candidates, divided by w(1) times the number of empty cells. 1 when every empty cell
@@ -84,67 +84,6 @@ pub fn box_class(norm: f64) -> u8 {
         3
     } else {
         4
-    }
-}
-
-/// The hardest technique family a puzzle needs (paper 004's grade, whose levels it called
-/// easy, medium, hard, insane and computer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Technique {
-    /// Naked and hidden singles suffice (paper 004: easy).
-    Singles,
-    /// Naked or hidden pairs are needed (medium).
-    Pairs,
-    /// Intersection removal (locked candidates) is needed (hard).
-    LockedCandidates,
-    /// X-wing or XY-wing is needed (insane).
-    XWingOrXyWing,
-    /// None of those suffice: trial and error (computer).
-    Trial,
-}
-
-impl Technique {
-    /// Every family, easiest first.
-    pub const ALL: [Technique; 5] = [
-        Technique::Singles,
-        Technique::Pairs,
-        Technique::LockedCandidates,
-        Technique::XWingOrXyWing,
-        Technique::Trial,
-    ];
-
-    /// The family of a stored name ([`Technique::name`]), surrounding spaces ignored.
-    pub fn from_name(name: &str) -> Option<Technique> {
-        Technique::ALL.into_iter().find(|t| t.name() == name.trim())
-    }
-
-    /// The family's name, as `rate` prints it (the bank stores its [`Technique::rank`]).
-    pub fn name(self) -> &'static str {
-        match self {
-            Technique::Singles => "singles",
-            Technique::Pairs => "pairs",
-            Technique::LockedCandidates => "locked-candidates",
-            Technique::XWingOrXyWing => "x-wing-or-xy-wing",
-            Technique::Trial => "trial",
-        }
-    }
-
-    /// The family of rank `rank` (1 = singles .. 5 = trial).
-    pub fn from_rank(rank: u8) -> Option<Technique> {
-        Technique::ALL
-            .get(usize::from(rank).checked_sub(1)?)
-            .copied()
-    }
-
-    /// Its rank, 1 (singles) to 5 (trial).
-    pub fn rank(self) -> u8 {
-        self as u8 + 1
-    }
-}
-
-impl fmt::Display for Technique {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -1,14 +1,20 @@
 //! Rating one puzzle, through one function: both ratings made on its canonical form with the
-//! seed from its class key ([`ratings_of_class`]), and the secondary metrics beside them. The
-//! [`Report`] is what `rate` prints; [`Graded`] is the value that flows from generation to the
-//! bank (puzzle, solution, canonical form and key, report).
+//! seed from its class key ([`ratings_of_class`]), and the secondary metrics beside them, as
+//! one domain value, the [`Rating`]. A [`Report`] is how `rate` prints a rating (rounded for
+//! reading, with a level's name); [`Graded`] is the value that flows from generation to the
+//! bank (puzzle, solution, canonical form and key, rating).
+
+pub use crate::difficulty::Difficulty;
+pub use crate::hsolve::{Hsolve, RateError};
+pub use crate::scale::RatingKind;
+pub use crate::technique::Technique;
 
 use crate::canon::{Canonical, Key};
-use crate::difficulty::{self, Difficulty};
+use crate::difficulty;
 use crate::grid::{Grid, Puzzle};
-use crate::hsolve::{self, RateError, Rating};
+use crate::hsolve;
 use crate::metrics;
-use crate::scale::{LevelSet, RatingKind};
+use crate::scale::LevelSet;
 use serde::Serialize;
 
 /// The rater's description stored with each build and in reference files (rating
@@ -23,72 +29,136 @@ pub const RATER: &str = concat!(
 pub const TSV_HEADER: &str =
     "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues";
 
-/// Every difficulty measure of one puzzle, rounded for output.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Report {
-    /// The puzzle, 81 characters with `.` for empty cells.
-    pub puzzle: String,
-    /// Its level: on the default levels of `difficulty`, or a bank's ([`Report::on_levels`]).
-    pub level: String,
-    /// The rating beyond the paper: log10 of the expected weighted work (3 decimals).
+/// Every difficulty measure of one puzzle. The two ratings are measured to the unit the bank
+/// stores and levels compare (`difficulty` to thousandths, hsolve to hundredths), so a stored
+/// rating reads back as this value; the other measures are as computed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    /// The rating beyond the paper: log10 of the expected weighted work, to thousandths.
     pub difficulty: f64,
-    /// hsolve difficulty: the mean over the runs (2 decimals).
+    /// The paper's hsolve rating: the mean over the runs, to hundredths.
     pub hsolve: f64,
-    /// Standard deviation of the runs (2 decimals).
+    /// The standard deviation of the hsolve runs, to hundredths.
     pub hsolve_sd: f64,
-    /// The hardest tier any run used (0-6).
+    /// The hardest hsolve tier any run used (0-6).
     pub tier: u8,
-    /// Mean steps per run (2 decimals).
+    /// Mean steps per hsolve run.
     pub steps: f64,
-    /// WNEF (6 decimals).
+    /// WNEF of the initial candidates (`metrics::wnef`).
     pub wnef: f64,
-    /// WNEF class, 1 (easy) to 4 (evil).
-    pub wnef_class: u8,
-    /// Box norm (4 decimals).
+    /// The box norm (`metrics::box_norm`).
     pub box_norm: f64,
-    /// Box-norm class, 1 (easy) to 4 (expert).
-    pub box_class: u8,
-    /// The hardest technique family needed (paper 004's grade): singles, pairs,
-    /// locked-candidates, x-wing-or-xy-wing or trial.
-    pub technique: &'static str,
+    /// The hardest technique family needed.
+    pub technique: Technique,
     /// Number of clues.
-    pub clues: usize,
+    pub clues: u8,
 }
 
-/// `x` rounded to `decimals` places, as reports and the bank store ratings.
+/// `x` rounded to `decimals` places, as ratings are measured and reports print them.
 pub(crate) fn round(x: f64, decimals: i32) -> f64 {
     let m = 10f64.powi(decimals);
     (x * m).round() / m
 }
 
-impl Report {
-    /// Builds the report from the two ratings and the puzzle's secondary metrics.
-    pub fn new(puzzle: &Puzzle, difficulty: &Difficulty, rating: &Rating) -> Report {
-        let wnef = metrics::wnef(puzzle);
-        let norm = metrics::box_norm(puzzle);
-        let d = round(difficulty.value, 3);
-        let default = LevelSet::default_for(RatingKind::Difficulty);
-        Report {
-            puzzle: puzzle.to_line(),
-            level: default.name(default.of(d)).unwrap_or_default().to_string(),
-            difficulty: d,
-            hsolve: round(rating.mean, 2),
-            hsolve_sd: round(rating.sd, 2),
-            tier: rating.tier,
-            steps: round(rating.steps, 2),
-            wnef: round(wnef, 6),
-            wnef_class: metrics::wnef_class(wnef),
-            box_norm: round(norm, 4),
-            box_class: metrics::box_class(norm),
-            technique: metrics::technique(puzzle).name(),
-            clues: puzzle.clues(),
+impl Rating {
+    /// The rating of `puzzle` from its two ratings and its secondary metrics.
+    pub fn new(puzzle: &Puzzle, difficulty: &Difficulty, hsolve: &Hsolve) -> Rating {
+        Rating {
+            difficulty: round(difficulty.value, 3),
+            hsolve: round(hsolve.mean, 2),
+            hsolve_sd: round(hsolve.sd, 2),
+            tier: hsolve.tier,
+            steps: hsolve.steps,
+            wnef: metrics::wnef(puzzle),
+            box_norm: metrics::box_norm(puzzle),
+            technique: metrics::technique(puzzle),
+            clues: puzzle.clues() as u8,
         }
     }
 
-    /// Names its level on `levels` of the rating `rating` (a bank's levels).
-    pub fn on_levels(&mut self, rating: RatingKind, levels: &LevelSet) {
-        let i = levels.of(rating.value(self.difficulty, self.hsolve));
-        self.level = levels.name(i).unwrap_or_default().to_string();
+    /// The value of the rating `kind` (a bank's rating).
+    pub fn value(&self, kind: RatingKind) -> f64 {
+        kind.value(self.difficulty, self.hsolve)
+    }
+
+    /// The WNEF class, 1 (easy) to 4 (evil).
+    pub fn wnef_class(&self) -> u8 {
+        metrics::wnef_class(self.wnef)
+    }
+
+    /// The box-norm class, 1 (easy) to 4 (expert).
+    pub fn box_class(&self) -> u8 {
+        metrics::box_class(self.box_norm)
+    }
+
+    /// Its level's name on `levels` of the rating `kind` (empty when the levels have no name
+    /// for it).
+    pub fn level_name<'l>(&self, kind: RatingKind, levels: &'l LevelSet) -> &'l str {
+        levels.name(levels.of(self.value(kind))).unwrap_or("")
+    }
+
+    /// Its level's name on the default levels of `difficulty`.
+    pub fn default_level(&self) -> String {
+        let default = LevelSet::default_for(RatingKind::Difficulty);
+        self.level_name(RatingKind::Difficulty, &default)
+            .to_string()
+    }
+}
+
+/// How `rate` prints one puzzle's [`Rating`]: the puzzle, its level's name and every measure
+/// rounded for reading (difficulty 3 decimals, hsolve, its spread and steps 2, WNEF 6, box
+/// norm 4), as a TSV line in the order of [`TSV_HEADER`] or a JSON object with those keys.
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Report {
+    /// The puzzle, 81 characters, `.` for empty.
+    #[schema(value_type = String)]
+    pub puzzle: Puzzle,
+    /// Its level's name.
+    pub level: String,
+    /// `difficulty`, 3 decimals.
+    pub difficulty: f64,
+    /// hsolve: the mean of the runs, 2 decimals.
+    pub hsolve: f64,
+    /// The spread of the hsolve runs, 2 decimals.
+    pub hsolve_sd: f64,
+    /// The hardest hsolve tier used (0-6).
+    pub tier: u8,
+    /// Mean steps per hsolve run, 2 decimals.
+    pub steps: f64,
+    /// WNEF, 6 decimals.
+    pub wnef: f64,
+    /// WNEF class, 1 (easy) to 4 (evil).
+    pub wnef_class: u8,
+    /// Box norm, 4 decimals.
+    pub box_norm: f64,
+    /// Box-norm class, 1 (easy) to 4 (expert).
+    pub box_class: u8,
+    /// The hardest technique family needed (`singles`, `pairs`, `locked-candidates`,
+    /// `x-wing-or-xy-wing`, `trial`).
+    #[schema(value_type = String)]
+    pub technique: Technique,
+    /// Number of clues.
+    pub clues: u8,
+}
+
+impl Report {
+    /// The report of `puzzle`, rated `rating`, whose level is named `level`.
+    pub fn new(puzzle: &Puzzle, rating: &Rating, level: impl Into<String>) -> Report {
+        Report {
+            puzzle: *puzzle,
+            level: level.into(),
+            difficulty: rating.difficulty,
+            hsolve: rating.hsolve,
+            hsolve_sd: rating.hsolve_sd,
+            tier: rating.tier,
+            steps: round(rating.steps, 2),
+            wnef: round(rating.wnef, 6),
+            wnef_class: rating.wnef_class(),
+            box_norm: round(rating.box_norm, 4),
+            box_class: rating.box_class(),
+            technique: rating.technique,
+            clues: rating.clues,
+        }
     }
 
     /// One TSV line (no newline) in the order of [`TSV_HEADER`].
@@ -125,11 +195,11 @@ pub fn ratings_of_class(
     c: &Canonical,
     difficulty_runs: u32,
     hsolve_runs: u32,
-) -> Result<(Difficulty, Rating), RateError> {
+) -> Result<(Difficulty, Hsolve), RateError> {
     let (p, seed) = (c.puzzle(), c.key().seed());
-    let rating = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
+    let h = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
     let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
-    Ok((d, rating))
+    Ok((d, h))
 }
 
 /// The `difficulty` rating of the class `c` with the default runs, as [`ratings_of_class`]
@@ -143,7 +213,7 @@ pub fn ratings(
     puzzle: &Puzzle,
     difficulty_runs: u32,
     hsolve_runs: u32,
-) -> Result<(Difficulty, Rating), RateError> {
+) -> Result<(Difficulty, Hsolve), RateError> {
     ratings_of_class(
         &crate::canon::canonical(puzzle),
         difficulty_runs,
@@ -153,13 +223,13 @@ pub fn ratings(
 
 /// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
 /// secondary metrics.
-pub fn report(puzzle: &Puzzle, runs: Option<u32>) -> Result<Report, RateError> {
-    let (d, rating) = ratings(
+pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
+    let (d, h) = ratings(
         puzzle,
         runs.unwrap_or(difficulty::DEFAULT_RUNS),
         runs.unwrap_or(hsolve::DEFAULT_RUNS),
     )?;
-    Ok(Report::new(puzzle, &d, &rating))
+    Ok(Rating::new(puzzle, &d, &h))
 }
 
 /// A puzzle with one solution, its class and its full rating: what generation hands to the
@@ -173,19 +243,19 @@ pub struct Graded {
     /// Its canonical form (and so its class key).
     pub canon: Canonical,
     /// Both ratings (default runs) and the secondary metrics.
-    pub report: Report,
+    pub rating: Rating,
 }
 
 impl Graded {
     /// Rates `puzzle` (solution `solution`, canonical form `canon`) with the default runs.
     pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
-        let (d, rating) = ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
-        let report = Report::new(&puzzle, &d, &rating);
+        let (d, h) = ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
+        let rating = Rating::new(&puzzle, &d, &h);
         Ok(Graded {
             puzzle,
             solution,
             canon,
-            report,
+            rating,
         })
     }
 
@@ -197,14 +267,13 @@ impl Graded {
         canon: Canonical,
         d: &Difficulty,
     ) -> Result<Graded, RateError> {
-        let rating =
-            hsolve::rate_seeded(&canon.puzzle(), hsolve::DEFAULT_RUNS, canon.key().seed())?;
-        let report = Report::new(&puzzle, d, &rating);
+        let h = hsolve::rate_seeded(&canon.puzzle(), hsolve::DEFAULT_RUNS, canon.key().seed())?;
+        let rating = Rating::new(&puzzle, d, &h);
         Ok(Graded {
             puzzle,
             solution,
             canon,
-            report,
+            rating,
         })
     }
 
@@ -224,7 +293,9 @@ mod tests {
             "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
                 .parse()
                 .unwrap();
-        let r = report(&p, None).unwrap();
+        let rating = rate(&p, None).unwrap();
+        let level = rating.default_level();
+        let r = Report::new(&p, &rating, level.clone());
         let tsv = r.to_tsv();
         assert_eq!(tsv.split('\t').count(), TSV_HEADER.split('\t').count());
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
@@ -238,9 +309,9 @@ mod tests {
                 other => panic!("{key}: {other}"),
             }
         }
-        assert_eq!(r.tier, 0);
-        assert_eq!(r.level, "easy");
-        assert_eq!(r.technique, "singles");
-        assert_eq!(r.clues, 32);
+        assert_eq!(rating.tier, 0);
+        assert_eq!(level, "easy");
+        assert_eq!(rating.technique, Technique::Singles);
+        assert_eq!(rating.clues, 32);
     }
 }

@@ -1,10 +1,16 @@
-//! Retrieval: random unserved puzzles of a band, a percentile range or a named level, for the
-//! app that asks the bank for "a hard puzzle" (`pseudoku get`).
+//! Handing out puzzles: the one path by which `get`, `serve` and `export` give someone a puzzle
+//! of the bank. A [`Selector`] (a band, a percentile range or a level) is resolved on the
+//! bank's levels; [`Draws`] draws uniformly among the puzzles the recipient has not had,
+//! records what it hands out as the [`Recipient`] says, names the puzzle's level on the bank's
+//! levels, solves it and measures its percentile: a complete [`Handout`].
 
+use crate::canon::Key;
+use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
-use crate::store::retrieval::Within;
-use crate::store::{self, Served, StoreError};
+use crate::store::retrieval::{PuzzleRow, Sampler, Within};
+use crate::store::{self, StoreError};
+use rusqlite::Connection;
 
 /// What can go wrong in retrieval.
 #[derive(Debug, thiserror::Error)]
@@ -12,9 +18,12 @@ pub enum RetrieveError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The bank has no level of that name.
+    /// The bank has no level of that name, or its levels cannot be read.
     #[error(transparent)]
     Levels(#[from] LevelsError),
+    /// A stored puzzle has not exactly one solution (a damaged row: `verify` lists them).
+    #[error("row {0} of the bank does not hold a puzzle with one solution (`pseudoku verify` lists such rows)")]
+    Unsolvable(i64),
 }
 
 /// What to retrieve.
@@ -72,84 +81,246 @@ pub fn range_text(levels: &LevelSet, i: usize, rating: RatingKind) -> String {
     }
 }
 
-/// Up to `count` random unserved puzzles of `selector` from the open bank `conn` (see
-/// [`store::retrieval::take`]); with `mark`, recorded as served atomically. Returns the
-/// bank's levels and rating and the puzzles (fewer than `count` when the selection runs out).
+/// A puzzle handed out: every value of it, on the bank's scale when it was handed out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Handout {
+    /// Its row id in the bank.
+    pub id: i64,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution (the bank does not store it: solving takes microseconds).
+    pub solution: Grid,
+    /// Its class key.
+    pub key: Key,
+    /// Its level's name on the bank's levels (`None` for a row an older version stored that
+    /// no build has given a level yet).
+    pub level: Option<String>,
+    /// Its `difficulty` rating (`None` for such a row, too).
+    pub difficulty: Option<f64>,
+    /// Its hsolve rating.
+    pub hsolve: f64,
+    /// Its value of the bank's rating.
+    pub rating: f64,
+    /// Its percentile against the bank's reference.
+    pub percentile: f64,
+    /// The hardest hsolve tier it needs.
+    pub tier: u8,
+    /// Its seed's row id (`None` for a puzzle of a generator).
+    pub seed_id: Option<i64>,
+}
+
+/// The solution of a stored puzzle (row `id`); an error when it has not exactly one.
+pub fn solve(puzzle: &Puzzle, id: i64) -> Result<Grid, RetrieveError> {
+    crate::solve::solve(puzzle)
+        .unique()
+        .ok_or(RetrieveError::Unsolvable(id))
+}
+
+/// The handout of a stored row on the bank's scale `levels`: its level named, its solution
+/// solved, its percentile measured.
+pub fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveError> {
+    Ok(Handout {
+        solution: solve(&row.puzzle, row.id)?,
+        level: row
+            .level
+            .and_then(|i| levels.set.name(i as usize))
+            .map(str::to_string),
+        percentile: levels.reference.percentile(row.rating),
+        id: row.id,
+        puzzle: row.puzzle,
+        key: row.key,
+        difficulty: row.difficulty,
+        hsolve: row.hsolve,
+        rating: row.rating,
+        tier: row.tier,
+        seed_id: row.seed_id,
+    })
+}
+
+/// Who a puzzle is handed to: which puzzles it is drawn among, and what is recorded.
+#[derive(Clone, Copy)]
+pub enum Recipient<'a> {
+    /// Whoever asks the bank (`get`): a puzzle no one was handed for good; with `mark`, it is
+    /// marked served (globally), so that it is never handed out again.
+    Anyone {
+        /// Mark each puzzle served.
+        mark: bool,
+    },
+    /// A user of an app (`serve`): a puzzle of a class the user was never given. Recorded in
+    /// the user's history by the caller (the server's writer commits many deliveries at once).
+    User(&'a str),
+    /// A slot of a publisher's export: an unserved puzzle that `keep` accepts (the variety
+    /// rule), marked served; the export records its slot.
+    Slot {
+        /// Whether a drawn puzzle may fill the slot.
+        keep: &'a dyn Fn(&Handout) -> Result<bool, RetrieveError>,
+    },
+}
+
+/// Draws for one recipient among the puzzles of a selection: uniform, without replacement,
+/// each handed out complete ([`Draws::next`]).
+pub struct Draws<'c> {
+    conn: &'c Connection,
+    levels: &'c Levels,
+    within: Within,
+    recipient: Recipient<'c>,
+    unserved: Option<Sampler<'c>>,
+}
+
+impl<'c> Draws<'c> {
+    /// Draws of the puzzles of `within` on the bank `conn` with the scale `levels`, for
+    /// `recipient`.
+    pub fn new(
+        conn: &'c Connection,
+        levels: &'c Levels,
+        within: Within,
+        recipient: Recipient<'c>,
+    ) -> Result<Draws<'c>, RetrieveError> {
+        let unserved = match recipient {
+            Recipient::User(_) => None,
+            Recipient::Anyone { .. } | Recipient::Slot { .. } => {
+                Some(Sampler::new(conn, levels.measure(), within)?)
+            }
+        };
+        Ok(Draws {
+            conn,
+            levels,
+            within,
+            recipient,
+            unserved,
+        })
+    }
+
+    /// The next puzzle, uniformly among those left for the recipient, recorded as the
+    /// recipient says and handed out; `None` when none is left.
+    pub fn next(&mut self, rng: &mut Rng) -> Result<Option<Handout>, RetrieveError> {
+        let measure = self.levels.measure();
+        loop {
+            let row = match (&mut self.unserved, self.recipient) {
+                (_, Recipient::User(user)) => {
+                    store::history::draw(self.conn, measure, self.within, user, rng)?
+                }
+                (Some(sampler), _) => sampler.draw(rng)?,
+                (None, _) => None,
+            };
+            let Some(row) = row else { return Ok(None) };
+            let handout = hand_out(row, self.levels)?;
+            match self.recipient {
+                Recipient::User(_) => {}
+                Recipient::Anyone { mark } => {
+                    if mark {
+                        store::retrieval::mark_served(self.conn, handout.id)?;
+                    }
+                }
+                Recipient::Slot { keep } => {
+                    if !keep(&handout)? {
+                        continue;
+                    }
+                    store::retrieval::mark_served(self.conn, handout.id)?;
+                }
+            }
+            return Ok(Some(handout));
+        }
+    }
+}
+
+/// Up to `count` random unserved puzzles of `selector` from the open bank `conn`, uniformly
+/// without replacement; with `mark`, recorded as served in the same write transaction
+/// (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out twice). Returns
+/// the bank's scale and the puzzles (fewer than `count` when the selection runs out).
 pub fn get(
-    conn: &rusqlite::Connection,
+    conn: &Connection,
     selector: &Selector,
     count: usize,
     mark: bool,
     rng: &mut Rng,
-) -> Result<(LevelSet, RatingKind, Vec<Served>), RetrieveError> {
-    let scale = Levels::read(conn)?;
-    let within = selector.within(&scale.set)?;
-    let mut puzzles = store::retrieval::take(conn, scale.measure(), within, count, mark, rng)?;
-    for p in &mut puzzles {
-        name_level(p, &scale.set);
-        solve(p);
-    }
-    Ok((scale.set, scale.rating, puzzles))
+) -> Result<(Levels, Vec<Handout>), RetrieveError> {
+    let levels = Levels::read(conn)?;
+    let within = selector.within(&levels.set)?;
+    let mut work = || -> Result<Vec<Handout>, RetrieveError> {
+        let mut draws = Draws::new(conn, &levels, within, Recipient::Anyone { mark })?;
+        let mut out = Vec::with_capacity(count.min(4096));
+        while out.len() < count {
+            let Some(h) = draws.next(rng)? else { break };
+            out.push(h);
+        }
+        Ok(out)
+    };
+    let puzzles = if mark {
+        store::immediate(conn, work)?
+    } else {
+        work()?
+    };
+    Ok((levels, puzzles))
 }
 
-/// Fills in a handed-out puzzle's solution (the bank does not store it: solving takes a few
-/// microseconds).
-pub fn solve(p: &mut Served) {
-    p.solution = solution_of(&p.puzzle);
-}
-
-/// The solution (81 digits) of a stored puzzle's line; empty if it has not exactly one (which
-/// `verify` reports).
-pub fn solution_of(puzzle: &str) -> String {
-    crate::grid::Puzzle::parse_line(puzzle)
-        .ok()
-        .and_then(|q| crate::solve::solve(&q).unique())
-        .map(|g| g.to_line())
-        .unwrap_or_default()
-}
-
-/// Names a handed-out puzzle's level on the bank's `levels`.
-fn name_level(p: &mut Served, levels: &LevelSet) {
-    p.level = p
-        .level_index
-        .and_then(|i| levels.name(i as usize))
-        .unwrap_or_default()
-        .to_string();
-}
-
-/// The puzzle with bank id `id`, served or not, with its level's name (`get --id`); marked
-/// served when `mark`. `None` when no row has that id.
+/// The puzzle with bank id `id`, served or not (`get --id`, `GET /v1/puzzles/ID`), on the
+/// bank's scale `levels`; marked served when `mark`. `None` when no row has that id.
 pub fn by_id(
-    conn: &rusqlite::Connection,
+    conn: &Connection,
+    levels: &Levels,
     id: i64,
     mark: bool,
-) -> Result<Option<Served>, RetrieveError> {
-    let scale = Levels::read(conn)?;
-    let Some(mut p) = store::retrieval::by_id(conn, scale.measure(), id)? else {
+) -> Result<Option<Handout>, RetrieveError> {
+    let Some(row) = store::retrieval::by_id(conn, levels.rating, id)? else {
         return Ok(None);
     };
-    name_level(&mut p, &scale.set);
-    solve(&mut p);
+    let handout = hand_out(row, levels)?;
     if mark {
         store::retrieval::mark_served(conn, id)?;
     }
-    Ok(Some(p))
+    Ok(Some(handout))
+}
+
+/// The puzzle of row `id`, served or not (`hint --id`, `explain --id`); reads only.
+pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Puzzle>, RetrieveError> {
+    let levels = Levels::read(conn)?;
+    Ok(store::retrieval::by_id(conn, levels.rating, id)?.map(|row| row.puzzle))
+}
+
+/// One handout as `get --json` prints it: the keys `id puzzle solution level difficulty
+/// hsolve percentile tier`, in that order (`level` empty for a row without one).
+#[derive(serde::Serialize)]
+struct GetLine<'a> {
+    id: i64,
+    puzzle: &'a Puzzle,
+    solution: &'a Grid,
+    level: &'a str,
+    difficulty: Option<f64>,
+    hsolve: f64,
+    percentile: f64,
+    tier: u8,
 }
 
 /// Writes handed-out puzzles as `get` prints them: `puzzle level difficulty hsolve
 /// percentile id` per line, tab-separated, or one JSON object per line (keys `id puzzle
 /// solution level difficulty hsolve percentile tier`).
-pub fn write(out: &mut impl std::io::Write, puzzles: &[Served], json: bool) -> std::io::Result<()> {
+pub fn write(
+    out: &mut impl std::io::Write,
+    puzzles: &[Handout],
+    json: bool,
+) -> std::io::Result<()> {
     for p in puzzles {
+        let level = p.level.as_deref().unwrap_or("");
         if json {
-            let line = serde_json::to_string(p).expect("a served puzzle serializes");
+            let line = serde_json::to_string(&GetLine {
+                id: p.id,
+                puzzle: &p.puzzle,
+                solution: &p.solution,
+                level,
+                difficulty: p.difficulty,
+                hsolve: p.hsolve,
+                percentile: p.percentile,
+                tier: p.tier,
+            })
+            .expect("a handout serializes");
             writeln!(out, "{line}")?;
         } else {
             let difficulty = p.difficulty.map_or("-".to_string(), |d| d.to_string());
             writeln!(
                 out,
-                "{}\t{}\t{difficulty}\t{}\t{:.3}\t{}",
-                p.puzzle, p.level, p.hsolve, p.percentile, p.id
+                "{}\t{level}\t{difficulty}\t{}\t{:.3}\t{}",
+                p.puzzle, p.hsolve, p.percentile, p.id
             )?;
         }
     }

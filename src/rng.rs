@@ -82,6 +82,17 @@ impl Rng {
     }
 }
 
+impl Rng {
+    /// A seed for a run that was given none (`get` without `--seed`): the clock and the
+    /// process id, mixed. Two runs get different draws; neither can be reproduced.
+    pub fn clock_seed() -> u64 {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        splitmix64(t ^ u64::from(std::process::id()) << 32)
+    }
+}
+
 /// One SplitMix64 step from state `x`: a fixed bijective mix of 64 bits.
 pub fn splitmix64(x: u64) -> u64 {
     splitmix64_mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15))

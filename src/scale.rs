@@ -15,11 +15,80 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// Why a rating's name, a band, a percentile range, level names or cut points do not parse.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ScaleError {
+    /// Not a rating's name.
+    #[error("unknown rating {0:?} (difficulty or hsolve)")]
+    Rating(String),
+    /// Not `K/M`.
+    #[error("bad band {0:?}: expected K/M, e.g. 3/4")]
+    BandForm(String),
+    /// `K` or `M` is not a number.
+    #[error("bad band {band:?}: {which} is not a number")]
+    BandNumber {
+        /// The band as given.
+        band: String,
+        /// `K` or `M`.
+        which: char,
+    },
+    /// Not 1 <= K <= M <= 100.
+    #[error("bad band {0:?}: need 1 <= K <= M <= 100")]
+    BandBounds(String),
+    /// Not `A..B`.
+    #[error("bad percentile range {0:?}: expected A..B, e.g. 90..95")]
+    RangeForm(String),
+    /// A bound is not a number.
+    #[error("bad percentile range {range:?}: {bound:?} is not a number")]
+    RangeNumber {
+        /// The range as given.
+        range: String,
+        /// The bound.
+        bound: String,
+    },
+    /// Not 0 <= A < B <= 100.
+    #[error("bad percentile range {0:?}: need 0 <= A < B <= 100")]
+    RangeBounds(String),
+    /// Not 1 to 100 names.
+    #[error("bad level names {0:?}: give 1 to 100 names")]
+    NameCount(String),
+    /// A name with characters other than letters, digits, `-` and `_`, or too long.
+    #[error("bad level name {0:?}: use 1 to {MAX_LEVEL_NAME} letters, digits, - and _")]
+    Name(String),
+    /// A name given twice.
+    #[error("level name {name:?} appears twice in {names:?}")]
+    NameTwice {
+        /// The name.
+        name: String,
+        /// The names as given.
+        names: String,
+    },
+    /// Not one cut point fewer than names.
+    #[error("{levels} levels need {} cut points, not {cuts}", .levels - 1)]
+    CutCount {
+        /// The number of levels.
+        levels: usize,
+        /// The number of cut points.
+        cuts: usize,
+    },
+    /// Cut points that are not finite and increasing.
+    #[error("cut points must be finite and increasing: {0:?}")]
+    CutOrder(Vec<f64>),
+    /// A cut point that is not a number.
+    #[error("bad cut point {cut:?} in {cuts:?}")]
+    Cut {
+        /// The cut point as given.
+        cut: String,
+        /// The cut points as given.
+        cuts: String,
+    },
+}
+
 /// The default level names, easiest first.
 pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 
 /// Which rating a bank's percentiles and bands use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RatingKind {
     /// The project's rating beyond the paper.
     #[default]
@@ -29,6 +98,17 @@ pub enum RatingKind {
 }
 
 impl RatingKind {
+    /// Both ratings.
+    pub const ALL: [RatingKind; 2] = [RatingKind::Difficulty, RatingKind::Hsolve];
+
+    /// What it is, for people.
+    pub fn about(self) -> &'static str {
+        match self {
+            RatingKind::Difficulty => "The project's rating beyond the paper",
+            RatingKind::Hsolve => "The hsolve paper's rating",
+        }
+    }
+
     /// The name stored in a bank's settings and shown to users.
     pub fn name(self) -> &'static str {
         match self {
@@ -47,12 +127,12 @@ impl RatingKind {
 }
 
 impl FromStr for RatingKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ScaleError;
+    fn from_str(s: &str) -> Result<Self, ScaleError> {
         match s {
             "difficulty" => Ok(RatingKind::Difficulty),
             "hsolve" => Ok(RatingKind::Hsolve),
-            other => Err(format!("unknown rating {other:?} (difficulty or hsolve)")),
+            other => Err(ScaleError::Rating(other.to_string())),
         }
     }
 }
@@ -144,21 +224,20 @@ impl fmt::Display for Band {
 }
 
 impl FromStr for Band {
-    type Err = String;
+    type Err = ScaleError;
     /// `K/M`, e.g. `3/4`.
-    fn from_str(s: &str) -> Result<Band, String> {
+    fn from_str(s: &str) -> Result<Band, ScaleError> {
         let (k, m) = s
             .split_once('/')
-            .ok_or_else(|| format!("bad band {s:?}: expected K/M, e.g. 3/4"))?;
-        let (k, m): (u32, u32) = (
-            k.trim()
-                .parse()
-                .map_err(|_| format!("bad band {s:?}: K is not a number"))?,
-            m.trim()
-                .parse()
-                .map_err(|_| format!("bad band {s:?}: M is not a number"))?,
-        );
-        Band::new(k, m).ok_or_else(|| format!("bad band {s:?}: need 1 <= K <= M <= 100"))
+            .ok_or_else(|| ScaleError::BandForm(s.to_string()))?;
+        let number = |x: &str, which| {
+            x.trim().parse::<u32>().map_err(|_| ScaleError::BandNumber {
+                band: s.to_string(),
+                which,
+            })
+        };
+        let (k, m) = (number(k, 'K')?, number(m, 'M')?);
+        Band::new(k, m).ok_or_else(|| ScaleError::BandBounds(s.to_string()))
     }
 }
 
@@ -198,24 +277,25 @@ impl fmt::Display for PercentileRange {
 }
 
 impl FromStr for PercentileRange {
-    type Err = String;
+    type Err = ScaleError;
     /// `A..B` with 0 <= A < B <= 100: [A, B), closed when B is 100.
-    fn from_str(s: &str) -> Result<PercentileRange, String> {
+    fn from_str(s: &str) -> Result<PercentileRange, ScaleError> {
         let (a, b) = s
             .split_once("..")
-            .ok_or_else(|| format!("bad percentile range {s:?}: expected A..B, e.g. 90..95"))?;
-        let num = |x: &str| -> Result<f64, String> {
+            .ok_or_else(|| ScaleError::RangeForm(s.to_string()))?;
+        let num = |x: &str| -> Result<f64, ScaleError> {
             x.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("bad percentile range {s:?}: {x:?} is not a number"))
+                .ok_or_else(|| ScaleError::RangeNumber {
+                    range: s.to_string(),
+                    bound: x.to_string(),
+                })
         };
         let (low, high) = (num(a)?, num(b)?);
         if !(0.0..100.0).contains(&low) || high <= low || high > 100.0 {
-            return Err(format!(
-                "bad percentile range {s:?}: need 0 <= A < B <= 100"
-            ));
+            return Err(ScaleError::RangeBounds(s.to_string()));
         }
         Ok(PercentileRange {
             low,
@@ -228,7 +308,7 @@ impl FromStr for PercentileRange {
 /// The longest level name.
 pub const MAX_LEVEL_NAME: usize = 40;
 
-/// Level names, easiest first: 1 to 100 distinct names of 1 to [`MAX_LEVEL_NAME`] letters,
+/// Level names, easiest first: 1 to 100 distinct names of 1 to `MAX_LEVEL_NAME` letters,
 /// digits, `-` and `_`, stored lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelNames(Vec<String>);
@@ -292,12 +372,12 @@ impl fmt::Display for LevelNames {
 }
 
 impl FromStr for LevelNames {
-    type Err = String;
+    type Err = ScaleError;
     /// Comma-separated names, easiest first, e.g. `easy,medium,hard,expert`.
-    fn from_str(s: &str) -> Result<LevelNames, String> {
+    fn from_str(s: &str) -> Result<LevelNames, ScaleError> {
         let names: Vec<String> = s.split(',').map(|n| n.trim().to_lowercase()).collect();
         if names.is_empty() || names.len() > 100 {
-            return Err(format!("bad level names {s:?}: give 1 to 100 names"));
+            return Err(ScaleError::NameCount(s.to_string()));
         }
         for (i, n) in names.iter().enumerate() {
             if n.is_empty()
@@ -306,13 +386,13 @@ impl FromStr for LevelNames {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             {
-                let shown: String = n.chars().take(MAX_LEVEL_NAME).collect();
-                return Err(format!(
-                    "bad level name {shown:?}: use 1 to {MAX_LEVEL_NAME} letters, digits, - and _"
-                ));
+                return Err(ScaleError::Name(n.chars().take(MAX_LEVEL_NAME).collect()));
             }
             if names[..i].contains(n) {
-                return Err(format!("level name {n:?} appears twice in {s:?}"));
+                return Err(ScaleError::NameTwice {
+                    name: n.clone(),
+                    names: s.to_string(),
+                });
             }
         }
         Ok(LevelNames(names))
@@ -342,19 +422,15 @@ pub struct LevelSet {
 
 impl LevelSet {
     /// Levels named `names` cut at `cuts` (one fewer than the names, finite, non-decreasing).
-    pub fn new(names: LevelNames, cuts: Vec<f64>) -> Result<LevelSet, String> {
+    pub fn new(names: LevelNames, cuts: Vec<f64>) -> Result<LevelSet, ScaleError> {
         if cuts.len() + 1 != names.len() {
-            return Err(format!(
-                "{} levels need {} cut points, not {}",
-                names.len(),
-                names.len() - 1,
-                cuts.len()
-            ));
+            return Err(ScaleError::CutCount {
+                levels: names.len(),
+                cuts: cuts.len(),
+            });
         }
         if cuts.iter().any(|c| !c.is_finite()) || cuts.windows(2).any(|w| w[0] > w[1]) {
-            return Err(format!(
-                "cut points must be finite and increasing: {cuts:?}"
-            ));
+            return Err(ScaleError::CutOrder(cuts));
         }
         Ok(LevelSet { names, cuts })
     }
@@ -432,15 +508,16 @@ impl LevelSet {
     }
 
     /// Cut points as [`LevelSet::cuts_text`] writes them.
-    pub fn parse_cuts(s: &str) -> Result<Vec<f64>, String> {
+    pub fn parse_cuts(s: &str) -> Result<Vec<f64>, ScaleError> {
         if s.trim().is_empty() {
             return Ok(Vec::new());
         }
         s.split(',')
             .map(|c| {
-                c.trim()
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad cut point {c:?} in {s:?}"))
+                c.trim().parse::<f64>().map_err(|_| ScaleError::Cut {
+                    cut: c.to_string(),
+                    cuts: s.to_string(),
+                })
             })
             .collect()
     }

@@ -925,6 +925,7 @@ pub fn is_unique(p: &Puzzle) -> bool {
     count_solutions(p, 2) == 1
 }
 
+#[cfg(feature = "dev")]
 /// Some solution of `p`, if it has any.
 pub fn first_solution(p: &Puzzle) -> Option<Grid> {
     search(p, 1, true, None).1

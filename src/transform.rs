@@ -19,6 +19,7 @@ use std::fmt;
 use crate::grid::{Cell, Grid, Puzzle};
 use crate::rng::Rng;
 
+#[cfg(feature = "dev")]
 /// Number of geometric maps: transpose (2) times band, row-in-band, stack and column-in-stack
 /// permutations (6^8).
 pub const GEOMETRIC_MAPS: u32 = 2 * 6u32.pow(8);
@@ -32,6 +33,17 @@ pub enum TransformError {
     /// The digit map is not a permutation of 1-9.
     #[error("digit map is not a permutation of 1-9")]
     BadDigits,
+    /// The text is not the form [`Transform`]'s `Display` writes.
+    #[error("bad transform {0:?}: expected t:0 r:012345678 c:012345678 d:123456789")]
+    Form(String),
+    /// The text has that form but its maps are not a symmetry.
+    #[error("bad transform {text:?}: expected t:0 r:012345678 c:012345678 d:123456789: {why}")]
+    Maps {
+        /// The text.
+        text: String,
+        /// Why its maps are not a symmetry.
+        why: Box<TransformError>,
+    },
 }
 
 /// A symmetry of Sudoku: geometric map plus digit relabelling. See the module docs.
@@ -262,13 +274,12 @@ impl fmt::Display for Transform {
 }
 
 impl std::str::FromStr for Transform {
-    type Err = String;
+    type Err = TransformError;
     /// The text form [`Transform`]'s `Display` writes: `t:1 r:012345678 c:012345678 d:123456789`.
-    fn from_str(s: &str) -> Result<Transform, String> {
-        let bad =
-            || format!("bad transform {s:?}: expected t:0 r:012345678 c:012345678 d:123456789");
+    fn from_str(s: &str) -> Result<Transform, TransformError> {
+        let bad = || TransformError::Form(s.to_string());
         let mut parts = s.split_whitespace();
-        let mut field = |name: &str| -> Result<Vec<u8>, String> {
+        let mut field = |name: &str| -> Result<Vec<u8>, TransformError> {
             let p = parts.next().ok_or_else(bad)?;
             let v = p.strip_prefix(name).ok_or_else(bad)?;
             v.bytes()
@@ -281,8 +292,10 @@ impl std::str::FromStr for Transform {
         if t.len() != 1 || t[0] > 1 || parts.next().is_some() {
             return Err(bad());
         }
-        Transform::new(t[0] == 1, nine(r)?, nine(c)?, nine(d)?)
-            .map_err(|e| format!("{}: {e}", bad()))
+        Transform::new(t[0] == 1, nine(r)?, nine(c)?, nine(d)?).map_err(|e| TransformError::Maps {
+            text: s.to_string(),
+            why: Box::new(e),
+        })
     }
 }
 

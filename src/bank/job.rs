@@ -322,14 +322,6 @@ pub struct Rated {
     pub level: u32,
 }
 
-impl Rated {
-    /// Rates a generated puzzle (seeds: the prepared list its seed index points into) and
-    /// measures its percentile against `levels`.
-    pub fn new(g: Generated, seeds: &[Prepared], levels: &crate::levels::Levels) -> Rated {
-        Measured::new(g, levels).rate(seeds, levels)
-    }
-}
-
 /// A generated puzzle with the one rating its bank's scale reads (its percentile and level
 /// known), before the other: what a build needs to tell whether a puzzle can land anywhere
 /// before it pays for the second rating.
@@ -388,7 +380,7 @@ impl Measured {
             None => Graded::new(g.puzzle, g.solution, g.canon),
         }
         .expect("a generated puzzle is unique");
-        let (d, h) = (graded.report.difficulty, graded.report.hsolve);
+        let (d, h) = (graded.rating.difficulty, graded.rating.hsolve);
         Rated {
             job: g.job,
             seed_id,
@@ -402,18 +394,16 @@ impl Measured {
 
 impl From<Rated> for NewPuzzle {
     fn from(r: Rated) -> NewPuzzle {
-        let (g, rep) = (&r.graded, &r.graded.report);
+        let (g, rating) = (&r.graded, &r.graded.rating);
         NewPuzzle {
-            puzzle: *g.puzzle.as_bytes(),
-            canon_key: g.key().0,
-            clues: g.puzzle.clues() as u32,
-            difficulty: rep.difficulty,
-            hsolve: rep.hsolve,
-            hsolve_sd: rep.hsolve_sd,
-            tier: rep.tier,
-            technique: crate::metrics::Technique::from_name(rep.technique)
-                .expect("a rating names a technique family")
-                .rank(),
+            puzzle: g.puzzle,
+            canon_key: g.key(),
+            clues: u32::from(rating.clues),
+            difficulty: rating.difficulty,
+            hsolve: rating.hsolve,
+            hsolve_sd: rating.hsolve_sd,
+            tier: rating.tier,
+            technique: rating.technique,
             seed_id: r.seed_id,
             level: r.level,
             transform: r.transform.map(|t| t.rank()),

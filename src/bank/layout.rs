@@ -21,7 +21,7 @@
 
 use crate::generate::Symmetry;
 use crate::grid::Puzzle;
-use crate::metrics::Technique;
+use crate::technique::Technique;
 use std::fmt;
 use std::str::FromStr;
 
@@ -56,16 +56,13 @@ impl Layout {
     }
 
     /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
-    pub fn keeps(&self, puzzle: &Puzzle, technique: &str) -> bool {
+    pub fn keeps(&self, puzzle: &Puzzle, technique: Technique) -> bool {
         let n = puzzle.clues() as u32;
         if self.clues.is_some_and(|(a, b)| n < a || n > b) {
             return false;
         }
         if let Some((lo, hi)) = self.techniques {
-            let Some(t) = Technique::from_name(technique) else {
-                return false;
-            };
-            if t < lo || t > hi {
+            if technique < lo || technique > hi {
                 return false;
             }
         }
@@ -99,42 +96,104 @@ pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
     })
 }
 
+/// Why a layout rule does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// Not `MIN..MAX`.
+    #[error("bad techniques {0:?}: expected MIN..MAX, e.g. pairs..trial")]
+    TechniquesForm(String),
+    /// Not a technique family's name.
+    #[error(
+        "bad technique {name:?} in {range:?}: one of singles, pairs, locked-candidates, \
+         x-wing-or-xy-wing, trial"
+    )]
+    Technique {
+        /// The name as given.
+        name: String,
+        /// The range as given.
+        range: String,
+    },
+    /// MIN harder than MAX.
+    #[error("bad techniques {range:?}: {min} is harder than {max}")]
+    TechniquesOrder {
+        /// The range as given.
+        range: String,
+        /// Its first family.
+        min: Technique,
+        /// Its second.
+        max: Technique,
+    },
+    /// Not `A..B`.
+    #[error("bad clue range {0:?}: expected A..B, e.g. 22..30")]
+    CluesForm(String),
+    /// A bound is not a number.
+    #[error("bad clue range {range:?}: {bound:?} is not a number")]
+    CluesNumber {
+        /// The range as given.
+        range: String,
+        /// The bound.
+        bound: String,
+    },
+    /// Not 17 <= A <= B <= 81.
+    #[error("bad clue range {0:?}: need 17 <= A <= B <= 81")]
+    CluesBounds(String),
+    /// Not a symmetry's name.
+    #[error("unknown symmetry {0:?}: none, rotate180, rotate90, mirror or diagonal")]
+    Symmetry(String),
+    /// Not a rule.
+    #[error("bad layout rule {rule:?} in {layout:?}")]
+    Rule {
+        /// The rule as given.
+        rule: String,
+        /// The rules as given.
+        layout: String,
+    },
+}
+
 /// Parses `MIN..MAX` technique families, e.g. `pairs..x-wing-or-xy-wing`.
-pub fn parse_techniques(s: &str) -> Result<(Technique, Technique), String> {
-    let names = "singles, pairs, locked-candidates, x-wing-or-xy-wing, trial";
+pub fn parse_techniques(s: &str) -> Result<(Technique, Technique), LayoutError> {
     let (a, b) = s
         .split_once("..")
-        .ok_or_else(|| format!("bad techniques {s:?}: expected MIN..MAX, e.g. pairs..trial"))?;
+        .ok_or_else(|| LayoutError::TechniquesForm(s.to_string()))?;
     let one = |x: &str| {
-        Technique::from_name(x)
-            .ok_or_else(|| format!("bad technique {x:?} in {s:?}: one of {names}"))
+        Technique::from_name(x).ok_or_else(|| LayoutError::Technique {
+            name: x.to_string(),
+            range: s.to_string(),
+        })
     };
     let (lo, hi) = (one(a)?, one(b)?);
     if lo > hi {
-        return Err(format!("bad techniques {s:?}: {lo} is harder than {hi}"));
+        return Err(LayoutError::TechniquesOrder {
+            range: s.to_string(),
+            min: lo,
+            max: hi,
+        });
     }
     Ok((lo, hi))
 }
 
 /// Parses a clue range `A..B` (17 <= A <= B <= 81).
-pub fn parse_clues(s: &str) -> Result<(u32, u32), String> {
+pub fn parse_clues(s: &str) -> Result<(u32, u32), LayoutError> {
     let (a, b) = s
         .split_once("..")
-        .ok_or_else(|| format!("bad clue range {s:?}: expected A..B, e.g. 22..30"))?;
+        .ok_or_else(|| LayoutError::CluesForm(s.to_string()))?;
     let num = |x: &str| {
         x.trim()
             .parse::<u32>()
-            .map_err(|_| format!("bad clue range {s:?}: {x:?} is not a number"))
+            .map_err(|_| LayoutError::CluesNumber {
+                range: s.to_string(),
+                bound: x.to_string(),
+            })
     };
     let (a, b) = (num(a)?, num(b)?);
     if !(17..=81).contains(&a) || b < a || b > 81 {
-        return Err(format!("bad clue range {s:?}: need 17 <= A <= B <= 81"));
+        return Err(LayoutError::CluesBounds(s.to_string()));
     }
     Ok((a, b))
 }
 
 /// Parses a symmetry name: none, rotate180, rotate90, mirror or diagonal.
-pub fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
+pub fn parse_symmetry(s: &str) -> Result<Symmetry, LayoutError> {
     [
         Symmetry::None,
         Symmetry::Rotate180,
@@ -144,7 +203,7 @@ pub fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
     ]
     .into_iter()
     .find(|y| y.to_string() == s.trim().to_lowercase())
-    .ok_or_else(|| format!("unknown symmetry {s:?}: none, rotate180, rotate90, mirror or diagonal"))
+    .ok_or_else(|| LayoutError::Symmetry(s.to_string()))
 }
 
 impl fmt::Display for Layout {
@@ -173,9 +232,9 @@ impl fmt::Display for Layout {
 }
 
 impl FromStr for Layout {
-    type Err = String;
+    type Err = LayoutError;
     /// What [`Layout`]'s `Display` writes.
-    fn from_str(s: &str) -> Result<Layout, String> {
+    fn from_str(s: &str) -> Result<Layout, LayoutError> {
         let mut l = Layout::default();
         for part in s.split_whitespace() {
             match part.split_once('=') {
@@ -184,7 +243,12 @@ impl FromStr for Layout {
                 Some(("symmetry", v)) => l.symmetry = parse_symmetry(v)?,
                 Some(("clues", v)) => l.clues = Some(parse_clues(v)?),
                 Some(("techniques", v)) => l.techniques = Some(parse_techniques(v)?),
-                _ => return Err(format!("bad layout rule {part:?} in {s:?}")),
+                _ => {
+                    return Err(LayoutError::Rule {
+                        rule: part.to_string(),
+                        layout: s.to_string(),
+                    })
+                }
             }
         }
         Ok(l)
@@ -213,7 +277,7 @@ mod tests {
         let mut rng = crate::Rng::new(5);
         let p = crate::generate::random_minimal(&mut rng, Symmetry::Rotate180);
         assert!(is_minimal(&p, Symmetry::Rotate180));
-        let t = crate::metrics::technique(&p).name();
+        let t = crate::metrics::technique(&p);
         let n = p.clues() as u32;
         let l: Layout = format!("symmetry=rotate180 clues={n}..{n} minimal")
             .parse()

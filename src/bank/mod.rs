@@ -1,29 +1,30 @@
 //! The bank builder: the hsolve paper's pseudo-generator (section 4.2) over the seed library,
 //! feeding the SQLite bank, and `verify`.
 //!
-//! - [`job`]: one job: a prepared seed, pseudo-generation (or a generator for the easiest
+//! - `job`: one job: a prepared seed, pseudo-generation (or a generator for the easiest
 //!   bands), the uniqueness check and canonical form, the rated row;
-//! - [`targets`]: quotas per band or level and where each one's jobs come from;
-//! - [`layout`]: the layout rules of a level (symmetry, clue range, minimality, techniques);
-//! - [`mod@build`]: the build loop and its writer thread;
-//! - [`accept`]: which rated puzzles a build keeps, in job order;
-//! - [`shard`]: a shard's share of the jobs and when it stops; [`mod@merge`]: shards combined;
-//! - [`mod@verify`]: stored rows re-checked from scratch.
+//! - `targets`: quotas per band or level and where each one's jobs come from;
+//! - `layout`: the layout rules of a level (symmetry, clue range, minimality, techniques);
+//! - `build`: a build: its plan (`plan`: everything decided before the first job), its
+//!   run (`run`: the batches of jobs) and its writer thread (`writer`);
+//! - `accept`: which rated puzzles a build keeps, in job order;
+//! - `shard`: a shard's share of the jobs and when it stops; `merge`: shards combined;
+//! - `verify`: stored rows re-checked from scratch.
 //!
 //! # Pipeline
 //!
 //! Jobs are numbered; job j draws from `Rng::for_job(rng_seed, j)`: a seed of the library, a
 //! random symmetry, and the order in which unreserved cells are revealed; with quotas, job j
-//! serves the quota its [`accept::Assignment`] names (the quotas' shares of the jobs, measured
+//! serves the quota its `accept::Assignment` names (the quotas' shares of the jobs, measured
 //! on a pilot, with the duplicates each will meet at the build's size estimated from its
-//! seeds, so that they fill together: [`targets::assignment`]). Jobs run in batches:
+//! seeds, so that they fill together: `targets::assignment`). Jobs run in batches:
 //!
 //! 1. in parallel: pseudo-generation (clue selection with the tier-k solver), the uniqueness
 //!    check, the canonical form;
 //! 2. puzzles of classes already seen (the bank's, and those accepted) are not rated;
 //! 3. in parallel: the rating (on the canonical form) and the secondary metrics
 //!    ([`crate::rate::Graded`]);
-//! 4. in job order: puzzles are accepted by the rule of [`accept`] until the requested count
+//! 4. in job order: puzzles are accepted by the rule of `accept` until the requested count
 //!    (or every quota) is met;
 //! 5. the writer thread, which owns the connection, commits the batch and the build's
 //!    progress in one transaction while the next batches run.
@@ -35,140 +36,88 @@
 //!
 //! Accepting in job order by a rule that depends on nothing but the jobs makes the bank the
 //! same whatever the thread count, the batch size or the number of machines: `build --shard
-//! K/N` runs every N-th block of jobs into a bank of its own ([`shard`]) and [`merge`] replays
+//! K/N` runs every N-th block of jobs into a bank of its own (`shard`) and `merge` replays
 //! the shards into the bank one machine builds. An interrupted build keeps its committed
 //! batches; the next build with the same RNG seed and count resumes at the first uncommitted
 //! job.
 
-pub mod accept;
-pub mod build;
-pub mod job;
-pub mod layout;
-pub mod merge;
-pub mod shard;
-pub mod targets;
-pub mod verify;
+crate::internal! {
+    accept;
+    build;
+    job;
+    layout;
+    merge;
+    shard;
+    targets;
+    verify;
+}
+mod error;
+mod plan;
+mod run;
+mod writer;
 
-pub use build::{build, Progress};
+pub use build::{build, Progress, StageTimes, MAX_COUNT};
+pub use error::BankError;
+pub use layout::{parse_clues, parse_symmetry, parse_techniques, Layout, LayoutError};
+pub use merge::{merge, MergeOptions, Merged};
+pub use shard::{Shard, ShardError, DEFAULT_MARGIN};
+pub use targets::{Aim, TargetProgress};
 pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
-use crate::levels::{LevelsError, RatingKind};
-use crate::store::StoreError;
-use std::path::PathBuf;
-pub use targets::Aim;
+pub use crate::generate::Symmetry;
+pub use crate::store::lock::WriterLock;
+pub use crate::store::retrieval::{unserve, Unserved};
+pub use crate::store::{open, open_existing, StoreError};
+pub use crate::technique::Technique;
 
-/// What can go wrong while building or verifying a bank.
-#[derive(Debug, thiserror::Error)]
-pub enum BankError {
-    /// The store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The bank's levels could not be set up.
-    #[error(transparent)]
-    Levels(#[from] LevelsError),
-    /// The worker threads could not be started.
-    #[error("starting the worker threads")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
-    /// The seed library has no seed.
-    #[error("the seed library is empty")]
-    EmptyLibrary,
-    /// The bank was rated by an older `difficulty` model.
-    #[error(
-        "this bank was rated by difficulty model {0} (this program rates with model {current}); \
-         the next `pseudoku build` on it re-rates it",
-        current = crate::difficulty::MODEL
-    )]
-    OlderModel(String),
-    /// More puzzles asked for than one build can count.
-    #[error("too many puzzles asked for: one build makes at most 2^40 (about 10^12)")]
-    TooMany,
-    /// Layout rules were given for a build that fills no level.
-    #[error("layout rules belong to levels: give them with --level NAME or --per-level N")]
-    LayoutWithoutLevel,
-    /// A stored layout rule does not parse.
-    #[error("the stored layout of level {level:?} is bad: {reason}")]
-    BadLayout {
-        /// The level.
-        level: String,
-        /// Why.
-        reason: String,
-    },
-    /// A plain build on a shard's bank.
-    #[error(
-        "this bank holds shard {0}/{1} of a build: merge the shards with `pseudoku merge`, \
-         or continue it with `build --shard {0}/{1}` and the same arguments"
-    )]
-    IsShard(u64, u64),
-    /// A shard build on a bank that holds another build's shard.
-    #[error("this bank holds a shard of another build ({0}): a shard builds into its own file")]
-    OtherShard(String),
-    /// A shard build on a bank that already holds puzzles or builds.
-    #[error(
-        "this bank already holds puzzles or builds: a shard builds into a new file of its own"
-    )]
-    ShardNotEmpty,
-    /// A shard's blocks smaller than its number of quotas.
-    #[error(
-        "a shard's block of jobs (--batch) must hold at least one job of each of its {0} quotas"
-    )]
-    ShardBlock(usize),
-    /// More quotas than one build can follow.
-    #[error("{0} bands or levels in one build: at most 64")]
-    TooManyTargets(usize),
-    /// A merge input is not a shard's bank.
-    #[error("{}: not a shard's bank (build shards with `pseudoku build --shard K/N`)", .0.display())]
-    NotShard(PathBuf),
-    /// A merge was given no shard.
-    #[error("no shard to merge")]
-    NoShards,
-    /// Merge inputs of different builds.
-    #[error(
-        "{}: a shard of another build than {} (each shard must be built with the same \
-         arguments, --seed and N)",
-        .path.display(), .first.display()
-    )]
-    OtherBuild {
-        /// The input.
-        path: PathBuf,
-        /// The first input.
-        first: PathBuf,
-    },
-    /// Not every shard of a build, or one twice.
-    #[error("a merge takes each of the {n} shards once; given: {}", .have.join(", "))]
-    ShardsMissing {
-        /// N.
-        n: u64,
-        /// The shards given (K/N).
-        have: Vec<String>,
-    },
-    /// Banks of different levels, reference or layout rules.
-    #[error(
-        "{}: its levels, reference or layout rules differ from the shards' (merge into a new \
-         file, or a bank with the same scale)",
-        .0.display()
-    )]
-    OtherScale(PathBuf),
-    /// A shard stopped before a job the merged bank needs.
-    #[error(
-        "{}: shard {shard} did not run job {job} (for {target}), which the merged bank needs: \
-         run that shard's build again with the same arguments and a larger --margin (it \
-         resumes where it stopped), then merge again",
-        .path.display()
-    )]
-    ShardShort {
-        /// The shard's file.
-        path: PathBuf,
-        /// K/N.
-        shard: String,
-        /// The target whose job is missing.
-        target: String,
-        /// The job.
-        job: u64,
-    },
-    /// The database writer thread stopped without saying why.
-    #[error("the database writer stopped")]
-    Writer,
+/// A bank's scale: its rating, the reference distribution its percentiles are measured
+/// against, its levels, and `calibrate`.
+pub mod levels {
+    pub use crate::levels::calibrate::{
+        calibrate, default_reference, Calibration, Corpus, LevelChange, MIN_REFERENCE,
+    };
+    pub use crate::levels::labelled::{fit_file, summary, LabelledFit};
+    pub use crate::levels::{Levels, LevelsError};
+    pub use crate::scale::{Band, LevelNames, LevelSet, PercentileRange, RatingKind, ScaleError};
+    pub use crate::store::settings::{levels as stored_levels, reference_description};
 }
+
+/// Handing out a bank's puzzles (`get`).
+pub mod retrieve {
+    pub use crate::retrieve::{
+        by_id, get, puzzle, range_text, write, Handout, RetrieveError, Selector,
+    };
+}
+
+/// Daily files and books for publishers (`export`).
+pub mod export {
+    pub use crate::calendar::Date;
+    pub use crate::export::pages::{Paper, PrintOptions, Solutions};
+    pub use crate::export::{
+        export, export_with_progress, parse_date, ExportError, ExportOptions, ExportReport,
+        Exported, Format, Shortage,
+    };
+}
+
+/// What a bank holds (`stats`), as tables, JSON and a drawing.
+pub mod stats {
+    pub use crate::inventory::plot::{draw, Format as PlotFormat, PlotError};
+    pub use crate::inventory::{read, Inventory};
+}
+
+/// The seed library the builds draw from, the seeds imported into a bank, and the miner.
+pub mod seeds {
+    pub use crate::seeds::imports::{import, with_imports};
+    pub use crate::seeds::{mine, Imported, Library, LibraryError, MineOptions, Seed, SeedError};
+}
+
+/// The bank over HTTP (`serve`).
+pub mod serve {
+    pub use crate::serve::{run, ServeError, ServeOptions};
+}
+
+use crate::levels::RatingKind;
+use std::path::PathBuf;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -194,9 +143,9 @@ pub struct BuildOptions {
     pub rng_seed: u64,
     /// The seed library file, or `None` for the shipped one (recorded with the build).
     pub seed_library: Option<PathBuf>,
-    /// Jobs per batch (for a shard: per block, see [`shard`]).
+    /// Jobs per batch (for a shard: per block, see `shard`).
     pub batch: u64,
-    /// Build only this shard of the jobs, into a bank of its own (see [`shard`]).
+    /// Build only this shard of the jobs, into a bank of its own (see `shard`).
     pub shard: Option<shard::Shard>,
 }
 

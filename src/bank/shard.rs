@@ -1,6 +1,6 @@
 //! Shards: `build --shard K/N` runs its share of a build's jobs (every N-th block of them) into
 //! a bank of its own, storing every candidate (see [`super::accept`]) its jobs make, and stops
-//! when its share would fill its targets with a margin; `merge` ([`super::merge`]) replays the
+//! when its share would fill its targets with a margin; `merge` ([`mod@super::merge`]) replays the
 //! shards' candidates in job order and gets the bank one machine builds.
 //!
 //! # What a shard stores, and why it is enough
@@ -41,25 +41,34 @@ pub const SLACK: u64 = 8;
 /// The most shards a build can be split in.
 pub const MAX_SHARDS: u64 = 100_000;
 
+/// Why a shard does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// Not `K/N` with numbers.
+    #[error("{0:?} is not K/N (e.g. 2/8)")]
+    Form(String),
+    /// N out of range.
+    #[error("N must be between 1 and {MAX_SHARDS}")]
+    Shards,
+    /// K out of range.
+    #[error("K must be between 1 and N ({0})")]
+    Shard(u64),
+}
+
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `K/N` with 1 <= K <= N, and the default margin.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("{s:?} is not K/N (e.g. 2/8)"))?;
-        let parse = |w: &str| -> Result<u64, String> {
-            w.trim()
-                .parse()
-                .map_err(|_| format!("{s:?} is not K/N (e.g. 2/8)"))
-        };
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let form = || ShardError::Form(s.to_string());
+        let (k, n) = s.split_once('/').ok_or_else(form)?;
+        let parse = |w: &str| w.trim().parse::<u64>().map_err(|_| form());
         let (k, n) = (parse(k)?, parse(n)?);
         if n == 0 || n > MAX_SHARDS {
-            return Err(format!("N must be between 1 and {MAX_SHARDS}"));
+            return Err(ShardError::Shards);
         }
         if k == 0 || k > n {
-            return Err(format!("K must be between 1 and N ({n})"));
+            return Err(ShardError::Shard(n));
         }
         Ok(Shard {
             k,

@@ -253,7 +253,7 @@ pub fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
         let fits = target.within.contains(rated.percentile, rated.level)
             && target
                 .layout
-                .keeps(&rated.graded.puzzle, rated.graded.report.technique);
+                .keeps(&rated.graded.puzzle, rated.graded.rating.technique);
         mask | (u64::from(fits) << t)
     })
 }

@@ -4,8 +4,8 @@
 
 use super::BankError;
 use crate::canon;
-use crate::grid::Puzzle;
 use crate::store;
+use crate::technique::Technique;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -71,52 +71,47 @@ pub fn verify_with_progress(
             }
             let mut out = Vec::new();
             let mut bad = |what: String| out.push(Mismatch { id: row.id, what });
-            let p = match row.puzzle.map(Puzzle::from_bytes) {
-                Some(Ok(p)) => p,
-                Some(Err(e)) => {
-                    bad(format!("puzzle is not a puzzle: {e}"));
-                    return out;
-                }
-                None => {
-                    bad("stored cells do not unpack".into());
+            let p = match &row.puzzle {
+                Ok(p) => *p,
+                Err(e) => {
+                    bad(e.to_string());
                     return out;
                 }
             };
             if crate::solve::solve(&p).unique().is_none() {
                 bad("not exactly one solution".into());
             }
-            if canon::canonical(&p).key().0[..] != row.canon_key[..] {
+            if row.canon_key != Some(canon::canonical(&p).key()) {
                 bad("key does not match the canonical form".into());
             }
-            let stored_technique =
-                crate::metrics::Technique::from_rank(row.technique).map(|t| t.name());
-            match crate::rate::report(&p, None) {
-                Ok(report) => {
-                    if report.hsolve != row.hsolve
-                        || report.hsolve_sd != row.hsolve_sd
-                        || report.tier != row.tier
-                        || Some(report.technique) != stored_technique
+            let stored_technique = row.technique;
+            match crate::rate::rate(&p, None) {
+                Ok(rating) => {
+                    if rating.hsolve != row.hsolve
+                        || rating.hsolve_sd != row.hsolve_sd
+                        || rating.tier != row.tier
+                        || Some(rating.technique) != stored_technique
                     {
                         bad(format!(
                             "hsolve {} sd {} tier {} technique {} != stored {} {} {} {}",
-                            report.hsolve,
-                            report.hsolve_sd,
-                            report.tier,
-                            report.technique,
+                            rating.hsolve,
+                            rating.hsolve_sd,
+                            rating.tier,
+                            rating.technique,
                             row.hsolve,
                             row.hsolve_sd,
                             row.tier,
-                            stored_technique.unwrap_or("?")
+                            stored_technique.map_or("?", Technique::name)
                         ));
                     }
-                    if row.difficulty != Some(report.difficulty) {
+                    if row.difficulty != Some(rating.difficulty) {
                         bad(format!(
                             "difficulty {} != stored {}",
-                            report.difficulty,
+                            rating.difficulty,
                             row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let value = kind.value(report.difficulty, report.hsolve);
+                    let value = rating.value(kind);
                     let level = levels.of(value) as u32;
                     if row.level != Some(level) {
                         bad(format!("level {level} != stored {:?}", row.level));

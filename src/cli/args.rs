@@ -2,6 +2,8 @@
 //! [`super`] turns into the library's validated options.
 
 use clap::{Parser, Subcommand};
+use pseudoku::bank::export::{Format, Paper, Solutions};
+use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
 
 /// Builds large, graded Sudoku puzzle banks.
@@ -135,7 +137,7 @@ pub enum Command {
     /// Print a shell completion script for bash, zsh, fish or powershell.
     ///
     /// E.g. `pseudoku completions bash > ~/.local/share/bash-completion/completions/pseudoku`
-    /// (see the README for each shell).
+    /// (docs/reference/cli.md gives the line for each shell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`;
     /// with --dir, write it and one page per subcommand (`pseudoku-build.1`, ...) there.
@@ -192,7 +194,7 @@ pub const THREADS_PER_CORE: usize = 4;
 /// drawn in, so that a wrong one stops the command before any work.
 pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
-    crate::inventory::plot::Format::of(&path).map_err(|e| e.to_string())?;
+    pseudoku::bank::stats::PlotFormat::of(&path).map_err(|e| e.to_string())?;
     Ok(path)
 }
 
@@ -236,7 +238,7 @@ pub struct BuildArgs {
     pub batch: u64,
     /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
     #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands", "level", "per_level"])]
-    pub band: Option<crate::levels::Band>,
+    pub band: Option<pseudoku::bank::levels::Band>,
     /// Build only puzzles of this level of the bank (e.g. hard): --count of them.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["per_band", "bands", "per_level"])]
     pub level: Option<String>,
@@ -250,18 +252,18 @@ pub struct BuildArgs {
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub bands: Option<u32>,
     /// The rating a new bank's percentiles and bands use.
-    #[arg(long, value_enum)]
-    pub rating: Option<crate::levels::RatingKind>,
+    #[arg(long, value_parser = choice::<RatingKind>())]
+    pub rating: Option<RatingKind>,
     /// When another process is writing to the bank, wait for it instead of stopping.
     #[arg(long)]
     pub wait: bool,
     /// Layout rule for the levels this build fills (stored with the bank; any layout option
     /// replaces their stored rules): the clue pattern's symmetry, none, rotate180, rotate90,
     /// mirror or diagonal.
-    #[arg(long, value_name = "S", value_parser = crate::bank::layout::parse_symmetry)]
-    pub symmetry: Option<crate::generate::Symmetry>,
+    #[arg(long, value_name = "S", value_parser = pseudoku::bank::parse_symmetry)]
+    pub symmetry: Option<pseudoku::bank::Symmetry>,
     /// Layout rule: between A and B clues (both included), e.g. 22..30.
-    #[arg(long, value_name = "A..B", value_parser = crate::bank::layout::parse_clues)]
+    #[arg(long, value_name = "A..B", value_parser = pseudoku::bank::parse_clues)]
     pub clues: Option<(u32, u32)>,
     /// Layout rule: minimal puzzles (no clue, or orbit of clues under --symmetry, can be
     /// removed keeping one solution).
@@ -269,15 +271,15 @@ pub struct BuildArgs {
     pub minimal: bool,
     /// Layout rule: the hardest technique family needed lies in MIN..MAX (singles, pairs,
     /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
-    #[arg(long, value_name = "MIN..MAX", value_parser = crate::bank::layout::parse_techniques)]
-    pub techniques: Option<(crate::metrics::Technique, crate::metrics::Technique)>,
+    #[arg(long, value_name = "MIN..MAX", value_parser = pseudoku::bank::parse_techniques)]
+    pub techniques: Option<(pseudoku::bank::Technique, pseudoku::bank::Technique)>,
     /// Build only shard K of N of this build's jobs into --db (a new file per shard); combine
     /// the N shard banks with `pseudoku merge`. Every shard takes the same other arguments.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::bank::shard::Shard>,
+    pub shard: Option<pseudoku::bank::Shard>,
     /// A shard stops when its share of the jobs fills each quota's 1/N plus this margin
     /// (percent, plus 8 puzzles); run it again with a larger one if `merge` asks.
-    #[arg(long, value_name = "PCT", requires = "shard", default_value_t = crate::bank::shard::DEFAULT_MARGIN,
+    #[arg(long, value_name = "PCT", requires = "shard", default_value_t = pseudoku::bank::DEFAULT_MARGIN,
           value_parser = parse_margin)]
     pub margin: f64,
 }
@@ -292,13 +294,13 @@ fn parse_margin(s: &str) -> Result<f64, String> {
 
 impl BuildArgs {
     /// The layout rules given, if any option was.
-    pub fn layout(&self) -> Option<crate::bank::layout::Layout> {
+    pub fn layout(&self) -> Option<pseudoku::bank::Layout> {
         let given = self.symmetry.is_some()
             || self.clues.is_some()
             || self.minimal
             || self.techniques.is_some();
-        given.then(|| crate::bank::layout::Layout {
-            symmetry: self.symmetry.unwrap_or(crate::generate::Symmetry::None),
+        given.then(|| pseudoku::bank::Layout {
+            symmetry: self.symmetry.unwrap_or(pseudoku::bank::Symmetry::None),
             clues: self.clues,
             minimal: self.minimal,
             techniques: self.techniques,
@@ -307,8 +309,8 @@ impl BuildArgs {
 
     /// The band and level quotas asked for (empty: any difficulty; `--per-level` is added by
     /// the build, which knows the bank's levels).
-    pub fn targets(&self) -> Result<Vec<(crate::bank::Aim, u64)>, String> {
-        use crate::bank::Aim;
+    pub fn targets(&self) -> Result<Vec<(pseudoku::bank::Aim, u64)>, String> {
+        use pseudoku::bank::Aim;
         if let Some(band) = self.band {
             return Ok(vec![(Aim::Band(band), self.count)]);
         }
@@ -319,7 +321,7 @@ impl BuildArgs {
             (Some(n), Some(m)) => Ok((1..=m)
                 .map(|k| {
                     (
-                        Aim::Band(crate::levels::Band::new(k, m).expect("1 <= k <= m")),
+                        Aim::Band(pseudoku::bank::levels::Band::new(k, m).expect("1 <= k <= m")),
                         n,
                     )
                 })
@@ -350,10 +352,10 @@ pub struct GetArgs {
     pub db: PathBuf,
     /// Band K of M, e.g. 3/4: percentiles [100(K-1)/M, 100K/M).
     #[arg(long, value_name = "K/M")]
-    pub band: Option<crate::levels::Band>,
+    pub band: Option<pseudoku::bank::levels::Band>,
     /// Percentiles [A, B), e.g. 90..95 (B = 100 includes 100).
     #[arg(long, value_name = "A..B")]
-    pub percentile: Option<crate::levels::PercentileRange>,
+    pub percentile: Option<pseudoku::bank::levels::PercentileRange>,
     /// A level of the bank's level names, e.g. hard.
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
@@ -397,13 +399,13 @@ pub struct CalibrateArgs {
     #[arg(long = "default")]
     pub default_reference: bool,
     /// The rating percentiles, bands and levels use.
-    #[arg(long, value_enum)]
-    pub rating: Option<crate::levels::RatingKind>,
+    #[arg(long, value_parser = choice::<RatingKind>())]
+    pub rating: Option<RatingKind>,
     /// Level names, easiest first, comma-separated, e.g. easy,medium,hard,expert: as many as
     /// now renames the levels; another number cuts the reference into equal shares; with
     /// `--labelled`, the order of the file's names.
     #[arg(long, value_name = "NAMES")]
-    pub levels: Option<crate::levels::LevelNames>,
+    pub levels: Option<pseudoku::bank::levels::LevelNames>,
     /// When another process is writing to the bank, wait for it instead of stopping.
     #[arg(long)]
     pub wait: bool,
@@ -444,8 +446,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "SPEC")]
     pub mix: String,
     /// The file format.
-    #[arg(long, value_enum, default_value = "txt")]
-    pub format: crate::export::Format,
+    #[arg(long, value_parser = choice::<Format>(), default_value = "txt")]
+    pub format: Format,
     /// The output folder (created if needed).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -462,8 +464,8 @@ pub struct ExportArgs {
     #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
     pub per_page: Option<u8>,
     /// Paper size [default: a4].
-    #[arg(long, value_enum, help_heading = "Printed pages (pdf, html)")]
-    pub paper: Option<crate::export::pages::Paper>,
+    #[arg(long, value_parser = choice::<Paper>(), help_heading = "Printed pages (pdf, html)")]
+    pub paper: Option<Paper>,
     /// The running heading [default: from the dates, e.g. "Sudoku, 4-10 January 2027"].
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub title: Option<String>,
@@ -472,8 +474,8 @@ pub struct ExportArgs {
     pub page_per_day: bool,
     /// How solutions are printed after the puzzles: compact (small grids, 16-20 a page),
     /// full (full size) or none [default: compact].
-    #[arg(long, value_enum, help_heading = "Printed pages (pdf, html)")]
-    pub solutions: Option<crate::export::pages::Solutions>,
+    #[arg(long, value_parser = choice::<Solutions>(), help_heading = "Printed pages (pdf, html)")]
+    pub solutions: Option<Solutions>,
     /// Begin with a cover page: the title, what the pages hold, how to play.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub cover: bool,
@@ -646,8 +648,8 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub model: bool,
     /// Which model's run --model shows.
-    #[arg(long, value_enum, default_value = "hsolve", requires = "model")]
-    pub rating: crate::levels::RatingKind,
+    #[arg(long, value_parser = choice::<RatingKind>(), default_value = "hsolve", requires = "model")]
+    pub rating: RatingKind,
 }
 
 /// Arguments of `pseudoku serve`.
@@ -703,4 +705,79 @@ pub struct SolveArgs {
     /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+}
+
+/// A value of the library chosen by name on the command line: its names and their help come
+/// from the library, so that the command line and the library cannot disagree.
+pub trait Choice: Copy + Send + Sync + 'static {
+    /// Every value, in the order the help lists them.
+    fn all() -> &'static [Self];
+    /// Its name on the command line.
+    fn name(self) -> &'static str;
+    /// Its help.
+    fn about(self) -> &'static str;
+}
+
+/// The parser of a [`Choice`]: one of its names (completions and `--help` list them).
+pub fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new(
+        T::all()
+            .iter()
+            .map(|&v| PossibleValue::new(v.name()).help(v.about())),
+    )
+    .map(|name| {
+        *T::all()
+            .iter()
+            .find(|v| v.name() == name)
+            .expect("the parser accepts only these names")
+    })
+}
+
+impl Choice for RatingKind {
+    fn all() -> &'static [Self] {
+        &RatingKind::ALL
+    }
+    fn name(self) -> &'static str {
+        RatingKind::name(self)
+    }
+    fn about(self) -> &'static str {
+        RatingKind::about(self)
+    }
+}
+
+impl Choice for Format {
+    fn all() -> &'static [Self] {
+        &Format::ALL
+    }
+    fn name(self) -> &'static str {
+        self.extension()
+    }
+    fn about(self) -> &'static str {
+        Format::about(self)
+    }
+}
+
+impl Choice for Paper {
+    fn all() -> &'static [Self] {
+        &Paper::ALL
+    }
+    fn name(self) -> &'static str {
+        Paper::name(self)
+    }
+    fn about(self) -> &'static str {
+        Paper::about(self)
+    }
+}
+
+impl Choice for Solutions {
+    fn all() -> &'static [Self] {
+        &Solutions::ALL
+    }
+    fn name(self) -> &'static str {
+        Solutions::name(self)
+    }
+    fn about(self) -> &'static str {
+        Solutions::about(self)
+    }
 }

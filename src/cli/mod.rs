@@ -30,6 +30,7 @@ macro_rules! say {
 pub use args::*;
 
 use anyhow::Context as _;
+use pseudoku::bank;
 use std::io::{self, BufWriter, IsTerminal as _, Write};
 
 /// How a command ended, mapped to the process exit code by `main`.
@@ -80,13 +81,13 @@ fn command() -> clap::Command {
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let result = match cli.command {
         Command::Solve(a) => batch(
-            crate::batch::Task::Solve { count: a.count },
+            pseudoku::batch::Task::Solve { count: a.count },
             &a.input,
             a.threads,
         ),
         Command::Rate(a) => run_rate(&a),
         Command::Canon(a) => batch(
-            crate::batch::Task::Canon {
+            pseudoku::batch::Task::Canon {
                 grid: a.grid,
                 json: a.json,
             },
@@ -156,7 +157,7 @@ fn lines_outcome(bad: usize) -> Outcome {
 }
 
 fn batch(
-    task: crate::batch::Task,
+    task: pseudoku::batch::Task,
     input: &std::path::Path,
     threads: usize,
 ) -> anyhow::Result<Outcome> {
@@ -175,7 +176,7 @@ fn batch(
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     // A spinner with the count once the work has taken a second (quick runs show nothing).
     let bar = LateBar::new("{spinner} {msg}: {pos} puzzles, {per_sec}, {elapsed}");
-    let summary = crate::batch::run_with_progress(
+    let summary = pseudoku::batch::run_with_progress(
         &task,
         input,
         &pool,
@@ -195,13 +196,11 @@ fn batch(
 
 fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     let levels = match &args.db {
-        Some(db) => Some(crate::store::settings::levels(
-            &crate::store::open_existing(db)?,
-        )?),
+        Some(db) => Some(bank::levels::stored_levels(&bank::open_existing(db)?)?),
         None => None,
     };
     batch(
-        crate::batch::Task::Rate {
+        pseudoku::batch::Task::Rate {
             runs: args.runs,
             json: args.json,
             levels,
@@ -222,14 +221,14 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
-    let opts = crate::serve::ServeOptions {
+    let opts = bank::serve::ServeOptions {
         db: args.db.clone(),
         listen: args.listen,
         token,
         readers: args.readers as usize,
         rng_seed: args.rng_seed,
     };
-    crate::serve::run(&opts, |addr| {
+    bank::serve::run(&opts, |addr| {
         warn!("pseudoku: serving {} on http://{addr}", args.db.display());
     })
     .with_context(|| format!("serving {}", args.db.display()))?;
@@ -238,12 +237,12 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_hint(args: &HintArgs) -> anyhow::Result<Outcome> {
-    let task = crate::batch::Task::Hint { json: args.json };
+    let task = pseudoku::batch::Task::Hint { json: args.json };
     let Some(id) = args.id else {
         return batch(task, &args.input, args.threads);
     };
     let puzzle = bank_puzzle(&args.db, id)?;
-    let entry = crate::input::Entry {
+    let entry = pseudoku::batch::Entry {
         line: 1,
         puzzle,
         rest: String::new(),
@@ -264,7 +263,7 @@ fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let puzzle = match (&args.puzzle, args.id) {
         (_, Some(id)) => bank_puzzle(&args.db, id)?,
         (Some(p), None) if p == "-" => {
-            let mut reader = crate::input::PuzzleReader::open(std::path::Path::new("-"))?;
+            let mut reader = pseudoku::batch::PuzzleReader::open(std::path::Path::new("-"))?;
             match reader.next() {
                 Some(entry) => entry?.puzzle,
                 None => anyhow::bail!("standard input holds no puzzle"),
@@ -274,11 +273,11 @@ fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         (None, None) => anyhow::bail!("give a puzzle, `-` or --id"),
     };
     let text = if args.model {
-        crate::explain::model(&puzzle, args.rating)?
+        pseudoku::explain::model(&puzzle, args.rating)?
     } else if args.json {
-        crate::explain::steps_json(&puzzle, args.grid)?
+        pseudoku::explain::steps_json(&puzzle, args.grid)?
     } else {
-        crate::explain::steps_text(&puzzle, args.grid)?
+        pseudoku::explain::steps_text(&puzzle, args.grid)?
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -287,12 +286,12 @@ fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
 }
 
 /// The puzzle of row `id` of the bank `db`.
-fn bank_puzzle(db: &std::path::Path, id: i64) -> anyhow::Result<crate::grid::Puzzle> {
-    let conn = crate::store::open_existing(db)?;
-    let Some(puzzle) = crate::store::retrieval::puzzle_by_id(&conn, id)? else {
-        anyhow::bail!("{}: no puzzle with id {id}", db.display());
-    };
-    puzzle.parse().context("a stored puzzle")
+fn bank_puzzle(db: &std::path::Path, id: i64) -> anyhow::Result<pseudoku::Puzzle> {
+    let conn = bank::open_existing(db)?;
+    match bank::retrieve::puzzle(&conn, id)? {
+        Some(puzzle) => Ok(puzzle),
+        None => anyhow::bail!("{}: no puzzle with id {id}", db.display()),
+    }
 }
 
 /// Set by Ctrl-C: a build stops after its current batch.
@@ -345,13 +344,13 @@ impl LateBar {
 }
 
 /// The seed library a build uses: `path`, or the shipped one.
-fn seed_library(path: Option<&std::path::Path>) -> anyhow::Result<crate::seeds::Library> {
+fn seed_library(path: Option<&std::path::Path>) -> anyhow::Result<bank::seeds::Library> {
     Ok(match path {
         Some(path) if !path.is_file() => {
             anyhow::bail!("{}: no such seed library file", path.display())
         }
-        Some(path) => crate::seeds::Library::load(path)?,
-        None => crate::seeds::Library::shipped(),
+        Some(path) => bank::seeds::Library::load(path)?,
+        None => bank::seeds::Library::shipped(),
     })
 }
 
@@ -359,7 +358,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let lib = seed_library(args.seed_library.as_deref())?;
     // A second Ctrl-C while stopping is left to the default handler; ignore "already set".
     let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
-    let opts = crate::bank::BuildOptions {
+    let opts = bank::BuildOptions {
         db: args.db.clone(),
         count: args.count,
         targets: args.targets().map_err(anyhow::Error::msg)?,
@@ -371,7 +370,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         rng_seed: args.rng_seed,
         seed_library: args.seed_library.clone(),
         batch: args.batch.max(1),
-        shard: args.shard.map(|s| crate::bank::shard::Shard {
+        shard: args.shard.map(|s| bank::Shard {
             margin: args.margin,
             ..s
         }),
@@ -383,7 +382,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         "{elapsed_precise} [{bar:30}] {pos}/{len} stored, {msg} ETA {eta}",
     );
     let mut last_line = std::time::Instant::now();
-    let prog = crate::bank::build(&opts, &lib, &STOP, |p| {
+    let prog = bank::build(&opts, &lib, &STOP, |p| {
         // This run's rate: a resumed build's earlier rows are not counted.
         let rate = (p.stored - p.at_start) as f64 / start.elapsed().as_secs_f64().max(1e-9);
         if tty {
@@ -445,23 +444,23 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     warn!(
         "thread time by stage: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; \
          insert {:.1} s",
-        prog.stage[0].as_secs_f64(),
-        prog.stage[1].as_secs_f64(),
-        prog.stage[2].as_secs_f64()
+        prog.stages.generation.as_secs_f64(),
+        prog.stages.rating.as_secs_f64(),
+        prog.stages.insert.as_secs_f64()
     );
     Ok(Outcome::Interrupted.when(stopped))
 }
 
 fn run_merge(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
-    let opts = crate::bank::merge::MergeOptions {
+    let opts = bank::MergeOptions {
         out: args.out.clone(),
         inputs: args.inputs.clone(),
         wait: args.wait,
         commit_rows: 65_536,
     };
     let start = std::time::Instant::now();
-    let done = crate::bank::merge::merge(&opts, &STOP, |m| {
+    let done = bank::merge(&opts, &STOP, |m| {
         warn!("merged up to job {}: {} stored", m.next_job, m.stored);
     })?;
     if done.already {
@@ -494,11 +493,11 @@ fn run_merge(args: &MergeArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
-    use crate::store::retrieval::Unserved;
-    let conn = crate::store::open_existing(&args.db)?;
+    use bank::Unserved;
+    let conn = bank::open_existing(&args.db)?;
     let mut kept = 0;
     for &id in &args.ids {
-        match crate::store::retrieval::unserve(&conn, id)? {
+        match bank::unserve(&conn, id)? {
             Unserved::Back { was_served: true } => say!("{id}\tunserved"),
             Unserved::Back { was_served: false } => say!("{id}\tnot served"),
             Unserved::Missing => {
@@ -518,15 +517,16 @@ fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
-    use crate::retrieve::Selector;
+    use bank::retrieve::Selector;
     if let Some(id) = args.id {
-        let conn = crate::store::open_existing(&args.db)?;
-        let Some(p) = crate::retrieve::by_id(&conn, id, args.mark_served)? else {
+        let conn = bank::open_existing(&args.db)?;
+        let levels = bank::levels::Levels::read(&conn)?;
+        let Some(p) = bank::retrieve::by_id(&conn, &levels, id, args.mark_served)? else {
             warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             return Ok(Outcome::Short);
         };
         let mut out = BufWriter::new(io::stdout().lock());
-        crate::retrieve::write(&mut out, &[p], args.json)?;
+        bank::retrieve::write(&mut out, &[p], args.json)?;
         out.flush()?;
         return Ok(Outcome::Success);
     }
@@ -536,15 +536,10 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         (_, _, Some(l)) => Selector::Level(l.clone()),
         _ => unreachable!("clap requires one of --band, --percentile, --level"),
     };
-    let conn = crate::store::open_existing(&args.db)?;
-    let rng_seed = args.rng_seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        crate::rng::splitmix64(t ^ u64::from(std::process::id()) << 32)
-    });
-    let mut rng = crate::rng::Rng::new(rng_seed);
-    let (levels, rating, puzzles) = crate::retrieve::get(
+    let conn = bank::open_existing(&args.db)?;
+    let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
+    let mut rng = pseudoku::Rng::new(rng_seed);
+    let (levels, puzzles) = bank::retrieve::get(
         &conn,
         &selector,
         args.count as usize,
@@ -552,10 +547,10 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         &mut rng,
     )?;
     let mut out = BufWriter::new(io::stdout().lock());
-    crate::retrieve::write(&mut out, &puzzles, args.json)?;
+    bank::retrieve::write(&mut out, &puzzles, args.json)?;
     out.flush()?;
     if (puzzles.len() as u64) < args.count {
-        let what = selector.describe(&levels, rating);
+        let what = selector.describe(&levels.set, levels.rating);
         if puzzles.is_empty() {
             warn!("pseudoku: no unserved puzzle left in {what}");
         } else {
@@ -571,9 +566,9 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
-    use crate::levels::calibrate::{self, Corpus, LevelChange};
-    let mut conn = crate::store::open_existing(&args.db)?;
-    let _lock = crate::store::lock::WriterLock::acquire(&args.db, "calibrate", args.wait)?;
+    use bank::levels::{self as calibrate, Corpus, LevelChange};
+    let mut conn = bank::open_existing(&args.db)?;
+    let _lock = bank::WriterLock::acquire(&args.db, "calibrate", args.wait)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -588,13 +583,12 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
         if args.labelled {
-            let (rating, _) = crate::store::settings::levels(&conn)?;
+            let (rating, _) = bank::levels::stored_levels(&conn)?;
             let rating = args.rating.unwrap_or(rating);
             spin.set_message(format!("rating and fitting {}", path.display()));
-            let fit = pool.install(|| {
-                crate::levels::labelled::fit_file(path, args.levels.as_ref(), rating)
-            })?;
-            let summary = crate::levels::labelled::summary(&fit, rating);
+            let fit =
+                pool.install(|| bank::levels::fit_file(path, args.levels.as_ref(), rating))?;
+            let summary = bank::levels::summary(&fit, rating);
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
             levels = Some(LevelChange::Set(fit.set));
         } else {
@@ -626,7 +620,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         reference = Some(calibrate::default_reference());
         // Without --levels, the default names too: the default levels, not the bank's
         // current names cut into equal shares.
-        levels.get_or_insert(LevelChange::Names(crate::scale::LevelNames::default()));
+        levels.get_or_insert(LevelChange::Names(bank::levels::LevelNames::default()));
     }
     let change = calibrate::Calibration {
         reference,
@@ -636,7 +630,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     spin.set_message("recomputing every stored level");
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
     spin.finish_and_clear();
-    let description = crate::store::settings::get(&conn, "reference")?.unwrap_or_default();
+    let description = bank::levels::reference_description(&conn)?.unwrap_or_default();
     say!(
         "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} levels recomputed \
          (percentiles are measured when read)",
@@ -648,10 +642,10 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    let start = crate::export::parse_date(&args.start)?;
+    let start = bank::export::parse_date(&args.start)?;
     let print = print_options(args)?;
-    let mut conn = crate::store::open_existing(&args.db)?;
-    let opts = crate::export::ExportOptions {
+    let mut conn = bank::open_existing(&args.db)?;
+    let opts = bank::export::ExportOptions {
         start,
         days: args.days,
         mix: args.mix.clone(),
@@ -665,7 +659,7 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         rng_seed: args.rng_seed,
     };
     let bar = LateBar::new("{msg} [{bar:40}] {pos}/{len}, {eta} left");
-    let report = crate::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
+    let report = bank::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
         if let Some(b) = bar.shown() {
             b.set_message(stage);
             b.set_length(total);
@@ -699,8 +693,8 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
 
 /// The printed pages' options of `export`; an error when one is given for a format that is
 /// not printed.
-fn print_options(args: &ExportArgs) -> anyhow::Result<crate::export::pages::PrintOptions> {
-    use crate::export::{pages::PrintOptions, Format};
+fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions> {
+    use bank::export::{Format, PrintOptions};
     let given = [
         ("--per-page", args.per_page.is_some()),
         ("--paper", args.paper.is_some()),
@@ -736,15 +730,15 @@ fn print_options(args: &ExportArgs) -> anyhow::Result<crate::export::pages::Prin
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
-    let conn = crate::store::open_existing(&args.db)?;
-    let inv = crate::inventory::read(&conn)?;
+    let conn = bank::open_existing(&args.db)?;
+    let inv = bank::stats::read(&conn)?;
     if args.json {
         say!("{}", serde_json::to_string(&inv)?);
     } else {
         io::stdout().write_all(inv.to_text().as_bytes())?;
     }
     if let Some(path) = &args.plot {
-        crate::inventory::plot::draw(&inv, path)?;
+        bank::stats::draw(&inv, path)?;
     }
     Ok(Outcome::Success)
 }
@@ -755,7 +749,7 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         "{msg} [{bar:40}] {pos}/{len} rows, {per_sec}, {eta} left",
     );
     bar.set_message("verifying");
-    let v = crate::bank::verify_with_progress(&args.db, args.sample, &|done, total| {
+    let v = bank::verify_with_progress(&args.db, args.sample, &|done, total| {
         bar.set_length(total);
         bar.set_position(done);
     })?;
@@ -775,15 +769,15 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
 fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     if let Some(file) = &at.library {
-        io::stdout().write_all(crate::seeds::Library::load(file)?.summary().as_bytes())?;
+        io::stdout().write_all(bank::seeds::Library::load(file)?.summary().as_bytes())?;
         return Ok(Outcome::Success);
     }
     let base = seed_library(at.seed_library.as_deref())?;
     let n = base.seeds.len();
     // A bank that does not exist yet has no imports (and is not created by listing).
     let (lib, imported) = if at.db.is_file() {
-        let conn = crate::store::open_existing(&at.db)?;
-        crate::seeds::imports::with_imports(&conn, base)?
+        let conn = bank::open_existing(&at.db)?;
+        bank::seeds::with_imports(&conn, base)?
     } else {
         (base, 0)
     };
@@ -799,7 +793,7 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     let (done, total) = match &at.library {
         Some(file) => {
-            let mut lib = crate::seeds::Library::load(file)?;
+            let mut lib = bank::seeds::Library::load(file)?;
             let done = lib.import(&args.input)?;
             lib.save(file)?;
             (done, format!("library: {} seeds", lib.seeds.len()))
@@ -813,9 +807,9 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
                 "{}: no such file",
                 args.input.display()
             );
-            let _lock = crate::store::lock::WriterLock::acquire(&at.db, "seeds import", args.wait)?;
-            let conn = crate::store::open(&at.db)?;
-            let (done, imported) = crate::seeds::imports::import(&conn, &args.input, base)?;
+            let _lock = bank::WriterLock::acquire(&at.db, "seeds import", args.wait)?;
+            let conn = bank::open(&at.db)?;
+            let (done, imported) = bank::seeds::import(&conn, &args.input, base)?;
             (
                 done,
                 format!("library {n} + imported into {} {imported}", at.db.display()),
@@ -835,7 +829,7 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
-    let opts = crate::seeds::MineOptions {
+    let opts = bank::seeds::MineOptions {
         tier: args.tier,
         count: args.count,
         threads: args.threads,
@@ -850,7 +844,7 @@ fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
             .expect("a valid template"),
     );
     let start = std::time::Instant::now();
-    let (lib, jobs) = crate::seeds::mine(&opts, |jobs, have| {
+    let (lib, jobs) = bank::seeds::mine(&opts, |jobs, have| {
         bar.set_position(jobs);
         bar.set_message(format!(
             "tier 1: {}  2: {}  3: {}  4: {}  5+: {}",

@@ -116,7 +116,7 @@ pub fn render(
         )],
         Format::Pdf => vec![(
             format!("{name}.{ext}"),
-            super::pdf::render(&pages()).map_err(super::ExportError::Pdf)?,
+            super::pdf::render(&pages())?,
         )],
     })
 }
@@ -179,15 +179,6 @@ fn optional(v: Option<f64>) -> String {
     v.map_or(String::new(), |d| d.to_string())
 }
 
-/// The rating a printed page shows: `difficulty 3.1`, or `hsolve 250` for a puzzle exported
-/// before it had a `difficulty`.
-pub(crate) fn shown_rating(p: &Exported) -> String {
-    match p.difficulty {
-        Some(d) => format!("difficulty {d}"),
-        None => format!("hsolve {}", p.hsolve),
-    }
-}
-
 fn json(name: &str, puzzles: &[Exported]) -> String {
     #[derive(serde::Serialize)]
     struct Doc<'a> {
@@ -218,11 +209,16 @@ fn sdk(puzzles: &[Exported], solutions: bool) -> String {
             "#C slot {}, id {}, {}, percentile {}{}",
             p.slot,
             p.id,
-            shown_rating(p),
+            p.shown_rating(),
             p.percentile,
             if solutions { ", solution" } else { "" }
         );
-        for row in rows(if solutions { &p.solution } else { &p.puzzle }) {
+        let cells = if solutions {
+            p.solution.to_line()
+        } else {
+            p.puzzle.to_line()
+        };
+        for row in rows(&cells) {
             let _ = writeln!(s, "{row}");
         }
     }

@@ -5,6 +5,7 @@
 //! sheets are shown one under another. No clock: the same pages give the same bytes.
 
 use super::pages::{Align, Mark, Pages};
+use crate::grid::Grid;
 use std::fmt::Write as _;
 
 /// `&`, `<`, `>` and `"` escaped for HTML text and attributes.
@@ -112,16 +113,14 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
                 "<table class=\"grid\" style=\"left:{x:.2}pt;top:{y:.2}pt;--c:{cell:.2}pt;font-size:{:.2}pt\">",
                 0.6 * cell
             );
-            let shown = solution.as_deref().unwrap_or(puzzle).as_bytes();
+            let shown = solution.as_ref().map_or(puzzle.as_bytes(), Grid::as_bytes);
             let clues = puzzle.as_bytes();
             for r in 0..9 {
                 s.push_str("<tr>");
                 for c in 0..9 {
                     let i = 9 * r + c;
-                    let v = shown.get(i).copied().unwrap_or(b'.');
-                    let clue = clues
-                        .get(i)
-                        .is_some_and(|b| b.is_ascii_digit() && *b != b'0');
+                    let v = shown[i];
+                    let clue = clues[i] != 0;
                     let mut class = String::new();
                     if c % 3 == 0 && c > 0 {
                         class.push_str(" bl");
@@ -132,8 +131,8 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
                     if solution.is_some() {
                         class.push_str(if clue { " g" } else { " s" });
                     }
-                    let v = if v.is_ascii_digit() && v != b'0' {
-                        (v as char).to_string()
+                    let v = if v != 0 {
+                        char::from(b'0' + v).to_string()
                     } else {
                         String::new()
                     };

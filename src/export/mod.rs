@@ -36,7 +36,10 @@ pub mod pages;
 pub mod pdf;
 
 use crate::calendar::Date;
+use crate::canon::Key;
+use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet};
+use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
 use crate::store::retrieval::Within;
 use crate::store::{self, StoreError};
@@ -45,7 +48,40 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-pub use crate::store::batches::Exported;
+/// One exported puzzle, as the files show it (its ratings and percentile as recorded when it
+/// was first exported).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Exported {
+    /// The date it is published.
+    pub date: String,
+    /// Its slot in the day, from 1.
+    pub slot: u32,
+    /// Its level (or band) as the mix named it.
+    pub level: String,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution.
+    pub solution: Grid,
+    /// Its `difficulty` when it was exported (`None` if it had none yet).
+    pub difficulty: Option<f64>,
+    /// Its hsolve rating when it was exported.
+    pub hsolve: f64,
+    /// Its percentile when it was exported.
+    pub percentile: f64,
+    /// Its row id in the bank.
+    pub id: i64,
+}
+
+impl Exported {
+    /// The rating a printed puzzle shows: `difficulty 3.1`, or `hsolve 250` for a puzzle
+    /// exported before it had a `difficulty`.
+    pub fn shown_rating(&self) -> String {
+        match self.difficulty {
+            Some(d) => format!("difficulty {d}"),
+            None => format!("hsolve {}", self.hsolve),
+        }
+    }
+}
 
 /// What can go wrong in an export.
 #[derive(Debug, thiserror::Error)]
@@ -85,11 +121,11 @@ pub enum ExportError {
         mix: String,
     },
     /// The PDF writer failed.
-    #[error("writing the PDF: {0}")]
-    Pdf(String),
-    /// A stored solution does not parse (a damaged bank).
-    #[error("a stored solution does not parse: {0}")]
-    Solution(crate::grid::ParseError),
+    #[error(transparent)]
+    Pdf(#[from] pdf::PdfError),
+    /// A puzzle could not be handed out (a damaged bank).
+    #[error(transparent)]
+    Retrieve(#[from] RetrieveError),
 }
 
 impl ExportError {
@@ -149,7 +185,11 @@ impl Mix {
                 .filter(|&n| (1..=100).contains(&n))
                 .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to 100")))?;
             let within = if label.contains('/') {
-                Within::Percentiles(Band::from_str(&label).map_err(bad)?.range())
+                Within::Percentiles(
+                    Band::from_str(&label)
+                        .map_err(|e| bad(e.to_string()))?
+                        .range(),
+                )
             } else {
                 Within::Level(levels.index(&label).ok_or_else(|| {
                     bad(format!(
@@ -184,7 +224,7 @@ impl Mix {
 }
 
 /// The output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Tab-separated text: the puzzles, then a solutions section.
     Txt,
@@ -202,7 +242,29 @@ pub enum Format {
 }
 
 impl Format {
-    /// The file extension.
+    /// Every format.
+    pub const ALL: [Format; 6] = [
+        Format::Txt,
+        Format::Csv,
+        Format::Json,
+        Format::Sdk,
+        Format::Html,
+        Format::Pdf,
+    ];
+
+    /// What it holds, in a line for people (the command line's help).
+    pub fn about(self) -> &'static str {
+        match self {
+            Format::Txt => "Tab-separated text: the puzzles, then a solutions section",
+            Format::Csv => "CSV with a header; solutions in the same rows",
+            Format::Json => "One JSON document; solutions in the same objects",
+            Format::Sdk => "The common .sdk layout; solutions in a second file",
+            Format::Html => "Printable HTML: the PDF's pages, with print CSS",
+            Format::Pdf => "A printable PDF: the puzzles, then their solutions",
+        }
+    }
+
+    /// The file extension, which names the format (`--format`).
     pub fn extension(self) -> &'static str {
         match self {
             Format::Txt => "txt",
@@ -271,16 +333,13 @@ pub struct ExportReport {
 struct Placed {
     slot: u32,
     level: String,
-    grid_key: String,
+    grid_key: Key,
     seed_id: Option<i64>,
 }
 
-/// The class key of a solution grid (81 digits).
-fn grid_key(solution: &str) -> Result<String> {
-    let g = crate::grid::Puzzle::parse_line(solution)
-        .and_then(crate::grid::Grid::from_puzzle)
-        .map_err(ExportError::Solution)?;
-    Ok(crate::canon::canonical_grid(&g).key().to_hex())
+/// The class key of a solution grid.
+fn grid_key(solution: &Grid) -> Key {
+    crate::canon::canonical_grid(solution).key()
 }
 
 /// Exports `opts` from the open bank `conn` (see the module docs).
@@ -368,8 +427,9 @@ pub fn export_with_progress(
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
-                match choose(conn, scale.measure(), item.within, &placed, day, &mut rng)? {
-                    Some((p, grid)) => {
+                match choose(conn, &scale, item.within, &placed, day, &mut rng)? {
+                    Some(p) => {
+                        let grid = grid_key(&p.solution);
                         store::batches::record(
                             conn,
                             &store::batches::NewRecord {
@@ -382,7 +442,6 @@ pub fn export_with_progress(
                                 percentile: p.percentile,
                             },
                         )?;
-                        store::retrieval::mark_served(conn, p.id)?;
                         let day_rows = placed.entry(day).or_default();
                         day_rows.push(Placed {
                             slot: *slot,
@@ -417,10 +476,22 @@ pub fn export_with_progress(
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
-            let mut puzzles = store::batches::day(conn, &date)?;
-            for p in &mut puzzles {
-                p.solution = crate::retrieve::solution_of(&p.puzzle);
-            }
+            let puzzles = store::batches::day(conn, &date)?
+                .into_iter()
+                .map(|r| {
+                    Ok(Exported {
+                        solution: crate::retrieve::solve(&r.puzzle, r.id)?,
+                        date: r.date,
+                        slot: r.slot,
+                        level: r.level,
+                        puzzle: r.puzzle,
+                        difficulty: r.difficulty,
+                        hsolve: r.hsolve,
+                        percentile: r.percentile,
+                        id: r.id,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
@@ -548,38 +619,32 @@ pub fn parse_date(s: &str) -> Result<Date> {
 
 /// A puzzle of `within` for `day` that keeps the variety rule against `placed`: drawn
 /// uniformly among the unserved puzzles of `within` that keep it (uniform draws without
-/// replacement, skipping those the rule excludes).
+/// replacement, skipping those the rule excludes), and marked served.
 fn choose(
     conn: &Connection,
-    measure: store::retrieval::Measure,
+    scale: &crate::levels::Levels,
     within: Within,
     placed: &HashMap<i64, Vec<Placed>>,
     day: i64,
     rng: &mut Rng,
-) -> Result<Option<(store::Served, String)>> {
+) -> Result<Option<Handout>> {
     let near: Vec<&Placed> = (day - WINDOW_DAYS..=day + WINDOW_DAYS)
         .filter_map(|d| placed.get(&d))
         .flatten()
         .collect();
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
-    let grids: HashSet<&str> = near.iter().map(|p| p.grid_key.as_str()).collect();
-    let mut sampler = store::retrieval::Sampler::new(conn, measure, within)?;
-    while let Some(mut p) = sampler.draw(rng)? {
-        if p.seed_id.is_some_and(|s| seeds.contains(&s)) {
-            continue;
-        }
-        crate::retrieve::solve(&mut p);
-        let g = grid_key(&p.solution)?;
-        if !grids.contains(g.as_str()) {
-            return Ok(Some((p, g)));
-        }
-    }
-    Ok(None)
+    let grids: HashSet<Key> = near.iter().map(|p| p.grid_key).collect();
+    let keep = |h: &Handout| {
+        Ok(!h.seed_id.is_some_and(|s| seeds.contains(&s)) && !grids.contains(&grid_key(&h.solution)))
+    };
+    let mut draws = Draws::new(conn, scale, within, Recipient::Slot { keep: &keep })?;
+    Ok(draws.next(rng)?)
 }
 
 /// The environment variable that makes an export abort right after its commit, before
 /// renaming its files: how the tests play a crash at the worst moment. Read only by a binary
 /// built with the `fault-injection` feature (the tests enable it; the product does not).
+#[cfg(any(feature = "dev", feature = "fault-injection"))]
 pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
 
 /// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):

@@ -26,9 +26,10 @@
 use super::Exported;
 use crate::calendar::{self, Date};
 use crate::fonts::text_width;
+use crate::grid::{Grid, Puzzle};
 
 /// A paper size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Paper {
     /// ISO A4, 210 x 297 mm.
     #[default]
@@ -38,6 +39,25 @@ pub enum Paper {
 }
 
 impl Paper {
+    /// Every paper size.
+    pub const ALL: [Paper; 2] = [Paper::A4, Paper::Letter];
+
+    /// Its name (`--paper`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        }
+    }
+
+    /// Its size, for people.
+    pub fn about(self) -> &'static str {
+        match self {
+            Paper::A4 => "ISO A4, 210 x 297 mm",
+            Paper::Letter => "US Letter, 8.5 x 11 in",
+        }
+    }
+
     /// Width and height in points.
     pub fn size(self) -> (f32, f32) {
         match self {
@@ -56,7 +76,7 @@ impl Paper {
 }
 
 /// How the solutions are printed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Solutions {
     /// Small grids after the puzzles, 16 (Letter) or 20 (A4) a page.
     #[default]
@@ -65,6 +85,29 @@ pub enum Solutions {
     Full,
     /// No solutions.
     None,
+}
+
+impl Solutions {
+    /// Every way.
+    pub const ALL: [Solutions; 3] = [Solutions::Compact, Solutions::Full, Solutions::None];
+
+    /// Its name (`--solutions`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Solutions::Compact => "compact",
+            Solutions::Full => "full",
+            Solutions::None => "none",
+        }
+    }
+
+    /// What it prints, for people.
+    pub fn about(self) -> &'static str {
+        match self {
+            Solutions::Compact => "Small grids after the puzzles, 16 (Letter) or 20 (A4) a page",
+            Solutions::Full => "Full-size grids after the puzzles, in the puzzle pages' layout",
+            Solutions::None => "No solutions",
+        }
+    }
 }
 
 /// How printed pages are laid out.
@@ -157,10 +200,10 @@ pub enum Mark {
         y: f32,
         /// Cell size in points.
         cell: f32,
-        /// The puzzle (81 characters, `.` for empty).
-        puzzle: String,
+        /// The puzzle.
+        puzzle: Puzzle,
         /// The solution to print in it (the clues bold, the rest grey), or none for the puzzle.
-        solution: Option<String>,
+        solution: Option<Grid>,
     },
     /// A horizontal line from (x, y), `length` long and `weight` thick.
     Rule {
@@ -631,7 +674,7 @@ impl<'o> Book<'o> {
                     let t = format!(
                         "id {} - {} - percentile {}",
                         p.id,
-                        super::formats::shown_rating(p),
+                        p.shown_rating(),
                         p.percentile
                     );
                     let size = fit(&t, 7.5, false, size);
@@ -709,8 +752,8 @@ fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
         x,
         y,
         cell,
-        puzzle: p.puzzle.clone(),
-        solution: solved.then(|| p.solution.clone()),
+        puzzle: p.puzzle,
+        solution: solved.then_some(p.solution),
     }
 }
 
@@ -739,13 +782,16 @@ fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
 mod tests {
     use super::*;
 
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
     fn puzzle(date: &str, slot: u32, level: &str) -> Exported {
         Exported {
             date: date.into(),
             slot,
             level: level.into(),
-            puzzle: ".".repeat(81),
-            solution: "1".repeat(81),
+            puzzle: SOLUTION.parse().unwrap(),
+            solution: SOLUTION.parse().unwrap(),
             difficulty: Some(2.5),
             hsolve: 100.0,
             percentile: 50.0,

@@ -12,6 +12,7 @@
 
 use super::pages::{Mark, Pages};
 use crate::fonts::{text_width, SANS, SANS_BOLD};
+use crate::grid::{Grid, Puzzle};
 use krilla::color::luma;
 use krilla::geom::{PathBuilder, Point, Rect};
 use krilla::metadata::Metadata;
@@ -27,8 +28,22 @@ const THIN: f32 = 0.5;
 /// Box borders and the frame.
 const THICK: f32 = 1.8;
 
+/// Why the PDF could not be made (none of these happens with the shipped fonts and papers).
+#[derive(Debug, thiserror::Error)]
+pub enum PdfError {
+    /// A shipped font does not load.
+    #[error("the shipped font {0} does not load")]
+    Font(&'static str),
+    /// A page size krilla refuses.
+    #[error("bad paper size")]
+    Paper,
+    /// krilla could not write the document.
+    #[error("writing the PDF: {0}")]
+    Write(String),
+}
+
 /// The PDF of `pages`.
-pub fn render(pages: &Pages) -> Result<Vec<u8>, String> {
+pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
     let mut doc = Document::new_with(SerializeSettings {
         xmp_metadata: false,
         ..Default::default()
@@ -40,12 +55,12 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, String> {
             .language("en".to_string()),
     );
     let fonts = Fonts {
-        regular: Font::new(SANS.into(), 0).ok_or("the shipped font does not load")?,
-        bold: Font::new(SANS_BOLD.into(), 0).ok_or("the shipped bold font does not load")?,
+        regular: Font::new(SANS.into(), 0).ok_or(PdfError::Font("DejaVu Sans"))?,
+        bold: Font::new(SANS_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Sans Bold"))?,
     };
     let (w, h) = pages.paper.size();
     for page in &pages.pages {
-        let settings = PageSettings::from_wh(w, h).ok_or("bad paper size")?;
+        let settings = PageSettings::from_wh(w, h).ok_or(PdfError::Paper)?;
         let mut p = doc.start_page_with(settings);
         let mut surface = p.surface();
         for mark in &page.marks {
@@ -62,7 +77,7 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, String> {
         ));
     }
     doc.set_outline(outline);
-    doc.finish().map_err(|e| format!("{e:?}"))
+    doc.finish().map_err(|e| PdfError::Write(format!("{e:?}")))
 }
 
 /// The two faces.
@@ -151,7 +166,7 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
             cell,
             puzzle,
             solution,
-        } => grid(s, fonts, *x, *y, *cell, puzzle, solution.as_deref()),
+        } => grid(s, fonts, *x, *y, *cell, puzzle, solution.as_ref()),
     }
 }
 
@@ -162,8 +177,8 @@ fn grid(
     x: f32,
     y: f32,
     c: f32,
-    puzzle: &str,
-    solution: Option<&str>,
+    puzzle: &Puzzle,
+    solution: Option<&Grid>,
 ) {
     let size = 9.0 * c;
     s.set_fill(None);
@@ -195,21 +210,18 @@ fn grid(
         s.draw_path(&path);
     }
     let fs = c * 0.6;
-    let shown = solution.unwrap_or(puzzle).as_bytes();
+    let shown = solution.map_or(puzzle.as_bytes(), Grid::as_bytes);
     let clues = puzzle.as_bytes();
-    for (i, &ch) in shown.iter().enumerate().take(81) {
-        if !ch.is_ascii_digit() || ch == b'0' {
+    for (i, &digit) in shown.iter().enumerate() {
+        if digit == 0 {
             continue;
         }
-        let clue = clues
-            .get(i)
-            .is_some_and(|b| b.is_ascii_digit() && *b != b'0');
         let (bold, grey) = match solution {
-            Some(_) if clue => (true, 0),
+            Some(_) if clues[i] != 0 => (true, 0),
             Some(_) => (false, 90),
             None => (false, 0),
         };
-        let t = (ch as char).to_string();
+        let t = char::from(b'0' + digit).to_string();
         let (r, col) = ((i / 9) as f32, (i % 9) as f32);
         let w = text_width(&t, fs, bold);
         // Digits rise 0.73 em: the baseline 0.365 em below the cell's middle centres them.

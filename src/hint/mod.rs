@@ -5,7 +5,7 @@
 //!
 //! Mistakes come first: an entry that contradicts the solution, then (with marks given) a
 //! candidate of the solution the player removed. Otherwise the techniques are searched along
-//! the ladder of the `difficulty` rating ([`crate::difficulty`]), easiest first: full house
+//! the ladder of the `difficulty` rating (`crate::difficulty`), easiest first: full house
 //! and hidden single in a box, hidden single in a row or column, naked single, then the
 //! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations.
 //!
@@ -13,12 +13,14 @@
 //! removing what they allow) and only use logic valid for the puzzle's one solution, which is
 //! checked first.
 
+pub use crate::strategies::Strategy;
+
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit, Grid, House, Puzzle};
 use crate::hsolve::Rung;
 use crate::solve::{solve, Solutions};
-use crate::strategies::{self, trial, Application, Context, Known, Strategy};
+use crate::strategies::{self, trial, Application, Context, Known};
 use std::fmt::Write as _;
 
 mod words;
@@ -146,22 +148,36 @@ pub struct Hint {
     pub rung: u8,
 }
 
-/// One `hint --json` line or `explain --json` step, keys in this order.
-#[derive(serde::Serialize)]
-struct HintJson<'a> {
+/// A hint as JSON shows it (`hint --json`, `explain --json`, `POST /v1/hint`), keys in this
+/// order; cells and digits as `[row, column, digit]`, one-based.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Hint)]
+pub struct HintView<'a> {
+    /// The step's number in a walkthrough (walkthroughs only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<usize>,
-    technique: &'a str,
-    nudge: &'a str,
-    hint: &'a str,
+    pub step: Option<usize>,
+    /// The technique: `mistake`, `naked-single`, `x-wing`, ...
+    pub technique: &'a str,
+    /// The first disclosure: where to look.
+    pub nudge: &'a str,
+    /// The second: the technique and its cells.
+    pub hint: &'a str,
+    /// The third: the whole move.
     #[serde(rename = "move")]
-    words: &'a str,
-    placements: Vec<[u8; 3]>,
-    eliminations: Vec<[u8; 3]>,
+    pub words: &'a str,
+    /// The digits the move places.
+    #[schema(value_type = Vec<Vec<u8>>)]
+    pub placements: Vec<[u8; 3]>,
+    /// The candidates the move removes.
+    #[schema(value_type = Vec<Vec<u8>>)]
+    pub eliminations: Vec<[u8; 3]>,
+    /// The player's wrong entries, first of all (hints only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    errors: Option<Vec<[u8; 3]>>,
+    #[schema(value_type = Option<Vec<Vec<u8>>>)]
+    pub errors: Option<Vec<[u8; 3]>>,
+    /// Each cell's candidates before the step (walkthroughs only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    candidates: Option<Vec<String>>,
+    pub candidates: Option<Vec<String>>,
 }
 
 /// `[row, col, digit]`, one-based.
@@ -170,10 +186,15 @@ fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
 }
 
 impl Hint {
-    /// The hint as one JSON object: `technique`, `nudge`, `hint`, `move`, `placements`,
-    /// `eliminations`, `errors` (lists of `[row, col, digit]`, one-based).
+    /// The hint as JSON shows it: `technique`, `nudge`, `hint`, `move`, `placements`,
+    /// `eliminations`, `errors`.
+    pub fn view(&self) -> HintView<'_> {
+        self.view_of(None, Some(self.errors.iter().map(triple).collect()), None)
+    }
+
+    /// The hint as one JSON object ([`Hint::view`]).
     pub fn to_json(&self) -> String {
-        self.json(None, Some(self.errors.iter().map(triple).collect()), None)
+        serde_json::to_string(&self.view()).expect("serializable")
     }
 
     /// The hint as step `step` of a walkthrough: one JSON object with the keys `step`,
@@ -181,16 +202,16 @@ impl Hint {
     /// `candidates` (81 strings, see [`cell_text`]).
     pub fn to_step_json(&self, step: usize, before: Option<&Candidates>) -> String {
         let candidates = before.map(|st| Cell::all().map(|c| cell_text(st, c)).collect());
-        self.json(Some(step), None, candidates)
+        serde_json::to_string(&self.view_of(Some(step), None, candidates)).expect("serializable")
     }
 
-    fn json(
+    fn view_of(
         &self,
         step: Option<usize>,
         errors: Option<Vec<[u8; 3]>>,
         candidates: Option<Vec<String>>,
-    ) -> String {
-        serde_json::to_string(&HintJson {
+    ) -> HintView<'_> {
+        HintView {
             step,
             technique: self.kind.name(),
             nudge: &self.nudge,
@@ -200,8 +221,7 @@ impl Hint {
             eliminations: self.eliminations.iter().map(triple).collect(),
             errors,
             candidates,
-        })
-        .expect("serializable")
+        }
     }
 
     /// The hint as one tab-separated line: technique, nudge, hint, move.

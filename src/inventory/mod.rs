@@ -5,7 +5,7 @@
 pub mod plot;
 
 use crate::levels::{LevelSet, RatingKind};
-use crate::metrics::Technique;
+use crate::technique::Technique;
 use crate::store;
 use rusqlite::Connection;
 use serde::Serialize;

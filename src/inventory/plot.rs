@@ -4,7 +4,7 @@
 //! levels shaded, the hardest technique families per level, and the clue counts per level.
 
 use super::Inventory;
-use crate::metrics::Technique;
+use crate::technique::Technique;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;

@@ -197,11 +197,11 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
                 let difficulty = match row.difficulty {
                     Some(d) => d,
                     None => {
-                        let bad = |reason: String| LevelsError::Stale { id: row.id, reason };
-                        let p = Puzzle::parse_line(&row.puzzle)
-                            .map_err(|e| bad(format!("does not parse: {e}")))?;
-                        crate::rate::report(&p, None)
-                            .map_err(|e| bad(format!("cannot be rated: {e}")))?
+                        crate::rate::rate(&row.puzzle, None)
+                            .map_err(|e| LevelsError::Stale {
+                                id: row.id,
+                                reason: format!("cannot be rated: {e}"),
+                            })?
                             .difficulty
                     }
                 };

@@ -175,6 +175,7 @@ pub fn cross_validate(samples: &[(f64, usize, usize)], k: usize) -> CrossValidat
 
 /// A confusion matrix as a Markdown table: rows the labels, columns the levels given, then
 /// each label's share in its own level.
+#[cfg(feature = "dev")]
 pub fn markdown(m: &[Vec<u64>], names: &[String]) -> String {
     use std::fmt::Write as _;
     let mut t = String::from("| labelled \\ given |");

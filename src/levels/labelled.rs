@@ -113,7 +113,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Reads, rates (on the current rayon pool, with `rating`) and fits the labelled puzzles of
 /// `path` on the level names `names` (or the names in order of first appearance). Nothing is
 /// fitted when a line is bad, a name unknown, a puzzle has not one solution, a level has fewer
-/// than [`MIN_PER_LEVEL`] examples, or (without `names`) the levels do not rank by rating:
+/// than `MIN_PER_LEVEL` examples, or (without `names`) the levels do not rank by rating:
 /// the error lists every problem.
 pub fn fit_file(
     path: &Path,
@@ -136,7 +136,7 @@ pub fn fit_file(
             order
                 .join(",")
                 .parse()
-                .map_err(|e: String| LevelsError::Labelled(vec![e]))?
+                .map_err(|e: crate::scale::ScaleError| LevelsError::Labelled(vec![e.to_string()]))?
         }
     };
     let mut problems: Vec<String> = lines

@@ -18,7 +18,5 @@ pub mod fit;
 pub mod labelled;
 pub mod reference;
 
-pub use crate::scale::{
-    Band, LevelNames, LevelSet, PercentileRange, RatingKind, Reference, DEFAULT_LEVELS,
-};
-pub use calibrate::{Calibration, LevelChange, Levels, LevelsError};
+pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference};
+pub use calibrate::{Levels, LevelsError};

@@ -16,19 +16,24 @@
 //! never edited: like a migration, a new file is added when the raters change, and the header
 //! records the rater that made it. A test regenerates a sample and compares.
 
+#[cfg(feature = "dev")]
 use crate::generate::{self, Symmetry};
 use crate::grid::Puzzle;
 use crate::hsolve::RateError;
+#[cfg(feature = "dev")]
 use crate::rng::Rng;
 use crate::store::ReferenceRow;
 use rayon::prelude::*;
 
+#[cfg(feature = "dev")]
 /// The seed of the default reference distribution.
 pub const REFERENCE_SEED: u64 = 2008;
 
+#[cfg(feature = "dev")]
 /// Standard-generator puzzles in the default reference.
 pub const REFERENCE_STANDARD: usize = 2_500;
 
+#[cfg(feature = "dev")]
 /// Random minimal puzzles in the default reference.
 pub const REFERENCE_MINIMAL: usize = 7_500;
 
@@ -36,6 +41,7 @@ pub const REFERENCE_MINIMAL: usize = 7_500;
 pub const DESCRIPTION: &str =
     "default: 2,500 standard-generator and 7,500 random minimal puzzles, seed 2008";
 
+#[cfg(feature = "dev")]
 /// The file of `references/` the program ships (the newest).
 pub const SHIPPED_NAME: &str = "0002_default.tsv";
 
@@ -43,6 +49,7 @@ pub const SHIPPED_NAME: &str = "0002_default.tsv";
 /// per line, tab-separated.
 pub const SHIPPED: &str = include_str!("../../references/0002_default.tsv");
 
+#[cfg(feature = "dev")]
 /// The rater named in a reference file's header (`# rater: ...`).
 pub fn rater_of(text: &str) -> Option<&str> {
     text.lines()
@@ -73,6 +80,7 @@ pub fn default_rows() -> Vec<ReferenceRow> {
     parse(SHIPPED)
 }
 
+#[cfg(feature = "dev")]
 /// Default reference job `j`: the puzzle and its source.
 pub fn default_puzzle(j: u64) -> (Puzzle, &'static str) {
     let mut rng = Rng::for_job(REFERENCE_SEED, j);
@@ -93,7 +101,7 @@ pub fn rate(puzzles: &[(Puzzle, String)]) -> Vec<Result<ReferenceRow, (usize, Ra
         .par_iter()
         .enumerate()
         .map(|(i, (p, source))| {
-            let r = crate::rate::report(p, None).map_err(|e| (i, e))?;
+            let r = crate::rate::rate(p, None).map_err(|e| (i, e))?;
             Ok(ReferenceRow {
                 puzzle: p.to_line(),
                 difficulty: r.difficulty,
@@ -104,6 +112,7 @@ pub fn rate(puzzles: &[(Puzzle, String)]) -> Vec<Result<ReferenceRow, (usize, Ra
         .collect()
 }
 
+#[cfg(feature = "dev")]
 /// Generates and rates the default reference jobs `jobs` (on the current rayon pool).
 pub fn make_default(jobs: impl IntoIterator<Item = u64>) -> Vec<ReferenceRow> {
     let puzzles: Vec<(Puzzle, String)> = jobs
@@ -121,6 +130,7 @@ pub fn make_default(jobs: impl IntoIterator<Item = u64>) -> Vec<ReferenceRow> {
         .collect()
 }
 
+#[cfg(feature = "dev")]
 /// A reference file: the header (description, rater, how it was made), then the rows.
 pub fn to_text(rows: &[ReferenceRow]) -> String {
     let mut s = format!(

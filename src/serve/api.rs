@@ -1,24 +1,29 @@
-//! The routes of `serve` and their JSON: requests checked (a 4xx JSON error with the reason
-//! for bad input, never a panic), work that takes CPU or the bank run off the async threads,
-//! every request bounded in size and time.
+//! The routes of `serve`. Each one only extracts a typed request (query or body, serde),
+//! calls the library (puzzles are handed out through [`crate::retrieve`]), and answers a typed
+//! response, or an [`ApiError`] mapped to its status code with a JSON reason (never a panic).
+//! Work that takes CPU or the bank runs off the async threads, every request bounded in size
+//! and time. The OpenAPI document ([`ApiDoc`], `GET /openapi.json`) is generated from these
+//! types and handlers.
 
 use super::Shared;
-use crate::grid::Puzzle;
-use crate::hint::{hint, Board};
+use crate::canon::Key;
+use crate::grid::{Grid, Puzzle};
+use crate::hint::{hint, Board, HintView};
 use crate::levels::{Band, PercentileRange};
-use crate::retrieve::Selector;
+use crate::rate::Report;
+use crate::retrieve::{self, Draws, Handout, Recipient, RetrieveError, Selector};
 use crate::solve::{solve, Solutions};
-use crate::store::{self, history, retrieval::Within};
+use crate::store::{self, retrieval::Within};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde_json::{json, Value};
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 256 * 1024;
@@ -39,43 +44,99 @@ const BATCH_PERMITS: usize = 2;
 /// The turns of the lists of puzzles.
 static BATCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BATCH_PERMITS);
 
-/// A JSON error with a status.
-pub struct ApiError(StatusCode, String);
+/// Why a request was not answered with what it asked for; each maps to one status code and
+/// is answered as an [`ErrorBody`].
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The route needs the server's token (401).
+    #[error("this route needs Authorization: Bearer <token>")]
+    Unauthorized,
+    /// Nothing answers the request: no such route, puzzle, or puzzle left (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// Concurrent requests of one user kept taking the puzzles drawn (409).
+    #[error("too many concurrent requests for this user; try again")]
+    Conflict,
+    /// The body was refused before it was read: too large (413), not JSON (415), not the
+    /// request's shape (400, 422).
+    #[error("{1}")]
+    Body(StatusCode, String),
+    /// The board has no single solution to hint towards (422).
+    #[error("{0}")]
+    Unprocessable(String),
+    /// The bank or the server cannot answer now (503).
+    #[error("{0}")]
+    Unavailable(String),
+    /// The work failed unexpectedly (500).
+    #[error("the request failed")]
+    Failed,
+}
 
 impl ApiError {
-    fn bad(why: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, why.into())
+    /// The status code it is answered with.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict => StatusCode::CONFLICT,
+            ApiError::Body(status, _) => *status,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Failed => StatusCode::INTERNAL_SERVER_ERROR,
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let body = ErrorBody {
+            error: self.to_string(),
+        };
+        (self.status(), Json(body)).into_response()
     }
 }
 
 impl From<store::StoreError> for ApiError {
     fn from(e: store::StoreError) -> ApiError {
-        ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("the bank: {e}"))
+        ApiError::Unavailable(format!("the bank: {e}"))
     }
 }
 
 impl From<crate::levels::LevelsError> for ApiError {
     fn from(e: crate::levels::LevelsError) -> ApiError {
-        ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the bank's levels: {e}"),
-        )
+        ApiError::Unavailable(format!("the bank's levels: {e}"))
+    }
+}
+
+impl From<RetrieveError> for ApiError {
+    fn from(e: RetrieveError) -> ApiError {
+        match e {
+            RetrieveError::Store(e) => e.into(),
+            RetrieveError::Levels(e) => e.into(),
+            other => ApiError::Unavailable(format!("the bank: {other}")),
+        }
     }
 }
 
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
-        ApiError(r.status(), r.body_text())
+        ApiError::Body(r.status(), r.body_text())
     }
 }
 
-type Reply = Result<Response, ApiError>;
+/// Every answer that is not a success: `{"error": reason}`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    /// What was wrong, for people.
+    pub error: String,
+}
+
+type Reply<T> = Result<Json<T>, ApiError>;
 
 /// Every route.
 pub fn router(shared: Arc<Shared>) -> Router {
@@ -93,13 +154,44 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/rate", post(rate))
         .route("/v1/solve", post(solve_route))
         .route("/v1/canon", post(canon))
-        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such route".into()) })
+        .fallback(|| async { ApiError::NotFound("no such route".into()) })
         .layer(axum::middleware::from_fn_with_state(
             shared.clone(),
             super::metrics::track,
         ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
+}
+
+/// The API's OpenAPI document, generated from the routes' types.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "pseudoku",
+        version = "1",
+        description = "Graded Sudoku puzzles for apps: per-user puzzles that never repeat a \
+            class for a user, hints, ratings, solving, canonical forms."
+    ),
+    paths(
+        next, puzzle_by_id, hint_route, rate, solve_route, canon, levels, healthz, metrics,
+        openapi, super::page::index
+    ),
+    modifiers(&BearerToken)
+)]
+pub struct ApiDoc;
+
+/// Declares the bearer token of the routes that record deliveries.
+struct BearerToken;
+
+impl utoipa::Modify for BearerToken {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
 }
 
 /// Runs blocking work (the bank, CPU) off the async threads, within [`MAX_TIME`].
@@ -109,25 +201,31 @@ async fn blocking<T: Send + 'static>(
     let work = tokio::task::spawn_blocking(f);
     match tokio::time::timeout(MAX_TIME, work).await {
         Ok(Ok(out)) => out,
-        Ok(Err(_)) => Err(ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the request failed".into(),
-        )),
-        Err(_) => Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the request took longer than {} s", MAX_TIME.as_secs()),
-        )),
+        Ok(Err(_)) => Err(ApiError::Failed),
+        Err(_) => Err(ApiError::Unavailable(format!(
+            "the request took longer than {} s",
+            MAX_TIME.as_secs()
+        ))),
     }
 }
 
-fn json_text(text: String) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
+/// `GET /healthz`.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: &'static str,
 }
 
-async fn healthz() -> Response {
-    Json(json!({ "status": "ok" })).into_response()
+/// Liveness.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "ok", body = Health)))]
+async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
 }
 
+/// Requests and latency histograms per route, Prometheus text format.
+#[utoipa::path(get, path = "/metrics", responses(
+    (status = 200, description = "Prometheus text", content_type = "text/plain", body = String)
+))]
 async fn metrics(State(s): State<Arc<Shared>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
@@ -136,34 +234,149 @@ async fn metrics(State(s): State<Arc<Shared>>) -> Response {
         .into_response()
 }
 
-async fn openapi() -> Response {
-    json_text(include_str!("openapi.json").to_string())
+/// This description.
+#[utoipa::path(get, path = "/openapi.json", responses(
+    (status = 200, description = "OpenAPI 3", body = Object)
+))]
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
 }
 
-async fn levels(State(s): State<Arc<Shared>>) -> Reply {
-    let out = blocking(move || {
+/// One level of `GET /v1/levels`.
+#[derive(Serialize, ToSchema)]
+pub struct LevelView {
+    /// Its name.
+    pub name: String,
+    /// The rating it starts at (`null` for the easiest).
+    pub from: Option<f64>,
+    /// The rating it ends before (`null` for the hardest).
+    pub to: Option<f64>,
+    /// How many puzzles of the bank it holds.
+    pub count: u64,
+}
+
+/// `GET /v1/levels`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Levels)]
+pub struct LevelsView {
+    /// The rating the levels cut: `difficulty` or `hsolve`.
+    pub rating: &'static str,
+    /// The levels, easiest first.
+    pub levels: Vec<LevelView>,
+}
+
+/// The bank's levels: names, rating ranges, counts.
+#[utoipa::path(get, path = "/v1/levels", responses(
+    (status = 200, description = "ok", body = LevelsView),
+    (status = 503, description = "the bank is unavailable", body = ErrorBody)
+))]
+async fn levels(State(s): State<Arc<Shared>>) -> Reply<LevelsView> {
+    let view = blocking(move || {
         let lv = s.levels()?;
-        let (rating, set) = (lv.rating, &lv.set);
-        let names = set.names().names();
+        let names = lv.set.names().names();
         let counts = s.read(|c| store::puzzles::level_counts(c, names.len()))?;
-        let levels: Vec<Value> = names
+        let levels = names
             .iter()
+            .zip(counts)
             .enumerate()
-            .map(|(i, name)| {
-                let (from, to) = set.bounds(i);
-                json!({ "name": name, "from": from, "to": to, "count": counts[i] })
+            .map(|(i, (name, count))| {
+                let (from, to) = lv.set.bounds(i);
+                LevelView {
+                    name: name.clone(),
+                    from,
+                    to,
+                    count,
+                }
             })
             .collect();
-        Ok(json!({ "rating": rating.name(), "levels": levels }))
+        Ok(LevelsView {
+            rating: lv.rating.name(),
+            levels,
+        })
     })
     .await?;
-    Ok(Json(out).into_response())
+    Ok(Json(view))
+}
+
+/// A puzzle as the API gives it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Puzzle)]
+pub struct PuzzleView {
+    /// Its id in the bank.
+    pub id: i64,
+    /// The puzzle, 81 characters, `.` for empty.
+    #[schema(value_type = String)]
+    pub puzzle: Puzzle,
+    /// Its level's name on the bank's levels.
+    pub level: String,
+    /// Its `difficulty` rating.
+    pub difficulty: Option<f64>,
+    /// Its percentile against the bank's reference.
+    pub percentile: f64,
+    /// Its number of clues.
+    pub clues: usize,
+    /// Its solution, 81 digits (with `solution=true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub solution: Option<Grid>,
+}
+
+impl PuzzleView {
+    /// The view of a handout, with its solution when asked.
+    fn of(h: Handout, solution: bool) -> PuzzleView {
+        PuzzleView {
+            id: h.id,
+            clues: h.puzzle.clues(),
+            puzzle: h.puzzle,
+            level: h.level.unwrap_or_default(),
+            difficulty: h.difficulty,
+            percentile: h.percentile,
+            solution: solution.then_some(h.solution),
+        }
+    }
+}
+
+/// The query of `GET /v1/puzzles/next`: a user and exactly one of `level`, `band`,
+/// `percentile`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NextQuery {
+    /// The app's id of the user: 1 to 64 characters among letters, digits and `-_.:@`.
+    #[param(required = true)]
+    pub user: Option<String>,
+    /// A level's name.
+    pub level: Option<String>,
+    /// A band, `K/M`.
+    pub band: Option<String>,
+    /// A percentile range, `A..B`.
+    pub percentile: Option<String>,
+    /// `true` to include the solution.
+    pub solution: Option<String>,
+}
+
+/// The query of `GET /v1/puzzles/{id}`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SolutionQuery {
+    /// `true` to include the solution.
+    pub solution: Option<String>,
+}
+
+/// `solution=true|false` (absent: false).
+fn wants_solution(solution: Option<&str>) -> Result<bool, ApiError> {
+    match solution {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "solution must be true or false, not {other:?}"
+        ))),
+    }
 }
 
 /// A user id: 1 to 64 characters among letters, digits and `-_.:@`.
-fn check_user(user: Option<&String>) -> Result<String, ApiError> {
+fn check_user(user: Option<String>) -> Result<String, ApiError> {
     let Some(user) = user else {
-        return Err(ApiError::bad("give user=ID"));
+        return Err(ApiError::BadRequest("give user=ID".into()));
     };
     let ok = !user.is_empty()
         && user.len() <= 64
@@ -171,38 +384,30 @@ fn check_user(user: Option<&String>) -> Result<String, ApiError> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.:@".contains(c));
     if ok {
-        Ok(user.clone())
+        Ok(user)
     } else {
-        Err(ApiError::bad(
-            "bad user id: 1 to 64 characters among letters, digits and - _ . : @",
+        Err(ApiError::BadRequest(
+            "bad user id: 1 to 64 characters among letters, digits and - _ . : @".into(),
         ))
     }
 }
 
 /// The selector of a query: exactly one of `level`, `band`, `percentile`.
-fn selector(q: &HashMap<String, String>) -> Result<Selector, ApiError> {
-    let given: Vec<&str> = ["level", "band", "percentile"]
-        .into_iter()
-        .filter(|k| q.contains_key(*k))
-        .collect();
-    if given.len() != 1 {
-        return Err(ApiError::bad(
-            "give exactly one of level=NAME, band=K/M, percentile=A..B",
-        ));
+fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
+    match (&q.level, &q.band, &q.percentile) {
+        (Some(level), None, None) => Ok(Selector::Level(level.clone())),
+        (None, Some(band), None) => band
+            .parse::<Band>()
+            .map(Selector::Band)
+            .map_err(|e| ApiError::BadRequest(format!("bad band: {e}"))),
+        (None, None, Some(range)) => range
+            .parse::<PercentileRange>()
+            .map(Selector::Percentile)
+            .map_err(|e| ApiError::BadRequest(format!("bad percentile range: {e}"))),
+        _ => Err(ApiError::BadRequest(
+            "give exactly one of level=NAME, band=K/M, percentile=A..B".into(),
+        )),
     }
-    Ok(match given[0] {
-        "level" => Selector::Level(q["level"].clone()),
-        "band" => Selector::Band(
-            q["band"]
-                .parse::<Band>()
-                .map_err(|e| ApiError::bad(format!("bad band: {e}")))?,
-        ),
-        _ => Selector::Percentile(
-            q["percentile"]
-                .parse::<PercentileRange>()
-                .map_err(|e| ApiError::bad(format!("bad percentile range: {e}")))?,
-        ),
-    })
 }
 
 /// Checks the bearer token of the writing routes, when the server has one.
@@ -217,57 +422,32 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     if given == Some(token.as_str()) {
         Ok(())
     } else {
-        Err(ApiError(
-            StatusCode::UNAUTHORIZED,
-            "this route needs Authorization: Bearer <token>".into(),
-        ))
+        Err(ApiError::Unauthorized)
     }
 }
 
-/// A puzzle as the API gives it, its level named on the bank's levels `set`.
-fn puzzle_json(p: &store::Served, set: &crate::levels::LevelSet, solution: bool) -> Value {
-    let level = p
-        .level_index
-        .and_then(|i| set.names().names().get(i as usize).cloned())
-        .unwrap_or_default();
-    let clues = p
-        .puzzle
-        .bytes()
-        .filter(|b| b.is_ascii_digit() && *b != b'0')
-        .count();
-    let mut v = json!({
-        "id": p.id,
-        "puzzle": p.puzzle,
-        "level": level,
-        "difficulty": p.difficulty,
-        "percentile": p.percentile,
-        "clues": clues,
-    });
-    if solution {
-        v["solution"] = json!(crate::retrieve::solution_of(&p.puzzle));
-    }
-    v
-}
-
-fn wants_solution(q: &HashMap<String, String>) -> Result<bool, ApiError> {
-    match q.get("solution").map(String::as_str) {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(other) => Err(ApiError::bad(format!(
-            "solution must be true or false, not {other:?}"
-        ))),
-    }
-}
-
+/// A puzzle of a level, band or percentile range this user has never been given (recorded
+/// atomically).
+#[utoipa::path(get, path = "/v1/puzzles/next", params(NextQuery),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "ok", body = PuzzleView),
+        (status = 400, description = "bad request", body = ErrorBody),
+        (status = 401, description = "a token is required", body = ErrorBody),
+        (status = 404, description = "the user has had every puzzle of the range", body = ErrorBody),
+        (status = 409, description = "too many concurrent requests for this user", body = ErrorBody),
+        (status = 503, description = "the bank is unavailable", body = ErrorBody)
+    )
+)]
 async fn next(
     State(s): State<Arc<Shared>>,
     headers: HeaderMap,
-    Query(q): Query<HashMap<String, String>>,
-) -> Reply {
+    Query(q): Query<NextQuery>,
+) -> Reply<PuzzleView> {
     authorize(&s, &headers)?;
-    let user = check_user(q.get("user"))?;
+    let user = check_user(q.user.clone())?;
     let sel = selector(&q)?;
-    let solution = wants_solution(&q)?;
+    let solution = wants_solution(q.solution.as_deref())?;
     let lv = match s.cached_levels() {
         Some(cached) => cached,
         None => {
@@ -275,203 +455,309 @@ async fn next(
             blocking(move || Ok(s.levels()?)).await?
         }
     };
-    let (rating, set) = (lv.rating, &lv.set);
-    let within: Within = sel.within(set).map_err(|e| ApiError::bad(e.to_string()))?;
+    let within: Within = sel
+        .within(&lv.set)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     for _ in 0..DRAW_RETRIES {
         let drawn = {
             let (s, user, lv) = (s.clone(), user.clone(), lv.clone());
             blocking(move || {
                 let mut rng = s.rng();
-                Ok(s.read(|c| history::draw(c, lv.measure(), within, &user, &mut rng))?)
+                Ok(s.read(|c| {
+                    Draws::new(c, &lv, within, Recipient::User(&user))?.next(&mut rng)
+                })?)
             })
             .await?
         };
-        let Some((p, key)) = drawn else {
-            return Err(ApiError(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "user {user} has had every puzzle of {}",
-                    sel.describe(set, rating)
-                ),
-            ));
+        let Some(h) = drawn else {
+            return Err(ApiError::NotFound(format!(
+                "user {user} has had every puzzle of {}",
+                sel.describe(&lv.set, lv.rating)
+            )));
         };
-        if s.record(&user, &key, p.id)
+        if s.record(&user, h.key, h.id)
             .await
-            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("recording: {e}")))?
+            .map_err(|e| ApiError::Unavailable(format!("recording: {e}")))?
         {
-            return Ok(Json(puzzle_json(&p, set, solution)).into_response());
+            return Ok(Json(PuzzleView::of(h, solution)));
         }
     }
-    Err(ApiError(
-        StatusCode::CONFLICT,
-        "too many concurrent requests for this user; try again".into(),
-    ))
+    Err(ApiError::Conflict)
 }
 
+/// A puzzle by its id.
+#[utoipa::path(get, path = "/v1/puzzles/{id}",
+    params(("id" = i64, Path, description = "The puzzle's id in the bank"), SolutionQuery),
+    responses(
+        (status = 200, description = "ok", body = PuzzleView),
+        (status = 400, description = "bad request", body = ErrorBody),
+        (status = 404, description = "no such puzzle", body = ErrorBody),
+        (status = 503, description = "the bank is unavailable", body = ErrorBody)
+    )
+)]
 async fn puzzle_by_id(
     State(s): State<Arc<Shared>>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
-) -> Reply {
+    Query(q): Query<SolutionQuery>,
+) -> Reply<PuzzleView> {
     let id: i64 = id
         .parse()
-        .map_err(|_| ApiError::bad(format!("bad puzzle id {id:?}: a whole number")))?;
-    let solution = wants_solution(&q)?;
-    let out = blocking(move || {
+        .map_err(|_| ApiError::BadRequest(format!("bad puzzle id {id:?}: a whole number")))?;
+    let solution = wants_solution(q.solution.as_deref())?;
+    let view = blocking(move || {
         let lv = s.levels()?;
-        let Some(p) = s.read(|c| store::retrieval::by_id(c, lv.measure(), id))? else {
-            return Err(ApiError(
-                StatusCode::NOT_FOUND,
-                format!("no puzzle with id {id}"),
-            ));
-        };
-        Ok(puzzle_json(&p, &lv.set, solution))
+        match s.read(|c| retrieve::by_id(c, &lv, id, false))? {
+            Some(h) => Ok(PuzzleView::of(h, solution)),
+            None => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
+        }
     })
     .await?;
-    Ok(Json(out).into_response())
+    Ok(Json(view))
 }
 
 /// The body of `POST /v1/hint`.
-#[derive(serde::Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct HintRequest {
-    puzzle: String,
-    entries: Option<String>,
+pub struct HintRequest {
+    /// The clues, 81 characters, `.` or `0` for empty.
+    pub puzzle: String,
+    /// The player's entries, 81 characters, `.` or `0` for empty.
+    pub entries: Option<String>,
     /// 81 strings, each a cell's pencil marks (digits); filled cells' strings are ignored.
-    candidates: Option<Vec<String>>,
+    pub candidates: Option<Vec<String>>,
 }
 
-fn parse_puzzle(text: &str) -> Result<Puzzle, ApiError> {
-    Puzzle::parse_line(text).map_err(|e| ApiError::bad(format!("bad puzzle: {e}")))
-}
-
-async fn hint_route(
-    State(_s): State<Arc<Shared>>,
-    body: Result<Json<HintRequest>, JsonRejection>,
-) -> Reply {
-    let Json(req) = body?;
-    let mut board = Board::new(parse_puzzle(&req.puzzle)?);
-    if let Some(e) = &req.entries {
-        board = board
-            .with_entries(e)
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-    }
-    if let Some(c) = &req.candidates {
-        if c.len() != 81 {
-            return Err(ApiError::bad(format!(
-                "candidates: expected 81 cells, found {}",
-                c.len()
-            )));
+impl HintRequest {
+    /// The board it describes.
+    fn board(&self) -> Result<Board, ApiError> {
+        let mut board = Board::new(parse_puzzle(&self.puzzle)?);
+        if let Some(e) = &self.entries {
+            board = board
+                .with_entries(e)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         }
-        let mut marks = [0u16; 81];
-        for (i, cell) in c.iter().enumerate() {
-            for ch in cell.chars() {
-                match ch.to_digit(10) {
-                    Some(d @ 1..=9) => marks[i] |= 1 << (d - 1),
-                    _ => {
-                        return Err(ApiError::bad(format!(
-                            "candidates: bad character {ch:?} in cell {}",
-                            i + 1
-                        )))
+        if let Some(c) = &self.candidates {
+            if c.len() != 81 {
+                return Err(ApiError::BadRequest(format!(
+                    "candidates: expected 81 cells, found {}",
+                    c.len()
+                )));
+            }
+            let mut marks = [0u16; 81];
+            for (i, cell) in c.iter().enumerate() {
+                for ch in cell.chars() {
+                    match ch.to_digit(10) {
+                        Some(d @ 1..=9) => marks[i] |= 1 << (d - 1),
+                        _ => {
+                            return Err(ApiError::BadRequest(format!(
+                                "candidates: bad character {ch:?} in cell {}",
+                                i + 1
+                            )))
+                        }
                     }
                 }
             }
+            board.marks = Some(marks);
         }
-        board.marks = Some(marks);
+        Ok(board)
     }
-    let out = blocking(move || {
-        hint(&board)
-            .map(|h| h.to_json())
-            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
-    })
-    .await?;
-    Ok(json_text(out))
+}
+
+fn parse_puzzle(text: &str) -> Result<Puzzle, ApiError> {
+    Puzzle::parse_line(text).map_err(|e| ApiError::BadRequest(format!("bad puzzle: {e}")))
+}
+
+/// The next step on a player's board: mistakes first, then the easiest technique.
+#[utoipa::path(post, path = "/v1/hint", request_body = HintRequest, responses(
+    (status = 200, description = "ok", body = HintView),
+    (status = 400, description = "bad request", body = ErrorBody),
+    (status = 413, description = "body too large", body = ErrorBody),
+    (status = 422, description = "the clues have no solution or more than one", body = ErrorBody)
+))]
+async fn hint_route(body: Result<Json<HintRequest>, JsonRejection>) -> Response {
+    let hinted = async {
+        let Json(req) = body?;
+        let board = req.board()?;
+        blocking(move || {
+            hint(&board)
+                .map(|h| h.to_json())
+                .map_err(|e| ApiError::Unprocessable(e.to_string()))
+        })
+        .await
+    };
+    match hinted.await {
+        Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 /// The body of `POST /v1/rate`, `/v1/solve` and `/v1/canon`.
-#[derive(serde::Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PuzzlesRequest {
-    puzzles: Vec<String>,
+#[schema(as = Puzzles)]
+pub struct PuzzlesRequest {
+    /// The puzzles, 81 characters each, `.` or `0` for empty.
+    pub puzzles: Vec<String>,
 }
 
-/// The puzzles of a request, at most `max`; a bad one is an error naming its position.
-fn puzzles(
-    body: Result<Json<PuzzlesRequest>, JsonRejection>,
-    max: usize,
-) -> Result<Vec<Puzzle>, ApiError> {
-    let Json(req) = body?;
-    if req.puzzles.is_empty() || req.puzzles.len() > max {
-        return Err(ApiError::bad(format!(
-            "puzzles: give 1 to {max}, not {}",
-            req.puzzles.len()
-        )));
+impl PuzzlesRequest {
+    /// Its puzzles, at most `max`; a bad one is an error naming its position.
+    fn parse(self, max: usize) -> Result<Vec<Puzzle>, ApiError> {
+        if self.puzzles.is_empty() || self.puzzles.len() > max {
+            return Err(ApiError::BadRequest(format!(
+                "puzzles: give 1 to {max}, not {}",
+                self.puzzles.len()
+            )));
+        }
+        self.puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                Puzzle::parse_line(p)
+                    .map_err(|e| ApiError::BadRequest(format!("puzzles[{i}]: {e}")))
+            })
+            .collect()
     }
-    req.puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            Puzzle::parse_line(p).map_err(|e| ApiError::bad(format!("puzzles[{i}]: {e}")))
-        })
-        .collect()
 }
 
-/// `{"results": [...]}`: `f` of each puzzle of the request (at most `max`), off the async
-/// threads.
-async fn each_puzzle(
+/// `f` of each puzzle of the request (at most `max`), in its order, off the async threads.
+async fn each_puzzle<T: Send + 'static>(
     body: Result<Json<PuzzlesRequest>, JsonRejection>,
     max: usize,
-    f: fn(&Puzzle) -> Value,
-) -> Reply {
-    let list = puzzles(body, max)?;
+    f: fn(&Puzzle) -> T,
+) -> Result<Vec<T>, ApiError> {
+    let Json(req) = body?;
+    let list = req.parse(max)?;
     // At most BATCH_PERMITS lists at once, so that draws and hints always find a thread.
     let _permit = tokio::time::timeout(MAX_TIME, BATCHES.acquire())
         .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too many lists of puzzles at once; try again".into(),
-            )
-        })?
-        .map_err(|_| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is stopping".into(),
-            )
-        })?;
-    let results = blocking(move || Ok(list.iter().map(f).collect::<Vec<Value>>())).await?;
-    Ok(Json(json!({ "results": results })).into_response())
+        .map_err(|_| ApiError::Unavailable("too many lists of puzzles at once; try again".into()))?
+        .map_err(|_| ApiError::Unavailable("the server is stopping".into()))?;
+    blocking(move || Ok(list.iter().map(f).collect())).await
 }
 
-async fn rate(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    each_puzzle(body, MAX_RATE, |p| match crate::rate::report(p, None) {
-        Ok(r) => serde_json::from_str(&r.to_json()).expect("a report is JSON"),
-        Err(e) => json!({ "puzzle": p.to_line(), "error": e.to_string() }),
+/// The answer of `POST /v1/rate`: a result per puzzle, in the request's order.
+#[derive(Serialize, ToSchema)]
+pub struct RateResults {
+    /// The results.
+    pub results: Vec<Rated>,
+}
+
+/// The answer of `POST /v1/solve`: a result per puzzle, in the request's order.
+#[derive(Serialize, ToSchema)]
+pub struct SolveResults {
+    /// The results.
+    pub results: Vec<Solved>,
+}
+
+/// The answer of `POST /v1/canon`: a result per puzzle, in the request's order.
+#[derive(Serialize, ToSchema)]
+pub struct CanonResults {
+    /// The results.
+    pub results: Vec<Canonized>,
+}
+
+/// One result of `POST /v1/rate`: the puzzle's report, or why it cannot be rated.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Rated {
+    /// Its rating, as `rate --json` prints it.
+    Report(Report),
+    /// Why it cannot be rated.
+    Unrated {
+        /// The puzzle.
+        #[schema(value_type = String)]
+        puzzle: Puzzle,
+        /// Why.
+        error: String,
+    },
+}
+
+/// Ratings and metrics of up to 50 puzzles.
+#[utoipa::path(post, path = "/v1/rate", request_body = PuzzlesRequest, responses(
+    (status = 200, description = "ok", body = RateResults),
+    (status = 400, description = "bad request", body = ErrorBody),
+    (status = 413, description = "body too large", body = ErrorBody)
+))]
+async fn rate(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<RateResults> {
+    let results = each_puzzle(body, MAX_RATE, |p| match crate::rate::rate(p, None) {
+        Ok(r) => Rated::Report(Report::new(p, &r, r.default_level())),
+        Err(e) => Rated::Unrated {
+            puzzle: *p,
+            error: e.to_string(),
+        },
     })
-    .await
+    .await?;
+    Ok(Json(RateResults { results }))
 }
 
-async fn solve_route(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    each_puzzle(body, MAX_PUZZLES, |p| {
-        let (n, grid) = match solve(p) {
+/// One result of `POST /v1/solve`.
+#[derive(Serialize, ToSchema)]
+pub struct Solved {
+    /// The puzzle.
+    #[schema(value_type = String)]
+    pub puzzle: Puzzle,
+    /// 0, 1, or 2 for two or more.
+    pub solutions: u8,
+    /// The solution when there is exactly one.
+    #[schema(value_type = Option<String>)]
+    pub solution: Option<Grid>,
+}
+
+/// Solutions of up to 1000 puzzles.
+#[utoipa::path(post, path = "/v1/solve", request_body = PuzzlesRequest, responses(
+    (status = 200, description = "ok", body = SolveResults),
+    (status = 400, description = "bad request", body = ErrorBody),
+    (status = 413, description = "body too large", body = ErrorBody)
+))]
+async fn solve_route(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<SolveResults> {
+    let results = each_puzzle(body, MAX_PUZZLES, |p| {
+        let (solutions, solution) = match solve(p) {
             Solutions::None => (0, None),
-            Solutions::Unique(g) => (1, Some(g.to_line())),
+            Solutions::Unique(g) => (1, Some(g)),
             Solutions::Multiple(_) => (2, None),
         };
-        json!({ "puzzle": p.to_line(), "solutions": n, "solution": grid })
+        Solved {
+            puzzle: *p,
+            solutions,
+            solution,
+        }
     })
-    .await
+    .await?;
+    Ok(Json(SolveResults { results }))
 }
 
-async fn canon(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply {
-    each_puzzle(body, MAX_PUZZLES, |p| {
+/// One result of `POST /v1/canon`.
+#[derive(Serialize, ToSchema)]
+pub struct Canonized {
+    /// The puzzle as given.
+    #[schema(value_type = String)]
+    pub input: Puzzle,
+    /// Its exact canonical (minlex) form, `0` for empty.
+    pub canonical: String,
+    /// Its class key, 64 hex digits.
+    #[schema(value_type = String)]
+    pub key: Key,
+    /// How many symmetries map it onto itself.
+    pub automorphisms: u64,
+}
+
+/// Canonical forms and class keys of up to 1000 puzzles.
+#[utoipa::path(post, path = "/v1/canon", request_body = PuzzlesRequest, responses(
+    (status = 200, description = "ok", body = CanonResults),
+    (status = 400, description = "bad request", body = ErrorBody),
+    (status = 413, description = "body too large", body = ErrorBody)
+))]
+async fn canon(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<CanonResults> {
+    let results = each_puzzle(body, MAX_PUZZLES, |p| {
         let c = crate::canon::canonical(p);
-        json!({
-            "input": p.to_line(),
-            "canonical": c.to_line(),
-            "key": c.key().to_hex(),
-            "automorphisms": c.automorphisms,
-        })
+        Canonized {
+            input: *p,
+            canonical: c.to_line(),
+            key: c.key(),
+            automorphisms: c.automorphisms,
+        }
     })
-    .await
+    .await?;
+    Ok(Json(CanonResults { results }))
 }

@@ -10,13 +10,14 @@
 //!
 //! The log: a checkpointer thread copies it into the bank every 100 ms (passive: it never
 //! waits for readers or the writer). Under steady deliveries the log would never start over,
-//! so past [`WAL_FRAMES`] the writer checkpoints its tail between two commits and the next
+//! so past `WAL_FRAMES` the writer checkpoints its tail between two commits and the next
 //! commit starts it over.
 
 mod api;
 mod metrics;
 mod page;
 
+use crate::canon::Key;
 use crate::levels::{Levels, LevelsError};
 use crate::rng::Rng;
 use crate::store::{self, StoreError};
@@ -58,7 +59,7 @@ pub enum ServeError {
 /// A delivery for the writer: record it, then answer whether it was new.
 struct Delivery {
     user: String,
-    canon_key: String,
+    canon_key: Key,
     puzzle_id: i64,
     reply: tokio::sync::oneshot::Sender<Result<bool, String>>,
 }
@@ -138,7 +139,7 @@ impl Shared {
 
     /// Records a delivery through the writer; whether it was new for the user. Awaits the
     /// commit without holding a thread.
-    async fn record(&self, user: &str, canon_key: &str, puzzle_id: i64) -> Result<bool, String> {
+    async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, String> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         let writer = self.writer.lock().expect("writer").clone();
         let Some(writer) = writer else {
@@ -147,7 +148,7 @@ impl Shared {
         writer
             .send(Delivery {
                 user: user.to_string(),
-                canon_key: canon_key.to_string(),
+                canon_key,
                 puzzle_id,
                 reply,
             })

@@ -4,7 +4,10 @@
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-/// `GET /`.
+/// The play page.
+#[utoipa::path(get, path = "/", responses(
+    (status = 200, description = "HTML", content_type = "text/html", body = String)
+))]
 pub async fn index() -> Response {
     (
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],

@@ -1,22 +1,23 @@
 //! What publisher exports recorded: the puzzles of each date and slot (`batches`, one row per
 //! class key, replaced rows kept) and the files written with their hashes (`export_files`).
 
-use super::Result;
+use super::puzzles::stored_puzzle;
+use super::{Result, StoreError};
+use crate::canon::Key;
+use crate::grid::Puzzle;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// One exported puzzle, as the files show it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Exported {
+/// One puzzle recorded for a date, with the ratings and percentile recorded with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DayRow {
     /// The date it is published.
     pub date: String,
     /// Its slot in the day, from 1.
     pub slot: u32,
     /// Its level (or band) as the mix named it.
     pub level: String,
-    /// The puzzle, 81 characters.
-    pub puzzle: String,
-    /// Its solution, 81 digits (empty as read: the caller solves the puzzle).
-    pub solution: String,
+    /// The puzzle.
+    pub puzzle: Puzzle,
     /// Its `difficulty` when it was exported (`None` if it had none yet).
     pub difficulty: Option<f64>,
     /// Its hsolve rating when it was exported.
@@ -28,7 +29,7 @@ pub struct Exported {
 }
 
 /// A slot recorded for a date, with what the variety rule compares.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Recorded {
     /// The date, `YYYY-MM-DD`.
     pub date: String,
@@ -37,7 +38,7 @@ pub struct Recorded {
     /// The level (or band) as the mix named it.
     pub level: String,
     /// The class key of the puzzle's solution grid.
-    pub grid_key: String,
+    pub grid_key: Key,
     /// The puzzle's seed, if it has one.
     pub seed_id: Option<i64>,
 }
@@ -54,7 +55,7 @@ pub struct NewRecord<'a> {
     /// The puzzle's row id.
     pub puzzle_id: i64,
     /// The class key of its solution grid.
-    pub grid_key: &'a str,
+    pub grid_key: &'a Key,
     /// Its rating on the bank's scale now (its `difficulty` and hsolve are recorded from its
     /// row: re-exports show these, whatever later calibrations do).
     pub bank_rating: f64,
@@ -65,13 +66,26 @@ pub struct NewRecord<'a> {
 /// The current (not replaced) records of the dates `from..=to` (`YYYY-MM-DD`), by date and
 /// slot.
 pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>> {
-    super::rows(
-        &mut conn.prepare(
-            "SELECT date, slot, level, grid_key, seed_id FROM batches
-             WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
-        )?,
-        [from, to],
-    )
+    let mut stmt = conn.prepare(
+        "SELECT date, slot, level, grid_key, seed_id, puzzle_id FROM batches
+         WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
+    )?;
+    let mut rows = stmt.query([from, to])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let hex: String = r.get(3)?;
+        out.push(Recorded {
+            date: r.get(0)?,
+            slot: r.get(1)?,
+            level: r.get(2)?,
+            grid_key: Key::from_hex(&hex).ok_or_else(|| StoreError::Damaged {
+                id: r.get(5).unwrap_or_default(),
+                what: format!("its export record's grid key {hex:?} is not 64 hex digits"),
+            })?,
+            seed_id: r.get(4)?,
+        });
+    }
+    Ok(out)
 }
 
 /// Retires the current records of `date` (they stay, so their classes are never used again).
@@ -95,7 +109,7 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
             r.date,
             r.slot,
             r.level,
-            r.grid_key,
+            r.grid_key.to_hex(),
             r.puzzle_id,
             r.bank_rating,
             r.percentile
@@ -105,27 +119,32 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
 }
 
 /// The puzzles recorded for `date`, in slot order, with the ratings and percentile recorded
-/// with them (their solutions left empty: the caller solves them).
-pub fn day(conn: &Connection, date: &str) -> Result<Vec<Exported>> {
+/// with them.
+pub fn day(conn: &Connection, date: &str) -> Result<Vec<DayRow>> {
     let mut stmt = conn.prepare(
         "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id
          FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
          WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
     )?;
-    let rows = stmt.query_map([date], |r| {
-        Ok(Exported {
+    let mut rows = stmt.query([date])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id = r.get(7)?;
+        out.push(DayRow {
             date: r.get(0)?,
             slot: r.get(1)?,
             level: r.get(2)?,
-            puzzle: super::puzzles::line_of(r.get_ref(3)?.as_blob()?).unwrap_or_default(),
-            solution: String::new(),
+            puzzle: stored_puzzle(r.get_ref(3)?).map_err(|e| StoreError::Damaged {
+                id,
+                what: e.to_string(),
+            })?,
             difficulty: r.get(4)?,
             hsolve: r.get(5)?,
             percentile: r.get(6)?,
-            id: r.get(7)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+            id,
+        });
+    }
+    Ok(out)
 }
 
 /// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.

@@ -2,8 +2,9 @@
 //! class, and draws among the puzzles of a range whose class a user has not had yet. Separate
 //! from `served_at`, the publisher's global flag.
 
-use super::retrieval::{served_columns, served_row, Measure, Within, SPAN};
-use super::{Result, Served};
+use super::retrieval::{first_row, row_columns, Measure, PuzzleRow, Within, SPAN};
+use super::Result;
+use crate::canon::Key;
 use crate::rng::Rng;
 use rusqlite::{params_from_iter, Connection};
 
@@ -11,11 +12,11 @@ use rusqlite::{params_from_iter, Connection};
 const TRIES: u32 = 64;
 
 /// A puzzle of `within` (measured by `measure`) whose class `user` has never been given,
-/// uniformly among those, with its class key; `None` when the user has had every one. Reads
-/// only: [`record`] makes it the user's.
+/// uniformly among those; `None` when the user has had every one. Reads only: [`record`]
+/// makes it the user's.
 ///
 /// Random ids of the table's span are tried first (a hit is uniform among the puzzles left);
-/// after [`TRIES`] misses the puzzles left are listed (through the level or percentile index)
+/// after `TRIES` misses the puzzles left are listed (through the level or percentile index)
 /// and one is picked uniformly.
 pub fn draw(
     conn: &Connection,
@@ -23,18 +24,18 @@ pub fn draw(
     within: Within,
     user: &str,
     rng: &mut Rng,
-) -> Result<Option<(Served, String)>> {
+) -> Result<Option<PuzzleRow>> {
     let (cond, params) = within.any_condition(measure);
     let n = params.len();
     let not_had = |u: usize| {
         format!(
             "NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?{u} \
-             AND h.canon_key = lower(hex(p.canon_key)))"
+             AND h.canon_key = p.canon_key)"
         )
     };
     let by_id = format!(
-        "SELECT {}, lower(hex(p.canon_key)) FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
-        served_columns(measure.rating).replacen("id, ", "p.id, ", 1),
+        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
+        row_columns(measure.rating),
         n + 1,
         not_had(n + 2)
     );
@@ -50,13 +51,10 @@ pub fn draw(
         return Ok(None);
     };
     let mut stmt = conn.prepare_cached(&by_id)?;
-    let row = |r: &rusqlite::Row| -> rusqlite::Result<(Served, String)> {
-        Ok((served_row(r, measure)?, r.get(8)?))
-    };
     if let Ok(span) = u32::try_from(hi - lo + 1) {
         for _ in 0..TRIES {
             let id = lo + i64::from(rng.below(span));
-            if let Some(found) = stmt.query(with(id))?.next()?.map(row).transpose()? {
+            if let Some(found) = first_row(&mut stmt.query(with(id))?, measure.rating)? {
                 return Ok(Some(found));
             }
         }
@@ -75,24 +73,17 @@ pub fn draw(
         return Ok(None);
     }
     let id = ids[rng.index(ids.len())];
-    let found = stmt.query(with(id))?.next()?.map(row).transpose()?;
+    let found = first_row(&mut stmt.query(with(id))?, measure.rating)?;
     Ok(found)
 }
 
 /// Records that `user` was given puzzle `puzzle_id` of class `canon_key`; false (changing
 /// nothing) when the user already had that class.
-pub fn record(conn: &Connection, user: &str, canon_key: &str, puzzle_id: i64) -> Result<bool> {
+pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id) VALUES (?1, ?2, ?3)",
         )?
-        .execute(rusqlite::params![user, canon_key, puzzle_id])?;
+        .execute(rusqlite::params![user, &canon_key.0[..], puzzle_id])?;
     Ok(n == 1)
-}
-
-/// How many classes `user` has been given.
-pub fn count(conn: &Connection, user: &str) -> Result<u64> {
-    Ok(conn
-        .prepare_cached("SELECT COUNT(*) FROM user_history WHERE user = ?1")?
-        .query_row([user], |r| r.get(0))?)
 }

@@ -61,6 +61,7 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     sql_file!("0015_shards.sql"),
     sql_file!("0016_shard_assignment.sql"),
+    sql_file!("0017_user_history_keys.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.
@@ -138,7 +139,7 @@ fn compact_rows(conn: &Connection) -> rusqlite::Result<()> {
             .filter(|k: &Vec<u8>| k.len() == 32 && hex.len() == 64)
             .ok_or_else(|| bad_row(id, "the class key is not 64 hex digits"))?;
         let technique: String = r.get(8)?;
-        let technique = crate::metrics::Technique::from_name(&technique)
+        let technique = crate::technique::Technique::from_name(&technique)
             .ok_or_else(|| bad_row(id, "unknown technique"))?
             .rank();
         let transform: String = r.get(11)?;
@@ -146,7 +147,7 @@ fn compact_rows(conn: &Connection) -> rusqlite::Result<()> {
             "" => None,
             t => Some(
                 t.parse::<crate::transform::Transform>()
-                    .map_err(|e| bad_row(id, &e))?
+                    .map_err(|e| bad_row(id, &e.to_string()))?
                     .rank() as i64,
             ),
         };

@@ -1,6 +1,9 @@
 //! The SQLite bank. Every SQL statement of the program lives in this folder, behind typed
 //! functions; nothing above it writes SQL. It knows the bank's tables and the plain values that
-//! fill them, and nothing of how puzzles are generated or rated.
+//! fill them (a [`Puzzle`](crate::grid::Puzzle), a class [`Key`](crate::canon::Key), a
+//! [`Technique`](crate::technique::Technique) family, ratings, level names), and nothing of how
+//! puzzles are generated or rated: it reads rows back as those values, and a row it cannot read
+//! is an error that names it ([`StoreError::Damaged`]), never a value made up.
 //!
 //! - [`migrate`]: the schema, an append-only list of migrations (SQL files in `migrations/` and
 //!   data steps); the version (`PRAGMA user_version`) is the list's length;
@@ -9,10 +12,12 @@
 //! - [`builds`]: one bookkeeping row per build (resume, counts, status);
 //! - [`seeds`]: the seeds a bank was built from;
 //! - [`settings`]: the bank's settings and its reference distribution;
-//! - [`retrieval`]: random unserved puzzles of a percentile range, marked served atomically;
+//! - [`retrieval`]: uniform draws of unserved puzzles of a percentile range or a level, marked
+//!   served atomically; [`history`]: per-user draws and deliveries (`serve`);
 //! - [`batches`]: what publisher exports recorded (puzzles per date, file hashes);
 //! - [`inventory`]: the counts `stats` shows;
-//! - [`shards`]: what a shard bank holds for `merge`, and what `merge` writes.
+//! - [`shards`]: what a shard bank holds for `merge`, and what `merge` writes;
+//! - [`lock`]: the lock file one writer of a bank holds.
 //!
 //! One connection per process, WAL mode, batched transactions; concurrent writers (several
 //! `get --mark-served`, a build, an export) wait for each other through the busy timeout.
@@ -30,9 +35,7 @@ pub mod settings;
 pub mod shards;
 
 pub use builds::Build;
-pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use puzzles::NewPuzzle;
-pub use retrieval::Served;
 pub use settings::ReferenceRow;
 
 use rusqlite::Connection;
@@ -100,6 +103,15 @@ pub enum StoreError {
         /// Why.
         source: std::io::Error,
     },
+    /// A stored row cannot be read (its cells or its key are damaged): `verify` lists such
+    /// rows.
+    #[error("row {id} of the bank is damaged: {what} (`pseudoku verify` lists such rows)")]
+    Damaged {
+        /// The row id.
+        id: i64,
+        /// What cannot be read.
+        what: String,
+    },
     /// A stored setting does not parse.
     #[error("the bank's setting {key} = {value:?} is not valid: {reason}")]
     Setting {
@@ -108,8 +120,14 @@ pub enum StoreError {
         /// Its stored value.
         value: String,
         /// Why it does not parse.
-        reason: String,
+        reason: crate::scale::ScaleError,
     },
+}
+
+impl From<rusqlite::types::FromSqlError> for StoreError {
+    fn from(e: rusqlite::types::FromSqlError) -> StoreError {
+        StoreError::Sqlite(e.into())
+    }
 }
 
 /// The store's result type.
@@ -218,7 +236,7 @@ mod tests {
         // An old bank: only the first migration.
         {
             let conn = Connection::open(&path).unwrap();
-            let migrate::Step::Sql(sql) = MIGRATIONS[0].step else {
+            let migrate::Step::Sql(sql) = migrate::MIGRATIONS[0].step else {
                 panic!("the first migration is SQL")
             };
             conn.execute_batch(&format!("BEGIN;\n{sql}\nPRAGMA user_version = 1;\nCOMMIT;"))
@@ -240,7 +258,7 @@ mod tests {
             .unwrap();
         }
         let conn = open(&path).unwrap();
-        assert_eq!(migrate::version(&conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
         // The puzzle survived the rebuilds of its table, compacted: its cells packed, its key
         // as 32 bytes, its ratings in whole units, its technique named (migration 0008) and
         // stored by rank, its transform by rank; the view reads it back as it was.
@@ -288,7 +306,7 @@ mod tests {
         assert_eq!(n, 1, "the upgrade keeps the rows");
         // Applying again changes nothing.
         assert_eq!(migrate::migrate(&conn).unwrap(), 0);
-        assert_eq!(migrate::version(&conn).unwrap(), SCHEMA_VERSION);
+        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
         let b = builds::start(&conn, "args", 7, 10, "test").unwrap();
         assert_eq!(b.next_job, 0);
         // An interrupted build with the same seed and count is resumed.
@@ -296,5 +314,78 @@ mod tests {
         builds::finish(&conn, b.id).unwrap();
         let c = builds::start(&conn, "args", 7, 10, "test").unwrap();
         assert_ne!(c.id, b.id);
+    }
+
+    /// A bank at schema version `version` (its first migrations only).
+    fn bank_at(path: &Path, version: usize) -> Connection {
+        let conn = Connection::open(path).unwrap();
+        for m in &migrate::MIGRATIONS[..version] {
+            match m.step {
+                migrate::Step::Sql(sql) => conn.execute_batch(sql).unwrap(),
+                migrate::Step::Data(f) => f(&conn).unwrap(),
+            }
+        }
+        conn.pragma_update(None, "user_version", version as i64)
+            .unwrap();
+        conn
+    }
+
+    #[test]
+    fn user_histories_keep_class_keys_as_32_bytes_after_the_upgrade() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bank.db");
+        // A bank from before migration 0017: histories keep keys as 64 hex digits.
+        let before = migrate::MIGRATIONS
+            .iter()
+            .position(|m| m.name == "0017_user_history_keys.sql")
+            .unwrap();
+        {
+            let conn = bank_at(&path, before);
+            conn.execute(
+                "INSERT INTO user_history (user, canon_key, puzzle_id, given_at)
+                 VALUES ('ann', ?1, 7, '2026-01-02T03:04:05.000Z'), ('bob', ?1, 8, 'x')",
+                [KEY],
+            )
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
+        let rows: Vec<(String, Vec<u8>, i64, String)> = conn
+            .prepare("SELECT user, canon_key, puzzle_id, given_at FROM user_history ORDER BY user")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let key = crate::canon::Key::from_hex(KEY).unwrap();
+        assert_eq!(
+            rows,
+            vec![
+                ("ann".into(), key.0.to_vec(), 7, "2026-01-02T03:04:05.000Z".into()),
+                ("bob".into(), key.0.to_vec(), 8, "x".into()),
+            ]
+        );
+        // A recorded class is found again: the same user cannot be given it twice.
+        assert!(!history::record(&conn, "ann", &key, 9).unwrap());
+        assert!(history::record(&conn, "cat", &key, 9).unwrap());
+    }
+
+    #[test]
+    fn a_history_key_that_is_not_hex_fails_the_upgrade_and_leaves_the_bank() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bank.db");
+        let before = migrate::MIGRATIONS.len() - 1;
+        {
+            let conn = bank_at(&path, before);
+            conn.execute(
+                "INSERT INTO user_history (user, canon_key, puzzle_id) VALUES ('ann', 'zz', 7)",
+                [],
+            )
+            .unwrap();
+        }
+        let err = open(&path).unwrap_err().to_string();
+        assert!(err.contains("0017_user_history_keys.sql"), "{err}");
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(migrate::version(&conn).unwrap() as usize, before);
     }
 }

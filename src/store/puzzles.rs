@@ -12,8 +12,11 @@
 //! so SQLite's `hex(puzzle)` reads as the 81 digits (`0` empty) and a trailing `0`.
 
 use super::builds::Build;
-use super::Result;
+use super::{Result, StoreError};
+use crate::canon::Key;
+use crate::grid::{ParseError, Puzzle};
 use crate::scale::{LevelSet, RatingKind};
+use crate::technique::Technique;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashSet;
 
@@ -46,14 +49,26 @@ pub fn unpack(bytes: &[u8]) -> Option<[u8; 81]> {
     Some(cells)
 }
 
-/// A packed puzzle as its 81-character line (`.` empty); `None` when it does not unpack.
-pub fn line_of(bytes: &[u8]) -> Option<String> {
-    unpack(bytes).map(|cells| {
-        cells
-            .iter()
-            .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
-            .collect()
-    })
+/// Why stored cells are not a puzzle (a damaged row: `verify` lists them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CellsError {
+    /// The bytes are not [`PACKED_LEN`] bytes of cells 0-9 (see [`unpack`]).
+    #[error("stored cells do not unpack")]
+    Packing,
+    /// The cells unpack but break a rule of Sudoku.
+    #[error("puzzle is not a puzzle: {0}")]
+    Puzzle(ParseError),
+}
+
+/// The puzzle of packed cells.
+pub fn puzzle_of(bytes: &[u8]) -> std::result::Result<Puzzle, CellsError> {
+    let cells = unpack(bytes).ok_or(CellsError::Packing)?;
+    Puzzle::from_bytes(cells).map_err(CellsError::Puzzle)
+}
+
+/// The puzzle of a stored `puzzle` value (packed cells; any other value does not unpack).
+pub fn stored_puzzle(value: rusqlite::types::ValueRef) -> std::result::Result<Puzzle, CellsError> {
+    puzzle_of(value.as_blob().map_err(|_| CellsError::Packing)?)
 }
 
 /// How many stored units make one point of `rating`: ratings are stored as whole numbers of
@@ -93,17 +108,17 @@ pub fn first_unit(rating: RatingKind, holds: impl Fn(f64) -> bool) -> i64 {
 
 /// The first 16 bytes of a class key, as a build's in-memory duplicate check holds them
 /// (16 bytes a puzzle; a false match between distinct classes has probability ~n^2 / 2^129).
-pub fn key_prefix(key: &[u8; 32]) -> u128 {
-    u128::from_be_bytes(key[..16].try_into().expect("16 bytes"))
+pub fn key_prefix(key: &Key) -> u128 {
+    u128::from_be_bytes(key.0[..16].try_into().expect("16 bytes"))
 }
 
-/// One puzzle row to insert: plain values, as the bank stores them.
+/// One puzzle row to insert: the values the bank stores.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewPuzzle {
-    /// The puzzle as generated (`0` empty, `1`-`9`).
-    pub puzzle: [u8; 81],
+    /// The puzzle as generated.
+    pub puzzle: Puzzle,
     /// Class key (blake3 of the exact minlex form).
-    pub canon_key: [u8; 32],
+    pub canon_key: Key,
     /// Number of clues.
     pub clues: u32,
     /// The `difficulty` rating (rounded by `rate` to thousandths).
@@ -114,8 +129,8 @@ pub struct NewPuzzle {
     pub hsolve_sd: f64,
     /// Hardest hsolve tier used.
     pub tier: u8,
-    /// The hardest technique family needed, by its rank (1 = singles .. 5 = trial).
-    pub technique: u8,
+    /// The hardest technique family needed (stored by its rank).
+    pub technique: Technique,
     /// The seed's row id, or `None` for a puzzle of a generator.
     pub seed_id: Option<i64>,
     /// Its level on the bank's levels (0 = easiest).
@@ -149,14 +164,14 @@ pub(crate) fn insert_rows<'a>(
     let mut ids = Vec::new();
     for (build_id, r) in rows {
         stmt.execute(params![
-            &pack(&r.puzzle)[..],
-            &r.canon_key[..],
+            &pack(r.puzzle.as_bytes())[..],
+            &r.canon_key.0[..],
             r.clues,
             to_units(r.difficulty, RatingKind::Difficulty),
             to_units(r.hsolve, RatingKind::Hsolve),
             to_units(r.hsolve_sd, RatingKind::Hsolve),
             r.tier,
-            r.technique,
+            r.technique.rank(),
             r.level,
             r.seed_id,
             r.transform.map(|t| t as i64),
@@ -182,12 +197,15 @@ pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Re
             format!("bad {what}").into(),
         )
     };
-    let puzzle = unpack(r.get_ref(first)?.as_blob()?).ok_or_else(|| bad(0, "puzzle"))?;
-    let canon_key: [u8; 32] = r
+    let puzzle = puzzle_of(r.get_ref(first)?.as_blob()?).map_err(|_| bad(0, "puzzle"))?;
+    let canon_key = r
         .get_ref(first + 1)?
         .as_blob()?
         .try_into()
+        .map(Key)
         .map_err(|_| bad(1, "class key"))?;
+    let technique =
+        Technique::from_rank(r.get(first + 7)?).ok_or_else(|| bad(7, "technique"))?;
     let units = |i: usize, rating: RatingKind| -> rusqlite::Result<f64> {
         Ok(r.get::<_, Option<i64>>(first + i)?
             .map_or(0.0, |v| from_units(v, rating)))
@@ -200,7 +218,7 @@ pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Re
         hsolve: units(4, RatingKind::Hsolve)?,
         hsolve_sd: units(5, RatingKind::Hsolve)?,
         tier: r.get(first + 6)?,
-        technique: r.get(first + 7)?,
+        technique,
         level: r.get::<_, Option<u32>>(first + 8)?.unwrap_or(0),
         seed_id: r.get(first + 9)?,
         transform: r.get::<_, Option<i64>>(first + 10)?.map(|t| t as u64),
@@ -345,8 +363,8 @@ pub(crate) fn column(rating: RatingKind) -> &'static str {
 pub struct Stale {
     /// Row id.
     pub id: i64,
-    /// The puzzle (81 characters, `.` empty).
-    pub puzzle: String,
+    /// The puzzle.
+    pub puzzle: Puzzle,
     /// Its `difficulty`, when it has one.
     pub difficulty: Option<f64>,
     /// Its hsolve rating.
@@ -354,23 +372,30 @@ pub struct Stale {
 }
 
 /// The rows without a `difficulty` (migration 0003 leaves them NULL, a new difficulty model
-/// forgets them) or a level, in id order.
+/// forgets them) or a level, in id order; a row whose cells cannot be read is an error
+/// ([`StoreError::Damaged`]).
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
     let mut stmt = conn.prepare(
         "SELECT id, puzzle, difficulty, hsolve FROM puzzles
          WHERE difficulty IS NULL OR level IS NULL ORDER BY id",
     )?;
-    let rows = stmt.query_map([], |r| {
-        Ok(Stale {
-            id: r.get(0)?,
-            puzzle: line_of(r.get_ref(1)?.as_blob()?).unwrap_or_default(),
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id = r.get(0)?;
+        out.push(Stale {
+            id,
+            puzzle: stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
+                id,
+                what: e.to_string(),
+            })?,
             difficulty: r
                 .get::<_, Option<i64>>(2)?
                 .map(|v| from_units(v, RatingKind::Difficulty)),
             hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        });
+    }
+    Ok(out)
 }
 
 /// A stale row brought up to date.
@@ -401,23 +426,23 @@ pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
     Ok(tx.commit()?)
 }
 
-/// A stored puzzle as `verify` re-checks it.
+/// A stored puzzle as `verify` re-checks it: each value as stored, or why it cannot be read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
     /// Row id.
     pub id: i64,
-    /// The puzzle's cells (`0` empty); `None` when the stored bytes do not unpack.
-    pub puzzle: Option<[u8; 81]>,
-    /// Its stored class key.
-    pub canon_key: Vec<u8>,
+    /// The puzzle, or why its stored cells are not one.
+    pub puzzle: std::result::Result<Puzzle, CellsError>,
+    /// Its stored class key (`None` when it is not 32 bytes).
+    pub canon_key: Option<Key>,
     /// hsolve mean.
     pub hsolve: f64,
     /// hsolve standard deviation.
     pub hsolve_sd: f64,
     /// Hardest hsolve tier.
     pub tier: u8,
-    /// The hardest technique family needed, by rank (1 = singles .. 5 = trial).
-    pub technique: u8,
+    /// The hardest technique family needed (`None` for a rank that names none).
+    pub technique: Option<Technique>,
     /// Its `difficulty` (NULL before the backfill).
     pub difficulty: Option<f64>,
     /// Its level (0 = easiest).
@@ -443,12 +468,12 @@ pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
             .query_row([id], |r| {
                 Ok(Stored {
                     id: r.get(0)?,
-                    puzzle: unpack(r.get_ref(1)?.as_blob()?),
-                    canon_key: r.get(2)?,
+                    puzzle: stored_puzzle(r.get_ref(1)?),
+                    canon_key: r.get_ref(2)?.as_blob()?.try_into().ok().map(Key),
                     hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
                     hsolve_sd: from_units(r.get(4)?, RatingKind::Hsolve),
                     tier: r.get(5)?,
-                    technique: r.get(6)?,
+                    technique: Technique::from_rank(r.get(6)?),
                     difficulty: r
                         .get::<_, Option<i64>>(7)?
                         .map(|v| from_units(v, RatingKind::Difficulty)),
@@ -491,7 +516,7 @@ mod tests {
         }
         let packed = pack(&cells);
         assert_eq!(unpack(&packed), Some(cells));
-        assert_eq!(line_of(&packed).as_deref(), Some(line));
+        assert_eq!(puzzle_of(&packed), Ok(line.parse().unwrap()));
         let hex: String = packed.iter().map(|b| format!("{b:02X}")).collect();
         assert_eq!(&hex[..81], line.replace('.', "0"));
         assert!(hex.ends_with('0'));
@@ -503,6 +528,14 @@ mod tests {
         let mut bad = packed;
         bad[40] |= 1;
         assert_eq!(unpack(&bad), None);
+        assert_eq!(puzzle_of(&bad), Err(CellsError::Packing));
+        // Cells that unpack but repeat a digit in a row.
+        let mut twice = cells;
+        twice[1] = twice[0];
+        assert!(matches!(
+            puzzle_of(&pack(&twice)),
+            Err(CellsError::Puzzle(_))
+        ));
     }
 
     #[test]

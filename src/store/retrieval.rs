@@ -1,44 +1,38 @@
 //! Retrieval: random unserved puzzles of a percentile range or a level through the indexes of
 //! unserved puzzles (no table scan), marked served in the same write transaction when asked.
 
-use super::puzzles::{column, first_unit, from_units, line_of};
-use super::Result;
+use super::puzzles::{column, first_unit, from_units, stored_puzzle};
+use super::{Result, StoreError};
+use crate::canon::Key;
+use crate::grid::Puzzle;
 use crate::rng::Rng;
 use crate::scale::{PercentileRange, RatingKind, Reference};
 use rusqlite::{params_from_iter, Connection};
 use std::collections::HashSet;
 
-/// A puzzle handed out by [`take`]; as JSON (`get --json`), the keys `id puzzle solution
-/// level difficulty hsolve percentile tier` in that order.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Served {
+/// A stored puzzle as a draw reads it: the row's values, decoded. What it is handed out as
+/// (its level's name, its solution, its percentile) is made above the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleRow {
     /// Its row id.
     pub id: i64,
-    /// The puzzle, 81 characters.
-    pub puzzle: String,
-    /// Its solution, 81 digits (not stored: empty until the caller solves the puzzle).
-    pub solution: String,
-    /// Its level's name on the bank's levels (empty until the caller names it).
-    pub level: String,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its class key.
+    pub key: Key,
     /// Its `difficulty` rating (`None` for a row an older version stored and no build has
     /// rated yet).
     pub difficulty: Option<f64>,
     /// Its hsolve rating.
     pub hsolve: f64,
-    /// Its percentile (measured against the bank's reference when read).
-    pub percentile: f64,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
-    /// The rating the bank's percentiles use, of this puzzle (not printed: it is one of the
-    /// two above).
-    #[serde(skip)]
+    /// Its value of the rating the bank's percentiles use (one of the two above).
     pub rating: f64,
-    /// Its seed's row id (not printed).
-    #[serde(skip)]
+    /// Its seed's row id (`None` for a puzzle of a generator).
     pub seed_id: Option<i64>,
     /// Its level's index (0 = easiest; `None` until a backfill gives it one).
-    #[serde(skip)]
-    pub level_index: Option<u32>,
+    pub level: Option<u32>,
 }
 
 /// Which puzzles a draw is among: a percentile range or a level.
@@ -119,10 +113,12 @@ const TRIES: u32 = 256;
 /// aggregates would scan the table).
 pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM puzzles)";
 
-/// The columns of a [`Served`], in [`served_row`]'s order (`rating` is the bank's rating).
-pub(super) fn served_columns(rating: RatingKind) -> String {
+/// The columns of a [`PuzzleRow`], in [`read_row`]'s order (`rating` is the bank's rating),
+/// each prefixed with `p.` (the `puzzles` table's alias in every query that reads them).
+pub(super) fn row_columns(rating: RatingKind) -> String {
     format!(
-        "id, puzzle, difficulty, hsolve, tier, {} AS rating, seed_id, level",
+        "p.id, p.puzzle, p.difficulty, p.hsolve, p.tier, p.{} AS rating, p.seed_id, p.level, \
+         p.canon_key",
         column(rating)
     )
 }
@@ -135,8 +131,8 @@ fn sampler_sql(m: Measure, within: Within) -> (String, String, Vec<rusqlite::typ
     let id = params.len() + 1;
     (
         format!(
-            "SELECT {} FROM puzzles WHERE id = ?{id} AND {cond}",
-            served_columns(m.rating)
+            "SELECT {} FROM puzzles p WHERE id = ?{id} AND {cond}",
+            row_columns(m.rating)
         ),
         // No `INDEXED BY`: a bulk build drops the rating's index until it ends (the planner
         // then scans), and otherwise the planner picks it.
@@ -145,24 +141,45 @@ fn sampler_sql(m: Measure, within: Within) -> (String, String, Vec<rusqlite::typ
     )
 }
 
-/// A [`Served`] from a row of [`served_columns`] (its solution left empty).
-pub(super) fn served_row(r: &rusqlite::Row, m: Measure) -> rusqlite::Result<Served> {
-    let rating = from_units(r.get(5)?, m.rating);
-    Ok(Served {
-        id: r.get(0)?,
-        puzzle: line_of(r.get_ref(1)?.as_blob()?).unwrap_or_default(),
-        solution: String::new(),
-        level: String::new(),
+/// A [`PuzzleRow`] from a row of [`row_columns`] of a bank rated by `rating`; a row whose
+/// cells or key cannot be read is an error that names it ([`StoreError::Damaged`]).
+pub(super) fn read_row(r: &rusqlite::Row, rating: RatingKind) -> Result<PuzzleRow> {
+    let id: i64 = r.get(0)?;
+    let puzzle = stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
+        id,
+        what: e.to_string(),
+    })?;
+    let key = r
+        .get_ref(8)?
+        .as_blob()
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .map(Key)
+        .ok_or_else(|| StoreError::Damaged {
+            id,
+            what: "the class key is not 32 bytes".into(),
+        })?;
+    Ok(PuzzleRow {
+        id,
+        puzzle,
+        key,
         difficulty: r
             .get::<_, Option<i64>>(2)?
             .map(|v| from_units(v, RatingKind::Difficulty)),
         hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
-        percentile: m.reference.percentile(rating),
         tier: r.get(4)?,
-        rating,
+        rating: from_units(r.get(5)?, rating),
         seed_id: r.get(6)?,
-        level_index: r.get(7)?,
+        level: r.get(7)?,
     })
+}
+
+/// The first row of `rows` as a [`PuzzleRow`], if any.
+pub(super) fn first_row(rows: &mut rusqlite::Rows, rating: RatingKind) -> Result<Option<PuzzleRow>> {
+    match rows.next()? {
+        Some(r) => read_row(r, rating).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// Draws unserved puzzles of a percentile range or a level uniformly at random, without replacement,
@@ -215,7 +232,8 @@ impl<'c> Sampler<'c> {
 
     /// The next puzzle, uniformly among the unserved puzzles of the range not drawn yet;
     /// `None` when there is none.
-    pub fn draw(&mut self, rng: &mut Rng) -> Result<Option<Served>> {
+    pub fn draw(&mut self, rng: &mut Rng) -> Result<Option<PuzzleRow>> {
+        let rating = self.measure.rating;
         if self.listed.is_none() {
             let (lo, n) = self.span.expect("a span until listed");
             let mut stmt = self.conn.prepare_cached(&self.by_id)?;
@@ -224,10 +242,9 @@ impl<'c> Sampler<'c> {
                 if self.drawn.contains(&id) {
                     continue;
                 }
-                let mut rows = stmt.query(with_id(&self.params, id))?;
-                if let Some(r) = rows.next()? {
+                if let Some(row) = first_row(&mut stmt.query(with_id(&self.params, id))?, rating)? {
                     self.drawn.insert(id);
-                    return Ok(Some(served_row(r, self.measure)?));
+                    return Ok(Some(row));
                 }
             }
             let ids: Vec<i64> = self
@@ -247,9 +264,8 @@ impl<'c> Sampler<'c> {
             let id = listed.swap_remove(rng.index(listed.len()));
             self.drawn.insert(id);
             // Another process may have served it since it was listed.
-            let mut rows = stmt.query(with_id(&self.params, id))?;
-            if let Some(r) = rows.next()? {
-                return Ok(Some(served_row(r, self.measure)?));
+            if let Some(row) = first_row(&mut stmt.query(with_id(&self.params, id))?, rating)? {
+                return Ok(Some(row));
             }
         }
         Ok(None)
@@ -266,6 +282,7 @@ fn with_id(
     params_from_iter(p)
 }
 
+#[cfg(feature = "dev")]
 /// SQLite's query plans for the queries of a [`Sampler`] of `within` (the detail column of
 /// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
@@ -288,6 +305,7 @@ pub fn take_plans(conn: &Connection, measure: Measure, within: Within) -> Result
     Ok(plans)
 }
 
+#[cfg(feature = "dev")]
 /// Up to `count` unserved puzzles of `within`, drawn uniformly at random
 /// without replacement by a [`Sampler`]. With `mark`, they are recorded as served in the same
 /// write transaction (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out
@@ -299,10 +317,10 @@ pub fn take(
     count: usize,
     mark: bool,
     rng: &mut Rng,
-) -> Result<Vec<Served>> {
-    let work = |rng: &mut Rng| -> Result<Vec<Served>> {
+) -> Result<Vec<PuzzleRow>> {
+    let work = |rng: &mut Rng| -> Result<Vec<PuzzleRow>> {
         let mut sampler = Sampler::new(conn, measure, within)?;
-        let mut out: Vec<Served> = Vec::with_capacity(count.min(4096));
+        let mut out: Vec<PuzzleRow> = Vec::with_capacity(count.min(4096));
         while out.len() < count {
             let Some(p) = sampler.draw(rng)? else { break };
             if mark {
@@ -319,30 +337,11 @@ pub fn take(
     }
 }
 
-/// The puzzle (as stored, `.` for empty) of the row `id`, or `None` when there is none. Reads
-/// only: serving marks nothing.
-pub fn puzzle_by_id(conn: &Connection, id: i64) -> Result<Option<String>> {
-    use rusqlite::OptionalExtension;
-    Ok(conn
-        .prepare_cached("SELECT puzzle FROM puzzles WHERE id = ?1")?
-        .query_row([id], |r| {
-            Ok(line_of(r.get_ref(0)?.as_blob()?).unwrap_or_default())
-        })
-        .optional()?)
-}
-
-/// The row `id` as a [`Served`] (measured by `measure`), served or not; `None` when there is
-/// none.
-pub fn by_id(conn: &Connection, measure: Measure, id: i64) -> Result<Option<Served>> {
-    use rusqlite::OptionalExtension;
-    let sql = format!(
-        "SELECT {} FROM puzzles WHERE id = ?1",
-        served_columns(measure.rating)
-    );
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row([id], |r| served_row(r, measure))
-        .optional()?)
+/// The row `id` of a bank rated by `rating`, served or not; `None` when there is none. Reads
+/// only: it marks nothing.
+pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<PuzzleRow>> {
+    let sql = format!("SELECT {} FROM puzzles p WHERE p.id = ?1", row_columns(rating));
+    first_row(&mut conn.prepare_cached(&sql)?.query([id])?, rating)
 }
 
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it

@@ -2,7 +2,7 @@
 //! made, the difficulty model it was rated with) and its reference distribution.
 
 use super::{Result, StoreError};
-use crate::scale::{LevelNames, LevelSet, RatingKind, Reference};
+use crate::scale::{LevelNames, LevelSet, RatingKind, Reference, ScaleError};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A bank setting, if set.
@@ -31,7 +31,7 @@ pub fn set(conn: &Connection, key: &str, value: &str) -> Result<()> {
 }
 
 /// A setting parsed with `FromStr`, or `default` when unset.
-fn parsed<T: std::str::FromStr<Err = String>>(
+fn parsed<T: std::str::FromStr<Err = ScaleError>>(
     conn: &Connection,
     key: &'static str,
     default: T,
@@ -42,6 +42,12 @@ fn parsed<T: std::str::FromStr<Err = String>>(
             .map_err(|reason| StoreError::Setting { key, value, reason }),
         None => Ok(default),
     }
+}
+
+/// How the bank's reference distribution was made (the description `calibrate` stored), if
+/// it has one.
+pub fn reference_description(conn: &Connection) -> Result<Option<String>> {
+    get(conn, "reference")
 }
 
 /// A bank's level settings: the rating its percentiles and levels use, and its levels. A

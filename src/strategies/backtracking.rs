@@ -9,14 +9,9 @@
 use super::{Application, Context, Known, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
-use crate::grid::{Cell, Digit};
+use crate::grid::Digit;
 use crate::propagate::{place_and_propagate, Propagation};
 
-/// Assumes `d` in `c` on a copy of `st` and follows it with singles.
-pub fn try_value(st: &Candidates, c: Cell, d: Digit) -> Propagation {
-    let mut s = st.clone();
-    place_and_propagate(&mut s, c, d)
-}
 
 /// Pushes every valid backtracking application; returns p, the number of two-candidate
 /// cells. `known` skips trials whose outcome earlier states proved, and learns the new ones.
@@ -80,8 +75,15 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::propagate::propagate;
+    use crate::grid::Cell;
+    use crate::propagate::{place_and_propagate, propagate};
     use crate::strategies::testing::*;
+
+    /// Assumes `d` in `c` on a copy of `st` and follows it with singles.
+    fn try_value(st: &Candidates, c: Cell, d: Digit) -> Propagation {
+        let mut s = st.clone();
+        place_and_propagate(&mut s, c, d)
+    }
 
     #[test]
     fn singles_solve_an_easy_puzzle() {

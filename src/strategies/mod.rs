@@ -596,6 +596,7 @@ pub fn search(
     }
 }
 
+#[cfg(feature = "dev")]
 /// Searches every strategy of `tier` (0-5, or 6 at depth 1): pushes all valid applications
 /// and returns the summed p.
 pub fn search_tier(tier: u8, state: &Candidates, ctx: &Context, out: &mut Vec<Application>) -> u64 {

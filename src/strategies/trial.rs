@@ -81,6 +81,7 @@ pub(crate) fn search_warm(
     (p, base.map(TrialBase::into_memo))
 }
 
+#[cfg(feature = "dev")]
 /// Assumes `d` in `c` and follows it to the end at `depth`.
 pub fn trial(st: &Candidates, c: Cell, d: Digit, depth: u8) -> Propagation {
     if depth <= 1 {

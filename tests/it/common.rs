@@ -1,0 +1,114 @@
+//! Helpers shared by the integration tests: the binary, bank builds, and one-value queries.
+
+use assert_cmd::Command;
+use rusqlite::types::FromSql;
+use rusqlite::Connection;
+use std::path::Path;
+
+/// The `pseudoku` binary.
+pub fn pseudoku() -> Command {
+    Command::cargo_bin("pseudoku").unwrap()
+}
+
+/// `build --per-band N --bands M --threads T` into `db`; checks every quota was met.
+pub fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
+    pseudoku()
+        .args(["build", "--per-band", &per_band.to_string()])
+        .args([
+            "--bands",
+            &bands.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "{per_band} of {per_band} stored"
+        )));
+}
+
+/// `build --per-level N --threads T` into `db` (the bank's default levels); checks every
+/// quota was met.
+pub fn build_levels(db: &Path, per_level: u64, threads: u32) {
+    pseudoku()
+        .args(["build", "--per-level", &per_level.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "{per_level} of {per_level} stored"
+        )));
+}
+
+/// `build --count N --threads T` into `db`.
+pub fn build(db: &Path, count: u64, threads: u32) {
+    pseudoku()
+        .args(["build", "--count", &count.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .arg("--db")
+        .arg(db)
+        .assert()
+        .success();
+}
+
+/// `pseudoku ARGS`, run to the end: its status and output.
+pub fn run_cli(args: &[&str]) -> std::process::Output {
+    pseudoku().args(args).output().unwrap()
+}
+
+/// Output bytes as text (lossy).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A hard puzzle with one solution (17 clues).
+pub const P: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// An easy puzzle with one solution.
+pub const Q: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+/// The one value of a query without parameters.
+pub fn scalar<T: FromSql>(conn: &Connection, sql: &str) -> T {
+    conn.query_row(sql, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The first column of every row of a query without parameters.
+pub fn column<T: FromSql>(conn: &Connection, sql: &str) -> Vec<T> {
+    conn.prepare(sql)
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// `pseudoku serve` over `db` on a free port of localhost (plus `extra` arguments): the running
+/// child and its base URL, read from its first line on stderr.
+pub fn serve(db: &Path, extra: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(extra)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim()
+        .to_string();
+    (child, format!("http://{addr}"))
+}

@@ -1,0 +1,228 @@
+//! `hint`: mistakes first, known answers for the singles, refusals, soundness on random
+//! positions, and the command line (files, entries, JSON, bad lines, bank ids).
+
+use crate::common::pseudoku;
+use predicates::str::contains;
+use pseudoku::dev::{boards, refdata};
+use pseudoku::hint::{hint, Board, HintError, HintKind};
+use pseudoku::strategies::Strategy;
+use pseudoku::{Puzzle, Rng};
+
+/// A hard puzzle with one solution, and that solution.
+const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const SOLUTION: &str =
+    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+fn board(entries: &str) -> Board {
+    Board::new(HARD.parse().unwrap())
+        .with_entries(entries)
+        .unwrap()
+}
+
+/// The solution with cell `i` (0-80) replaced by `v`.
+fn solution_with(i: usize, v: char) -> String {
+    let mut s: Vec<char> = SOLUTION.chars().collect();
+    s[i] = v;
+    s.into_iter().collect()
+}
+
+#[test]
+fn a_wrong_entry_is_reported_before_any_technique() {
+    // r4c4 is 4 in the solution; the player wrote 9 there.
+    let h = hint(&board(&solution_with(30, '9'))).unwrap();
+    assert_eq!(h.kind, HintKind::WrongEntry);
+    assert_eq!(h.step, "r4c4 is not 9.");
+    assert_eq!(h.nudge, "One of your entries is wrong: check box 5.");
+    let errors: Vec<String> = h.errors.iter().map(|(c, d)| format!("{c}={d}")).collect();
+    assert_eq!(errors, ["r4c4=9"]);
+    assert!(h.placements.is_empty() && h.eliminations.is_empty());
+}
+
+#[test]
+fn a_removed_solution_candidate_is_reported() {
+    // No entries; marks keep every digit except 4 in r6c2, whose solution is 4.
+    let mut b = Board::new(HARD.parse().unwrap());
+    let mut marks = [0x1FF; 81];
+    marks[5 * 9 + 1] &= !(1 << 3);
+    b.marks = Some(marks);
+    let h = hint(&b).unwrap();
+    assert_eq!(h.kind, HintKind::MissingCandidate);
+    assert_eq!(h.step, "r6c2 can still be 4.");
+}
+
+#[test]
+fn singles_known_answers() {
+    // One empty cell: a full house, in its row (rows are looked at first).
+    let h = hint(&board(&solution_with(20, '.'))).unwrap();
+    assert_eq!(h.kind, HintKind::FullHouse);
+    assert_eq!(h.nudge, "row 3");
+    assert_eq!(
+        h.step,
+        "Row 3 has one empty cell left, r3c3, and one digit is missing: r3c3 is 8."
+    );
+    // The bare puzzle: the first hidden single in a box, 4 in box 4.
+    let h = hint(&Board::new(HARD.parse().unwrap())).unwrap();
+    assert_eq!(h.kind, HintKind::Technique(Strategy::HiddenSingle));
+    assert_eq!(h.nudge, "box 4, digit 4");
+    assert_eq!(h.step, "In box 4, 4 can only go in r6c2: r6c2 is 4.");
+    let json = h.to_json();
+    assert!(json.starts_with(r#"{"technique":"hidden single","nudge":"box 4, digit 4","#));
+    assert!(json.contains(r#""placements":[[6,2,4]],"eliminations":[],"errors":[]"#));
+}
+
+#[test]
+fn puzzles_without_one_solution_are_refused() {
+    let empty = Board::new(Puzzle::EMPTY);
+    assert_eq!(hint(&empty), Err(HintError::Multiple));
+    assert!(HintError::Multiple
+        .to_string()
+        .contains("more than one solution"));
+    // Row 1 holds 1-8, so r1c9 must be 9, but column 9 already has a 9 (r2c9).
+    let none: Puzzle = format!("12345678.........9{}", ".".repeat(63))
+        .parse()
+        .unwrap();
+    assert_eq!(hint(&Board::new(none)), Err(HintError::NoSolution));
+}
+
+#[test]
+fn hints_are_sound_on_random_positions() {
+    // Puzzles from the standard generator always; the hard list when the data is there.
+    let mut rng = Rng::new(17);
+    let mut puzzles: Vec<Puzzle> = (0..40)
+        .map(|_| pseudoku::generate::standard(&mut rng))
+        .collect();
+    match refdata::puzzles("hard/top1465.tsv") {
+        Ok(list) => puzzles.extend(list.into_iter().step_by(15)),
+        Err(why) => eprintln!("hard list skipped: {why}"),
+    }
+    let (mut checked, mut wrong, mut missing, mut techniques) = (0, 0, 0, 0);
+    for (i, p) in puzzles.iter().enumerate() {
+        for _ in 0..12 {
+            let pos = boards::position(p, &mut rng).expect("one solution");
+            let h = hint(&pos.board).unwrap_or_else(|e| panic!("puzzle {i}: {e}"));
+            if let Err(why) = boards::check(&pos, &h) {
+                panic!("puzzle {i} ({p}): {why}");
+            }
+            checked += 1;
+            match h.kind {
+                HintKind::WrongEntry => wrong += 1,
+                HintKind::MissingCandidate => missing += 1,
+                _ => techniques += 1,
+            }
+        }
+    }
+    assert!(checked >= 480, "{checked}");
+    assert!(wrong > 0 && missing > 0 && techniques > checked / 2);
+}
+
+#[test]
+fn the_command_reads_entries_reports_bad_lines_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.txt");
+    let text = format!(
+        "{HARD}\n{HARD}\t{}\nnot a puzzle\n{HARD}\t123\n",
+        solution_with(30, '9')
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = pseudoku()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(contains("boards.txt:3: "))
+        .stderr(contains(
+            "boards.txt:4: entries: expected 81 cells, found 3",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "puzzle\ttechnique\tnudge\thint\tmove");
+    assert_eq!(lines.len(), 3);
+    assert!(lines[1].starts_with(&format!("{HARD}\thidden single\tbox 4, digit 4\t")));
+    assert!(lines[2].ends_with("\tr4c4 is not 9."));
+    let json = pseudoku()
+        .args(["hint", "--json", "-"])
+        .write_stdin(format!("{HARD}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(json).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["technique"], "hidden single");
+    assert_eq!(v["placements"], serde_json::json!([[6, 2, 4]]));
+    // The keys in the documented order.
+    let at: Vec<usize> = [
+        "technique",
+        "nudge",
+        "hint",
+        "move",
+        "placements",
+        "eliminations",
+        "errors",
+    ]
+    .iter()
+    .map(|k| text.find(&format!("\"{k}\":")).expect("key"))
+    .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+}
+
+#[test]
+fn the_command_hints_a_bank_puzzle_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    crate::common::build(&db, 10, 2);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (id, puzzle): (i64, String) = conn
+        .query_row(
+            "SELECT id, puzzle FROM puzzles_text ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    pseudoku()
+        .args(["hint", "--id", &id.to_string(), "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(contains(format!("{puzzle}\t")));
+    pseudoku()
+        .args(["hint", "--id", "999999", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(contains("no puzzle with id 999999"));
+}
+
+#[test]
+fn a_walkthrough_ends_on_the_solution() {
+    let mut rng = Rng::new(5);
+    let mut puzzles: Vec<Puzzle> = vec![HARD.parse().unwrap()];
+    puzzles.extend((0..10).map(|_| pseudoku::generate::standard(&mut rng)));
+    if let Ok(list) = refdata::puzzles("hard/top1465.tsv") {
+        puzzles.extend(list.into_iter().step_by(150));
+    }
+    for p in &puzzles {
+        let solution = match pseudoku::solve::solve(p) {
+            pseudoku::solve::Solutions::Unique(g) => g,
+            other => panic!("{p}: {other:?}"),
+        };
+        let walk = pseudoku::hint::walkthrough(p).unwrap();
+        let mut cells = *p.as_bytes();
+        for w in &walk {
+            assert!(!w.hint.placements.is_empty() || !w.hint.eliminations.is_empty());
+            for &(c, d) in &w.hint.placements {
+                assert_eq!(solution.get(c), d, "{p}: {}", w.hint.step);
+                cells[c.index()] = d.get();
+            }
+            for &(c, d) in &w.hint.eliminations {
+                assert_ne!(solution.get(c), d, "{p}: {}", w.hint.step);
+            }
+        }
+        assert_eq!(&cells, solution.as_bytes(), "{p}");
+    }
+}

@@ -1,0 +1,176 @@
+//! Per-level layout rules end to end: symmetry (every kind, pseudo-generated puzzles
+//! included), clue range, minimality and techniques hold for every puzzle a level's quota
+//! stores; the rules are stored with the bank, shown by `stats`, used by later builds; the
+//! bank does not depend on the thread count.
+
+use crate::common::*;
+
+use pseudoku::bank::layout::{is_minimal, parse_symmetry};
+use pseudoku::Puzzle;
+use rusqlite::Connection;
+
+/// (puzzle, level, clues, technique, build) of every stored puzzle.
+fn rows(conn: &Connection) -> Vec<(Puzzle, u32, u32, String, i64)> {
+    conn.prepare("SELECT puzzle, level, clues, technique, build_id FROM puzzles_text ORDER BY id")
+        .unwrap()
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?.parse().unwrap(),
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+            ))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn every_symmetry_holds_for_every_puzzle_of_the_level() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["rotate180", "rotate90", "mirror", "diagonal"] {
+        let db = dir.path().join(format!("{name}.db"));
+        pseudoku()
+            .args([
+                "build",
+                "--per-level",
+                "6",
+                "--symmetry",
+                name,
+                "--threads",
+                "2",
+            ])
+            .arg("--db")
+            .arg(&db)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(format!(
+                "layout symmetry={name}: 6 of 6 stored"
+            )));
+        let s = parse_symmetry(name).unwrap();
+        let conn = Connection::open(&db).unwrap();
+        let all = rows(&conn);
+        assert_eq!(all.len(), 24);
+        for (p, level, ..) in &all {
+            assert!(s.holds_for(p), "{name}, level {level}: {p}");
+        }
+        // Pseudo-generated (from a seed) puzzles are among them.
+        let seeded: u32 = scalar(
+            &conn,
+            "SELECT COUNT(*) FROM puzzles_text WHERE seed_id IS NOT NULL",
+        );
+        assert!(seeded >= 12, "{name}: {seeded}");
+        pseudoku()
+            .args(["stats", "--db"])
+            .arg(&db)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains(format!("\tsymmetry={name}\n")));
+    }
+}
+
+#[test]
+fn clue_range_minimality_and_techniques_are_kept_and_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 5, 2);
+    pseudoku()
+        .args(["build", "--level", "hard", "--count", "12"])
+        .args(["--symmetry", "rotate180", "--clues", "22..30", "--minimal"])
+        .args([
+            "--techniques",
+            "pairs..x-wing-or-xy-wing",
+            "--threads",
+            "2",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("12 of 12 stored"));
+    let conn = Connection::open(&db).unwrap();
+    let new: Vec<_> = rows(&conn).into_iter().filter(|r| r.4 == 2).collect();
+    assert_eq!(new.len(), 12);
+    let s = parse_symmetry("rotate180").unwrap();
+    for (p, level, clues, technique, _) in &new {
+        assert_eq!(*level, 2, "hard");
+        assert!((22..=30).contains(clues), "{clues}");
+        assert!(s.holds_for(p) && is_minimal(p, s), "{p}");
+        assert!(
+            ["pairs", "locked-candidates", "x-wing-or-xy-wing"].contains(&technique.as_str()),
+            "{technique}"
+        );
+    }
+    // Stored: the next build of the level uses them without the options.
+    let stored: String = scalar(
+        &conn,
+        "SELECT value FROM settings WHERE key = 'layout:hard'",
+    );
+    assert_eq!(
+        stored,
+        "symmetry=rotate180 clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing"
+    );
+    pseudoku()
+        .args([
+            "build",
+            "--level",
+            "hard",
+            "--count",
+            "4",
+            "--threads",
+            "2",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .success();
+    for (p, _, clues, ..) in rows(&conn).into_iter().filter(|r| r.4 == 3) {
+        assert!((22..=30).contains(&clues) && s.holds_for(&p) && is_minimal(&p, s));
+    }
+    // Layout rules belong to levels.
+    pseudoku()
+        .args(["build", "--count", "5", "--minimal", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("layout rules belong to levels"));
+    pseudoku()
+        .args(["build", "--level", "hard", "--clues", "5..30", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("17 <= A <= B <= 81"));
+}
+
+#[test]
+fn a_bank_with_layout_rules_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut banks = Vec::new();
+    for threads in ["1", "2"] {
+        let db = dir.path().join(format!("t{threads}.db"));
+        pseudoku()
+            .args([
+                "build",
+                "--per-level",
+                "5",
+                "--symmetry",
+                "rotate90",
+                "--minimal",
+            ])
+            .args(["--threads", threads, "--db"])
+            .arg(&db)
+            .assert()
+            .success();
+        let conn = Connection::open(&db).unwrap();
+        banks.push(
+            rows(&conn)
+                .into_iter()
+                .map(|r| (r.0.to_string(), r.1))
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(banks[0].len(), 20);
+    assert_eq!(banks[0], banks[1]);
+}

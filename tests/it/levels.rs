@@ -1,0 +1,806 @@
+//! Percentiles, bands and retrieval end to end: a bank built with band quotas holds them, `get`
+//! returns puzzles in the range asked, `--mark-served` never hands a puzzle out twice even to
+//! concurrent processes, `calibrate` recomputes every percentile, `stats` adds up.
+
+use crate::common::*;
+
+use pseudoku::levels::{Band, RatingKind, Reference};
+use rusqlite::Connection;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Every stored puzzle's percentile (by id), measured as the bank measures it when read: its
+/// stored difficulty against the stored reference.
+fn percentiles(conn: &Connection) -> Vec<f64> {
+    let reference = Reference::new(column(conn, "SELECT difficulty FROM reference"));
+    let stored: Vec<f64> = column(conn, "SELECT difficulty FROM puzzles_text ORDER BY id");
+    stored.iter().map(|&d| reference.percentile(d)).collect()
+}
+
+/// Checks that every stored level is the stored difficulty's on the bank's levels, and that
+/// the bank measures percentiles against the stored reference; returns the sizes of both.
+fn check_percentiles(conn: &Connection) -> (usize, usize) {
+    let reference: Vec<f64> = column(conn, "SELECT difficulty FROM reference");
+    let n = reference.len();
+    let levels = pseudoku::levels::Levels::read(conn).unwrap();
+    assert_eq!(levels.reference, Reference::new(reference));
+    let rows: Vec<(f64, u32)> = conn
+        .prepare("SELECT difficulty, level FROM puzzles_text")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (d, l) in &rows {
+        assert_eq!(levels.set.of(*d) as u32, *l);
+    }
+    (n, rows.len())
+}
+
+/// `get` with `args`, parsed as JSON lines (after checking each line's keys and their order).
+fn get_json(db: &Path, args: &[&str]) -> (Vec<serde_json::Value>, i32, String) {
+    let out = pseudoku()
+        .arg("get")
+        .args(args)
+        .arg("--json")
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    let rows = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let keys = [
+                "id",
+                "puzzle",
+                "solution",
+                "level",
+                "difficulty",
+                "hsolve",
+                "percentile",
+                "tier",
+            ];
+            let at: Vec<usize> = keys
+                .iter()
+                .map(|k| l.find(&format!("\"{k}\":")).expect(k))
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "key order: {l}");
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v.as_object().unwrap().len(), keys.len());
+            v
+        })
+        .collect();
+    (
+        rows,
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_bank_built_with_quotas_serves_every_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 150, 4, 2);
+    let conn = Connection::open(&db).unwrap();
+    // Each band holds its quota.
+    let pcts = percentiles(&conn);
+    assert_eq!(pcts.len(), 600);
+    for k in 1..=4 {
+        let r = Band::new(k, 4).unwrap().range();
+        assert_eq!(
+            pcts.iter().filter(|&&p| r.contains(p)).count(),
+            150,
+            "band {k}"
+        );
+    }
+    // Every percentile is the stored rating's against the stored reference.
+    assert_eq!(check_percentiles(&conn), (10_000, 600));
+    // Retrieval by band and percentile range stays in range, by level in the level's rating
+    // range, with the JSON keys in order; the level printed is the one of its rating.
+    let default = pseudoku::levels::LevelSet::default_for(RatingKind::Difficulty);
+    for (args, low, high, level) in [
+        (vec!["--band", "3/4", "--count", "20"], 50.0, 75.0, None),
+        (
+            vec!["--percentile", "10..30", "--count", "20"],
+            10.0,
+            30.0,
+            None,
+        ),
+        (
+            vec!["--level", "expert", "--count", "20"],
+            0.0,
+            100.0001,
+            Some("expert"),
+        ),
+        (
+            vec!["--level", "Medium", "--count", "20"],
+            0.0,
+            100.0001,
+            Some("medium"),
+        ),
+    ] {
+        let (rows, code, _) = get_json(&db, &args);
+        assert_eq!(code, 0, "{args:?}");
+        assert_eq!(rows.len(), 20);
+        let ids: HashSet<i64> = rows.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        assert_eq!(ids.len(), 20, "distinct puzzles");
+        for r in &rows {
+            let p = r["percentile"].as_f64().unwrap();
+            assert!(p >= low && p < high, "{args:?}: {p}");
+            let d = r["difficulty"].as_f64().unwrap();
+            assert_eq!(r["level"], default.name(default.of(d)).unwrap(), "{args:?}");
+            if let Some(level) = level {
+                assert_eq!(r["level"], level, "{args:?}");
+            }
+            assert!(r["difficulty"].as_f64().is_some() && r["hsolve"].as_f64().is_some());
+        }
+    }
+    // The TSV form: puzzle, level, difficulty, hsolve, percentile, id.
+    let out = pseudoku()
+        .args(["get", "--band", "1/4", "--seed", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let line = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.len(), 6);
+    assert_eq!(fields[0].len(), 81);
+    let d: f64 = fields[2].parse().unwrap();
+    assert_eq!(fields[1], default.name(default.of(d)).unwrap());
+    assert!(fields[4].parse::<f64>().unwrap() < 25.0);
+    // The same seed gives the same puzzle.
+    let again = pseudoku()
+        .args(["get", "--band", "1/4", "--seed", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(again.stdout, line.as_bytes());
+    // stats adds up.
+    let out = pseudoku()
+        .args(["stats", "--json", "--db"])
+        .arg(&db)
+        .arg("--plot")
+        .arg(dir.path().join("bank.svg"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["puzzles"], 600);
+    // Per level: the puzzles whose difficulty lies in its range.
+    let levels: Vec<u64> = s["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["puzzles"].as_u64().unwrap())
+        .collect();
+    let difficulties: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles_text");
+    let mut want = vec![0u64; 4];
+    for d in difficulties {
+        want[default.of(d)] += 1;
+    }
+    assert_eq!(levels, want);
+    assert_eq!(s["cuts"].as_array().unwrap().len(), 3);
+    let tiers: u64 = s["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap())
+        .sum();
+    assert_eq!(tiers, 600);
+    let hist: u64 = s["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["bank"].as_u64().unwrap())
+        .sum();
+    assert_eq!(hist, 600);
+    // The plot (tests/stats_plot.rs checks it further): SVG, the levels named on it.
+    let svg = std::fs::read_to_string(dir.path().join("bank.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for l in s["levels"].as_array().unwrap() {
+        assert!(svg.contains(&format!("\n{}\n", l["level"].as_str().unwrap())));
+    }
+}
+
+#[test]
+fn concurrent_callers_never_get_the_same_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 60, 1, 2);
+    // Six processes at once, 15 puzzles each, from a range of 60: 90 asked.
+    let children: Vec<std::process::Child> = (0..6)
+        .map(|i| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("pseudoku"))
+                .args([
+                    "get",
+                    "--band",
+                    "1/1",
+                    "--count",
+                    "15",
+                    "--mark-served",
+                    "--json",
+                ])
+                .args(["--seed", &i.to_string(), "--db"])
+                .arg(&db)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut ids = Vec::new();
+    let mut short = 0;
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        for l in String::from_utf8(out.stdout).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            ids.push(v["id"].as_i64().unwrap());
+        }
+        if out.status.code() == Some(1) {
+            short += 1;
+            assert!(String::from_utf8(out.stderr)
+                .unwrap()
+                .contains("unserved puzzle"));
+        } else {
+            assert!(out.status.success());
+        }
+    }
+    let distinct: HashSet<i64> = ids.iter().copied().collect();
+    assert_eq!(distinct.len(), ids.len(), "a puzzle was served twice");
+    assert_eq!(ids.len(), 60, "every puzzle served once");
+    assert!(short >= 2, "90 asked of 60: some callers come up short");
+    // Nothing left: say so and exit 1.
+    let (rows, code, err) = get_json(&db, &["--band", "1/1", "--mark-served"]);
+    assert!(rows.is_empty());
+    assert_eq!(code, 1);
+    assert!(err.contains("no unserved puzzle left"), "{err}");
+    let conn = Connection::open(&db).unwrap();
+    let served: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM puzzles_text WHERE served_at IS NOT NULL",
+    );
+    assert_eq!(served, 60);
+}
+
+#[test]
+fn calibrate_replaces_the_reference_and_recomputes_every_percentile() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 40, 4, 2);
+    let corpus = dir.path().join("corpus.txt");
+    std::fs::write(
+        &corpus,
+        concat!(
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+            "not a puzzle\n",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n",
+        ),
+    )
+    .unwrap();
+    pseudoku()
+        .args(["calibrate", "--from"])
+        .arg(&corpus)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("corpus.txt:3:"))
+        .stdout(predicates::str::contains("3 puzzles"));
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(check_percentiles(&conn), (3, 160));
+    // Switching to hsolve and new level names recomputes from the hsolve column.
+    pseudoku()
+        .args([
+            "calibrate",
+            "--rating",
+            "hsolve",
+            "--levels",
+            "gentle,tough",
+            "--db",
+        ])
+        .arg(&db)
+        .assert()
+        .success();
+    let (rows, code, _) = get_json(&db, &["--level", "tough", "--count", "5"]);
+    assert_eq!(code, 0);
+    for r in rows {
+        assert!(r["percentile"].as_f64().unwrap() >= 50.0);
+    }
+    // Back to the default reference: the same as a new bank's.
+    pseudoku()
+        .args(["calibrate", "--default", "--rating", "difficulty", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("10000 puzzles"));
+}
+
+#[test]
+fn targeted_builds_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut banks = Vec::new();
+    for threads in [1, 2] {
+        let db = dir.path().join(format!("bank{threads}.db"));
+        build_bands(&db, 50, 4, threads);
+        let conn = Connection::open(&db).unwrap();
+        let rows: Vec<(String, i64, f64)> = conn
+            .prepare("SELECT puzzle, job, difficulty FROM puzzles_text ORDER BY job")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        banks.push(rows);
+    }
+    assert_eq!(banks[0].len(), 200);
+    assert_eq!(banks[0], banks[1]);
+}
+
+#[test]
+fn retrieval_uses_the_index() {
+    use pseudoku::store::retrieval::{take_plans, Within};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 10, 1, 2);
+    let conn = Connection::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    for (within, index) in [
+        (
+            Within::Percentiles("0..50".parse().unwrap()),
+            "puzzles_rating",
+        ),
+        (Within::Level(2), "puzzles_level"),
+    ] {
+        let plan = take_plans(&conn, levels.measure(), within).unwrap();
+        // The id span is two seeks, a draw looks a row up by its id, listing a rare range
+        // searches the rating's or the level's index: nothing scans the table.
+        assert!(
+            plan.iter().all(|p| !p.starts_with("SCAN puzzles")),
+            "{plan:?}"
+        );
+        let searches: Vec<&String> = plan.iter().filter(|p| p.starts_with("SEARCH")).collect();
+        assert_eq!(searches.len(), 4, "{plan:?}");
+        assert!(searches[2].contains("PRIMARY KEY"), "{plan:?}");
+        assert!(searches[3].contains(index), "{plan:?}");
+    }
+}
+
+#[test]
+fn handouts_are_uniform_within_a_band_and_a_level() {
+    use pseudoku::dev::stats::{chi_square, chi_square_p};
+    use pseudoku::store::retrieval::{take, Within};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 300, 4, 2);
+    let conn = pseudoku::store::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let rows: Vec<(u8, f64, u32)> = conn
+        .prepare("SELECT tier, difficulty, level FROM puzzles_text WHERE served_at IS NULL")
+        .unwrap()
+        .query_map([], |r| {
+            Ok((r.get(0)?, levels.reference.percentile(r.get(1)?), r.get(2)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut cases: Vec<(String, Within)> = ["2/4", "3/4", "4/4"]
+        .iter()
+        .map(|b| {
+            (
+                format!("band {b}"),
+                Within::Percentiles(b.parse::<Band>().unwrap().range()),
+            )
+        })
+        .collect();
+    cases.push(("level hard".into(), Within::Level(2)));
+    cases.push(("level expert".into(), Within::Level(3)));
+    for (what_of, within) in cases {
+        let inside = |&(_, p, l): &(u8, f64, u32)| match within {
+            Within::Percentiles(r) => r.contains(p),
+            Within::Level(i) => l == i,
+        };
+        let members: Vec<&(u8, f64, u32)> = rows.iter().filter(|r| inside(r)).collect();
+        assert!(members.len() >= 100, "{what_of}: {}", members.len());
+        // Cells: hardest tier, and decile of the members' percentile span.
+        let lo = members.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+        let hi = members
+            .iter()
+            .map(|r| r.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let cell = |tier: u8, p: f64| -> (usize, usize) {
+            let d = ((p - lo) / (hi - lo).max(1e-9) * 10.0).floor();
+            (tier as usize, (d as usize).min(9))
+        };
+        let content: Vec<(usize, usize)> = members.iter().map(|r| cell(r.0, r.1)).collect();
+        let mut rng = pseudoku::Rng::new(1);
+        let (mut by_tier, mut by_decile) = (vec![0u64; 7], vec![0u64; 10]);
+        for _ in 0..20_000 {
+            let p = take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap();
+            let percentile = levels.reference.percentile(p[0].rating);
+            assert!(inside(&(p[0].tier, percentile, p[0].level.unwrap())));
+            let (t, d) = cell(p[0].tier, percentile);
+            by_tier[t] += 1;
+            by_decile[d] += 1;
+        }
+        let share = |f: &dyn Fn(&(usize, usize)) -> usize, n: usize| -> Vec<f64> {
+            let mut v = vec![0.0; n];
+            for c in &content {
+                v[f(c)] += 1.0 / content.len() as f64;
+            }
+            v
+        };
+        for (what, observed, shares) in [
+            ("hardest tier", &by_tier, share(&|c| c.0, 7)),
+            ("percentile decile", &by_decile, share(&|c| c.1, 10)),
+        ] {
+            let (stat, df) = chi_square(observed, &shares);
+            let p = chi_square_p(stat, df);
+            assert!(
+                p > 0.01,
+                "{what_of} by {what}: chi-square {stat:.1} on {df} df, p = {p:.4}: {observed:?} \
+                 against shares {shares:?}"
+            );
+        }
+    }
+}
+
+/// The bank's puzzles with their `difficulty`, easiest first.
+fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
+    conn.prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY difficulty, id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 30, 4, 2);
+    let conn = Connection::open(&db).unwrap();
+    let rated = rated_puzzles(&conn);
+    // Three levels by the bank's own ratings, split at two values that separate them.
+    let n = rated.len();
+    let (t1, t2) = (rated[n / 3].1, rated[2 * n / 3].1);
+    let label = |d: f64| -> usize { usize::from(d >= t1) + usize::from(d >= t2) };
+    let names = ["gentle", "moderate", "tough"];
+    let lines: Vec<String> = rated
+        .iter()
+        .map(|(p, d)| format!("{p}\t{}", names[label(*d)]))
+        .collect();
+    let file = dir.path().join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let cuts_before: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+
+    // Shuffled so that "tough" appears first: the order of first appearance does not rank by
+    // rating, and the error says which order does.
+    let mut shuffled = lines.clone();
+    shuffled.rotate_left(2 * n / 3);
+    let unordered = dir.path().join("unordered.tsv");
+    std::fs::write(&unordered, shuffled.join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&unordered)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("do not rank by rating"))
+        .stderr(predicates::str::contains("--levels gentle,moderate,tough"));
+
+    // Every problem is named, and nothing changes.
+    let mut broken = lines.clone();
+    broken[4] = "not a puzzle\tgentle".into();
+    broken[7] = format!("{}\tinsane", rated[7].0);
+    broken[9] = rated[9].0.clone();
+    let bad = dir.path().join("bad.tsv");
+    std::fs::write(&bad, broken.join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&bad)
+        .args(["--levels", "gentle,moderate,tough", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad.tsv:5:"))
+        .stderr(predicates::str::contains(
+            "bad.tsv:10: expected puzzle<TAB>level name",
+        ));
+    let few = dir.path().join("few.tsv");
+    std::fs::write(&few, lines[..n - 30].join("\n") + "\n").unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&few)
+        .args(["--levels", "gentle,moderate,tough,insane", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("level \"insane\" has 0 puzzles"));
+    let unknown = dir.path().join("unknown.tsv");
+    std::fs::write(
+        &unknown,
+        format!("{}\n{}\tinsane\n", lines.join("\n"), rated[0].0),
+    )
+    .unwrap();
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&unknown)
+        .args(["--levels", "gentle,moderate,tough", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!(
+            "unknown.tsv:{}: unknown level \"insane\"",
+            n + 1
+        )));
+    let cuts_after: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    assert_eq!(
+        cuts_before, cuts_after,
+        "a failed calibration changed nothing"
+    );
+
+    // The good file, levels in order of first appearance: separable, so every puzzle lands in
+    // its own level, and the bank's stored levels follow.
+    pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!("{n} labelled puzzles")))
+        .stdout(predicates::str::contains("on the puzzles fitted: 100.0%"))
+        .stdout(predicates::str::contains("agreement held out: "));
+    let levels: Vec<(f64, u32)> = conn
+        .prepare("SELECT difficulty, level FROM puzzles_text")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (d, l) in levels {
+        assert_eq!(l as usize, label(d), "difficulty {d}");
+    }
+    let names_set: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'levels'");
+    assert_eq!(names_set, "gentle,moderate,tough");
+    let (rows, code, _) = get_json(&db, &["--level", "moderate", "--count", "5"]);
+    assert_eq!(code, 0);
+    for r in rows {
+        assert_eq!(r["level"], "moderate");
+        let d = r["difficulty"].as_f64().unwrap();
+        assert!(d >= t1 && d < t2, "{d}");
+    }
+    // `stats` shows the cuts and each level's percentile range; `rate --db` names levels on
+    // the bank's scale.
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\ngentle\tdifficulty < "))
+        .stdout(predicates::str::contains("\ntough\tdifficulty >= "));
+    let hardest = &rated[n - 1].0;
+    pseudoku()
+        .args(["rate", "--json", "--db"])
+        .arg(&db)
+        .write_stdin(format!("{hardest}\n"))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\"level\":\"tough\""));
+}
+
+#[test]
+fn a_bank_rated_by_an_older_model_is_rated_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 60, 2);
+    let conn = Connection::open(&db).unwrap();
+    let before = rated_puzzles(&conn);
+    let levels_before: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
+    // What an older model's bank looks like: other ratings, its model recorded as 1.
+    conn.execute_batch(
+        "UPDATE puzzles SET difficulty = difficulty + 1000, level = 0;
+         UPDATE reference SET difficulty = difficulty + 1;
+         UPDATE settings SET value = '1' WHERE key = 'difficulty_model';",
+    )
+    .unwrap();
+    pseudoku()
+        .args(["verify", "--db"])
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("rated by difficulty model 1"));
+    // The next build re-rates it before adding its own puzzles.
+    build(&db, 20, 2);
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("checked 80 rows"))
+        .stdout(predicates::str::contains(": 0 mismatches"));
+    let after: std::collections::HashMap<String, f64> = rated_puzzles(&conn).into_iter().collect();
+    assert_eq!(after.len(), 80);
+    for (p, d) in &before {
+        assert_eq!(after[p], *d, "{p}");
+    }
+    let levels_after: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
+    assert_eq!(levels_after[..60], levels_before[..]);
+    assert_eq!(check_percentiles(&conn), (10_000, 80));
+    let model: String = scalar(
+        &conn,
+        "SELECT value FROM settings WHERE key = 'difficulty_model'",
+    );
+    assert_eq!(model, pseudoku::difficulty::MODEL.to_string());
+}
+
+/// The Sudoku Exchange buckets as `puzzle<TAB>level` lines (easy, medium, hard, expert).
+fn se_buckets() -> Option<Vec<(String, usize)>> {
+    let Ok(path) = pseudoku::dev::refdata::file("se-rated/sudoku_exchange_buckets.tsv") else {
+        eprintln!("skipping: {}", pseudoku::dev::refdata::dir().unwrap_err());
+        return None;
+    };
+    let names = ["easy", "medium", "hard", "diabolical"];
+    Some(
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                let level = names.iter().position(|n| f[1].starts_with(n)).unwrap();
+                (f[0].to_string(), level)
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn the_default_levels_put_the_se_buckets_in_their_own_levels() {
+    let Some(buckets) = se_buckets() else { return };
+    // `rate` names each puzzle's level on the default scale.
+    let input: String = buckets.iter().map(|b| format!("{}\n", b.0)).collect();
+    let out = pseudoku()
+        .args(["rate", "--json"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let names = ["easy", "medium", "hard", "expert"];
+    let mut m = vec![vec![0u64; 4]; 4];
+    for (line, (_, label)) in String::from_utf8(out.stdout).unwrap().lines().zip(&buckets) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let given = names.iter().position(|n| v["level"] == *n).unwrap();
+        m[*label][given] += 1;
+    }
+    let share = pseudoku::levels::fit::agreement(&m);
+    assert!(share >= 0.85, "{m:?}");
+    for (i, row) in m.iter().enumerate() {
+        assert!(row[i] as f64 >= 0.7 * 500.0, "{}: {m:?}", names[i]);
+    }
+    // Held out: labelled calibration on the buckets, cross-validated on halves.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("buckets.tsv");
+    let text: String = buckets
+        .iter()
+        .map(|(p, l)| format!("{p}\t{}\n", names[*l]))
+        .collect();
+    std::fs::write(&file, text).unwrap();
+    let fit = pseudoku::levels::labelled::fit_file(&file, None, RatingKind::Difficulty).unwrap();
+    let cv = fit.cross_validation.confusion();
+    assert!(fit.cross_validation.agreement() >= 0.85, "{cv:?}");
+    for (i, row) in cv.iter().enumerate() {
+        assert!(row[i] as f64 >= 0.7 * 500.0, "{}: {cv:?}", names[i]);
+    }
+    // The fit on all of them is the shipped default.
+    let default = pseudoku::levels::LevelSet::default_for(RatingKind::Difficulty);
+    for (a, b) in fit.set.cuts().iter().zip(default.cuts()) {
+        assert!((a - b).abs() < 1e-3, "{:?} against {:?}", fit.set, default);
+    }
+}
+
+#[test]
+fn short_floats_small_references_and_did_you_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    // stats --json: no float with more than 6 decimals.
+    let o = run_cli(&["stats", "--db", db_s, "--json"]);
+    assert!(o.status.success());
+    let json = text(&o.stdout);
+    let long = json
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|n| n.split_once('.'))
+        .filter(|(_, decimals)| decimals.len() > 6)
+        .count();
+    assert_eq!(long, 0, "{json}");
+    // A mistyped level.
+    let o = run_cli(&["get", "--db", db_s, "--level", "hrad"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("did you mean \"hard\"?"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = pseudoku()
+        .args([
+            "export",
+            "--db",
+            db_s,
+            "--start",
+            "2027-01-01",
+            "--days",
+            "1",
+        ])
+        .args(["--mix", "esay:1", "--out"])
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("did you mean \"easy\"?"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A 50-puzzle reference is taken, with a warning.
+    let corpus = dir.path().join("small.txt");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let puzzles: Vec<String> = column(&conn, "SELECT puzzle FROM puzzles_text LIMIT 50");
+    std::fs::write(&corpus, puzzles.join("\n")).unwrap();
+    let o = pseudoku()
+        .args(["calibrate", "--db", db_s, "--from"])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("only 50 puzzles") && err.contains("give 1000 or more"),
+        "{err}"
+    );
+    // --default puts back the default reference and levels (names and cut points), also after
+    // renamed levels.
+    let o = run_cli(&["calibrate", "--db", db_s, "--levels", "one,two,three,four"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run_cli(&["calibrate", "--db", db_s, "--default"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let default = pseudoku::scale::LevelSet::default_for(pseudoku::levels::RatingKind::Difficulty);
+    let said = text(&o.stdout);
+    assert!(said.contains(&format!("levels: {default};")), "{said}");
+    // Cut points fitted on labelled puzzles (ratings of 3 decimals) print as midpoints of 4
+    // decimals at most, not as `10.062999999999999`.
+    let labelled = dir.path().join("labelled.tsv");
+    let rows: Vec<String> = column(
+        &conn,
+        "SELECT puzzle || char(9) || CASE level WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' \
+         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles_text",
+    );
+    std::fs::write(&labelled, rows.join("\n")).unwrap();
+    let o = pseudoku()
+        .args(["calibrate", "--db", db_s, "--labelled", "--from"])
+        .arg(&labelled)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    let line = said.lines().next().unwrap();
+    let cuts: Vec<&str> = line
+        .split(' ')
+        .filter(|w| w.parse::<f64>().is_ok() && w.contains('.'))
+        .collect();
+    assert_eq!(cuts.len(), 3, "{line}");
+    for c in cuts {
+        assert!(c.split_once('.').unwrap().1.len() <= 4, "{line}");
+    }
+}
+
+fn small_bank(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("bank.db");
+    build_levels(&db, 20, 2);
+    db
+}

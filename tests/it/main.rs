@@ -1,0 +1,30 @@
+//! The integration tests, one module per subject, in one test binary (one link instead of one
+//! per file). `common` holds the fixtures they share: the binary, bank builds, queries.
+
+mod common;
+
+mod bank;
+mod batch;
+mod canon;
+mod cli;
+mod difficulty;
+mod docs;
+mod export;
+mod grid;
+mod hint;
+mod hint_examples;
+mod large_bank;
+mod layout;
+mod levels;
+mod play_page;
+mod print;
+mod rating;
+mod reference;
+mod reference_data;
+mod retrieval;
+mod seeds;
+mod serve;
+mod shards;
+mod solve;
+mod stats;
+mod transform;

@@ -1,0 +1,140 @@
+//! Handing out puzzles by id and putting them back: `get --id` and `unserve`.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+
+fn bank(dir: &Path) -> PathBuf {
+    let db = dir.join("bank.db");
+    build_levels(&db, 20, 2);
+    db
+}
+
+#[test]
+fn get_by_id_and_unserve() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    // get --id: the row, served or not; marking it makes it served.
+    let o = run_cli(&["get", "--db", db_s, "--id", "5", "--mark-served"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let line = text(&o.stdout);
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.len(), 6);
+    assert_eq!(fields[5], "5");
+    assert_eq!(fields[0].len(), 81);
+    let o = run_cli(&["get", "--db", db_s, "--id", "999999"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("no puzzle with id 999999"));
+    let o = run_cli(&["get", "--db", db_s, "--id", "5", "--count", "2"]);
+    assert_eq!(o.status.code(), Some(2), "--id takes no --count");
+    // unserve puts it back, once.
+    let o = run_cli(&["unserve", "--db", db_s, "--id", "5"]);
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout), "5\tunserved\n");
+    let o = run_cli(&["unserve", "--db", db_s, "--id", "5", "--id", "999999"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "5\tnot served\n");
+    assert!(text(&o.stderr).contains("no puzzle with id 999999"));
+    // An exported puzzle stays served until its date is replaced; then it comes back.
+    let out = dir.path().join("out");
+    let export = |replace: bool| {
+        let mut c = pseudoku();
+        c.args([
+            "export",
+            "--db",
+            db_s,
+            "--start",
+            "2027-01-04",
+            "--days",
+            "1",
+        ])
+        .args(["--mix", "easy:1", "--out"])
+        .arg(&out);
+        if replace {
+            c.arg("--replace");
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    assert!(export(false).contains("exported 1 puzzle (1 new, 0 as exported before) in 1 file"));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let exported: i64 = scalar(&conn, "SELECT puzzle_id FROM batches");
+    let id = exported.to_string();
+    let o = run_cli(&["unserve", "--db", db_s, "--id", &id]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("is in the export of 2027-01-04, slot 1"));
+    export(true);
+    let o = run_cli(&["unserve", "--db", db_s, "--id", &id]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), format!("{id}\tunserved\n"));
+    let left: i64 = scalar(
+        &conn,
+        &format!("SELECT COUNT(*) FROM batches WHERE puzzle_id = {id}"),
+    );
+    assert_eq!(left, 0);
+    let served: Option<String> = scalar(
+        &conn,
+        &format!("SELECT served_at FROM puzzles_text WHERE id = {id}"),
+    );
+    assert_eq!(served, None);
+}
+
+#[test]
+fn a_row_that_cannot_be_read_is_an_error_never_an_empty_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        // Cells that do not unpack (a byte above 9 in its high half) and a puzzle that repeats
+        // a digit in its first row.
+        conn.execute("UPDATE puzzles SET puzzle = x'FF' WHERE id = 3", [])
+            .unwrap();
+        let mut cells: Vec<u8> = conn
+            .query_row("SELECT puzzle FROM puzzles WHERE id = 4", [], |r| r.get(0))
+            .unwrap();
+        cells[0] = 0x11;
+        conn.execute("UPDATE puzzles SET puzzle = ?1 WHERE id = 4", [cells])
+            .unwrap();
+        // Text where the cells should be.
+        conn.execute("UPDATE puzzles SET puzzle = 'abc' WHERE id = 5", [])
+            .unwrap();
+    }
+    for (id, what) in [
+        ("3", "stored cells do not unpack"),
+        ("4", "puzzle is not a puzzle"),
+        ("5", "stored cells do not unpack"),
+    ] {
+        let o = run_cli(&["get", "--db", db_s, "--id", id, "--json"]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+        assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(&format!("row {id} of the bank is damaged: {what}")),
+            "{err}"
+        );
+    }
+    // `verify` names them both; the other rows are fine.
+    let o = run_cli(&["verify", "--db", db_s, "--sample", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("row 3: stored cells do not unpack"), "{out}");
+    assert!(out.contains("row 4: puzzle is not a puzzle"), "{out}");
+    assert!(out.contains("row 5: stored cells do not unpack"), "{out}");
+    assert!(out.contains(": 3 mismatches"), "{out}");
+    // The server answers 503 with the reason, never a puzzle of "".
+    let (mut child, base) = serve(&db, &[]);
+    let r = ureq::get(&format!("{base}/v1/puzzles/3")).call();
+    let _ = child.kill();
+    let _ = child.wait();
+    match r {
+        Err(ureq::Error::Status(503, resp)) => {
+            let body: serde_json::Value =
+                serde_json::from_str(&resp.into_string().unwrap()).unwrap();
+            let reason = body["error"].as_str().unwrap();
+            assert!(reason.contains("row 3 of the bank is damaged"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,463 @@
+//! `serve`: per-user puzzles that never repeat (also under concurrency), every route's JSON,
+//! bad requests as 4xx JSON errors, the token, the OpenAPI description against the real
+//! responses, metrics, and a SIGTERM that loses no recorded delivery.
+
+use serde_json::Value;
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Child, Command};
+
+const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// A running server on a free port; stopped (SIGTERM) when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &Path, extra: &[&str]) -> Server {
+        let (child, base) = crate::common::serve(db, extra);
+        Server { child, base }
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        answer(ureq::get(&format!("{}{path}", self.base)).call())
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        answer(
+            ureq::post(&format!("{}{path}", self.base))
+                .set("Content-Type", "application/json")
+                .send_string(body),
+        )
+    }
+
+    /// Sends SIGTERM and waits: the exit status.
+    fn stop(mut self) -> std::process::ExitStatus {
+        terminate(&self.child);
+        let status = self.child.wait().unwrap();
+        std::mem::forget(self);
+        status
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        terminate(&self.child);
+        let _ = self.child.wait();
+    }
+}
+
+fn terminate(child: &Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+}
+
+/// Status and JSON body of a response (errors included).
+fn answer(r: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
+    let resp = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let status = resp.status();
+    let text = resp.into_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn bank(dir: &Path, per_level: u64) -> std::path::PathBuf {
+    let db = dir.join("b.db");
+    crate::common::build_levels(&db, per_level, 2);
+    db
+}
+
+#[test]
+fn a_user_never_gets_a_class_twice_even_concurrently() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 15);
+    let server = Server::start(&db, &[]);
+    // One user, 8 threads, 3 more requests than the level holds: 15 distinct puzzles, then
+    // clear 404 errors.
+    let ids = std::sync::Mutex::new(Vec::new());
+    let errors = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..3 {
+                    let (status, v) = server.get("/v1/puzzles/next?user=ann&level=easy");
+                    if status == 200 {
+                        ids.lock().unwrap().push(v["id"].as_i64().unwrap());
+                    } else {
+                        errors.lock().unwrap().push((status, v));
+                    }
+                }
+            });
+        }
+    });
+    let ids = ids.into_inner().unwrap();
+    let errors = errors.into_inner().unwrap();
+    assert_eq!(ids.len(), 15, "{errors:?}");
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 15);
+    assert_eq!(errors.len(), 9);
+    for (status, v) in &errors {
+        assert_eq!(*status, 404);
+        assert!(v["error"]
+            .as_str()
+            .unwrap()
+            .contains("has had every puzzle of level easy"));
+    }
+    // Another user still gets puzzles of that level; the keys of a puzzle.
+    let (status, v) = server.get("/v1/puzzles/next?user=bob&level=easy&solution=true");
+    assert_eq!(status, 200);
+    let keys: HashSet<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        HashSet::from([
+            "id",
+            "puzzle",
+            "level",
+            "difficulty",
+            "percentile",
+            "clues",
+            "solution"
+        ])
+    );
+    assert_eq!(v["level"], "easy");
+    let (status, v) = server.get("/v1/puzzles/next?user=bob&band=4/4");
+    assert_eq!(status, 200);
+    assert!(v.get("solution").is_none());
+    assert_eq!(server.stop().code(), Some(0));
+    // The history holds exactly what was handed out, and the publisher's flag is untouched.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let n: i64 = crate::common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM user_history WHERE user = 'ann'",
+    );
+    assert_eq!(n, 15);
+    let served: i64 = crate::common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM puzzles_text WHERE served_at IS NOT NULL",
+    );
+    assert_eq!(served, 0);
+}
+
+#[test]
+fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    assert_eq!(
+        server.get("/healthz"),
+        (200, serde_json::json!({"status": "ok"}))
+    );
+    let (status, levels) = server.get("/v1/levels");
+    assert_eq!(status, 200);
+    assert_eq!(levels["levels"].as_array().unwrap().len(), 4);
+    assert_eq!(levels["levels"][0]["count"], 5);
+    let (_, p) = server.get("/v1/puzzles/next?user=u1&level=hard");
+    let id = p["id"].as_i64().unwrap();
+    let (status, same) = server.get(&format!("/v1/puzzles/{id}"));
+    assert_eq!((status, &same["puzzle"]), (200, &p["puzzle"]));
+    let (status, h) = server.post("/v1/hint", &format!(r#"{{"puzzle":"{HARD}"}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(h["technique"], "hidden single");
+    assert_eq!(h["placements"], serde_json::json!([[6, 2, 4]]));
+    // Candidates as the player keeps them: every digit but 4 in r6c2 (its solution).
+    let mut marks = vec!["123456789".to_string(); 81];
+    marks[5 * 9 + 1] = "12356789".into();
+    let body = serde_json::json!({"puzzle": HARD, "candidates": marks}).to_string();
+    let (status, h) = server.post("/v1/hint", &body);
+    assert_eq!(
+        (status, h["technique"].as_str()),
+        (200, Some("missing candidate"))
+    );
+    let (status, s) = server.post("/v1/solve", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(s["results"][0]["solutions"], 1);
+    let (status, c) = server.post("/v1/canon", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert_eq!(c["results"][0]["key"].as_str().unwrap().len(), 64);
+    let (status, r) = server.post("/v1/rate", &format!(r#"{{"puzzles":["{HARD}"]}}"#));
+    assert_eq!(status, 200);
+    assert!(r["results"][0]["difficulty"].as_f64().unwrap() > 0.0);
+
+    // Bad requests: a 4xx with a reason, never a 500.
+    // Just over the server's 256 KiB limit: it answers 413 once it has read the limit, and the
+    // few bytes left fit in the socket's buffers, so the client has finished writing by then
+    // (with 44 KB left, a loaded machine sometimes saw the connection closed mid-write).
+    let big = format!(r#"{{"puzzles":["{}"]}}"#, "1".repeat(256 * 1024));
+    let bad: Vec<(u16, (u16, Value))> = vec![
+        (400, server.get("/v1/puzzles/next?user=bad%20id&level=hard")),
+        (400, server.get("/v1/puzzles/next?level=hard")),
+        (400, server.get("/v1/puzzles/next?user=u1&level=impossible")),
+        (400, server.get("/v1/puzzles/next?user=u1&band=9/4")),
+        (
+            400,
+            server.get("/v1/puzzles/next?user=u1&level=hard&band=1/4"),
+        ),
+        (
+            400,
+            server.get("/v1/puzzles/next?user=u1&level=hard&solution=maybe"),
+        ),
+        (400, server.get("/v1/puzzles/abc")),
+        (404, server.get("/v1/puzzles/999999")),
+        (404, server.get("/v2/nothing")),
+        (400, server.post("/v1/hint", r#"{"puzzle":"123"}"#)),
+        (
+            400,
+            server.post(
+                "/v1/hint",
+                &format!(r#"{{"puzzle":"{HARD}","entries":"12"}}"#),
+            ),
+        ),
+        (
+            422,
+            server.post("/v1/hint", &format!(r#"{{"puzzle":"{}"}}"#, ".".repeat(81))),
+        ),
+        (400, server.post("/v1/hint", "not json")),
+        (422, server.post("/v1/hint", r#"{"puzzle": 5}"#)),
+        (400, server.post("/v1/solve", r#"{"puzzles":[]}"#)),
+        (
+            400,
+            server.post(
+                "/v1/rate",
+                &format!(
+                    r#"{{"puzzles":[{}]}}"#,
+                    vec![format!("\"{HARD}\""); 51].join(",")
+                ),
+            ),
+        ),
+        (413, server.post("/v1/solve", &big)),
+    ];
+    for (want, (status, v)) in bad {
+        assert_eq!(status, want, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    // The metrics count the routes by pattern.
+    let text = ureq::get(&format!("{}/metrics", server.base))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(text.contains(r#"pseudoku_requests_total{route="/v1/puzzles/{id}",status="200"} 1"#));
+    assert!(text.contains(r#"pseudoku_request_seconds_bucket{route="/v1/hint",le="+Inf"}"#));
+    // One delivery (the first request), committed by the writer in one transaction.
+    assert!(text.contains("pseudoku_deliveries_total 1\n"), "{text}");
+    assert!(
+        text.contains(r#"pseudoku_write_seconds_count{kind="commit"} 1"#),
+        "{text}"
+    );
+    assert!(text.contains("# TYPE pseudoku_wal_pages gauge"), "{text}");
+    // Idle, the checkpointer's tries every 100 ms copy nothing and count nothing: at most the
+    // checkpoints that copied the one commit.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let text = ureq::get(&format!("{}/metrics", server.base))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let checkpoints: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix(r#"pseudoku_write_seconds_count{kind="checkpoint"} "#))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    assert!(
+        checkpoints <= 2,
+        "{checkpoints} checkpoints for one commit:\n{text}"
+    );
+}
+
+/// `schema` with its `$ref` followed (to `#/components/schemas/NAME` of `spec`).
+fn deref<'a>(spec: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => {
+            let name = r.rsplit('/').next().unwrap();
+            deref(spec, &spec["components"]["schemas"][name])
+        }
+        None => schema,
+    }
+}
+
+/// The alternatives a schema allows (`oneOf`, `anyOf`, `allOf`, or itself), followed.
+fn alternatives<'a>(spec: &'a Value, schema: &'a Value) -> Vec<&'a Value> {
+    let schema = deref(spec, schema);
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(list) = schema[key].as_array() {
+            return list.iter().flat_map(|s| alternatives(spec, s)).collect();
+        }
+    }
+    vec![schema]
+}
+
+/// Checks that every key of `value`, at every depth, is a property its schema declares.
+fn conforms(spec: &Value, schema: &Value, value: &Value, at: &str) {
+    let alts = alternatives(spec, schema);
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let prop = alts
+                    .iter()
+                    .find_map(|s| s["properties"].get(k))
+                    .unwrap_or_else(|| panic!("{at}.{k} is not in the schema: {value}"));
+                conforms(spec, prop, v, &format!("{at}.{k}"));
+            }
+        }
+        Value::Array(items) => {
+            let item = alts
+                .iter()
+                .find_map(|s| s.get("items"))
+                .unwrap_or_else(|| panic!("{at} is a list the schema does not declare"));
+            for v in items {
+                conforms(spec, item, v, &format!("{at}[]"));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_openapi_description_is_generated_and_real_answers_follow_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    let (status, spec) = server.get("/openapi.json");
+    assert_eq!(status, 200);
+    assert_eq!(spec["info"]["title"], "pseudoku");
+    let paths = spec["paths"].as_object().unwrap();
+    let source = include_str!("../../src/serve/api.rs");
+    // Every route of the router is described.
+    for line in source
+        .lines()
+        .filter(|l| l.trim_start().starts_with(".route(\""))
+    {
+        let route = line.split('"').nth(1).unwrap();
+        if route == "/app.js" || route == "/style.css" {
+            continue;
+        }
+        assert!(paths.contains_key(route), "{route} is not in openapi.json");
+    }
+    // Every answer, good or bad, follows the schema its route declares for its status.
+    let declared = |route: &str, method: &str, status: u16| -> Value {
+        spec["paths"][route][method]["responses"][status.to_string()]["content"]["application/json"]
+            ["schema"]
+            .clone()
+    };
+    let puzzles = format!(r#"{{"puzzles":["{HARD}"]}}"#);
+    let cases: Vec<(&str, &str, (u16, Value))> = vec![
+        (
+            "/v1/puzzles/next",
+            "get",
+            server.get("/v1/puzzles/next?user=x&level=easy&solution=true"),
+        ),
+        (
+            "/v1/puzzles/next",
+            "get",
+            server.get("/v1/puzzles/next?user=x"),
+        ),
+        (
+            "/v1/puzzles/{id}",
+            "get",
+            server.get("/v1/puzzles/1?solution=true"),
+        ),
+        ("/v1/puzzles/{id}", "get", server.get("/v1/puzzles/999999")),
+        (
+            "/v1/hint",
+            "post",
+            server.post("/v1/hint", &format!(r#"{{"puzzle":"{HARD}"}}"#)),
+        ),
+        (
+            "/v1/hint",
+            "post",
+            server.post("/v1/hint", r#"{"puzzle":"1"}"#),
+        ),
+        ("/v1/levels", "get", server.get("/v1/levels")),
+        ("/v1/solve", "post", server.post("/v1/solve", &puzzles)),
+        ("/v1/canon", "post", server.post("/v1/canon", &puzzles)),
+        (
+            "/v1/rate",
+            "post",
+            server.post(
+                "/v1/rate",
+                &format!(r#"{{"puzzles":["{HARD}","{}"]}}"#, ".".repeat(81)),
+            ),
+        ),
+        (
+            "/v1/rate",
+            "post",
+            server.post("/v1/rate", r#"{"puzzles":[]}"#),
+        ),
+        ("/healthz", "get", server.get("/healthz")),
+    ];
+    for (route, method, (status, body)) in &cases {
+        let schema = declared(route, method, *status);
+        assert!(
+            !schema.is_null(),
+            "{method} {route} answered {status}, which it does not declare"
+        );
+        conforms(&spec, &schema, body, &format!("{method} {route} {status}"));
+    }
+}
+
+#[test]
+fn a_token_guards_the_route_that_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let server = Server::start(&db, &["--token-file", token.to_str().unwrap()]);
+    let (status, v) = server.get("/v1/puzzles/next?user=u&level=easy");
+    assert_eq!(status, 401, "{v}");
+    let url = format!("{}/v1/puzzles/next?user=u&level=easy", server.base);
+    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer wrong").call());
+    assert_eq!(status, 401);
+    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer s3cret").call());
+    assert_eq!(status, 200);
+    // Reading routes stay open.
+    assert_eq!(server.get("/v1/levels").0, 200);
+}
+
+#[test]
+fn sigterm_keeps_every_delivery_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 40);
+    let server = Server::start(&db, &[]);
+    let delivered = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (server, delivered) = (&server, &delivered);
+            s.spawn(move || {
+                for _ in 0..30 {
+                    let r = ureq::get(&format!(
+                        "{}/v1/puzzles/next?user=t{t}&level=medium",
+                        server.base
+                    ))
+                    .call();
+                    match r {
+                        Ok(_) => {
+                            delivered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        terminate(&server.child);
+    });
+    let status = server.stop();
+    assert_eq!(status.code(), Some(0));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let recorded: i64 = crate::common::scalar(&conn, "SELECT COUNT(*) FROM user_history");
+    // Every answered delivery was committed before it was answered.
+    assert!(recorded as u64 >= delivered.load(std::sync::atomic::Ordering::SeqCst));
+    let per_user: i64 = crate::common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM (SELECT user, canon_key, COUNT(*) n FROM user_history GROUP BY 1, 2 HAVING n > 1)",
+    );
+    assert_eq!(per_user, 0);
+}
