@@ -119,9 +119,9 @@ fn phase(
                                 "{base}/v1/puzzles/next?user=u{user}&level={level}&solution=true"
                             );
                             (
-                                "GET /v1/puzzles/next",
+                                "POST /v1/puzzles/next",
                                 agent
-                                    .get(&url)
+                                    .post(&url)
                                     .call()
                                     .map_err(|e| e.to_string())
                                     .and_then(|r| {

@@ -36,7 +36,7 @@ pub enum Task {
     },
     /// The next step for a player: `puzzle TAB technique TAB nudge TAB hint TAB move`, or JSON
     /// lines ([`crate::hint::Hint::to_json`]). A line may carry the player's entries after the
-    /// puzzle (81 characters, `.` or `0` empty).
+    /// puzzle (81 characters, `.` or `0` empty); other columns are ignored.
     Hint {
         /// JSON lines instead of TSV.
         json: bool,
@@ -150,7 +150,14 @@ impl Task {
             }
             Task::Hint { json } => {
                 let mut board = crate::hint::Board::new(p);
-                if let Some(entries) = entry.rest.split_whitespace().next() {
+                // The player's entries: a column of digits and dots after the puzzle (checked
+                // as a board); any other column (a level's name) is ignored.
+                let entries = entry
+                    .rest
+                    .split_whitespace()
+                    .next()
+                    .filter(|t| t.bytes().all(|b| b == b'.' || b.is_ascii_digit()));
+                if let Some(entries) = entries {
                     board = board.with_entries(entries).inspect_err(|_| {
                         out.truncate(start);
                     })?;

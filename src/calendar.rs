@@ -39,6 +39,24 @@ impl Date {
         era * 146_097 + doe - 719_468
     }
 
+    /// How many days the month of this date has (28 to 31).
+    pub fn days_in_month(self) -> u32 {
+        let first = Date { day: 1, ..self };
+        let next = if self.month >= 12 {
+            Date {
+                year: self.year + 1,
+                month: 1,
+                day: 1,
+            }
+        } else {
+            Date {
+                month: self.month + 1,
+                ..first
+            }
+        };
+        (next.days() - first.days()) as u32
+    }
+
     /// The day of the week, 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday).
     pub fn weekday(self) -> u8 {
         (self.days() + 3).rem_euclid(7) as u8

@@ -21,6 +21,10 @@ pub enum RetrieveError {
     /// The bank has no level of that name, or its levels cannot be read.
     #[error(transparent)]
     Levels(#[from] LevelsError),
+    /// Handing a puzzle over failed (its output could not be written): it and the rest were
+    /// not marked served.
+    #[error("handing a puzzle over")]
+    Deliver(#[source] std::io::Error),
     /// A stored puzzle has not exactly one solution (a damaged row: `verify` lists them).
     #[error("row {0} of the bank does not hold a puzzle with one solution (`pseudoku verify` lists such rows)")]
     Unsolvable(i64),
@@ -140,12 +144,9 @@ pub fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveErro
 /// Who a puzzle is handed to: which puzzles it is drawn among, and what is recorded.
 #[derive(Clone, Copy)]
 pub enum Recipient<'a> {
-    /// Whoever asks the bank (`get`): a puzzle no one was handed for good; with `mark`, it is
-    /// marked served (globally), so that it is never handed out again.
-    Anyone {
-        /// Mark each puzzle served.
-        mark: bool,
-    },
+    /// Whoever asks the bank (`get`): a puzzle no one was handed for good (marking it served,
+    /// once it is handed over, is [`get`]'s).
+    Anyone,
     /// A user of an app (`serve`): a puzzle of a class the user was never given. Recorded in
     /// the user's history by the caller (the server's writer commits many deliveries at once).
     User(&'a str),
@@ -178,7 +179,7 @@ impl<'c> Draws<'c> {
     ) -> Result<Draws<'c>, RetrieveError> {
         let unserved = match recipient {
             Recipient::User(_) => None,
-            Recipient::Anyone { .. } | Recipient::Slot { .. } => {
+            Recipient::Anyone | Recipient::Slot { .. } => {
                 Some(Sampler::new(conn, levels.measure(), within)?)
             }
         };
@@ -206,12 +207,7 @@ impl<'c> Draws<'c> {
             let Some(row) = row else { return Ok(None) };
             let handout = hand_out(row, self.levels)?;
             match self.recipient {
-                Recipient::User(_) => {}
-                Recipient::Anyone { mark } => {
-                    if mark {
-                        store::retrieval::mark_served(self.conn, handout.id)?;
-                    }
-                }
+                Recipient::User(_) | Recipient::Anyone => {}
                 Recipient::Slot { keep } => {
                     if !keep(&handout)? {
                         continue;
@@ -224,52 +220,64 @@ impl<'c> Draws<'c> {
     }
 }
 
-/// Up to `count` random unserved puzzles of `selector` from the open bank `conn`, uniformly
-/// without replacement; with `mark`, recorded as served in the same write transaction
-/// (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out twice). Returns
-/// the bank's scale and the puzzles (fewer than `count` when the selection runs out).
+/// Hands up to `count` random unserved puzzles of `selector` from the open bank `conn` to
+/// `deliver`, one at a time, uniformly without replacement. With `mark`, each is marked served
+/// once `deliver` has taken it, in one write transaction (`BEGIN IMMEDIATE`: concurrent
+/// callers queue, and no puzzle is handed out twice): when `deliver` fails (its output cannot
+/// be written), that puzzle and the rest stay unserved, the ones taken before stay served,
+/// and the error is [`RetrieveError::Deliver`]. Returns the bank's scale and how many puzzles
+/// were handed over (fewer than `count` when the selection runs out).
 pub fn get(
     conn: &Connection,
     selector: &Selector,
     count: usize,
     mark: bool,
     rng: &mut Rng,
-) -> Result<(Levels, Vec<Handout>), RetrieveError> {
+    mut deliver: impl FnMut(&Handout) -> std::io::Result<()>,
+) -> Result<(Levels, usize), RetrieveError> {
     let levels = Levels::read(conn)?;
     let within = selector.within(&levels.set)?;
-    let mut work = || -> Result<Vec<Handout>, RetrieveError> {
-        let mut draws = Draws::new(conn, &levels, within, Recipient::Anyone { mark })?;
-        let mut out = Vec::with_capacity(count.min(4096));
-        while out.len() < count {
+    let mut handed = 0;
+    let mut failed = None;
+    let mut work = || -> Result<(), RetrieveError> {
+        let mut draws = Draws::new(conn, &levels, within, Recipient::Anyone)?;
+        while handed < count {
             let Some(h) = draws.next(rng)? else { break };
-            out.push(h);
+            if let Err(e) = deliver(&h) {
+                failed = Some(e);
+                break;
+            }
+            if mark {
+                store::retrieval::mark_served(conn, h.id)?;
+            }
+            handed += 1;
         }
-        Ok(out)
+        Ok(())
     };
-    let puzzles = if mark {
-        store::immediate(conn, work)?
+    if mark {
+        store::immediate(conn, work)?;
     } else {
-        work()?
-    };
-    Ok((levels, puzzles))
+        work()?;
+    }
+    match failed {
+        Some(e) => Err(RetrieveError::Deliver(e)),
+        None => Ok((levels, handed)),
+    }
+}
+
+/// Marks the puzzle `id` served (`get --id N --mark-served`, once it is handed over): neither
+/// `get` nor an export hands it out again.
+pub fn mark_served(conn: &Connection, id: i64) -> Result<(), RetrieveError> {
+    Ok(store::retrieval::mark_served(conn, id)?)
 }
 
 /// The puzzle with bank id `id`, served or not (`get --id`, `GET /v1/puzzles/ID`), on the
-/// bank's scale `levels`; marked served when `mark`. `None` when no row has that id.
-pub fn by_id(
-    conn: &Connection,
-    levels: &Levels,
-    id: i64,
-    mark: bool,
-) -> Result<Option<Handout>, RetrieveError> {
+/// bank's scale `levels`; reads only. `None` when no row has that id.
+pub fn by_id(conn: &Connection, levels: &Levels, id: i64) -> Result<Option<Handout>, RetrieveError> {
     let Some(row) = store::retrieval::by_id(conn, levels.rating, id)? else {
         return Ok(None);
     };
-    let handout = hand_out(row, levels)?;
-    if mark {
-        store::retrieval::mark_served(conn, id)?;
-    }
-    Ok(Some(handout))
+    Ok(Some(hand_out(row, levels)?))
 }
 
 /// The puzzle of row `id`, served or not (`hint --id`, `explain --id`); reads only.
@@ -292,39 +300,32 @@ struct GetLine<'a> {
     tier: u8,
 }
 
-/// Writes handed-out puzzles as `get` prints them: `puzzle level difficulty hsolve
-/// percentile id` per line, tab-separated, or one JSON object per line (keys `id puzzle
-/// solution level difficulty hsolve percentile tier`).
-pub fn write(
-    out: &mut impl std::io::Write,
-    puzzles: &[Handout],
-    json: bool,
-) -> std::io::Result<()> {
-    for p in puzzles {
-        let level = p.level.as_deref().unwrap_or("");
-        if json {
-            let line = serde_json::to_string(&GetLine {
-                id: p.id,
-                puzzle: &p.puzzle,
-                solution: &p.solution,
-                level,
-                difficulty: p.difficulty,
-                hsolve: p.hsolve,
-                percentile: p.percentile,
-                tier: p.tier,
-            })
-            .expect("a handout serializes");
-            writeln!(out, "{line}")?;
-        } else {
-            let difficulty = p.difficulty.map_or("-".to_string(), |d| d.to_string());
-            writeln!(
-                out,
-                "{}\t{level}\t{difficulty}\t{}\t{:.3}\t{}",
-                p.puzzle, p.hsolve, p.percentile, p.id
-            )?;
-        }
+/// Writes a handed-out puzzle as `get` prints it: `puzzle level difficulty hsolve percentile
+/// id`, tab-separated, or one JSON object (keys `id puzzle solution level difficulty hsolve
+/// percentile tier`); one line.
+pub fn write(out: &mut impl std::io::Write, p: &Handout, json: bool) -> std::io::Result<()> {
+    let level = p.level.as_deref().unwrap_or("");
+    if json {
+        let line = serde_json::to_string(&GetLine {
+            id: p.id,
+            puzzle: &p.puzzle,
+            solution: &p.solution,
+            level,
+            difficulty: p.difficulty,
+            hsolve: p.hsolve,
+            percentile: p.percentile,
+            tier: p.tier,
+        })
+        .expect("a handout serializes");
+        writeln!(out, "{line}")
+    } else {
+        let difficulty = p.difficulty.map_or("-".to_string(), |d| d.to_string());
+        writeln!(
+            out,
+            "{}\t{level}\t{difficulty}\t{}\t{:.3}\t{}",
+            p.puzzle, p.hsolve, p.percentile, p.id
+        )
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -151,6 +151,13 @@ impl Reference {
         Reference { sorted: values }
     }
 
+    /// How many reference ratings lie in `[low, high)` (no bound: `None`).
+    pub fn count_within(&self, low: Option<f64>, high: Option<f64>) -> usize {
+        let from = low.map_or(0, |l| self.sorted.partition_point(|&v| v < l));
+        let to = high.map_or(self.sorted.len(), |h| self.sorted.partition_point(|&v| v < h));
+        to.saturating_sub(from)
+    }
+
     /// The number of reference ratings.
     pub fn len(&self) -> usize {
         self.sorted.len()

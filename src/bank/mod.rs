@@ -85,7 +85,7 @@ pub mod levels {
 /// Handing out a bank's puzzles (`get`).
 pub mod retrieve {
     pub use crate::retrieve::{
-        by_id, get, puzzle, range_text, write, Handout, RetrieveError, Selector,
+        by_id, get, mark_served, puzzle, range_text, write, Handout, RetrieveError, Selector,
     };
 }
 
@@ -113,7 +113,7 @@ pub mod seeds {
 
 /// The bank over HTTP (`serve`).
 pub mod serve {
-    pub use crate::serve::{run, ServeError, ServeOptions};
+    pub use crate::serve::{run, Limits, ServeError, ServeOptions};
 }
 
 use crate::levels::RatingKind;

@@ -51,15 +51,15 @@ impl Progress {
     }
 }
 
-/// Time a build spent per stage, summed over the threads that ran it (the stages overlap:
-/// together they exceed the build's wall time).
+/// Time a build spent per stage. The stages run at once on different threads: generation and
+/// rating are the workers' CPU time, summed over them; inserting is the writer's time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StageTimes {
-    /// Generation, with the uniqueness check and the canonical form (the workers).
+    /// Generation, with the uniqueness check and the canonical form (the workers' CPU time).
     pub generation: Duration,
-    /// Rating (the workers).
+    /// Rating (the workers' CPU time).
     pub rating: Duration,
-    /// Inserting the rows, with the indexes built at the end (the writer).
+    /// Inserting the rows, with the indexes built at the end (the writer's time).
     pub insert: Duration,
 }
 
@@ -177,7 +177,8 @@ impl Piece {
     }
 }
 
-/// Thread time the workers spent per stage, in nanoseconds.
+/// CPU time the workers spent per stage (each job's thread CPU time, so that a worker that
+/// waits for a core is not counted), in nanoseconds.
 #[derive(Default)]
 struct Busy {
     /// Generation, with the uniqueness check and the canonical form.
@@ -187,8 +188,8 @@ struct Busy {
 }
 
 impl Busy {
-    /// Adds the time since `since` to `stage`.
-    fn add(stage: &AtomicU64, since: Instant) {
+    /// Adds this thread's CPU time since `since` to `stage`.
+    fn add(stage: &AtomicU64, since: cpu_time::ThreadTime) {
         let ns = u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX);
         stage.fetch_add(ns, Ordering::Relaxed);
     }
@@ -231,7 +232,7 @@ impl Run<'_> {
     /// Job `j`'s puzzle, from its assigned target's source and layout (`targets`: the
     /// targets' rules; none: any seed, no rules), timed as generation.
     fn generate(&self, targets: &[TargetProgress], j: u64) -> JobResult {
-        let t = Instant::now();
+        let t = cpu_time::ThreadTime::now();
         let free = Layout::default();
         let (source, layout) = if targets.is_empty() {
             (&self.all_seeds, &free)
@@ -247,7 +248,7 @@ impl Run<'_> {
     /// The bank's rating of `g` first, then the other one unless its percentile and level are
     /// ones `wanted` refuses (not rated further: [`Event::Off`]); timed as rating.
     fn rate(&self, g: Generated, wanted: impl Fn(u64, f64, u32) -> bool) -> (u64, Event) {
-        let t = Instant::now();
+        let t = cpu_time::ThreadTime::now();
         let m = Measured::new(g, self.levels);
         let r = match (m.percentile, m.level) {
             (Some(p), Some(l)) if !wanted(m.job(), p, l) => {

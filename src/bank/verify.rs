@@ -32,10 +32,20 @@ pub struct Verified {
     pub checked: u64,
     /// The wrong ones.
     pub mismatches: Vec<Mismatch>,
+    /// What is wrong with the bank as a whole: SQLite's integrity check, missing indexes.
+    pub bank: Vec<String>,
 }
 
-/// Re-checks up to `sample` rows (spread over the table; all when `sample` is 0), on the
-/// current rayon pool.
+impl Verified {
+    /// True when nothing was found wrong.
+    pub fn is_clean(&self) -> bool {
+        self.mismatches.is_empty() && self.bank.is_empty()
+    }
+}
+
+/// Checks the bank as a whole (SQLite's quick integrity check, or with `sample` 0 its full
+/// one; the indexes that keep classes unique and draws fast), then re-checks up to `sample`
+/// rows (spread over the table; all when `sample` is 0), on the current rayon pool.
 pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
     verify_with_progress(db, sample, &|_, _| {})
 }
@@ -51,6 +61,15 @@ pub fn verify_with_progress(
     if model.is_some() && model != Some(crate::difficulty::MODEL.to_string()) {
         return Err(BankError::OlderModel(model.unwrap_or_default()));
     }
+    let mut bank: Vec<String> = store::integrity(&conn, sample == 0)?
+        .into_iter()
+        .map(|problem| format!("SQLite's integrity check: {problem}"))
+        .collect();
+    bank.extend(
+        store::puzzles::missing_indexes(&conn)?
+            .into_iter()
+            .map(|name| format!("the index {name} is missing (a build holds the bank, or could not put it back)")),
+    );
     let (kind, levels) = store::settings::levels(&conn)?;
     let total = store::puzzles::count(&conn)?;
     let step = if sample == 0 || sample >= total {
@@ -125,5 +144,6 @@ pub fn verify_with_progress(
     Ok(Verified {
         checked: rows.len() as u64,
         mismatches,
+        bank,
     })
 }

@@ -18,7 +18,13 @@ use std::path::PathBuf;
 /// usage or fatal error; 130 when `build` is stopped by Ctrl-C (every committed batch is kept
 /// and the same command resumes).
 #[derive(Debug, Parser)]
-#[command(name = "pseudoku", version, about, long_about)]
+#[command(
+    name = "pseudoku",
+    version,
+    about,
+    long_about,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -142,6 +148,16 @@ pub enum Command {
     /// Print the manual page (roff), e.g. `pseudoku man > ~/.local/share/man/man1/pseudoku.1`;
     /// with --dir, write it and one page per subcommand (`pseudoku-build.1`, ...) there.
     Man(ManArgs),
+    /// Print the help of pseudoku or of a subcommand (`pseudoku help build`).
+    Help(HelpArgs),
+}
+
+/// Arguments of `pseudoku help`.
+#[derive(Debug, clap::Args)]
+pub struct HelpArgs {
+    /// The subcommand (and its subcommand: `seeds mine`); none: pseudoku's own help.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 /// Arguments of `pseudoku merge`.
@@ -406,6 +422,10 @@ pub struct CalibrateArgs {
     /// `--labelled`, the order of the file's names.
     #[arg(long, value_name = "NAMES")]
     pub levels: Option<pseudoku::bank::levels::LevelNames>,
+    /// Calibrate even with a reference of fewer than 20 different puzzles, or levels that
+    /// would hold no puzzle of the reference.
+    #[arg(long)]
+    pub force: bool,
     /// When another process is writing to the bank, wait for it instead of stopping.
     #[arg(long)]
     pub wait: bool,
@@ -661,7 +681,8 @@ pub struct ServeArgs {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
-    /// A file holding a bearer token that /v1/puzzles/next (the route that writes) requires.
+    /// A file holding a bearer token that every route but /healthz and the play page's own
+    /// files requires (`Authorization: Bearer TOKEN`).
     #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Reading connections to the bank.
@@ -670,6 +691,32 @@ pub struct ServeArgs {
     /// The seed of the draws.
     #[arg(long = "seed", default_value_t = 0)]
     pub rng_seed: u64,
+    /// Serve a bank that cannot be written (a read-only copy): every read, no delivery
+    /// (POST /v1/puzzles/next answers 503). Without it, such a bank is refused.
+    #[arg(long)]
+    pub read_only: bool,
+    /// Open connections at most; more are closed at once.
+    #[arg(long, value_name = "N", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Open connections from one address at most (behind a proxy, all clients share its
+    /// address: raise it there).
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_per_client: u64,
+    /// Seconds a client has to send a request's headers; a connection silent that long is
+    /// closed.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a request may take, its body read included (408 after it).
+    #[arg(long, value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
+    /// Seconds a stopping server (SIGTERM, Ctrl-C) waits for the requests it is answering.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub drain: u64,
 }
 
 /// Arguments of `pseudoku hint`.

@@ -108,34 +108,49 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
         Command::Unserve(a) => run_unserve(&a),
-        Command::Completions(a) => {
-            let mut out = Vec::new();
-            clap_complete::generate(a.shell, &mut command(), "pseudoku", &mut out);
-            io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
-            Ok(Outcome::Success)
-        }
-        Command::Man(args) => {
-            if let Some(dir) = &args.dir {
-                std::fs::create_dir_all(dir)
-                    .and_then(|()| clap_mangen::generate_to(command(), dir))
-                    .with_context(|| {
-                        format!("cannot write the manual pages to {}", dir.display())
-                    })?;
-                return Ok(Outcome::Success);
-            }
-            // As `generate_to` does: no page for `help`, so the main page lists only pages
-            // that exist.
-            let mut out = Vec::new();
-            clap_mangen::Man::new(command().disable_help_subcommand(true)).render(&mut out)?;
-            io::stdout().write_all(&out).map_err(anyhow::Error::from)?;
-            Ok(Outcome::Success)
-        }
+        Command::Help(a) => run_help(&a),
+        Command::Completions(a) => run_completions(&a),
+        Command::Man(a) => run_man(&a),
     };
     match result {
         // The reader of our output went away (`| head`): not an error.
         Err(e) if is_broken_pipe(&e) => Ok(Outcome::Success),
         other => other,
     }
+}
+
+fn run_help(args: &HelpArgs) -> anyhow::Result<Outcome> {
+    let mut cmd = command();
+    let mut at = &mut cmd;
+    for name in &args.command {
+        at = match at.find_subcommand_mut(name) {
+            Some(sub) => sub,
+            None => anyhow::bail!("no command {name:?}: `pseudoku --help` lists the commands"),
+        };
+    }
+    at.print_long_help()?;
+    Ok(Outcome::Success)
+}
+
+fn run_completions(args: &CompletionsArgs) -> anyhow::Result<Outcome> {
+    let mut out = Vec::new();
+    clap_complete::generate(args.shell, &mut command(), "pseudoku", &mut out);
+    io::stdout().write_all(&out)?;
+    Ok(Outcome::Success)
+}
+
+fn run_man(args: &ManArgs) -> anyhow::Result<Outcome> {
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir)
+            .and_then(|()| clap_mangen::generate_to(command(), dir))
+            .with_context(|| format!("cannot write the manual pages to {}", dir.display()))?;
+        return Ok(Outcome::Success);
+    }
+    // As `generate_to` does: no page for `help`, so the main page lists only pages that exist.
+    let mut out = Vec::new();
+    clap_mangen::Man::new(command().disable_help_subcommand(true)).render(&mut out)?;
+    io::stdout().write_all(&out)?;
+    Ok(Outcome::Success)
 }
 
 /// True when `e` is (or wraps) a broken-pipe I/O error.
@@ -221,15 +236,33 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
+    let secs = std::time::Duration::from_secs;
     let opts = bank::serve::ServeOptions {
         db: args.db.clone(),
         listen: args.listen,
         token,
         readers: args.readers as usize,
         rng_seed: args.rng_seed,
+        limits: bank::serve::Limits {
+            connections: args.max_connections as usize,
+            per_client: args.max_per_client as usize,
+            header_time: secs(args.header_timeout),
+            drain: secs(args.drain),
+            ..bank::serve::Limits::default()
+        },
+        request_time: secs(args.request_timeout),
+        read_only: args.read_only,
     };
     bank::serve::run(&opts, |addr| {
-        warn!("pseudoku: serving {} on http://{addr}", args.db.display());
+        warn!(
+            "pseudoku: serving {} on http://{addr}{}",
+            args.db.display(),
+            if args.read_only {
+                " (read-only: no deliveries)"
+            } else {
+                ""
+            }
+        );
     })
     .with_context(|| format!("serving {}", args.db.display()))?;
     warn!("pseudoku: stopped");
@@ -400,7 +433,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let secs = start.elapsed().as_secs_f64();
     let stopped = prog.stopped();
     if let Some(shard) = opts.shard {
-        warn!(
+        say!(
             "shard {shard}: {} {} puzzles in {}, {:.1} s; its share filled {} of {} places \
              of the quotas{}",
             if stopped { "stopped with" } else { "stored" },
@@ -416,7 +449,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             }
         );
     } else {
-        warn!(
+        say!(
             "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
             if stopped { "stopped:" } else { "stored" },
             prog.stored,
@@ -433,17 +466,26 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         );
     }
     for t in &prog.targets {
-        warn!("{t}");
+        say!("{t}");
     }
     if !prog.targets.is_empty() {
-        warn!(
-            "{} puzzles fell outside the bands and levels still open",
+        let bands = (opts.targets.iter())
+            .filter(|(aim, _)| matches!(aim, bank::Aim::Band(_)))
+            .count();
+        let levels = opts.per_level.is_some() || opts.targets.len() > bands;
+        let what = match (bands > 0, levels) {
+            (true, true) => "bands and levels",
+            (true, false) => "bands",
+            _ => "levels",
+        };
+        say!(
+            "{} puzzles fell outside the {what} still open",
             prog.off_band
         );
     }
-    warn!(
-        "thread time by stage: generation, uniqueness and canonical form {:.1} s; rating {:.1} s; \
-         insert {:.1} s",
+    say!(
+        "time by stage: the workers' CPU time for generation, uniqueness and canonical form \
+         {:.1} s and rating {:.1} s; the writer's time inserting {:.1} s",
         prog.stages.generation.as_secs_f64(),
         prog.stages.rating.as_secs_f64(),
         prog.stages.insert.as_secs_f64()
@@ -521,13 +563,17 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     if let Some(id) = args.id {
         let conn = bank::open_existing(&args.db)?;
         let levels = bank::levels::Levels::read(&conn)?;
-        let Some(p) = bank::retrieve::by_id(&conn, &levels, id, args.mark_served)? else {
+        let Some(p) = bank::retrieve::by_id(&conn, &levels, id)? else {
             warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             return Ok(Outcome::Short);
         };
-        let mut out = BufWriter::new(io::stdout().lock());
-        bank::retrieve::write(&mut out, &[p], args.json)?;
+        let mut out = io::stdout().lock();
+        bank::retrieve::write(&mut out, &p, args.json)?;
         out.flush()?;
+        // Marked once it is out: a puzzle that could not be written stays unserved.
+        if args.mark_served {
+            bank::retrieve::mark_served(&conn, id)?;
+        }
         return Ok(Outcome::Success);
     }
     let selector = match (&args.band, &args.percentile, &args.level) {
@@ -539,24 +585,26 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     let conn = bank::open_existing(&args.db)?;
     let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
     let mut rng = pseudoku::Rng::new(rng_seed);
-    let (levels, puzzles) = bank::retrieve::get(
-        &conn,
-        &selector,
-        args.count as usize,
-        args.mark_served,
-        &mut rng,
-    )?;
+    // Each puzzle is written and flushed before it is marked served: one that cannot be
+    // written (a closed pipe, a full disk) stays unserved, and so do the rest.
     let mut out = BufWriter::new(io::stdout().lock());
-    bank::retrieve::write(&mut out, &puzzles, args.json)?;
+    let mark = args.mark_served;
+    let (levels, handed) =
+        bank::retrieve::get(&conn, &selector, args.count as usize, mark, &mut rng, |p| {
+            bank::retrieve::write(&mut out, p, args.json)?;
+            if mark {
+                out.flush()?;
+            }
+            Ok(())
+        })?;
     out.flush()?;
-    if (puzzles.len() as u64) < args.count {
+    if (handed as u64) < args.count {
         let what = selector.describe(&levels.set, levels.rating);
-        if puzzles.is_empty() {
+        if handed == 0 {
             warn!("pseudoku: no unserved puzzle left in {what}");
         } else {
             warn!(
-                "pseudoku: only {} unserved puzzles left in {what} ({} asked)",
-                puzzles.len(),
+                "pseudoku: only {handed} unserved puzzles left in {what} ({} asked)",
                 args.count
             );
         }
@@ -600,7 +648,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
                 }
             });
             bad = corpus.bad.len();
-            let (rows, description) = corpus.into_reference()?;
+            let (rows, description) = corpus.into_reference(args.force)?;
             if rows.len() < calibrate::MIN_REFERENCE {
                 warn!(
                     "pseudoku: warning: {}: only {} puzzles to measure percentiles against; \
@@ -626,6 +674,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         reference,
         rating: args.rating,
         levels,
+        force: args.force,
     };
     spin.set_message("recomputing every stored level");
     let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
@@ -732,13 +781,20 @@ fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let conn = bank::open_existing(&args.db)?;
     let inv = bank::stats::read(&conn)?;
-    if args.json {
-        say!("{}", serde_json::to_string(&inv)?);
-    } else {
-        io::stdout().write_all(inv.to_text().as_bytes())?;
-    }
     if let Some(path) = &args.plot {
         bank::stats::draw(&inv, path)?;
+    }
+    if args.json {
+        say!("{}", serde_json::to_string(&inv)?);
+    } else if let Some(path) = &args.plot {
+        // The drawing is what was asked for: the table is not printed beside it.
+        say!(
+            "drew what {} holds into {}",
+            args.db.display(),
+            path.display()
+        );
+    } else {
+        io::stdout().write_all(inv.to_text().as_bytes())?;
     }
     Ok(Outcome::Success)
 }
@@ -754,16 +810,23 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         bar.set_position(done);
     })?;
     bar.finish_and_clear();
+    for problem in &v.bank {
+        say!("bank: {problem}");
+    }
     for m in &v.mismatches {
         say!("{m}");
     }
     say!(
-        "checked {} rows of {}: {} mismatches",
+        "checked {} rows of {}: {} mismatches{}",
         v.checked,
         args.db.display(),
-        v.mismatches.len()
+        v.mismatches.len(),
+        match v.bank.len() {
+            0 => String::new(),
+            n => format!(", {} with the bank as a whole", plural(n, "problem")),
+        }
     );
-    Ok(Outcome::Mismatch.when(!v.mismatches.is_empty()))
+    Ok(Outcome::Mismatch.when(!v.is_clean()))
 }
 
 fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {

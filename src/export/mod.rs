@@ -106,6 +106,16 @@ pub enum ExportError {
     /// A date does not parse.
     #[error("bad date {0:?}: expected YYYY-MM-DD")]
     Date(String),
+    /// A date of the right form that the calendar does not have.
+    #[error("{date:?} is not a day of the calendar: {month} has {days} days")]
+    NoSuchDay {
+        /// The date as given.
+        date: String,
+        /// Its month and year, in words.
+        month: String,
+        /// How many days that month has.
+        days: u32,
+    },
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
@@ -610,9 +620,16 @@ pub fn parse_date(s: &str) -> Result<Date> {
         month: m.parse().map_err(|_| bad())?,
         day: d.parse().map_err(|_| bad())?,
     };
-    // Round trip: rejects 2027-02-30 and the like.
-    if Date::from_days(date.days()) != date {
+    if !(1..=12).contains(&date.month) {
         return Err(bad());
+    }
+    // Round trip: rejects 2027-02-30 and the like.
+    if date.day == 0 || Date::from_days(date.days()) != date {
+        return Err(ExportError::NoSuchDay {
+            date: s.trim().to_string(),
+            month: format!("{} {}", date.month_name(), date.year),
+            days: date.days_in_month(),
+        });
     }
     Ok(date)
 }

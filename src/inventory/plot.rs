@@ -55,6 +55,14 @@ pub enum PlotError {
         /// The file.
         path: PathBuf,
     },
+    /// The file cannot be written (a missing folder, no permission).
+    #[error("{}: cannot write the plot: {source}", .path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The shipped fonts could not be loaded (a broken build).
     #[error("the shipped fonts could not be loaded for drawing")]
     Fonts,
@@ -80,6 +88,12 @@ fn extension_text(path: &Path) -> String {
 /// anything is drawn or written).
 pub fn draw(inv: &Inventory, path: &Path) -> Result<(), PlotError> {
     let format = Format::of(path)?;
+    // The file is made first, so that a folder that is missing is said in words (the drawing
+    // library's own error would be its debug text).
+    std::fs::File::create(path).map_err(|source| PlotError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     fonts()?;
     match format {
         Format::Svg => page(SVGBackend::new(path, SIZE).into_drawing_area(), inv),

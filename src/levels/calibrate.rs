@@ -58,6 +58,32 @@ pub enum LevelsError {
         /// The bank's level names.
         levels: LevelNames,
     },
+    /// A reference of too few distinct puzzles to measure percentiles against.
+    #[error(
+        "{name}: {distinct} distinct puzzles (classes) among {rows}: a reference needs at least \
+         {MIN_CLASSES} different puzzles to tell percentiles apart (give more, or --force)"
+    )]
+    FewClasses {
+        /// The corpus.
+        name: String,
+        /// Its distinct classes.
+        distinct: usize,
+        /// Its puzzles.
+        rows: usize,
+    },
+    /// Levels that would hold no puzzle of the reference.
+    #[error(
+        "the levels {levels} would leave {} without a single puzzle of the reference (its \
+         ratings do not spread over every level): give a reference with more different \
+         puzzles, other levels, or --force",
+        .empty.join(", ")
+    )]
+    EmptyLevels {
+        /// The levels.
+        levels: LevelSet,
+        /// The names of those that hold nothing.
+        empty: Vec<String>,
+    },
     /// Labelled puzzles that cannot calibrate the levels: every problem found, one per line.
     #[error("{}", .0.join("\n"))]
     Labelled(Vec<String>),
@@ -236,6 +262,8 @@ pub struct Calibration {
     pub rating: Option<RatingKind>,
     /// The levels.
     pub levels: Option<LevelChange>,
+    /// Apply it even when a level would hold no puzzle of the reference.
+    pub force: bool,
 }
 
 /// A corpus rated to become a reference, and the lines that could not be used.
@@ -284,12 +312,27 @@ impl Corpus {
         })
     }
 
-    /// The new reference this corpus makes, with its description.
-    pub fn into_reference(self) -> Result<(Vec<ReferenceRow>, String), LevelsError> {
+    /// The new reference this corpus makes, with its description: refused when it holds
+    /// fewer than [`MIN_CLASSES`] distinct puzzles (up to symmetry) unless `force`.
+    pub fn into_reference(self, force: bool) -> Result<(Vec<ReferenceRow>, String), LevelsError> {
         if self.rows.is_empty() {
             return Err(LevelsError::EmptyCorpus(self.name));
         }
         let n = self.rows.len();
+        let distinct = self
+            .rows
+            .iter()
+            .filter_map(|r| r.puzzle.parse::<crate::grid::Puzzle>().ok())
+            .map(|p| crate::canon::key(&p))
+            .collect::<std::collections::HashSet<_>>()
+            .len();
+        if distinct < MIN_CLASSES && !force {
+            return Err(LevelsError::FewClasses {
+                name: self.name,
+                distinct,
+                rows: n,
+            });
+        }
         Ok((self.rows, format!("user: {} ({n} puzzles)", self.name)))
     }
 }
@@ -298,6 +341,11 @@ impl Corpus {
 /// more than 0.1 point and the sampling error of a median percentile passes 1.6 points
 /// (`50 / sqrt(n)`); `calibrate` warns below it.
 pub const MIN_REFERENCE: usize = 1000;
+
+/// The fewest distinct puzzles (classes) a reference must hold (without `--force`): fewer
+/// cannot place a percentile to better than five points (and [`MIN_REFERENCE`] is what a
+/// reference should have).
+pub const MIN_CLASSES: usize = 20;
 
 /// The shipped default reference with its description, for [`Calibration::reference`].
 pub fn default_reference() -> (Vec<ReferenceRow>, String) {
@@ -365,6 +413,20 @@ pub fn calibrate(
         ),
         None => before.set.clone(),
     };
+    // Levels that can hold nothing: a range whose cut points meet, or, for levels cut from the
+    // reference, one that holds none of it (its cut points did not spread).
+    let from_reference = !matches!(change.levels, Some(LevelChange::Set(_))) && set != before.set;
+    let empty: Vec<String> = (0..set.len())
+        .filter(|&i| {
+            let (low, high) = set.bounds(i);
+            matches!((low, high), (Some(l), Some(h)) if l >= h)
+                || (from_reference && reference.count_within(low, high) == 0)
+        })
+        .filter_map(|i| set.name(i).map(str::to_string))
+        .collect();
+    if !empty.is_empty() && !change.force {
+        return Err(LevelsError::EmptyLevels { levels: set, empty });
+    }
     store::settings::set_levels(&tx, &set)?;
     let levels = Levels::read(&tx)?;
     let n = store::puzzles::recompute_scale(&tx, levels.rating, &levels.set)?;

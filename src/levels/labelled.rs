@@ -144,6 +144,23 @@ pub fn fit_file(
         .filter(|l| names.index(&l.name).is_none())
         .map(|l| format!("{}: unknown level {:?} (levels: {names})", l.at, l.name))
         .collect();
+    // One puzzle, one level: the same class under two names cannot be fitted.
+    let mut first: std::collections::HashMap<crate::canon::Key, &Line> =
+        std::collections::HashMap::new();
+    for l in &lines {
+        let key = crate::canon::key(&l.puzzle);
+        match first.get(&key) {
+            Some(seen) if seen.name != l.name => problems.push(format!(
+                "{} and {} label the same puzzle (up to symmetry) {:?} and {:?}: a puzzle has \
+                 one level",
+                seen.at, l.at, seen.name, l.name
+            )),
+            Some(_) => {}
+            None => {
+                first.insert(key, l);
+            }
+        }
+    }
     if !problems.is_empty() {
         return Err(LevelsError::Labelled(problems));
     }

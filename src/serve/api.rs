@@ -57,6 +57,12 @@ pub enum ApiError {
     /// Nothing answers the request: no such route, puzzle, or puzzle left (404).
     #[error("{0}")]
     NotFound(String),
+    /// The route does not take this method (405).
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// The request took longer than the server allows, its body included (408).
+    #[error("the request took longer than {0} s (its body included)")]
+    Timeout(u64),
     /// Concurrent requests of one user kept taking the puzzles drawn (409).
     #[error("too many concurrent requests for this user; try again")]
     Conflict,
@@ -82,6 +88,8 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict => StatusCode::CONFLICT,
             ApiError::Body(status, _) => *status,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -96,7 +104,14 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: self.to_string(),
         };
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if let ApiError::Unauthorized = self {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
     }
 }
 
@@ -148,13 +163,17 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))
         .route("/v1/levels", get(levels))
-        .route("/v1/puzzles/next", get(next))
+        .route("/v1/puzzles/next", post(next).get(next_by_get))
         .route("/v1/puzzles/{id}", get(puzzle_by_id))
         .route("/v1/hint", post(hint_route))
         .route("/v1/rate", post(rate))
         .route("/v1/solve", post(solve_route))
         .route("/v1/canon", post(canon))
         .fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError::MethodNotAllowed(format!("this route does not take {method}"))
+        })
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), guard))
         .layer(axum::middleware::from_fn_with_state(
             shared.clone(),
             super::metrics::track,
@@ -173,8 +192,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
             class for a user, hints, ratings, solving, canonical forms."
     ),
     paths(
-        next, puzzle_by_id, hint_route, rate, solve_route, canon, levels, healthz, metrics,
-        openapi, super::page::index
+        next, next_by_get, puzzle_by_id, hint_route, rate, solve_route, canon, levels, healthz,
+        metrics, openapi, super::page::index
     ),
     modifiers(&BearerToken)
 )]
@@ -191,6 +210,30 @@ impl utoipa::Modify for BearerToken {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+    }
+}
+
+/// The routes open without the token: the health check, and the play page's own files.
+fn open_without_token(path: &str) -> bool {
+    matches!(path, "/healthz" | "/" | "/app.js" | "/style.css")
+}
+
+/// Every request: the token checked (every route but [`open_without_token`]'s, when the
+/// server has one), and the whole request, its body read included, within the server's
+/// request time.
+async fn guard(
+    State(s): State<Arc<Shared>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !open_without_token(req.uri().path()) {
+        if let Err(e) = authorize(&s, req.headers()) {
+            return e.into_response();
+        }
+    }
+    match tokio::time::timeout(s.request_time, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout(s.request_time.as_secs()).into_response(),
     }
 }
 
@@ -212,14 +255,55 @@ async fn blocking<T: Send + 'static>(
 /// `GET /healthz`.
 #[derive(Serialize, ToSchema)]
 pub struct Health {
-    /// `ok`.
+    /// `ok`, or `unavailable` (answered with 503).
     pub status: &'static str,
+    /// Whether the server records deliveries (false: started `--read-only`).
+    pub deliveries: bool,
+    /// Why it is unavailable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
-/// Liveness.
-#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "ok", body = Health)))]
-async fn healthz() -> Json<Health> {
-    Json(Health { status: "ok" })
+/// Readiness: 200 when the server can do its job (take deliveries, or, read-only, serve
+/// reads), else 503 with the reason (the last commit failed, the bank's indexes are missing,
+/// its disk is full). Open without the token.
+#[utoipa::path(get, path = "/healthz", responses(
+    (status = 200, description = "ready", body = Health),
+    (status = 503, description = "not ready: the reason says why", body = Health)
+))]
+async fn healthz(State(s): State<Arc<Shared>>) -> Response {
+    let found = blocking(move || {
+        let deliveries = !s.health.read_only();
+        Ok((s.read(|c| Ok::<_, store::StoreError>(s.health.check(c)))?, deliveries))
+    })
+    .await;
+    let (status, health) = match found {
+        Ok((Ok(()), deliveries)) => (
+            StatusCode::OK,
+            Health {
+                status: "ok",
+                deliveries,
+                reason: None,
+            },
+        ),
+        Ok((Err(reason), deliveries)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Health {
+                status: "unavailable",
+                deliveries,
+                reason: Some(reason),
+            },
+        ),
+        Err(e) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Health {
+                status: "unavailable",
+                deliveries: false,
+                reason: Some(e.to_string()),
+            },
+        ),
+    };
+    (status, Json(health)).into_response()
 }
 
 /// Requests and latency histograms per route, Prometheus text format.
@@ -410,7 +494,8 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
     }
 }
 
-/// Checks the bearer token of the writing routes, when the server has one.
+/// Checks the bearer token (`Authorization: Bearer TOKEN`, the scheme in any case), when
+/// the server has one.
 fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(token) = &s.token else {
         return Ok(());
@@ -418,7 +503,9 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, given)| given.trim());
     if given == Some(token.as_str()) {
         Ok(())
     } else {
@@ -426,25 +513,23 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-/// A puzzle of a level, band or percentile range this user has never been given (recorded
-/// atomically).
-#[utoipa::path(get, path = "/v1/puzzles/next", params(NextQuery),
+/// A delivery: a puzzle of a level, band or percentile range this user has never been given,
+/// recorded as the user's before it is answered. A POST (a GET changes nothing: 405). A
+/// request whose client closes the connection before the delivery is committed is not
+/// charged.
+#[utoipa::path(post, path = "/v1/puzzles/next", params(NextQuery),
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "ok", body = PuzzleView),
         (status = 400, description = "bad request", body = ErrorBody),
         (status = 401, description = "a token is required", body = ErrorBody),
         (status = 404, description = "the user has had every puzzle of the range", body = ErrorBody),
+        (status = 408, description = "the request took too long", body = ErrorBody),
         (status = 409, description = "too many concurrent requests for this user", body = ErrorBody),
-        (status = 503, description = "the bank is unavailable", body = ErrorBody)
+        (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
     )
 )]
-async fn next(
-    State(s): State<Arc<Shared>>,
-    headers: HeaderMap,
-    Query(q): Query<NextQuery>,
-) -> Reply<PuzzleView> {
-    authorize(&s, &headers)?;
+async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply<PuzzleView> {
     let user = check_user(q.user.clone())?;
     let sel = selector(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
@@ -485,6 +570,23 @@ async fn next(
     Err(ApiError::Conflict)
 }
 
+/// `GET /v1/puzzles/next`: refused, since a delivery changes the user's history and a GET
+/// must not (browsers prefetch GETs, HEAD runs them).
+#[utoipa::path(get, path = "/v1/puzzles/next", responses(
+    (status = 405, description = "deliveries are POST requests", body = ErrorBody)
+))]
+async fn next_by_get() -> Response {
+    let mut response = ApiError::MethodNotAllowed(
+        "a delivery is POST /v1/puzzles/next (with the same query): a GET changes nothing"
+            .into(),
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+    response
+}
+
 /// A puzzle by its id.
 #[utoipa::path(get, path = "/v1/puzzles/{id}",
     params(("id" = i64, Path, description = "The puzzle's id in the bank"), SolutionQuery),
@@ -506,7 +608,7 @@ async fn puzzle_by_id(
     let solution = wants_solution(q.solution.as_deref())?;
     let view = blocking(move || {
         let lv = s.levels()?;
-        match s.read(|c| retrieve::by_id(c, &lv, id, false))? {
+        match s.read(|c| retrieve::by_id(c, &lv, id))? {
             Some(h) => Ok(PuzzleView::of(h, solution)),
             None => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
         }

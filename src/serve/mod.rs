@@ -14,8 +14,12 @@
 //! commit starts it over.
 
 mod api;
+mod health;
+mod listen;
 mod metrics;
 mod page;
+
+pub use listen::Limits;
 
 use crate::canon::Key;
 use crate::levels::{Levels, LevelsError};
@@ -34,12 +38,18 @@ pub struct ServeOptions {
     pub db: PathBuf,
     /// Where to listen.
     pub listen: SocketAddr,
-    /// The bearer token the writing routes require, if any.
+    /// The bearer token every route but `/healthz` and the play page's files requires, if any.
     pub token: Option<String>,
     /// Reading connections.
     pub readers: usize,
     /// The seed of the draws (each request draws from its own stream of it).
     pub rng_seed: u64,
+    /// The bounds of the connections.
+    pub limits: Limits,
+    /// The longest a request may take, its body read included.
+    pub request_time: std::time::Duration,
+    /// Serve without recording deliveries (a bank that cannot be written: a read-only copy).
+    pub read_only: bool,
 }
 
 /// Why the server could not run.
@@ -54,9 +64,22 @@ pub enum ServeError {
     /// The address could not be bound, or the runtime failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The bank cannot be written, so no delivery could be recorded.
+    #[error(
+        "{}: the bank cannot be written ({reason}): no delivery could be recorded; serve it \
+         with --read-only to hand out nothing but reads, or give the server a bank it can write",
+        .db.display()
+    )]
+    ReadOnly {
+        /// The bank.
+        db: PathBuf,
+        /// Why it cannot be written.
+        reason: String,
+    },
 }
 
-/// A delivery for the writer: record it, then answer whether it was new.
+/// A delivery for the writer: record it, then answer whether it was new. One whose request
+/// was dropped before the commit (its client went away) is not recorded.
 struct Delivery {
     user: String,
     canon_key: Key,
@@ -76,6 +99,10 @@ struct Shared {
     /// The bank's rating and levels, and when they were read (a calibration while serving is
     /// seen within [`LEVELS_TTL`]).
     levels: Mutex<Option<(std::time::Instant, Arc<Levels>)>>,
+    /// Whether the bank can take deliveries, and why not.
+    health: health::Health,
+    /// The longest a request may take.
+    request_time: std::time::Duration,
 }
 
 /// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
@@ -143,7 +170,11 @@ impl Shared {
         let (reply, answer) = tokio::sync::oneshot::channel();
         let writer = self.writer.lock().expect("writer").clone();
         let Some(writer) = writer else {
-            return Err("the server is stopping".into());
+            return Err(if self.health.read_only() {
+                "this server is read-only: it records no delivery".into()
+            } else {
+                "the server is stopping".into()
+            });
         };
         writer
             .send(Delivery {
@@ -171,7 +202,12 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
 /// coming, so once the log passes [`WAL_FRAMES`] the writer itself checkpoints between two
 /// commits: with most of the log copied already that is short, and the next commit starts the
 /// log over.
-fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>, metrics: &metrics::Metrics) {
+fn writer_loop(
+    conn: Connection,
+    inbox: mpsc::Receiver<Delivery>,
+    metrics: &metrics::Metrics,
+    health: &health::Health,
+) {
     while let Ok(first) = inbox.recv() {
         let mut batch = vec![first];
         while batch.len() < 512 {
@@ -179,6 +215,11 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>, metrics: &metr
                 Ok(d) => batch.push(d),
                 Err(_) => break,
             }
+        }
+        // A request dropped meanwhile (its client closed the connection) is not charged.
+        batch.retain(|d| !d.reply.is_closed());
+        if batch.is_empty() {
+            continue;
         }
         let start = std::time::Instant::now();
         let outcome = (|| -> Result<Vec<bool>, StoreError> {
@@ -197,6 +238,7 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>, metrics: &metr
             Ok(new)
         })();
         metrics.observe_write("commit", start.elapsed().as_secs_f64());
+        health.wrote(outcome.as_ref().err());
         match outcome {
             Ok(new) => {
                 metrics.delivered(new.len());
@@ -226,9 +268,20 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Delivery>, metrics: &metr
     }
 }
 
-/// Serves the bank until SIGTERM or Ctrl-C; `ready` is told the address once listening.
+/// Serves the bank until SIGTERM or Ctrl-C; `ready` is told the address once listening. A
+/// bank that cannot be written is refused unless `opts.read_only`. On the signal the server
+/// stops accepting, finishes the requests it is answering within `opts.limits.drain`,
+/// commits the deliveries it has answered, and returns.
 pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     let write_conn = store::open_existing(&opts.db)?;
+    if let Err(reason) = store::can_write(&write_conn) {
+        if !opts.read_only {
+            return Err(ServeError::ReadOnly {
+                db: opts.db.clone(),
+                reason,
+            });
+        }
+    }
     let mut readers = Vec::new();
     for _ in 0..opts.readers.max(1) {
         readers.push(store::open_existing(&opts.db)?);
@@ -246,7 +299,9 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     let checkpoints = store::open_existing(&opts.db)?;
     let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let metrics = Arc::new(metrics::Metrics::default());
-    let checkpointer = {
+    let health = health::Health::new(opts.db.clone(), opts.read_only);
+    // A read-only server records nothing: no writer, no checkpoints.
+    let checkpointer = (!opts.read_only).then(|| {
         let (stopping, metrics) = (stopping.clone(), metrics.clone());
         std::thread::Builder::new()
             .name("pseudoku-checkpoint".into())
@@ -271,25 +326,32 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
                     }
                 }
                 let _ = checkpoint(&checkpoints, "TRUNCATE");
-            })?
-    };
+            })
+    });
+    let checkpointer = checkpointer.transpose()?;
     let (tx, inbox) = mpsc::channel();
-    let writer = {
-        let metrics = metrics.clone();
-        std::thread::Builder::new()
-            .name("pseudoku-writer".into())
-            .spawn(move || writer_loop(write_conn, inbox, &metrics))?
-    };
     let shared = Arc::new(Shared {
         readers: Mutex::new(readers),
         db: opts.db.clone(),
-        writer: Mutex::new(Some(tx)),
+        writer: Mutex::new((!opts.read_only).then_some(tx)),
         token: opts.token.clone(),
         rng_seed: opts.rng_seed,
         draws: AtomicU64::new(0),
         metrics,
         levels: Mutex::new(None),
+        health,
+        request_time: opts.request_time,
     });
+    let writer = if opts.read_only {
+        None
+    } else {
+        let shared = shared.clone();
+        Some(
+            std::thread::Builder::new()
+                .name("pseudoku-writer".into())
+                .spawn(move || writer_loop(write_conn, inbox, &shared.metrics, &shared.health))?,
+        )
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("pseudoku-serve")
@@ -299,15 +361,21 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);
         let app = api::router(shared.clone());
-        axum::serve(listener, app)
-            .with_graceful_shutdown(stop_signal())
-            .await
+        listen::serve(listener, app, opts.limits, stop_signal()).await
     });
-    // In-flight requests are done: let the writer commit what it holds, then stop.
+    // The requests answered are done (or abandoned after the drain): let the writer commit
+    // what it holds, then stop.
     shared.writer.lock().expect("writer").take();
-    let _ = writer.join();
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
     stopping.store(true, Ordering::Relaxed);
-    let _ = checkpointer.join();
+    if let Some(checkpointer) = checkpointer {
+        let _ = checkpointer.join();
+    }
+    // Requests abandoned by the drain may still hold a reading connection on the blocking
+    // threads: they are not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     result.map_err(ServeError::Io)
 }
 

@@ -12,13 +12,32 @@ use rusqlite::{params_from_iter, Connection};
 const TRIES: u32 = 64;
 
 /// A puzzle of `within` (measured by `measure`) whose class `user` has never been given,
-/// uniformly among those; `None` when the user has had every one. Reads only: [`record`]
-/// makes it the user's.
+/// uniformly among those; `None` only when, as the bank stood at the draw, the user had had
+/// every one. Reads only, in one read transaction (one snapshot of the bank): [`record`]
+/// makes it the user's, and a delivery of the same class to the same user meanwhile makes that
+/// record refuse it (the caller draws again).
 ///
 /// Random ids of the table's span are tried first (a hit is uniform among the puzzles left);
-/// after `TRIES` misses the puzzles left are listed (through the level or percentile index)
-/// and one is picked uniformly.
+/// after `TRIES` misses the ids left are listed, the range's ids (through the level or rating
+/// index, which hold the ids) less the ids the user was given (the user's rows of the
+/// history), and one is picked uniformly and checked by its class.
 pub fn draw(
+    conn: &Connection,
+    measure: Measure,
+    within: Within,
+    user: &str,
+    rng: &mut Rng,
+) -> Result<Option<PuzzleRow>> {
+    // One snapshot for the whole draw: what the listing finds left is still left when it is
+    // read back, whatever other requests record meanwhile.
+    let snapshot = conn.unchecked_transaction()?;
+    let found = draw_in(conn, measure, within, user, rng)?;
+    snapshot.finish()?;
+    Ok(found)
+}
+
+/// [`draw`], on the snapshot its caller holds.
+fn draw_in(
     conn: &Connection,
     measure: Measure,
     within: Within,
@@ -27,17 +46,12 @@ pub fn draw(
 ) -> Result<Option<PuzzleRow>> {
     let (cond, params) = within.any_condition(measure);
     let n = params.len();
-    let not_had = |u: usize| {
-        format!(
-            "NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?{u} \
-             AND h.canon_key = p.canon_key)"
-        )
-    };
     let by_id = format!(
-        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
+        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND NOT EXISTS \
+         (SELECT 1 FROM user_history h WHERE h.user = ?{} AND h.canon_key = p.canon_key)",
         row_columns(measure.rating),
         n + 1,
-        not_had(n + 2)
+        n + 2
     );
     let with = |id: i64| {
         let mut p = params.clone();
@@ -59,22 +73,26 @@ pub fn draw(
             }
         }
     }
+    // A class is stored once in a bank (its key is unique), so the ids a user was given are
+    // the classes the user had: the range's ids less those, each checked by its class below.
     let list = format!(
-        "SELECT p.id FROM puzzles p WHERE {cond} AND {}",
-        not_had(n + 1)
+        "SELECT id FROM puzzles WHERE {cond} \
+         EXCEPT SELECT puzzle_id FROM user_history WHERE user = ?{}",
+        n + 1
     );
     let mut list_params = params.clone();
     list_params.push(user.to_string().into());
-    let ids: Vec<i64> = conn
+    let mut ids: Vec<i64> = conn
         .prepare_cached(&list)?
         .query_map(params_from_iter(list_params), |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    if ids.is_empty() {
-        return Ok(None);
+    while !ids.is_empty() {
+        let id = ids.swap_remove(rng.index(ids.len()));
+        if let Some(found) = first_row(&mut stmt.query(with(id))?, measure.rating)? {
+            return Ok(Some(found));
+        }
     }
-    let id = ids[rng.index(ids.len())];
-    let found = first_row(&mut stmt.query(with(id))?, measure.rating)?;
-    Ok(found)
+    Ok(None)
 }
 
 /// Records that `user` was given puzzle `puzzle_id` of class `canon_key`; false (changing

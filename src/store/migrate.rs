@@ -195,7 +195,8 @@ fn rating_index(conn: &Connection) -> rusqlite::Result<()> {
 
 /// The schema version of an open bank.
 pub fn version(conn: &Connection) -> Result<u32> {
-    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    u32::try_from(v).map_err(|_| StoreError::BadVersion(v))
 }
 
 /// Applies the migrations newer than the database's version, each with its version bump, in

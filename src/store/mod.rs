@@ -64,6 +64,12 @@ pub enum StoreError {
         /// The newest this program knows.
         supported: u32,
     },
+    /// The file's schema version is one no pseudoku writes.
+    #[error(
+        "not a pseudoku bank: a SQLite database whose schema version is {0}, which no \
+         pseudoku writes"
+    )]
+    BadVersion(i64),
     /// The file is a SQLite database but not a pseudoku bank.
     #[error(
         "not a pseudoku bank: a SQLite database with tables ({tables}) but no pseudoku schema \
@@ -145,13 +151,44 @@ pub fn open(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Opens an existing bank ([`StoreError::NoBank`] if there is none), bringing its schema up to
-/// date.
+/// Opens an existing bank ([`StoreError::NoBank`] if there is none, or only an empty file),
+/// bringing its schema up to date and putting back the indexes a bulk build drops while it
+/// runs, when one was killed before it could ([`restore_indexes`]).
 pub fn open_existing(path: &Path) -> Result<Connection> {
-    if !path.is_file() {
+    if !path.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
         return Err(StoreError::NoBank(path.to_path_buf()));
     }
-    open(path)
+    let conn = open(path)?;
+    restore_indexes(path, &conn)?;
+    Ok(conn)
+}
+
+/// Puts back the class-key and rating indexes of the bank at `path` (open as `conn`) when
+/// they are missing and no writer holds the bank: a bulk build drops them while it runs and
+/// builds them again when it stops, so they are missing only while a build runs (which puts
+/// them back itself) or after one was killed. Without them nothing in the bank stops a
+/// second row of a class, and draws by rating scan the table. Returns whether it restored
+/// them.
+pub fn restore_indexes(path: &Path, conn: &Connection) -> Result<bool> {
+    if puzzles::missing_indexes(conn)?.is_empty() {
+        return Ok(false);
+    }
+    let _lock = match lock::WriterLock::acquire(path, "restoring the bank's indexes", false) {
+        Ok(lock) => lock,
+        // A build holds the bank: it puts them back when it stops.
+        Err(StoreError::Busy { .. }) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if puzzles::missing_indexes(conn)?.is_empty() {
+        return Ok(false);
+    }
+    let (rating, _) = settings::levels(conn)?;
+    if shards::read(conn)?.is_some() {
+        puzzles::ensure_shard_indexes(conn, rating)?;
+    } else {
+        puzzles::ensure_indexes(conn, rating)?;
+    }
+    Ok(true)
 }
 
 /// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so that
@@ -190,6 +227,50 @@ pub fn immediate<T, E: From<StoreError>>(
             let _ = rollback(conn);
             Err(e)
         }
+    }
+}
+
+/// What SQLite's integrity check finds wrong with the bank (nothing: an empty list): the quick
+/// check (`PRAGMA quick_check`: the structure of every page and index entry count), or with
+/// `full` the full one (`PRAGMA integrity_check`, which also compares every index with its
+/// table).
+pub fn integrity(conn: &Connection, full: bool) -> Result<Vec<String>> {
+    let pragma = if full {
+        "PRAGMA integrity_check"
+    } else {
+        "PRAGMA quick_check"
+    };
+    let found: Vec<String> = conn
+        .prepare(pragma)?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(found.into_iter().filter(|f| f != "ok").collect())
+}
+
+/// Whether the bank `conn` is open on can be written, and if not why: a write transaction is
+/// begun and rolled back (a file or folder without write permission, a read-only mount).
+pub fn can_write(conn: &Connection) -> std::result::Result<(), String> {
+    if conn.is_readonly(rusqlite::DatabaseName::Main).unwrap_or(true) {
+        return Err("it is opened read-only: no write permission".into());
+    }
+    conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+        .map_err(|e| e.to_string())
+}
+
+/// The bytes free for this user on the file system of the bank at `path` (`None` where that
+/// cannot be told).
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        rustix::fs::statvfs(dir)
+            .ok()
+            .map(|s| s.f_bavail.saturating_mul(s.f_frsize))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 

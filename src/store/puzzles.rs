@@ -337,6 +337,21 @@ pub fn ensure_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
     index_rating(conn, rating)
 }
 
+/// The indexes a build defers ([`defer_indexes`]) that the bank lacks now, by name.
+pub fn missing_indexes(conn: &Connection) -> Result<Vec<&'static str>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' \
+         AND name = ?1",
+    )?;
+    let mut missing = Vec::new();
+    for name in ["puzzles_key", "puzzles_rating"] {
+        if stmt.query_row([name], |r| r.get::<_, i64>(0))? == 0 {
+            missing.push(name);
+        }
+    }
+    Ok(missing)
+}
+
 /// [`ensure_indexes`] for a shard's bank, where a class may be stored once per target that
 /// made it (see `src/bank/accept.rs`): the key's index is not unique there.
 pub fn ensure_shard_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {

@@ -282,6 +282,7 @@ fn a_second_writer_is_refused_naming_the_first_and_serving_goes_on() {
     let first = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
         .args(["build", "--count", "100000000", "--threads", "1", "--db"])
         .arg(&db)
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -333,7 +334,7 @@ fn a_second_writer_is_refused_naming_the_first_and_serving_goes_on() {
         .unwrap();
     let out = first.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
-    assert!(String::from_utf8(out.stderr)
+    assert!(String::from_utf8(out.stdout)
         .unwrap()
         .contains("run the same command to continue"));
     let out = waiting.wait_with_output().unwrap();
@@ -403,4 +404,124 @@ fn a_newer_bank_or_a_foreign_file_is_refused_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("not a pseudoku bank"), "{err}");
     }
+}
+
+#[test]
+fn a_build_killed_at_any_stage_leaves_a_bank_whose_next_command_restores_its_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    // Kills at several moments of a bulk build: before its first rows, while it appends
+    // without its deferred indexes, near its end.
+    for (i, after_ms) in [30u64, 400, 1500, 4000].into_iter().enumerate() {
+        let db = dir.path().join(format!("killed{i}.db"));
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+            .args(["build", "--per-level", "1500", "--threads", "2", "--db"])
+            .arg(&db)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(after_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if !db.metadata().is_ok_and(|m| m.len() > 0) {
+            continue;
+        }
+        // Any command that opens the bank puts the indexes back first.
+        let out = pseudoku()
+            .args(["stats", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let conn = Connection::open(&db).unwrap();
+        assert_eq!(puzzle_indexes(&conn), INDEXES, "killed after {after_ms} ms");
+        let ok: String = scalar(&conn, "PRAGMA integrity_check");
+        assert_eq!(ok, "ok");
+        // And verify says nothing is wrong with the bank as a whole.
+        let out = pseudoku()
+            .args(["verify", "--sample", "50", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let said = text(&out.stdout);
+        assert!(!said.contains("bank:"), "{said}");
+    }
+}
+
+#[test]
+fn the_writer_lock_is_on_the_bank_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 20, 2);
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+        .args(["build", "--count", "100000000", "--threads", "1", "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let info = pseudoku::store::lock::path_of(&db);
+    let t = std::time::Instant::now();
+    while !std::fs::read_to_string(&info).is_ok_and(|s| s.starts_with("build 2 ")) {
+        assert!(t.elapsed().as_secs() < 60, "the first build never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Deleting the file that says who holds the lock does not let a second writer in.
+    std::fs::remove_file(&info).unwrap();
+    let out = pseudoku()
+        .args(["build", "--count", "5", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("another process is writing to this bank"),
+        "{}",
+        text(&out.stderr)
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // The lock went with the process.
+    build(&db, 5, 2);
+}
+
+#[test]
+fn an_empty_file_or_a_version_no_pseudoku_writes_is_not_a_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let out = pseudoku()
+        .args(["stats", "--db"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no bank there"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::metadata(&empty).unwrap().len(),
+        0,
+        "left as it was"
+    );
+    let db = dir.path().join("bank.db");
+    build(&db, 5, 2);
+    Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", -1)
+        .unwrap();
+    let out = pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("schema version is -1, which no pseudoku writes"),
+        "{err}"
+    );
 }

@@ -45,7 +45,7 @@ fn invalid_utf8_is_a_bad_line_and_the_rest_goes_on() {
     let db = dir.path().join("bank.db");
     build(&db, 5, 2);
     pseudoku()
-        .args(["calibrate", "--from"])
+        .args(["calibrate", "--force", "--from"])
         .arg(&path)
         .arg("--db")
         .arg(&db)
@@ -194,4 +194,51 @@ fn a_batch_command_on_a_terminal_says_it_reads_standard_input() {
     // Not on a terminal: no note.
     let o = pseudoku().arg("rate").write_stdin("").output().unwrap();
     assert!(!text(&o.stderr).contains("standard input"));
+}
+
+#[test]
+fn hint_reads_a_get_line_and_ignores_its_other_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 5, 2);
+    let got = pseudoku()
+        .args(["get", "--level", "easy", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(got.status.success());
+    let line = text(&got.stdout);
+    assert!(line.contains("\teasy\t"), "{line}");
+    let o = pseudoku()
+        .args(["hint", "-"])
+        .write_stdin(line.clone())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout).lines().count(),
+        2,
+        "the header and one hint"
+    );
+    // A column that is a board (81 digits and dots) is the player's entries: a digit its row
+    // already holds, entered in the row's first empty cell, is the mistake hinted at first.
+    let puzzle = line.split('\t').next().unwrap().as_bytes();
+    let empty = puzzle.iter().position(|&b| b == b'.').unwrap();
+    let row = &puzzle[empty / 9 * 9..empty / 9 * 9 + 9];
+    let twice = *row.iter().find(|b| b.is_ascii_digit()).unwrap();
+    let mut entries = vec![b'.'; 81];
+    entries[empty] = twice;
+    let with_entries = format!(
+        "{}\t{}\n",
+        String::from_utf8_lossy(puzzle),
+        String::from_utf8_lossy(&entries)
+    );
+    let o = pseudoku()
+        .args(["hint", "--json", "-"])
+        .write_stdin(with_entries)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let hint: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert!(!hint["errors"].as_array().unwrap().is_empty(), "{hint}");
 }

@@ -765,3 +765,43 @@ fn limits_are_checked() {
         &err[err.len().saturating_sub(300)..]
     );
 }
+
+#[test]
+fn help_takes_help_and_names_a_missing_command() {
+    let o = run_cli(&["help", "--help"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("Usage: pseudoku help"));
+    let o = run_cli(&["help", "seeds", "mine"]);
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("--max-jobs"));
+    let o = run_cli(&["help", "nothing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no command \"nothing\""));
+}
+
+#[test]
+fn a_build_says_what_it_stored_on_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    let o = run_cli(&["build", "--per-level", "10", "--db", db.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("stored 40 of 40 puzzles in"), "{out}");
+    assert!(out.contains("level easy"), "{out}");
+    // A level build names levels, not bands; the stage times say what they are.
+    assert!(out.contains("fell outside the levels still open"), "{out}");
+    assert!(
+        out.contains("the workers' CPU time for generation"),
+        "{out}"
+    );
+    let o = run_cli(&[
+        "build",
+        "--per-band",
+        "5",
+        "--bands",
+        "2",
+        "--db",
+        dir.path().join("bands.db").to_str().unwrap(),
+    ]);
+    assert!(text(&o.stdout).contains("fell outside the bands still open"));
+}

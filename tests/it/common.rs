@@ -24,7 +24,7 @@ pub fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
         .arg(db)
         .assert()
         .success()
-        .stderr(predicates::str::contains(format!(
+        .stdout(predicates::str::contains(format!(
             "{per_band} of {per_band} stored"
         )));
 }
@@ -39,7 +39,7 @@ pub fn build_levels(db: &Path, per_level: u64, threads: u32) {
         .arg(db)
         .assert()
         .success()
-        .stderr(predicates::str::contains(format!(
+        .stdout(predicates::str::contains(format!(
             "{per_level} of {per_level} stored"
         )));
 }
@@ -107,8 +107,8 @@ pub fn serve(db: &Path, extra: &[&str]) -> (std::process::Child, String) {
     let addr = line
         .split("http://")
         .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim()
         .to_string();
     (child, format!("http://{addr}"))
 }

@@ -475,7 +475,15 @@ fn bad_arguments_are_usage_errors() {
     for (args, message) in [
         (
             vec!["--start", "2027-02-30", "--days", "1", "--mix", "easy:1"],
-            "bad date",
+            "\"2027-02-30\" is not a day of the calendar: February 2027 has 28 days",
+        ),
+        (
+            vec!["--start", "2028-02-30", "--days", "1", "--mix", "easy:1"],
+            "February 2028 has 29 days",
+        ),
+        (
+            vec!["--start", "2027-1-30", "--days", "1", "--mix", "easy:1"],
+            "bad date \"2027-1-30\": expected YYYY-MM-DD",
         ),
         (
             vec!["--start", "2027-01-01", "--days", "1", "--mix", "insane:1"],

@@ -46,7 +46,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
             .arg(&db)
             .assert()
             .success()
-            .stderr(predicates::str::contains(format!(
+            .stdout(predicates::str::contains(format!(
                 "layout symmetry={name}: 6 of 6 stored"
             )));
         let s = parse_symmetry(name).unwrap();
@@ -89,7 +89,7 @@ fn clue_range_minimality_and_techniques_are_kept_and_stored() {
         .arg(&db)
         .assert()
         .success()
-        .stderr(predicates::str::contains("12 of 12 stored"));
+        .stdout(predicates::str::contains("12 of 12 stored"));
     let conn = Connection::open(&db).unwrap();
     let new: Vec<_> = rows(&conn).into_iter().filter(|r| r.4 == 2).collect();
     assert_eq!(new.len(), 12);

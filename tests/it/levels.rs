@@ -281,7 +281,7 @@ fn calibrate_replaces_the_reference_and_recomputes_every_percentile() {
     )
     .unwrap();
     pseudoku()
-        .args(["calibrate", "--from"])
+        .args(["calibrate", "--force", "--from"])
         .arg(&corpus)
         .arg("--db")
         .arg(&db)
@@ -803,4 +803,92 @@ fn small_bank(dir: &Path) -> std::path::PathBuf {
     let db = dir.join("bank.db");
     build_levels(&db, 20, 2);
     db
+}
+
+#[test]
+fn a_calibration_that_would_empty_a_level_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    let conn = Connection::open(&db).unwrap();
+    let cuts_before: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    // A reference of 1,000 copies of one puzzle (and its symmetries): one class.
+    let one = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let copies = dir.path().join("copies.txt");
+    std::fs::write(&copies, format!("{one}\n").repeat(1000)).unwrap();
+    let out = run_cli(&[
+        "calibrate",
+        "--from",
+        copies.to_str().unwrap(),
+        "--levels",
+        "a,b,c,d",
+        "--db",
+        db_s,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("1 distinct puzzles (classes) among 1000"),
+        "{err}"
+    );
+    assert!(err.contains("--force"), "{err}");
+    let after: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    assert_eq!(after, cuts_before, "nothing changed");
+    // Forced past the count of classes, the levels that would hold nothing still stop it...
+    // unless forced too: --force is one flag for both.
+    let out = run_cli(&[
+        "calibrate",
+        "--from",
+        copies.to_str().unwrap(),
+        "--levels",
+        "a,b,c,d",
+        "--force",
+        "--db",
+        db_s,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let cuts: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    let cuts: Vec<f64> = cuts.split(',').map(|c| c.parse().unwrap()).collect();
+    assert!(cuts.windows(2).all(|w| w[0] == w[1]), "forced: {cuts:?}");
+}
+
+#[test]
+fn a_labelled_file_with_one_puzzle_in_two_levels_is_refused_naming_both_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_bank(dir.path());
+    let conn = Connection::open(&db).unwrap();
+    let rated = rated_puzzles(&conn);
+    let names = ["one", "two", "three", "four"];
+    let mut lines: Vec<String> = rated
+        .iter()
+        .enumerate()
+        .map(|(i, (p, _))| format!("{p}\t{}", names[i * 4 / rated.len()]))
+        .collect();
+    // The first puzzle again, transposed (the same class), under another level.
+    let first: pseudoku::Puzzle = rated[0].0.parse().unwrap();
+    let transposed: String = (0..81)
+        .map(|i| first.to_line().as_bytes()[(i % 9) * 9 + i / 9] as char)
+        .collect();
+    lines.push(format!("{transposed}\tfour"));
+    let file = dir.path().join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = run_cli(&[
+        "calibrate",
+        "--labelled",
+        "--from",
+        file.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let last = lines.len();
+    assert!(
+        err.contains(&format!(
+            "labelled.tsv:1 and {}:{last} label the same puzzle",
+            file.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("\"one\" and \"four\""), "{err}");
 }

@@ -138,3 +138,69 @@ fn a_row_that_cannot_be_read_is_an_error_never_an_empty_puzzle() {
         other => panic!("{other:?}"),
     }
 }
+
+/// How many puzzles of the bank at `db` are marked served.
+fn served(db: &Path) -> i64 {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn get_marks_served_only_what_it_has_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // Levels larger than a pipe holds of `get`'s lines (64 KiB, about 600 lines).
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 1200, 2);
+    let bin = env!("CARGO_BIN_EXE_pseudoku");
+    // Into a full disk: nothing written, nothing marked, exit 2.
+    let full = std::fs::File::create("/dev/full");
+    if let Ok(full) = full {
+        let out = std::process::Command::new(bin)
+            .args([
+                "get",
+                "--level",
+                "easy",
+                "--count",
+                "5",
+                "--mark-served",
+                "--db",
+            ])
+            .arg(&db)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert_eq!(served(&db), 0);
+    }
+    // Into a pipe its reader closes after one line: what was written before the reader left
+    // is marked (lines that sat in the pipe unread cannot be told apart from read ones), the
+    // rest is not.
+    let script = format!(
+        "{bin} get --level medium --count 1200 --mark-served --db '{}' | head -1",
+        db.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout).lines().count(), 1);
+    let marked = served(&db);
+    assert!((1..1000).contains(&marked), "{marked} of 1200 marked");
+    // Without --mark-served nothing is marked, whatever the output.
+    let script = format!(
+        "{bin} get --level hard --count 1200 --db '{}' | head -1",
+        db.display()
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(served(&db), marked);
+}

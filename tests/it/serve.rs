@@ -26,6 +26,11 @@ impl Server {
         answer(ureq::get(&format!("{}{path}", self.base)).call())
     }
 
+    /// A delivery: POST without a body.
+    fn deliver(&self, path: &str) -> (u16, Value) {
+        answer(ureq::post(&format!("{}{path}", self.base)).call())
+    }
+
     fn post(&self, path: &str, body: &str) -> (u16, Value) {
         answer(
             ureq::post(&format!("{}{path}", self.base))
@@ -90,7 +95,7 @@ fn a_user_never_gets_a_class_twice_even_concurrently() {
         for _ in 0..8 {
             s.spawn(|| {
                 for _ in 0..3 {
-                    let (status, v) = server.get("/v1/puzzles/next?user=ann&level=easy");
+                    let (status, v) = server.deliver("/v1/puzzles/next?user=ann&level=easy");
                     if status == 200 {
                         ids.lock().unwrap().push(v["id"].as_i64().unwrap());
                     } else {
@@ -113,7 +118,7 @@ fn a_user_never_gets_a_class_twice_even_concurrently() {
             .contains("has had every puzzle of level easy"));
     }
     // Another user still gets puzzles of that level; the keys of a puzzle.
-    let (status, v) = server.get("/v1/puzzles/next?user=bob&level=easy&solution=true");
+    let (status, v) = server.deliver("/v1/puzzles/next?user=bob&level=easy&solution=true");
     assert_eq!(status, 200);
     let keys: HashSet<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     assert_eq!(
@@ -129,7 +134,7 @@ fn a_user_never_gets_a_class_twice_even_concurrently() {
         ])
     );
     assert_eq!(v["level"], "easy");
-    let (status, v) = server.get("/v1/puzzles/next?user=bob&band=4/4");
+    let (status, v) = server.deliver("/v1/puzzles/next?user=bob&band=4/4");
     assert_eq!(status, 200);
     assert!(v.get("solution").is_none());
     assert_eq!(server.stop().code(), Some(0));
@@ -154,13 +159,13 @@ fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
     let server = Server::start(&db, &[]);
     assert_eq!(
         server.get("/healthz"),
-        (200, serde_json::json!({"status": "ok"}))
+        (200, serde_json::json!({"status": "ok", "deliveries": true}))
     );
     let (status, levels) = server.get("/v1/levels");
     assert_eq!(status, 200);
     assert_eq!(levels["levels"].as_array().unwrap().len(), 4);
     assert_eq!(levels["levels"][0]["count"], 5);
-    let (_, p) = server.get("/v1/puzzles/next?user=u1&level=hard");
+    let (_, p) = server.deliver("/v1/puzzles/next?user=u1&level=hard");
     let id = p["id"].as_i64().unwrap();
     let (status, same) = server.get(&format!("/v1/puzzles/{id}"));
     assert_eq!((status, &same["puzzle"]), (200, &p["puzzle"]));
@@ -193,17 +198,23 @@ fn every_route_answers_json_and_bad_requests_get_4xx_reasons() {
     // (with 44 KB left, a loaded machine sometimes saw the connection closed mid-write).
     let big = format!(r#"{{"puzzles":["{}"]}}"#, "1".repeat(256 * 1024));
     let bad: Vec<(u16, (u16, Value))> = vec![
-        (400, server.get("/v1/puzzles/next?user=bad%20id&level=hard")),
-        (400, server.get("/v1/puzzles/next?level=hard")),
-        (400, server.get("/v1/puzzles/next?user=u1&level=impossible")),
-        (400, server.get("/v1/puzzles/next?user=u1&band=9/4")),
         (
             400,
-            server.get("/v1/puzzles/next?user=u1&level=hard&band=1/4"),
+            server.deliver("/v1/puzzles/next?user=bad%20id&level=hard"),
+        ),
+        (400, server.deliver("/v1/puzzles/next?level=hard")),
+        (
+            400,
+            server.deliver("/v1/puzzles/next?user=u1&level=impossible"),
+        ),
+        (400, server.deliver("/v1/puzzles/next?user=u1&band=9/4")),
+        (
+            400,
+            server.deliver("/v1/puzzles/next?user=u1&level=hard&band=1/4"),
         ),
         (
             400,
-            server.get("/v1/puzzles/next?user=u1&level=hard&solution=maybe"),
+            server.deliver("/v1/puzzles/next?user=u1&level=hard&solution=maybe"),
         ),
         (400, server.get("/v1/puzzles/abc")),
         (404, server.get("/v1/puzzles/999999")),
@@ -351,13 +362,18 @@ fn the_openapi_description_is_generated_and_real_answers_follow_it() {
     let cases: Vec<(&str, &str, (u16, Value))> = vec![
         (
             "/v1/puzzles/next",
-            "get",
-            server.get("/v1/puzzles/next?user=x&level=easy&solution=true"),
+            "post",
+            server.deliver("/v1/puzzles/next?user=x&level=easy&solution=true"),
+        ),
+        (
+            "/v1/puzzles/next",
+            "post",
+            server.deliver("/v1/puzzles/next?user=x"),
         ),
         (
             "/v1/puzzles/next",
             "get",
-            server.get("/v1/puzzles/next?user=x"),
+            server.get("/v1/puzzles/next?user=x&level=easy"),
         ),
         (
             "/v1/puzzles/{id}",
@@ -404,21 +420,26 @@ fn the_openapi_description_is_generated_and_real_answers_follow_it() {
 }
 
 #[test]
-fn a_token_guards_the_route_that_writes() {
+fn a_token_guards_deliveries() {
     let dir = tempfile::tempdir().unwrap();
     let db = bank(dir.path(), 5);
     let token = dir.path().join("token");
     std::fs::write(&token, "s3cret\n").unwrap();
     let server = Server::start(&db, &["--token-file", token.to_str().unwrap()]);
-    let (status, v) = server.get("/v1/puzzles/next?user=u&level=easy");
+    let (status, v) = server.deliver("/v1/puzzles/next?user=u&level=easy");
     assert_eq!(status, 401, "{v}");
     let url = format!("{}/v1/puzzles/next?user=u&level=easy", server.base);
-    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer wrong").call());
+    let (status, _) = answer(ureq::post(&url).set("Authorization", "Bearer wrong").call());
     assert_eq!(status, 401);
-    let (status, _) = answer(ureq::get(&url).set("Authorization", "Bearer s3cret").call());
+    let (status, _) = answer(
+        ureq::post(&url)
+            .set("Authorization", "Bearer s3cret")
+            .call(),
+    );
     assert_eq!(status, 200);
-    // Reading routes stay open.
-    assert_eq!(server.get("/v1/levels").0, 200);
+    // Reading routes are guarded too (see below), the health check is not.
+    assert_eq!(server.get("/v1/levels").0, 401);
+    assert_eq!(server.get("/healthz").0, 200);
 }
 
 #[test]
@@ -432,7 +453,7 @@ fn sigterm_keeps_every_delivery_made() {
             let (server, delivered) = (&server, &delivered);
             s.spawn(move || {
                 for _ in 0..30 {
-                    let r = ureq::get(&format!(
+                    let r = ureq::post(&format!(
                         "{}/v1/puzzles/next?user=t{t}&level=medium",
                         server.base
                     ))
@@ -460,4 +481,326 @@ fn sigterm_keeps_every_delivery_made() {
         "SELECT COUNT(*) FROM (SELECT user, canon_key, COUNT(*) n FROM user_history GROUP BY 1, 2 HAVING n > 1)",
     );
     assert_eq!(per_user, 0);
+}
+
+/// The number of classes `user` was given, as the bank records it.
+fn given(db: &Path, user: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT COUNT(*) FROM user_history WHERE user = ?1",
+        [user],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn concurrent_draws_of_one_user_never_say_finished_while_a_puzzle_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    // 40 puzzles a level: the users run out within the test.
+    let db = bank(dir.path(), 40);
+    let server = Server::start(&db, &[]);
+    for round in 0..3 {
+        let user = format!("racer{round}");
+        let url = format!("{}/v1/puzzles/next?user={user}&level=easy", server.base);
+        let false_ends = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..16 {
+                s.spawn(|| loop {
+                    match answer(ureq::post(&url).call()) {
+                        (200, _) | (409, _) => continue,
+                        (404, v) => {
+                            // "Finished" is true only once every puzzle of the level is the
+                            // user's (deliveries are committed before they are answered).
+                            if given(&db, &user) != 40 {
+                                false_ends.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                            }
+                            assert!(v["error"].as_str().unwrap().contains("has had every"));
+                            break;
+                        }
+                        other => panic!("{other:?}"),
+                    }
+                });
+            }
+        });
+        assert_eq!(false_ends.into_inner(), 0, "round {round}");
+        assert_eq!(given(&db, &user), 40);
+    }
+}
+
+#[test]
+fn a_get_or_head_of_the_next_puzzle_delivers_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    let url = format!("{}/v1/puzzles/next?user=peek&level=easy", server.base);
+    let (status, v) = answer(ureq::get(&url).call());
+    assert_eq!(status, 405, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("POST"), "{v}");
+    let head = ureq::head(&url).call();
+    assert!(matches!(head, Err(ureq::Error::Status(405, _))), "{head:?}");
+    // A cross-site GET, as a page elsewhere would send it.
+    let r = ureq::get(&url)
+        .set("Origin", "https://elsewhere.example")
+        .call();
+    assert!(matches!(r, Err(ureq::Error::Status(405, _))));
+    assert_eq!(given(&db, "peek"), 0);
+    // Every refused method answers JSON with a reason.
+    let (status, v) = answer(ureq::request("DELETE", &format!("{}/v1/levels", server.base)).call());
+    assert_eq!(status, 405);
+    assert!(v["error"].as_str().is_some(), "{v}");
+}
+
+#[test]
+fn with_a_token_every_route_but_health_and_the_page_needs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let server = Server::start(&db, &["--token-file", token.to_str().unwrap()]);
+    for path in ["/v1/levels", "/v1/puzzles/1", "/metrics", "/openapi.json"] {
+        let (status, v) = server.get(path);
+        assert_eq!(status, 401, "{path}: {v}");
+        let with = ureq::get(&format!("{}{path}", server.base))
+            .set("Authorization", "bearer s3cret")
+            .call();
+        assert!(
+            with.is_ok(),
+            "{path}: the scheme is case-insensitive: {with:?}"
+        );
+    }
+    for (path, body) in [
+        ("/v1/hint", format!(r#"{{"puzzle":"{HARD}"}}"#)),
+        ("/v1/rate", format!(r#"{{"puzzles":["{HARD}"]}}"#)),
+        ("/v1/solve", format!(r#"{{"puzzles":["{HARD}"]}}"#)),
+        ("/v1/canon", format!(r#"{{"puzzles":["{HARD}"]}}"#)),
+    ] {
+        assert_eq!(server.post(path, &body).0, 401, "{path}");
+    }
+    for path in ["/healthz", "/", "/app.js", "/style.css"] {
+        assert_eq!(
+            ureq::get(&format!("{}{path}", server.base))
+                .call()
+                .map(|r| r.status())
+                .ok(),
+            Some(200),
+            "{path}"
+        );
+    }
+}
+
+/// A raw TCP connection to `base` (`http://HOST:PORT`).
+fn connect(base: &str) -> std::net::TcpStream {
+    std::net::TcpStream::connect(base.trim_start_matches("http://")).unwrap()
+}
+
+#[test]
+fn silent_and_slow_clients_are_closed_and_cannot_starve_health() {
+    use std::io::{Read as _, Write as _};
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(
+        &db,
+        &[
+            "--header-timeout",
+            "1",
+            "--max-per-client",
+            "20",
+            "--max-connections",
+            "40",
+        ],
+    );
+    // A silent connection and one that sends half a header are closed after the deadline.
+    let mut silent = connect(&server.base);
+    let mut slow = connect(&server.base);
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    for c in [&mut silent, &mut slow] {
+        c.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let t = std::time::Instant::now();
+        let mut buf = [0u8; 512];
+        let n = c.read(&mut buf).unwrap_or(0);
+        let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+        assert!(n == 0 || answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "closed late"
+        );
+    }
+    // Many silent connections from one client: beyond its share they are refused, and
+    // /healthz still answers.
+    let hogs: Vec<_> = (0..100).map(|_| connect(&server.base)).collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    drop(hogs);
+    let t = std::time::Instant::now();
+    loop {
+        match ureq::get(&format!("{}/healthz", server.base))
+            .timeout(std::time::Duration::from_secs(2))
+            .call()
+        {
+            Ok(r) => {
+                assert_eq!(r.status(), 200);
+                break;
+            }
+            Err(e) => assert!(t.elapsed().as_secs() < 5, "health starved: {e}"),
+        }
+    }
+    // A head larger than allowed is refused, and the server goes on.
+    let mut big = connect(&server.base);
+    let line = format!(
+        "GET /healthz HTTP/1.1\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(300_000)
+    );
+    let _ = big.write_all(line.as_bytes());
+    let mut buf = [0u8; 64];
+    let n = big.read(&mut buf).unwrap_or(0);
+    let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+    assert!(n == 0 || answer.starts_with("HTTP/1.1 431"), "{answer}");
+    assert_eq!(server.get("/healthz").0, 200);
+}
+
+#[test]
+fn sigterm_stops_the_server_in_bounded_time_whatever_the_clients_do() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &["--drain", "2", "--header-timeout", "60"]);
+    // A client that never finishes its request, and one that sends a body slowly.
+    let _silent = connect(&server.base);
+    let mut slow = connect(&server.base);
+    slow.write_all(
+        b"POST /v1/rate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    let status = server.stop();
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "stopped after {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn a_client_that_leaves_before_its_delivery_is_committed_is_not_charged() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 30);
+    let server = Server::start(&db, &[]);
+    // Requests sent and dropped at once: the server may draw for them, but a delivery whose
+    // client is gone when the writer commits is not recorded.
+    let mut answered = 0;
+    for _ in 0..50 {
+        let mut c = connect(&server.base);
+        c.write_all(
+            b"POST /v1/puzzles/next?user=ghost&level=easy HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+        )
+        .unwrap();
+        c.shutdown(std::net::Shutdown::Both).unwrap();
+        drop(c);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let charged = given(&db, "ghost");
+    // What hyper cannot see in time is charged; most requests are not.
+    answered += charged;
+    assert!(answered <= 25, "{answered} of 50 vanished clients charged");
+}
+
+#[test]
+fn health_tells_the_truth_and_a_read_only_bank_needs_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    {
+        let server = Server::start(&db, &[]);
+        let (status, v) = server.get("/healthz");
+        assert_eq!((status, v["status"].as_str()), (200, Some("ok")), "{v}");
+        assert_eq!(v["deliveries"], true);
+    }
+    // Without its class-key index (a killed build), the bank is not ready... until a
+    // command puts it back: serving does on start when no build holds the bank.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("DROP INDEX puzzles_key").unwrap();
+    }
+    {
+        let server = Server::start(&db, &[]);
+        assert_eq!(server.get("/healthz").0, 200, "restored on start");
+    }
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let n: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'puzzles_key'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+    // A bank the server cannot write is refused, unless --read-only.
+    let copy = dir.path().join("ro.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let Some(_guard) = ReadOnly::make(&copy) else {
+        eprintln!("skipped: cannot make a file read-only here (root without chattr)");
+        return;
+    };
+    let out = crate::common::pseudoku()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--read-only"), "{err}");
+    let server = Server::start(&copy, &["--read-only"]);
+    let (status, v) = server.get("/healthz");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["deliveries"], false);
+    let (status, v) = server.deliver("/v1/puzzles/next?user=x&level=easy");
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("read-only"), "{v}");
+    assert_eq!(server.get("/v1/puzzles/1").0, 200);
+}
+
+/// A file made read-only for the test (immutable for root, whom permissions do not stop), and
+/// made writable again when dropped.
+struct ReadOnly(std::path::PathBuf, bool);
+
+impl ReadOnly {
+    fn make(path: &Path) -> Option<ReadOnly> {
+        if is_root() {
+            let ok = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(path)
+                .status()
+                .is_ok_and(|s| s.success());
+            ok.then(|| ReadOnly(path.to_path_buf(), true))
+        } else {
+            let mut perm = std::fs::metadata(path).unwrap().permissions();
+            perm.set_readonly(true);
+            std::fs::set_permissions(path, perm).unwrap();
+            Some(ReadOnly(path.to_path_buf(), false))
+        }
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.0)
+                .status();
+        }
+    }
+}
+
+/// True when the tests run as root, for whom file permissions do not stop a write.
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }

@@ -156,3 +156,30 @@ fn an_unknown_extension_is_refused_before_any_work() {
         assert!(!file.exists() && !db.exists(), "{name}");
     }
 }
+
+#[test]
+fn a_plot_is_what_is_printed_and_a_missing_folder_is_said_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 5, 2);
+    let file = dir.path().join("bank.svg");
+    let out = pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .arg("--plot")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let said = text(&out.stdout);
+    assert_eq!(said.lines().count(), 1, "no table beside the plot: {said}");
+    assert!(said.contains("bank.svg"), "{said}");
+    let missing = dir.path().join("no/such/folder/bank.png");
+    let (code, err) = plot(&db, &missing);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot write the plot: No such file or directory"),
+        "{err}"
+    );
+    assert!(!err.contains("Os {"), "no debug text: {err}");
+}

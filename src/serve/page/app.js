@@ -118,7 +118,7 @@ async function loadLevels() {
 async function newPuzzle() {
   const level = $("level").value;
   $("status").textContent = "Fetching a puzzle...";
-  const r = await fetch("/v1/puzzles/next?solution=true&user=" + encodeURIComponent(user) + "&level=" + encodeURIComponent(level));
+  const r = await fetch("/v1/puzzles/next?solution=true&user=" + encodeURIComponent(user) + "&level=" + encodeURIComponent(level), { method: "POST" });
   const body = await r.json();
   if (!r.ok) { $("status").textContent = body.error || ("error " + r.status); return; }
   puzzle = body.puzzle;

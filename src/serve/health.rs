@@ -1,0 +1,85 @@
+//! Whether the server can do its job, for `/healthz`: it can take deliveries only when its last
+//! commit did not fail, the bank's indexes are in place (without them nothing in the bank
+//! stops a second row of a class, and draws by rating scan the table) and the bank's disk has
+//! room. A server started `--read-only` takes none, by design, and is healthy for reads.
+
+use crate::store::{self, StoreError};
+use rusqlite::Connection;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Free space below which the bank's disk counts as full: a commit of deliveries needs a few
+/// pages, a checkpoint more.
+pub const MIN_FREE_BYTES: u64 = 16 << 20;
+
+/// How long a finding is kept before the bank is looked at again.
+const TTL: Duration = Duration::from_secs(1);
+
+/// What `/healthz` finds.
+pub struct Health {
+    db: PathBuf,
+    read_only: bool,
+    /// Why the last commit of deliveries failed, until one succeeds.
+    last_write: Mutex<Option<String>>,
+    /// The last finding, and when it was made.
+    found: Mutex<Option<(Instant, Result<(), String>)>>,
+}
+
+impl Health {
+    /// The health of a server of the bank `db` (`read_only`: one that records nothing).
+    pub fn new(db: PathBuf, read_only: bool) -> Health {
+        Health {
+            db,
+            read_only,
+            last_write: Mutex::new(None),
+            found: Mutex::new(None),
+        }
+    }
+
+    /// True for a server that records no delivery.
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The writer's report of a commit: `failed` with its error, or succeeded.
+    pub fn wrote(&self, failed: Option<&StoreError>) {
+        *self.last_write.lock().expect("health") = failed.map(ToString::to_string);
+    }
+
+    /// Whether the server can take deliveries (read-only: serve reads), and if not why, as
+    /// found within the last second (`conn`: a reading connection to the bank).
+    pub fn check(&self, conn: &Connection) -> Result<(), String> {
+        if let Some((at, found)) = &*self.found.lock().expect("health") {
+            if at.elapsed() < TTL {
+                return found.clone();
+            }
+        }
+        let found = self.look(conn);
+        *self.found.lock().expect("health") = Some((Instant::now(), found.clone()));
+        found
+    }
+
+    fn look(&self, conn: &Connection) -> Result<(), String> {
+        let missing = store::puzzles::missing_indexes(conn).map_err(|e| format!("the bank: {e}"))?;
+        if !missing.is_empty() {
+            return Err(format!(
+                "the bank's indexes {} are missing (a build holds the bank, or one was killed: \
+                 the next command that opens it puts them back)",
+                missing.join(", ")
+            ));
+        }
+        if self.read_only {
+            return Ok(());
+        }
+        if let Some(e) = &*self.last_write.lock().expect("health") {
+            return Err(format!("the last deliveries could not be recorded: {e}"));
+        }
+        match store::free_bytes(&self.db) {
+            Some(free) if free < MIN_FREE_BYTES => Err(format!(
+                "the bank's disk is full ({free} bytes free): deliveries cannot be recorded"
+            )),
+            _ => Ok(()),
+        }
+    }
+}
