@@ -1,6 +1,7 @@
 //! Retrieval latency at 1,000,000 puzzles (or `PSEUDOKU_BENCH_ROWS`, e.g. 10,000,000):
 //! `store::retrieval::take` (one random unserved puzzle of a band or a level, without and with
-//! marking it served) and the `pseudoku get` command end to end.
+//! marking it served) and the `pseudoku get` command end to end; and the per-user draw of
+//! `serve` on a bank of 25,000 puzzles, for a new user and for one who has had all but ten.
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
 //!
@@ -107,10 +108,40 @@ fn report(label: &str, mut times: Vec<Duration>) {
     );
 }
 
+/// The per-user draw (`serve`'s) among the 25,000 puzzles of a bank, for a user who has had
+/// `had` of them: a new user's draws hit at random, a nearly finished one's list what is left.
+fn user_draws() {
+    let path = database(25_000);
+    let conn = store::open(&path).unwrap();
+    let levels = Levels::read(&conn).unwrap();
+    let everything = Within::Percentiles("0..100".parse().unwrap());
+    let mut rng = Rng::new(7);
+    for (user, had) in [("fresh", 0), ("nearly-done", 24_990)] {
+        conn.execute("DELETE FROM user_history WHERE user = ?1", [user])
+            .unwrap();
+        conn.execute(
+            "INSERT INTO user_history (user, canon_key, puzzle_id)
+             SELECT ?1, canon_key, id FROM puzzles ORDER BY id LIMIT ?2",
+            rusqlite::params![user, had],
+        )
+        .unwrap();
+        let mut times = Vec::new();
+        for _ in 0..500 {
+            let t = Instant::now();
+            let got =
+                store::history::draw(&conn, levels.measure(), everything, user, &mut rng).unwrap();
+            times.push(t.elapsed());
+            assert!(got.is_some());
+        }
+        report(&format!("per-user draw of 25,000, had {had}"), times);
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo bench -- --list` and test harness probes
     }
+    user_draws();
     let path = database(rows());
     let conn = store::open(&path).unwrap();
     let levels = Levels::read(&conn).unwrap();

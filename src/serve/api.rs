@@ -195,21 +195,66 @@ pub fn router(shared: Arc<Shared>) -> Router {
         next, next_by_get, puzzle_by_id, hint_route, rate, solve_route, canon, levels, healthz,
         metrics, openapi, super::page::index
     ),
-    modifiers(&BearerToken)
+    modifiers(&CommonAnswers)
 )]
 pub struct ApiDoc;
 
-/// Declares the bearer token of the routes that record deliveries.
-struct BearerToken;
+/// Declares what every route has in common, so that the document says it once: the bearer
+/// token (every route but those open without it), the answers the server's layers give
+/// (401 without the token, 408 past the request time, 503 when the bank cannot answer) and,
+/// for a JSON body, its refusals (413 too large, 415 not JSON, 422 not the request's shape).
+struct CommonAnswers;
 
-impl utoipa::Modify for BearerToken {
+impl utoipa::Modify for CommonAnswers {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        use utoipa::openapi::content::ContentBuilder;
+        use utoipa::openapi::response::ResponseBuilder;
+        use utoipa::openapi::security::{
+            HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+        };
+        use utoipa::openapi::Ref;
         let components = doc.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+        let error = |why: &str| {
+            ResponseBuilder::new()
+                .description(why)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("Error")))
+                        .build(),
+                )
+                .build()
+        };
+        for (path, item) in doc.paths.paths.iter_mut() {
+            for op in [&mut item.get, &mut item.post].into_iter().flatten() {
+                let answers = &mut op.responses.responses;
+                let mut add = |status: &str, why: &str| {
+                    answers
+                        .entry(status.to_string())
+                        .or_insert_with(|| error(why).into());
+                };
+                if path.starts_with("/v1/") {
+                    add("408", "the request, its body included, took too long");
+                    add("503", "the bank or the server cannot answer now");
+                }
+                if op.request_body.is_some() {
+                    add("413", "a body over 256 KiB");
+                    add("415", "a body not declared as JSON");
+                    add("422", "a body that is not the request's shape");
+                }
+                if !open_without_token(path) {
+                    add("401", "the server has a token and the request does not carry it");
+                    op.security = Some(vec![
+                        SecurityRequirement::default(),
+                        SecurityRequirement::new("bearer", Vec::<String>::new()),
+                    ]);
+                }
+            }
+        }
     }
 }
 

@@ -5,6 +5,7 @@ mod common;
 
 mod bank;
 mod batch;
+mod browser;
 mod canon;
 mod cli;
 mod difficulty;

@@ -1,0 +1,170 @@
+//! A real browser for the page tests: Debian's chromium, headless, driven over WebDriver by its
+//! chromedriver (`apt-get install chromium chromium-driver`; CI installs both). A test gets
+//! `None` and skips with a message when they are missing, unless `PSEUDOKU_REQUIRE_BROWSER`
+//! is set (as CI sets it), which makes a missing browser a failure.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The first of `names` found on the PATH (or an existing absolute path among them).
+fn find(names: &[&str]) -> Option<PathBuf> {
+    names.iter().find_map(|name| {
+        let path = PathBuf::from(name);
+        if path.is_absolute() {
+            return path.is_file().then_some(path);
+        }
+        let out = Command::new("which").arg(name).output().ok()?;
+        let found = String::from_utf8(out.stdout).ok()?;
+        let found = found.trim();
+        (out.status.success() && !found.is_empty()).then(|| PathBuf::from(found))
+    })
+}
+
+/// A headless chromium window of a given size, and the chromedriver that drives it; both go
+/// when it is dropped.
+pub struct Browser {
+    driver: Child,
+    client: Option<Client>,
+    runtime: tokio::runtime::Runtime,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    /// A window of `width` x `height` CSS pixels; `None` (the test skips) when chromium or
+    /// chromedriver is missing and `PSEUDOKU_REQUIRE_BROWSER` is unset.
+    pub fn start(width: u32, height: u32) -> Option<Browser> {
+        let chrome = std::env::var_os("PSEUDOKU_CHROME")
+            .map(PathBuf::from)
+            .or_else(|| find(&["/usr/lib/chromium/chromium", "chromium", "google-chrome"]));
+        let driver = find(&["chromedriver"]);
+        let (Some(chrome), Some(driver)) = (chrome, driver) else {
+            assert!(
+                std::env::var_os("PSEUDOKU_REQUIRE_BROWSER").is_none(),
+                "no chromium or chromedriver found, and PSEUDOKU_REQUIRE_BROWSER is set"
+            );
+            eprintln!("skipping: no chromium (apt-get install chromium chromium-driver)");
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let profile = tempfile::tempdir().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": chrome,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.path().display()),
+                ],
+            }),
+        );
+        let url = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        let client = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            let attempt = runtime.block_on(
+                ClientBuilder::new(connector)
+                    .capabilities(caps.clone())
+                    .connect(&url),
+            );
+            match attempt {
+                Ok(c) => break c,
+                Err(e) if started.elapsed() > Duration::from_secs(20) => {
+                    panic!("chromedriver did not start a browser: {e}")
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        };
+        Some(Browser {
+            driver,
+            client: Some(client),
+            runtime,
+            _profile: profile,
+        })
+    }
+
+    fn client(&self) -> &Client {
+        self.client.as_ref().expect("open")
+    }
+
+    /// Opens `url` and waits for it to load.
+    pub fn goto(&self, url: &str) {
+        self.runtime.block_on(self.client().goto(url)).unwrap();
+    }
+
+    /// The value of the JavaScript expression `js` in the page.
+    pub fn eval(&self, js: &str) -> Value {
+        self.runtime
+            .block_on(self.client().execute(&format!("return ({js});"), vec![]))
+            .unwrap_or_else(|e| panic!("{js}: {e}"))
+    }
+
+    /// The text the JavaScript expression `js` gives.
+    pub fn text(&self, js: &str) -> String {
+        match self.eval(js) {
+            Value::String(s) => s,
+            other => panic!("{js}: {other}"),
+        }
+    }
+
+    /// Waits until the JavaScript expression `js` is true; panics after `secs` seconds.
+    pub fn wait_for(&self, js: &str, secs: u64) {
+        let start = Instant::now();
+        while self.eval(js) != Value::Bool(true) {
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "timed out waiting for {js}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the element `css` selects.
+    pub fn click(&self, css: &str) {
+        self.runtime
+            .block_on(async { self.client().find(Locator::Css(css)).await?.click().await })
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Types `keys` into the element that has the focus.
+    pub fn keys(&self, keys: &str) {
+        self.runtime
+            .block_on(async { self.client().active_element().await?.send_keys(keys).await })
+            .unwrap_or_else(|e| panic!("keys {keys:?}: {e}"));
+    }
+
+    /// A PNG of the window.
+    pub fn screenshot(&self) -> Vec<u8> {
+        self.runtime.block_on(self.client().screenshot()).unwrap()
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            let _ = self.runtime.block_on(client.close());
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
