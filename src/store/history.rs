@@ -20,7 +20,8 @@ const TRIES: u32 = 64;
 /// Random ids of the table's span are tried first (a hit is uniform among the puzzles left);
 /// after `TRIES` misses the ids left are listed, the range's ids (through the level or rating
 /// index, which hold the ids) less the ids the user was given (the user's rows of the
-/// history), and one is picked uniformly and checked by its class.
+/// history, made into a temporary index), and one is picked uniformly and checked by its
+/// class.
 pub fn draw(
     conn: &Connection,
     measure: Measure,
@@ -77,7 +78,7 @@ fn draw_in(
     // the classes the user had: the range's ids less those, each checked by its class below.
     let list = format!(
         "SELECT id FROM puzzles WHERE {cond} \
-         EXCEPT SELECT puzzle_id FROM user_history WHERE user = ?{}",
+         AND id NOT IN (SELECT puzzle_id FROM user_history WHERE user = ?{})",
         n + 1
     );
     let mut list_params = params.clone();

@@ -718,13 +718,44 @@ fn health_tells_the_truth_and_a_read_only_bank_needs_read_only() {
         let (status, v) = server.get("/healthz");
         assert_eq!((status, v["status"].as_str()), (200, Some("ok")), "{v}");
         assert_eq!(v["deliveries"], true);
+        // The class-key index gone while it serves: not ready, and says why.
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch("DROP INDEX puzzles_key")
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let (status, v) = server.get("/healthz");
+        assert_eq!(status, 503, "{v}");
+        assert!(v["reason"].as_str().unwrap().contains("puzzles_key"), "{v}");
+        // The next command that opens the bank puts it back.
+        let out = crate::common::pseudoku()
+            .args(["stats", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        assert_eq!(server.get("/healthz").0, 200);
+        // Deliveries that cannot be committed (the log cannot be written: a full or read-only
+        // disk) make it unavailable until one can again.
+        let wal = dir.path().join("b.db-wal");
+        if let Some(guard) = ReadOnly::make(&wal) {
+            let (status, v) = server.deliver("/v1/puzzles/next?user=w&level=easy");
+            assert_eq!(status, 503, "{v}");
+            std::thread::sleep(std::time::Duration::from_millis(1100));
+            let (status, v) = server.get("/healthz");
+            assert_eq!(status, 503, "{v}");
+            assert!(
+                v["reason"].as_str().unwrap().contains("could not be recorded"),
+                "{v}"
+            );
+            drop(guard);
+            let (status, v) = server.deliver("/v1/puzzles/next?user=w&level=easy");
+            assert_eq!(status, 200, "{v}");
+        }
     }
     // Without its class-key index (a killed build), the bank is not ready... until a
     // command puts it back: serving does on start when no build holds the bank.
-    {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("DROP INDEX puzzles_key").unwrap();
-    }
     {
         let server = Server::start(&db, &[]);
         assert_eq!(server.get("/healthz").0, 200, "restored on start");
