@@ -746,7 +746,10 @@ fn health_tells_the_truth_and_a_read_only_bank_needs_read_only() {
             let (status, v) = server.get("/healthz");
             assert_eq!(status, 503, "{v}");
             assert!(
-                v["reason"].as_str().unwrap().contains("could not be recorded"),
+                v["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("could not be recorded"),
                 "{v}"
             );
             drop(guard);
