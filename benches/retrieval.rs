@@ -5,17 +5,64 @@
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
 //!
-//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v3.db`
+//! Draws by hardest step (`get --technique`) are timed too, alone and with a level.
+//!
+//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v4.db`
 //! (compact rows with uniform percentiles: `difficulty` 2 to 12 against a reference spread
-//! evenly over that range, and the default levels, which hold 7%, 31%, 43% and 19% of them; the
-//! query cost does not depend on the puzzles' text, so every row holds the same real puzzle
-//! under its own key) and later runs reuse it.
+//! evenly over that range, and the default levels, which hold 7%, 31%, 43% and 19% of them;
+//! each row's hardest step drawn from its level's shares in a built bank of 10,000
+//! ([`STEPS`]); the query cost does not depend on the puzzles' text, so every row holds the
+//! same real puzzle under its own key) and later runs reuse it.
 
 use pseudoku::levels::{Band, LevelSet, Levels, RatingKind};
 use pseudoku::store::retrieval::Within;
 use pseudoku::{store, Rng};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Per level (easy to expert), the hardest steps of a built bank's puzzles: (technique code,
+/// puzzles) in `build --per-level 2500` (2026-11-26).
+const STEPS: [&[(u8, u32)]; 4] = [
+    &[(1, 2500)],
+    &[(0, 189), (1, 1007), (2, 434), (3, 535), (4, 335)],
+    &[
+        (2, 114),
+        (3, 457),
+        (4, 91),
+        (5, 209),
+        (6, 469),
+        (7, 108),
+        (10, 734),
+        (14, 55),
+        (15, 32),
+        (16, 181),
+        (17, 50),
+    ],
+    &[
+        (8, 223),
+        (9, 398),
+        (11, 129),
+        (12, 1170),
+        (13, 41),
+        (16, 2),
+        (18, 61),
+        (19, 476),
+    ],
+];
+
+/// A hardest step of `level`, drawn by its shares in [`STEPS`].
+fn step_of(level: usize, rng: &mut Rng) -> u8 {
+    let steps = STEPS[level];
+    let total: u32 = steps.iter().map(|s| s.1).sum();
+    let mut at = rng.below(total);
+    for &(code, n) in steps {
+        if at < n {
+            return code;
+        }
+        at -= n;
+    }
+    unreachable!("within the total")
+}
 
 const PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -30,7 +77,7 @@ fn rows() -> u64 {
 
 fn database(rows: u64) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let path = dir.join(format!("bench-retrieval-{rows}-v3.db"));
+    let path = dir.join(format!("bench-retrieval-{rows}-v4.db"));
     let ready = path.is_file()
         && store::open(&path)
             .and_then(|c| store::puzzles::count(&c))
@@ -63,8 +110,8 @@ fn database(rows: u64) -> PathBuf {
         let mut stmt = tx
             .prepare(
                 "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd,
-                    tier, technique, level, seed_id, transform, build_id, job)
-                 VALUES (?1, ?2, 23, ?3, ?4, 0, 5, 5, ?5, 1, NULL, 1, ?6)",
+                    tier, technique, level, seed_id, transform, build_id, job, step, step_count)
+                 VALUES (?1, ?2, 23, ?3, ?4, 0, 5, 5, ?5, 1, NULL, 1, ?6, ?7, 1)",
             )
             .unwrap();
         let mut rng = Rng::new(1);
@@ -74,13 +121,16 @@ fn database(rows: u64) -> PathBuf {
             key[..8].copy_from_slice(&pseudoku::rng::splitmix64(i).to_be_bytes());
             key[24..].copy_from_slice(&i.to_be_bytes());
             let difficulty = 2.0 + (rng.next_f64() * 10_000.0).floor() / 1000.0;
+            let level = levels.of(difficulty);
+            let step = step_of(level, &mut rng);
             stmt.execute(rusqlite::params![
                 &packed[..],
                 &key[..],
                 store::puzzles::to_units(difficulty, RatingKind::Difficulty),
                 100_000 + i as i64 % 1000,
-                levels.of(difficulty) as u32,
+                level as u32,
                 i as i64,
+                step,
             ])
             .unwrap();
         }
@@ -188,6 +238,51 @@ fn main() {
         }
         report(label, times);
     }
+    // Draws by hardest step: a technique drawn uniformly among the 20 (rare ones included:
+    // X-wing is about 1% of the rows), alone or with a level that has it.
+    let techniques: Vec<(u32, u8)> = STEPS
+        .iter()
+        .enumerate()
+        .flat_map(|(l, steps)| steps.iter().map(move |&(code, _)| (l as u32, code)))
+        .collect();
+    for (label, with_level) in [
+        ("library take, 1 puzzle of a random technique", false),
+        ("library take, 1 of a random level and technique", true),
+    ] {
+        let mut times = Vec::with_capacity(20_000);
+        for _ in 0..20_000 {
+            let (level, code) = techniques[rng.index(techniques.len())];
+            let selection = store::retrieval::Selection {
+                within: if with_level {
+                    Within::Level(level)
+                } else {
+                    Within::All
+                },
+                step: pseudoku::rate::Strategy::from_code(code),
+            };
+            let t = Instant::now();
+            let got =
+                store::retrieval::take(&conn, levels.measure(), selection, 1, false, &mut rng)
+                    .unwrap();
+            times.push(t.elapsed());
+            assert_eq!(got.len(), 1);
+        }
+        report(label, times);
+    }
+    let mut times = Vec::new();
+    for i in 0..200 {
+        let (_, code) = techniques[i % techniques.len()];
+        let name = pseudoku::rate::Strategy::from_code(code).unwrap().name();
+        let t = Instant::now();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+            .args(["get", "--technique", name, "--db"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        times.push(t.elapsed());
+        assert!(out.status.success());
+    }
+    report("CLI: pseudoku get --technique NAME", times);
     let mut times = Vec::new();
     for i in 0..200 {
         let band = format!("{}/4", 1 + i % 4);

@@ -11,7 +11,7 @@
 pub use crate::input::{read_puzzle_file, AnyReader, Entry, LineError, PuzzleReader, ReadError};
 
 use crate::canon;
-use crate::scale::{LevelSet, RatingKind};
+use crate::levels::Levels;
 use crate::solve::{solve, Solutions};
 use std::io::{self, Write};
 use std::path::Path;
@@ -30,9 +30,9 @@ pub enum Task {
         runs: Option<u32>,
         /// JSON lines instead of TSV.
         json: bool,
-        /// The levels each puzzle is named on: a bank's rating and levels (`None`: the default
-        /// levels of `difficulty`).
-        levels: Option<(RatingKind, LevelSet)>,
+        /// The levels each puzzle is named on: a bank's (its level model's when it has one,
+        /// else its rating's ranges; `None`: the default levels of `difficulty`).
+        levels: Option<Levels>,
     },
     /// The next step for a player: `puzzle TAB technique TAB nudge TAB hint TAB move`, or JSON
     /// lines ([`crate::hint::Hint::to_json`]). A line may carry the player's entries after the
@@ -142,7 +142,11 @@ impl Task {
                 out.truncate(start);
                 let rating = crate::rate::rate(&p, *runs)?;
                 let level = match levels {
-                    Some((kind, set)) => rating.level_name(*kind, set).to_string(),
+                    Some(l) => l
+                        .set
+                        .name(l.level(&rating) as usize)
+                        .unwrap_or_default()
+                        .to_string(),
                     None => rating.default_level(),
                 };
                 let r = crate::rate::Report::new(&p, &rating, level);

@@ -94,13 +94,38 @@ pub(crate) const LADDER: [Rung; 10] = [
     Rung::Trial(4),
 ];
 
+/// The strategies a run may apply, from the easiest to the hardest: by ladder position, and
+/// within a position by Sudoku Explainer's rating of them (a run's hardest step is the last of
+/// these it applied).
+pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
+    Strategy::HiddenSingle,
+    Strategy::NakedSingle,
+    Strategy::LockedCandidates,
+    Strategy::NakedPair,
+    Strategy::HiddenPair,
+    Strategy::XWing,
+    Strategy::NakedTriple,
+    Strategy::Swordfish,
+    Strategy::HiddenTriple,
+    Strategy::XyWing,
+    Strategy::XyzWing,
+    Strategy::WWing,
+    Strategy::UniqueRectangle,
+    Strategy::NakedQuad,
+    Strategy::Jellyfish,
+    Strategy::HiddenQuad,
+    Strategy::Colouring,
+    Strategy::XyChain,
+    Strategy::Backtracking,
+    Strategy::TrialAndError,
+];
+
 /// The number of features of a rating (see [`FEATURE_NAMES`]).
 pub const FEATURES: usize = 14;
 
 /// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
 /// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
 /// and of deeper trials.
-#[cfg(feature = "dev")]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "checks: full house and hidden single in a box",
     "checks: hidden single in a row or column",
@@ -156,6 +181,16 @@ pub struct Difficulty {
     pub hardest: u8,
     /// The features, averaged over the runs (see `FEATURE_NAMES`).
     pub features: [f64; FEATURES],
+    /// The applications of each strategy (`Strategy as usize`), averaged over the runs.
+    pub strategies: [f64; Strategy::COUNT],
+    /// The hardest step the puzzle needs: the median over the runs (the harder of the two
+    /// middle ones) of each run's hardest strategy in `LADDER_ORDER`.
+    pub hardest_step: Strategy,
+    /// How many times a run applied [`Difficulty::hardest_step`], averaged over the runs.
+    pub hardest_steps: f64,
+    /// By rank r in `LADDER_ORDER`: the share of runs whose hardest strategy ranks r or
+    /// higher (1 at rank 0).
+    pub reached: [f64; Strategy::COUNT],
     /// Number of runs.
     pub runs: u32,
 }
@@ -193,6 +228,9 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     engine.split_singles = true;
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
+    let mut strategies = [0.0; Strategy::COUNT];
+    let mut per_run: Vec<[u32; Strategy::COUNT]> = Vec::with_capacity(runs as usize);
+    let mut hardest_of_run = Vec::with_capacity(runs as usize);
     let mut values = Vec::with_capacity(runs as usize);
     let mut hardest = 0;
     for i in 0..runs {
@@ -202,9 +240,29 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
         for (a, b) in features.iter_mut().zip(&f) {
             *a += b / n;
         }
+        for (a, &b) in strategies.iter_mut().zip(&r.strategies) {
+            *a += f64::from(b) / n;
+        }
+        let rank = LADDER_ORDER
+            .iter()
+            .rposition(|&s| r.strategies[s as usize] > 0)
+            .unwrap_or(0);
+        hardest_of_run.push(rank);
+        per_run.push(r.strategies);
         values.push(weigh(&f, &WEIGHTS));
         hardest = hardest.max(r.hardest);
     }
+    hardest_of_run.sort_unstable();
+    let mut reached = [0.0; Strategy::COUNT];
+    for (r, share) in reached.iter_mut().enumerate() {
+        *share = hardest_of_run.iter().filter(|&&h| h >= r).count() as f64 / n;
+    }
+    let hardest_step = LADDER_ORDER[hardest_of_run[hardest_of_run.len() / 2]];
+    let hardest_steps = per_run
+        .iter()
+        .map(|s| f64::from(s[hardest_step as usize]))
+        .sum::<f64>()
+        / n;
     let work = values.iter().sum::<f64>() / n;
     let sd = if runs > 1 {
         (values.iter().map(|v| (v - work).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
@@ -217,6 +275,10 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
         spread: sd / work,
         hardest: hardest as u8,
         features,
+        strategies,
+        hardest_step,
+        hardest_steps,
+        reached,
         runs,
     })
 }

@@ -344,6 +344,8 @@ pub(crate) struct RunResult {
     pub refutation: [f64; POSITIONS],
     /// Per position: the applications made.
     pub steps: [u32; POSITIONS],
+    /// Per strategy (`Strategy as usize`): the applications made.
+    pub strategies: [u32; Strategy::COUNT],
     /// The hardest position used.
     pub hardest: usize,
     /// With split singles: the checks of (a) full houses and hidden singles in boxes,
@@ -652,12 +654,13 @@ impl Engine {
                     }
                 }
                 if let Some((c, d, house, v)) = pick {
+                    let strategy = if singles.hidden.contains(c) {
+                        Strategy::HiddenSingle
+                    } else {
+                        Strategy::NakedSingle
+                    };
+                    res.strategies[strategy as usize] += 1;
                     if let Some(t) = trace.as_deref_mut() {
-                        let strategy = if singles.hidden.contains(c) {
-                            Strategy::HiddenSingle
-                        } else {
-                            Strategy::NakedSingle
-                        };
                         t.push(Search {
                             tier: 0,
                             rung: 0,
@@ -701,6 +704,7 @@ impl Engine {
                     let lost = st.place(c, d).expect("singles are candidates");
                     singles.after_place(&st, c, d, old, lost);
                     res.steps[0] += 1;
+                    res.strategies[strategy as usize] += 1;
                     (c, d, strategy, house)
                 });
                 if let Some(t) = trace.as_deref_mut() {
@@ -740,6 +744,7 @@ impl Engine {
                     }
                     singles.apply(&mut st, &a.effect);
                     res.steps[pos] += 1;
+                    res.strategies[a.strategy as usize] += 1;
                     res.hardest = res.hardest.max(pos);
                     Some(a)
                 } else {

@@ -7,7 +7,7 @@
 pub use crate::difficulty::Difficulty;
 pub use crate::hsolve::{Hsolve, RateError};
 pub use crate::scale::RatingKind;
-pub use crate::technique::Technique;
+pub use crate::technique::{HardestStep, Strategy, Technique};
 
 use crate::canon::{Canonical, Key};
 use crate::difficulty;
@@ -27,7 +27,7 @@ pub const RATER: &str = concat!(
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
-    "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues";
+    "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues\thardest_step\thardest_steps";
 
 /// Every difficulty measure of one puzzle. The two ratings are measured to the unit the bank
 /// stores and levels compare (`difficulty` to thousandths, hsolve to hundredths), so a stored
@@ -52,6 +52,52 @@ pub struct Rating {
     pub technique: Technique,
     /// Number of clues.
     pub clues: u8,
+    /// The hardest step it needs: a technique of the `difficulty` ladder
+    /// ([`Difficulty::hardest_step`]) and how many such steps a solve takes.
+    pub hardest: HardestStep,
+    /// The detail the level model reads besides the ratings.
+    pub detail: Detail,
+}
+
+/// What a rating saw besides its two numbers: how the `difficulty` runs went and the grid at
+/// the start. The level model's features are made from it (`levels::features`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detail {
+    /// The spread of the `difficulty` runs' work relative to its mean.
+    pub spread: f64,
+    /// The hardest ladder position any `difficulty` run used (0 singles .. 10).
+    pub hardest_position: u8,
+    /// The `difficulty` runs' checks and efforts (`difficulty::FEATURE_NAMES`).
+    pub work: [f64; difficulty::FEATURES],
+    /// The `difficulty` runs' applications of each strategy (`Strategy as usize`).
+    pub strategies: [f64; Strategy::COUNT],
+    /// The hsolve runs' mean steps at each tier.
+    pub steps_per_tier: [f64; 7],
+    /// By rank in the ladder's order of strategies: the share of `difficulty` runs whose
+    /// hardest strategy ranks that high or higher.
+    pub reached: [f64; Strategy::COUNT],
+    /// The candidates left in the empty cells at the start.
+    pub candidates: u16,
+    /// The cells a single (naked or hidden) fills at the start.
+    pub singles: u8,
+}
+
+impl Detail {
+    /// The detail of `puzzle` from its two ratings.
+    fn new(puzzle: &Puzzle, difficulty: &Difficulty, hsolve: &Hsolve) -> Detail {
+        let start = crate::candidates::Candidates::new(puzzle);
+        let singles = start.naked_single_cells() | start.hidden_single_cells();
+        Detail {
+            spread: difficulty.spread,
+            hardest_position: difficulty.hardest,
+            work: difficulty.features,
+            strategies: difficulty.strategies,
+            steps_per_tier: hsolve.steps_per_tier,
+            reached: difficulty.reached,
+            candidates: start.candidate_count() as u16,
+            singles: singles.len() as u8,
+        }
+    }
 }
 
 /// `x` rounded to `decimals` places, as ratings are measured and reports print them.
@@ -73,6 +119,11 @@ impl Rating {
             box_norm: metrics::box_norm(puzzle),
             technique: metrics::technique(puzzle),
             clues: puzzle.clues() as u8,
+            hardest: HardestStep {
+                strategy: difficulty.hardest_step,
+                count: (difficulty.hardest_steps.round() as u16).max(1),
+            },
+            detail: Detail::new(puzzle, difficulty, hsolve),
         }
     }
 
@@ -139,6 +190,12 @@ pub struct Report {
     pub technique: Technique,
     /// Number of clues.
     pub clues: u8,
+    /// The hardest step it needs: a technique of the `difficulty` ladder (`x-wing`,
+    /// `hidden pair`, ...).
+    #[schema(value_type = String)]
+    pub hardest_step: Strategy,
+    /// How many such steps a solve takes.
+    pub hardest_steps: u16,
 }
 
 impl Report {
@@ -158,13 +215,15 @@ impl Report {
             box_class: rating.box_class(),
             technique: rating.technique,
             clues: rating.clues,
+            hardest_step: rating.hardest.strategy,
+            hardest_steps: rating.hardest.count,
         }
     }
 
     /// One TSV line (no newline) in the order of [`TSV_HEADER`].
     pub fn to_tsv(&self) -> String {
         format!(
-            "{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}",
+            "{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}\t{}\t{}",
             self.puzzle,
             self.level,
             self.difficulty,
@@ -177,7 +236,9 @@ impl Report {
             self.box_norm,
             self.box_class,
             self.technique,
-            self.clues
+            self.clues,
+            self.hardest_step,
+            self.hardest_steps
         )
     }
 

@@ -1,5 +1,6 @@
 //! Handing out puzzles: the one path by which `get`, `serve` and `export` give someone a puzzle
-//! of the bank. A [`Selector`] (a band, a percentile range or a level) is resolved on the
+//! of the bank. A [`Selector`] (a band, a percentile range, a level or every puzzle), narrowed
+//! when asked to one hardest step (a technique of the `difficulty` ladder), is resolved on the
 //! bank's levels; [`Draws`] draws uniformly among the puzzles the recipient has not had,
 //! records what it hands out as the [`Recipient`] says, names the puzzle's level on the bank's
 //! levels, solves it and measures its percentile: a complete [`Handout`].
@@ -8,7 +9,8 @@ use crate::canon::Key;
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
-use crate::store::retrieval::{PuzzleRow, Sampler, Within};
+use crate::store::retrieval::{PuzzleRow, Sampler, Selection, Within};
+use crate::technique::{HardestStep, Strategy};
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
 
@@ -39,12 +41,15 @@ pub enum Selector {
     Percentile(PercentileRange),
     /// A level of the bank's level names.
     Level(String),
+    /// Every puzzle (with a technique: every puzzle whose hardest step it is).
+    All,
 }
 
 impl Selector {
     /// The puzzles it stands for in a bank with these levels.
     pub fn within(&self, levels: &LevelSet) -> Result<Within, RetrieveError> {
         Ok(match self {
+            Selector::All => Within::All,
             Selector::Band(b) => Within::Percentiles(b.range()),
             Selector::Percentile(r) => Within::Percentiles(*r),
             Selector::Level(name) => {
@@ -60,16 +65,39 @@ impl Selector {
         })
     }
 
-    /// How messages name it: `level hard (5.75 <= difficulty < 10.06)` or `percentiles
-    /// [90, 95)`.
-    pub fn describe(&self, levels: &LevelSet, rating: RatingKind) -> String {
-        match (self, self.within(levels)) {
-            (Selector::Level(l), Ok(Within::Level(i))) => {
-                format!("level {l} ({})", range_text(levels, i as usize, rating))
+    /// The puzzles it stands for in a bank with these levels, narrowed to those whose
+    /// hardest step is `technique` when one is given.
+    pub fn selection(
+        &self,
+        levels: &LevelSet,
+        technique: Option<Strategy>,
+    ) -> Result<Selection, RetrieveError> {
+        Ok(Selection {
+            within: self.within(levels)?,
+            step: technique,
+        })
+    }
+
+    /// How messages name it on the bank's scale `levels`: `level hard (5.75 <= difficulty <
+    /// 10.06)` (`level hard` when a level model names the levels), `band 4/4 (percentiles
+    /// [75, 100])`, `percentiles [90, 95)`, `the bank`; with a technique, `..., puzzles whose
+    /// hardest step is x-wing`.
+    pub fn describe(&self, levels: &Levels, technique: Option<Strategy>) -> String {
+        let range = match (self, self.within(&levels.set)) {
+            (Selector::Level(l), Ok(Within::Level(i))) if levels.model.is_none() => {
+                format!(
+                    "level {l} ({})",
+                    range_text(&levels.set, i as usize, levels.rating)
+                )
             }
             (Selector::Band(b), _) => format!("band {b} (percentiles {})", b.range()),
             (Selector::Percentile(r), _) => format!("percentiles {r}"),
             (Selector::Level(l), _) => format!("level {l}"),
+            (Selector::All, _) => "the bank".to_string(),
+        };
+        match technique {
+            Some(t) => format!("{range}, puzzles whose hardest step is {t}"),
+            None => range,
         }
     }
 }
@@ -109,6 +137,9 @@ pub struct Handout {
     pub percentile: f64,
     /// The hardest hsolve tier it needs.
     pub tier: u8,
+    /// The hardest step of the `difficulty` ladder it needs (`None` for a row an older
+    /// version stored that no build or calibration has re-rated yet).
+    pub hardest: Option<HardestStep>,
     /// Its seed's row id (`None` for a puzzle of a generator).
     pub seed_id: Option<i64>,
 }
@@ -137,6 +168,7 @@ pub fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveErro
         hsolve: row.hsolve,
         rating: row.rating,
         tier: row.tier,
+        hardest: row.hardest,
         seed_id: row.seed_id,
     })
 }
@@ -163,7 +195,7 @@ pub enum Recipient<'a> {
 pub struct Draws<'c> {
     conn: &'c Connection,
     levels: &'c Levels,
-    within: Within,
+    within: Selection,
     recipient: Recipient<'c>,
     unserved: Option<Sampler<'c>>,
 }
@@ -174,9 +206,10 @@ impl<'c> Draws<'c> {
     pub fn new(
         conn: &'c Connection,
         levels: &'c Levels,
-        within: Within,
+        within: impl Into<Selection>,
         recipient: Recipient<'c>,
     ) -> Result<Draws<'c>, RetrieveError> {
+        let within = within.into();
         let unserved = match recipient {
             Recipient::User(_) => None,
             Recipient::Anyone | Recipient::Slot { .. } => {
@@ -220,7 +253,8 @@ impl<'c> Draws<'c> {
     }
 }
 
-/// Hands up to `count` random unserved puzzles of `selector` from the open bank `conn` to
+/// Hands up to `count` random unserved puzzles of `selector` (whose hardest step is
+/// `technique`, when one is given) from the open bank `conn` to
 /// `deliver`, one at a time, uniformly without replacement. With `mark`, each is marked served
 /// once `deliver` has taken it, in one write transaction (`BEGIN IMMEDIATE`: concurrent
 /// callers queue, and no puzzle is handed out twice): when `deliver` fails (its output cannot
@@ -230,13 +264,14 @@ impl<'c> Draws<'c> {
 pub fn get(
     conn: &Connection,
     selector: &Selector,
+    technique: Option<Strategy>,
     count: usize,
     mark: bool,
     rng: &mut Rng,
     mut deliver: impl FnMut(&Handout) -> std::io::Result<()>,
 ) -> Result<(Levels, usize), RetrieveError> {
     let levels = Levels::read(conn)?;
-    let within = selector.within(&levels.set)?;
+    let within = selector.selection(&levels.set, technique)?;
     let mut handed = 0;
     let mut failed = None;
     let mut work = || -> Result<(), RetrieveError> {
@@ -287,7 +322,8 @@ pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Puzzle>, RetrieveErro
 }
 
 /// One handout as `get --json` prints it: the keys `id puzzle solution level difficulty
-/// hsolve percentile tier`, in that order (`level` empty for a row without one).
+/// hsolve percentile tier hardest_step hardest_steps`, in that order (`level` empty and the
+/// hardest step null for a row without one).
 #[derive(serde::Serialize)]
 struct GetLine<'a> {
     id: i64,
@@ -298,11 +334,13 @@ struct GetLine<'a> {
     hsolve: f64,
     percentile: f64,
     tier: u8,
+    hardest_step: Option<Strategy>,
+    hardest_steps: Option<u16>,
 }
 
 /// Writes a handed-out puzzle as `get` prints it: `puzzle level difficulty hsolve percentile
 /// id`, tab-separated, or one JSON object (keys `id puzzle solution level difficulty hsolve
-/// percentile tier`); one line.
+/// percentile tier hardest_step hardest_steps`); one line.
 pub fn write(out: &mut impl std::io::Write, p: &Handout, json: bool) -> std::io::Result<()> {
     let level = p.level.as_deref().unwrap_or("");
     if json {
@@ -315,6 +353,8 @@ pub fn write(out: &mut impl std::io::Write, p: &Handout, json: bool) -> std::io:
             hsolve: p.hsolve,
             percentile: p.percentile,
             tier: p.tier,
+            hardest_step: p.hardest.map(|h| h.strategy),
+            hardest_steps: p.hardest.map(|h| h.count),
         })
         .expect("a handout serializes");
         writeln!(out, "{line}")
@@ -350,7 +390,13 @@ mod tests {
             Selector::Percentile(p).within(&l).unwrap(),
             Within::Percentiles(p)
         );
-        let easy = Selector::Level("easy".into()).describe(&l, RatingKind::Difficulty);
+        let levels = Levels {
+            rating: RatingKind::Difficulty,
+            reference: crate::levels::Reference::new(vec![1.0, 2.0]),
+            set: l.clone(),
+            model: None,
+        };
+        let easy = Selector::Level("easy".into()).describe(&levels, None);
         assert!(easy.starts_with("level easy (difficulty < "), "{easy}");
     }
 }

@@ -1,6 +1,8 @@
-//! The hardest technique family a puzzle needs (paper 004's grade): a plain value that ratings
-//! compute ([`crate::metrics::technique`]), the bank stores by rank and layouts name. It knows
-//! nothing of how the family is found.
+//! The techniques a puzzle needs, as plain values that ratings compute, the bank stores and
+//! users name: the hardest technique family (paper 004's grade, [`Technique`], found by
+//! [`crate::metrics::technique`]), each solving [`Strategy`] by name (how one is searched for
+//! is `crate::strategies`), and the hardest step of the `difficulty` ladder a puzzle needs
+//! ([`HardestStep`]). It knows nothing of how any of them is found.
 
 use std::fmt;
 
@@ -72,3 +74,159 @@ impl fmt::Display for Technique {
     }
 }
 
+/// The hardest step a puzzle needs: a technique of the `difficulty` ladder and how many times
+/// a solve applies it (the runs' mean, rounded, at least 1). The bank stores it, and draws by
+/// it (`get --technique`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HardestStep {
+    /// The technique.
+    pub strategy: Strategy,
+    /// How many such steps a solve takes.
+    pub count: u16,
+}
+
+/// A solving strategy. The bank stores one as its [`Strategy::code`] (its place in this list),
+/// so the list is append-only: never reorder or remove a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// An empty cell with one candidate.
+    NakedSingle,
+    /// A digit with one possible cell in a house.
+    HiddenSingle,
+    /// Two cells of a house whose candidates are two digits.
+    NakedPair,
+    /// Two digits whose only places in a house are the same two cells.
+    HiddenPair,
+    /// A digit confined to the intersection of a line and a box (pointing or claiming).
+    LockedCandidates,
+    /// Three cells of a house whose candidates are three digits.
+    NakedTriple,
+    /// Three digits confined to three cells of a house.
+    HiddenTriple,
+    /// A digit confined to the same two columns in two rows (or the transpose).
+    XWing,
+    /// Four cells of a house whose candidates are four digits.
+    NakedQuad,
+    /// Four digits confined to four cells of a house.
+    HiddenQuad,
+    /// A digit confined to the same three columns in three rows (or the transpose).
+    Swordfish,
+    /// A digit confined to the same four columns in four rows (or the transpose).
+    Jellyfish,
+    /// A trial value in a two-candidate cell, followed with singles, ends in a contradiction.
+    Backtracking,
+    /// A trial value in any cell, followed with propagation and nested trials, ends in a
+    /// contradiction.
+    TrialAndError,
+    /// A two-candidate pivot and two pincers (for `metrics::technique` only).
+    XyWing,
+    /// A three-candidate pivot and two pincers (no hsolve tier).
+    XyzWing,
+    /// Two equal two-candidate cells joined by a strong link (no hsolve tier).
+    WWing,
+    /// Unique rectangle, type 1; assumes a unique solution (no hsolve tier).
+    UniqueRectangle,
+    /// Simple colouring of a digit's strong links (no hsolve tier).
+    Colouring,
+    /// A chain of two-candidate cells (no hsolve tier).
+    XyChain,
+}
+
+impl Strategy {
+    /// How many strategies there are (their `as usize` runs from 0 to this, excluded).
+    pub const COUNT: usize = Strategy::XyChain as usize + 1;
+
+    /// Every strategy, by code.
+    pub const ALL: [Strategy; Strategy::COUNT] = [
+        Strategy::NakedSingle,
+        Strategy::HiddenSingle,
+        Strategy::NakedPair,
+        Strategy::HiddenPair,
+        Strategy::LockedCandidates,
+        Strategy::NakedTriple,
+        Strategy::HiddenTriple,
+        Strategy::XWing,
+        Strategy::NakedQuad,
+        Strategy::HiddenQuad,
+        Strategy::Swordfish,
+        Strategy::Jellyfish,
+        Strategy::Backtracking,
+        Strategy::TrialAndError,
+        Strategy::XyWing,
+        Strategy::XyzWing,
+        Strategy::WWing,
+        Strategy::UniqueRectangle,
+        Strategy::Colouring,
+        Strategy::XyChain,
+    ];
+
+    /// The number the bank stores for it (its place in the enum).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The strategy stored as `code`.
+    pub fn from_code(code: u8) -> Option<Strategy> {
+        Strategy::ALL.get(usize::from(code)).copied()
+    }
+
+    /// The strategy named `name` ([`Strategy::name`]), ignoring case, spaces, hyphens and
+    /// underscores (`x-wing`, `XWing`, `x_wing`); `coloring` and `colouring` name simple
+    /// colouring, `trial` trial and error.
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        let squash = |s: &str| -> String {
+            s.chars()
+                .filter(|c| !matches!(c, ' ' | '-' | '_'))
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let wanted = squash(name);
+        let wanted = match wanted.as_str() {
+            "coloring" | "colouring" | "simplecoloring" => "simplecolouring".to_string(),
+            "trial" | "trialanderror" => "trialanderror".to_string(),
+            _ => wanted,
+        };
+        Strategy::ALL
+            .into_iter()
+            .find(|s| squash(s.name()) == wanted)
+    }
+
+    /// The strategy's name in lower case, e.g. `hidden pair`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::NakedSingle => "naked single",
+            Strategy::HiddenSingle => "hidden single",
+            Strategy::NakedPair => "naked pair",
+            Strategy::HiddenPair => "hidden pair",
+            Strategy::LockedCandidates => "locked candidates",
+            Strategy::NakedTriple => "naked triple",
+            Strategy::HiddenTriple => "hidden triple",
+            Strategy::XWing => "x-wing",
+            Strategy::NakedQuad => "naked quad",
+            Strategy::HiddenQuad => "hidden quad",
+            Strategy::Swordfish => "swordfish",
+            Strategy::Jellyfish => "jellyfish",
+            Strategy::Backtracking => "backtracking",
+            Strategy::TrialAndError => "trial and error",
+            Strategy::XyWing => "xy-wing",
+            Strategy::XyzWing => "xyz-wing",
+            Strategy::WWing => "w-wing",
+            Strategy::UniqueRectangle => "unique rectangle",
+            Strategy::Colouring => "simple colouring",
+            Strategy::XyChain => "xy-chain",
+        }
+    }
+}
+
+/// A strategy serializes as its name ([`Strategy::name`]).
+impl serde::Serialize for Strategy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -346,7 +346,7 @@ impl Measured {
                 let value = crate::rate::round(d.value, 3);
                 Measured {
                     percentile: Some(levels.percentile(value, 0.0)),
-                    level: Some(levels.level(value, 0.0)),
+                    level: levels.level_of_value(value),
                     difficulty: Some(d),
                     generated: g,
                 }
@@ -386,7 +386,7 @@ impl Measured {
             seed_id,
             transform,
             percentile: levels.percentile(d, h),
-            level: levels.level(d, h),
+            level: levels.level(&graded.rating),
             graded,
         }
     }
@@ -408,6 +408,7 @@ impl From<Rated> for NewPuzzle {
             level: r.level,
             transform: r.transform.map(|t| t.rank()),
             job: r.job,
+            hardest: Some(rating.hardest),
         }
     }
 }

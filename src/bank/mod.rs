@@ -74,9 +74,12 @@ pub use crate::technique::Technique;
 /// against, its levels, and `calibrate`.
 pub mod levels {
     pub use crate::levels::calibrate::{
-        calibrate, default_reference, Calibration, Corpus, LevelChange, MIN_REFERENCE,
+        calibrate, calibrate_with_progress, default_reference, Calibration, Corpus, LevelChange,
+        MIN_REFERENCE,
     };
-    pub use crate::levels::labelled::{fit_file, summary, LabelledFit};
+    pub use crate::levels::features::COUNT as FEATURE_COUNT;
+    pub use crate::levels::labelled::{fit_file, summary, Kept, LabelledFit};
+    pub use crate::levels::model::LevelModel;
     pub use crate::levels::{Levels, LevelsError};
     pub use crate::scale::{Band, LevelNames, LevelSet, PercentileRange, RatingKind, ScaleError};
     pub use crate::store::settings::{levels as stored_levels, reference_description};

@@ -71,6 +71,7 @@ pub fn verify_with_progress(
             .map(|name| format!("the index {name} is missing (a build holds the bank, or could not put it back)")),
     );
     let (kind, levels) = store::settings::levels(&conn)?;
+    let model = crate::levels::calibrate::read_model(&conn)?;
     let total = store::puzzles::count(&conn)?;
     let step = if sample == 0 || sample >= total {
         1
@@ -130,10 +131,26 @@ pub fn verify_with_progress(
                             row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let value = rating.value(kind);
-                    let level = levels.of(value) as u32;
+                    let level = match &model {
+                        Some(m) => m.level(&rating),
+                        None => levels.of(rating.value(kind)) as u32,
+                    };
                     if row.level != Some(level) {
                         bad(format!("level {level} != stored {:?}", row.level));
+                    }
+                    match row.hardest {
+                        Ok(Some(h)) if h == rating.hardest => {}
+                        Ok(Some(h)) => bad(format!(
+                            "hardest step {} x{} != stored {} x{}",
+                            rating.hardest.strategy,
+                            rating.hardest.count,
+                            h.strategy,
+                            h.count
+                        )),
+                        Ok(None) => bad("no hardest step stored (the next build or calibrate \
+                                         re-rates it)"
+                            .into()),
+                        Err(what) => bad(format!("the stored {what} names no technique")),
                     }
                 }
                 Err(e) => bad(format!("cannot rate: {e}")),

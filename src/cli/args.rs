@@ -44,9 +44,9 @@ pub enum Command {
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
     /// `puzzle level difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class
-    /// technique clues` (the level on the default levels, or on --db's); with --json, one JSON
-    /// object per line with those keys instead. A puzzle without exactly one solution is
-    /// reported on stderr as a bad line.
+    /// technique clues hardest_step hardest_steps` (the level on the default levels, or on
+    /// --db's); with --json, one JSON object per line with those keys instead. A puzzle
+    /// without exactly one solution is reported on stderr as a bad line.
     Rate(RateArgs),
     /// Solve a puzzle step by step in words, as a player would: every step with its technique,
     /// its cells and what it proves (the same words as `hint`).
@@ -215,6 +215,20 @@ pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
 }
 
 /// Parses `--threads`: 0 (all cores) up to [`THREADS_PER_CORE`] per core of this machine.
+/// A technique of the `difficulty` ladder by name (`x-wing`, `XWing`, `hidden pair`, ...).
+pub fn parse_technique(s: &str) -> Result<pseudoku::rate::Strategy, String> {
+    pseudoku::rate::Strategy::from_name(s).ok_or_else(|| {
+        format!(
+            "no technique is called {s:?}; the techniques are: {}",
+            pseudoku::rate::Strategy::ALL
+                .iter()
+                .map(|t| t.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     let n: usize = s
         .trim()
@@ -361,7 +375,8 @@ pub struct VerifyArgs {
 
 /// Arguments of `pseudoku get`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("range").required(true).args(["band", "percentile", "level", "id"])))]
+#[command(group(clap::ArgGroup::new("range").args(["band", "percentile", "level", "id"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["band", "percentile", "level", "id", "technique"])))]
 pub struct GetArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
@@ -376,8 +391,12 @@ pub struct GetArgs {
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
     /// The puzzle with this bank id, served or not (with --mark-served, marked served).
-    #[arg(long, value_name = "N", conflicts_with = "count")]
+    #[arg(long, value_name = "N", conflicts_with_all = ["count", "technique"])]
     pub id: Option<i64>,
+    /// Only puzzles whose hardest step is this technique of the `difficulty` ladder, e.g.
+    /// x-wing (alone, or with --level, --band or --percentile).
+    #[arg(long, value_name = "NAME", value_parser = parse_technique)]
+    pub technique: Option<pseudoku::rate::Strategy>,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub count: u64,
@@ -404,10 +423,11 @@ pub struct CalibrateArgs {
     /// `--labelled`: puzzles with their level names, to fit the levels on.
     #[arg(long, value_name = "FILE", conflicts_with = "default_reference")]
     pub from: Option<PathBuf>,
-    /// `--from FILE` holds `puzzle<TAB>level name` lines: fit the levels' cut points so that
-    /// the most puzzles land in their own level (exactly), print the confusion matrix and the
-    /// cross-validated agreement, and store the levels. The reference stays. Nothing changes
-    /// if a line is bad, a name unknown or a level has fewer than 20 puzzles.
+    /// `--from FILE` holds `puzzle<TAB>level name` lines: fit both the levels' cut points on
+    /// the rating (exactly: the most puzzles in their own level) and an ordinal model of the
+    /// level on every feature of the rating, print both cross-validated confusion matrices,
+    /// and store the better (the model's levels may overlap in rating). The reference stays.
+    /// Nothing changes if a line is bad, a name unknown or a level has fewer than 20 puzzles.
     #[arg(long, requires = "from")]
     pub labelled: bool,
     /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles)
@@ -781,50 +801,27 @@ pub fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
     })
 }
 
-impl Choice for RatingKind {
-    fn all() -> &'static [Self] {
-        &RatingKind::ALL
-    }
-    fn name(self) -> &'static str {
-        RatingKind::name(self)
-    }
-    fn about(self) -> &'static str {
-        RatingKind::about(self)
-    }
+/// Implements [`Choice`] for a library type from its list of values and its name and help
+/// functions.
+macro_rules! choice_of {
+    ($($t:ident: $all:expr, $name:path, $about:path;)*) => {$(
+        impl Choice for $t {
+            fn all() -> &'static [Self] {
+                &$all
+            }
+            fn name(self) -> &'static str {
+                $name(self)
+            }
+            fn about(self) -> &'static str {
+                $about(self)
+            }
+        }
+    )*};
 }
 
-impl Choice for Format {
-    fn all() -> &'static [Self] {
-        &Format::ALL
-    }
-    fn name(self) -> &'static str {
-        self.extension()
-    }
-    fn about(self) -> &'static str {
-        Format::about(self)
-    }
-}
-
-impl Choice for Paper {
-    fn all() -> &'static [Self] {
-        &Paper::ALL
-    }
-    fn name(self) -> &'static str {
-        Paper::name(self)
-    }
-    fn about(self) -> &'static str {
-        Paper::about(self)
-    }
-}
-
-impl Choice for Solutions {
-    fn all() -> &'static [Self] {
-        &Solutions::ALL
-    }
-    fn name(self) -> &'static str {
-        Solutions::name(self)
-    }
-    fn about(self) -> &'static str {
-        Solutions::about(self)
-    }
+choice_of! {
+    RatingKind: RatingKind::ALL, RatingKind::name, RatingKind::about;
+    Format: Format::ALL, Format::extension, Format::about;
+    Paper: Paper::ALL, Paper::name, Paper::about;
+    Solutions: Solutions::ALL, Solutions::name, Solutions::about;
 }

@@ -211,7 +211,7 @@ fn batch(
 
 fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     let levels = match &args.db {
-        Some(db) => Some(bank::levels::stored_levels(&bank::open_existing(db)?)?),
+        Some(db) => Some(bank::levels::Levels::read(&bank::open_existing(db)?)?),
         None => None,
     };
     batch(
@@ -580,7 +580,8 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         (Some(b), _, _) => Selector::Band(*b),
         (_, Some(p), _) => Selector::Percentile(*p),
         (_, _, Some(l)) => Selector::Level(l.clone()),
-        _ => unreachable!("clap requires one of --band, --percentile, --level"),
+        // clap requires --technique without any of them.
+        _ => Selector::All,
     };
     let conn = bank::open_existing(&args.db)?;
     let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
@@ -589,17 +590,24 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     // written (a closed pipe, a full disk) stays unserved, and so do the rest.
     let mut out = BufWriter::new(io::stdout().lock());
     let mark = args.mark_served;
-    let (levels, handed) =
-        bank::retrieve::get(&conn, &selector, args.count as usize, mark, &mut rng, |p| {
+    let (levels, handed) = bank::retrieve::get(
+        &conn,
+        &selector,
+        args.technique,
+        args.count as usize,
+        mark,
+        &mut rng,
+        |p| {
             bank::retrieve::write(&mut out, p, args.json)?;
             if mark {
                 out.flush()?;
             }
             Ok(())
-        })?;
+        },
+    )?;
     out.flush()?;
     if (handed as u64) < args.count {
-        let what = selector.describe(&levels.set, levels.rating);
+        let what = selector.describe(&levels, args.technique);
         if handed == 0 {
             warn!("pseudoku: no unserved puzzle left in {what}");
         } else {
@@ -638,7 +646,10 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
                 pool.install(|| bank::levels::fit_file(path, args.levels.as_ref(), rating))?;
             let summary = bank::levels::summary(&fit, rating);
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
-            levels = Some(LevelChange::Set(fit.set));
+            levels = Some(match fit.kept_model() {
+                Some(model) => LevelChange::Learned(fit.set.clone(), model.clone()),
+                None => LevelChange::Set(fit.set),
+            });
         } else {
             spin.set_message(format!("rating {}", path.display()));
             let corpus = pool.install(|| Corpus::read(path))?;
@@ -677,15 +688,28 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         force: args.force,
     };
     spin.set_message("recomputing every stored level");
-    let (levels, n) = pool.install(|| calibrate::calibrate(&mut conn, &change))?;
+    let (levels, n) = pool.install(|| {
+        calibrate::calibrate_with_progress(&mut conn, &change, &|rows| {
+            spin.set_message(format!(
+                "re-rating the stored puzzles for the model: {rows}"
+            ))
+        })
+    })?;
     spin.finish_and_clear();
     let description = bank::levels::reference_description(&conn)?.unwrap_or_default();
+    let named = match &levels.model {
+        Some(_) => format!(
+            "{} (learned: the model's levels, not ranges of {})",
+            levels.set.names(),
+            levels.rating.name()
+        ),
+        None => levels.set.to_string(),
+    };
     say!(
-        "reference: {description}, {} puzzles; rating: {}; levels: {}; {n} levels recomputed \
-         (percentiles are measured when read)",
+        "reference: {description}, {} puzzles; rating: {}; levels: {named}; {n} levels \
+         recomputed (percentiles are measured when read)",
         levels.reference.len(),
         levels.rating.name(),
-        levels.set
     );
     Ok(lines_outcome(bad))
 }

@@ -41,7 +41,8 @@ use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet};
 use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
-use crate::store::retrieval::Within;
+use crate::store::retrieval::{Selection, Within};
+use crate::technique::Strategy;
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
@@ -157,19 +158,21 @@ pub const WINDOW_DAYS: i64 = 6;
 /// The prefix of an export's temporary files (and of its lock file) in the output folder.
 pub const TEMP_PREFIX: &str = ".pseudoku-";
 
-/// One entry of a mix: a level (or band) and how many puzzles of it per day.
+/// One entry of a mix: a level, a band, a technique or a level or band with a technique, and
+/// how many puzzles of it per day.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MixItem {
-    /// The level or band as the mix names it (`easy`, `1/4`).
+    /// The entry as the mix names it (`easy`, `1/4`, `x-wing`, `hard+x-wing`).
     pub label: String,
     /// The puzzles it draws from.
-    pub within: Within,
+    pub within: Selection,
     /// Puzzles per day.
     pub count: u32,
 }
 
-/// A day's mix, e.g. `easy:2,medium:2,hard:1` or `1/4:2,4/4:1`. Slots are numbered from 1 in
-/// the order of the mix.
+/// A day's mix, e.g. `easy:2,medium:2,hard:1`, `1/4:2,4/4:1` or `easy:2,hard+x-wing:1` (a
+/// technique, alone or after a level or band and `+`, draws the puzzles whose hardest step it
+/// is). Slots are numbered from 1 in the order of the mix.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mix {
     /// The entries, in order.
@@ -194,23 +197,9 @@ impl Mix {
                 .ok()
                 .filter(|&n| (1..=100).contains(&n))
                 .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to 100")))?;
-            let within = if label.contains('/') {
-                Within::Percentiles(
-                    Band::from_str(&label)
-                        .map_err(|e| bad(e.to_string()))?
-                        .range(),
-                )
-            } else {
-                Within::Level(levels.index(&label).ok_or_else(|| {
-                    bad(format!(
-                        "no level {label:?} in this bank{} (its levels: {})",
-                        levels.names().did_you_mean(&label),
-                        levels.names()
-                    ))
-                })? as u32)
-            };
+            let within = selection(&label, levels).map_err(bad)?;
             if items.iter().any(|i: &MixItem| i.label == label) {
-                return Err(bad(format!("level {label:?} appears twice in the mix")));
+                return Err(bad(format!("{label:?} appears twice in the mix")));
             }
             items.push(MixItem {
                 label,
@@ -230,6 +219,48 @@ impl Mix {
             }
         }
         out
+    }
+}
+
+/// The puzzles a mix entry names: a level of the bank, a band `K/M`, a technique of the
+/// `difficulty` ladder (when no level has that name), or a level or band and a technique
+/// joined by `+`.
+fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, String> {
+    let range = |part: &str| -> std::result::Result<Option<Within>, String> {
+        if part.contains('/') {
+            return Band::from_str(part)
+                .map(|b| Some(Within::Percentiles(b.range())))
+                .map_err(|e| e.to_string());
+        }
+        Ok(levels.index(part).map(|i| Within::Level(i as u32)))
+    };
+    let technique = |part: &str| Strategy::from_name(part);
+    let unknown = |part: &str| {
+        format!(
+            "no level {part:?} in this bank{} (its levels: {}), and no technique of that name",
+            levels.names().did_you_mean(part),
+            levels.names()
+        )
+    };
+    match label.split_once('+') {
+        Some((r, t)) => {
+            let within = range(r.trim())?.ok_or_else(|| unknown(r.trim()))?;
+            let step = technique(t.trim()).ok_or_else(|| {
+                format!("no technique is called {:?} (in {label:?})", t.trim())
+            })?;
+            Ok(Selection {
+                within,
+                step: Some(step),
+            })
+        }
+        None => match (range(label)?, technique(label)) {
+            (Some(within), _) => Ok(within.into()),
+            (None, Some(step)) => Ok(Selection {
+                within: Within::All,
+                step: Some(step),
+            }),
+            (None, None) => Err(unknown(label)),
+        },
     }
 }
 
@@ -640,7 +671,7 @@ pub fn parse_date(s: &str) -> Result<Date> {
 fn choose(
     conn: &Connection,
     scale: &crate::levels::Levels,
-    within: Within,
+    within: Selection,
     placed: &HashMap<i64, Vec<Placed>>,
     day: i64,
     rng: &mut Rng,
@@ -686,4 +717,66 @@ fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scale::RatingKind;
+
+    #[test]
+    fn a_mix_names_levels_bands_and_techniques() {
+        let levels = LevelSet::default_for(RatingKind::Difficulty);
+        let mix = Mix::parse(
+            "easy:2, hard+x-wing:1, X_Wing:1, 1/4 + hidden pair:1, 4/4:1",
+            &levels,
+        )
+        .unwrap();
+        let got: Vec<(&str, Selection, u32)> = mix
+            .items
+            .iter()
+            .map(|i| (i.label.as_str(), i.within, i.count))
+            .collect();
+        let band = |k| Within::Percentiles(Band::new(k, 4).unwrap().range());
+        assert_eq!(
+            got,
+            vec![
+                ("easy", Within::Level(0).into(), 2),
+                (
+                    "hard+x-wing",
+                    Selection {
+                        within: Within::Level(2),
+                        step: Some(Strategy::XWing)
+                    },
+                    1
+                ),
+                (
+                    "x_wing",
+                    Selection {
+                        within: Within::All,
+                        step: Some(Strategy::XWing)
+                    },
+                    1
+                ),
+                (
+                    "1/4 + hidden pair",
+                    Selection {
+                        within: band(1),
+                        step: Some(Strategy::HiddenPair)
+                    },
+                    1
+                ),
+                ("4/4", band(4).into(), 1),
+            ]
+        );
+        for (spec, error) in [
+            ("hard+x-wung:1", "no technique is called \"x-wung\""),
+            ("hrad+x-wing:1", "no level \"hrad\""),
+            ("swordfsh:1", "no technique of that name"),
+            ("easy:1,easy:2", "appears twice"),
+        ] {
+            let e = Mix::parse(spec, &levels).unwrap_err().to_string();
+            assert!(e.contains(error), "{spec}: {e}");
+        }
+    }
 }

@@ -1,11 +1,12 @@
-//! What a bank holds (`pseudoku stats`): counts per level and tier, the rating histogram next
-//! to the reference's, the bank's spread over the reference deciles, the hardest technique
-//! families and the clue counts per level, build bookkeeping; [`plot`] draws it.
+//! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings)
+//! and tier, the rating histogram next to the reference's, the bank's spread over the
+//! reference deciles, the hardest technique families, hardest steps and clue counts per level,
+//! build bookkeeping; [`plot`] draws it.
 
 pub mod plot;
 
 use crate::levels::{LevelSet, RatingKind};
-use crate::technique::Technique;
+use crate::technique::{Strategy, Technique};
 use crate::store;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -19,10 +20,14 @@ pub const BINS: usize = 30;
 pub struct LevelCount {
     /// Its name.
     pub level: String,
-    /// Its rating range, e.g. `5.75 <= difficulty < 10.06`.
+    /// Its rating range, e.g. `5.75 <= difficulty < 10.06`, or `learned` when a level model
+    /// names the levels (then levels may overlap in rating).
     pub range: String,
+    /// The smallest and largest rating its puzzles have (none for an empty level).
+    pub ratings: Option<(f64, f64)>,
     /// Where its cut points fall in the reference: the percentiles of its lower and upper
-    /// bound (0 and 100 for no bound).
+    /// bound (0 and 100 for no bound; with a level model, those of the cut points fitted
+    /// beside it, which the levels do not follow).
     pub percentiles: (f64, f64),
     /// Puzzles in it.
     pub puzzles: u64,
@@ -50,6 +55,16 @@ pub struct Bin {
 pub struct TechniqueRow {
     /// The family's name ([`Technique::name`]).
     pub technique: String,
+    /// Its puzzles in each level, in the order of [`Inventory::levels`].
+    pub per_level: Vec<u64>,
+}
+
+/// Puzzles of one hardest step (a technique of the `difficulty` ladder), per level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepRow {
+    /// The technique's name ([`Strategy::name`]), or `unknown` for rows stored before hardest
+    /// steps were.
+    pub step: String,
     /// Its puzzles in each level, in the order of [`Inventory::levels`].
     pub per_level: Vec<u64>,
 }
@@ -89,9 +104,16 @@ pub struct Inventory {
     /// Puzzles per hardest technique family and level: every family, easiest first
     /// ([`Technique::ALL`]).
     pub techniques: Vec<TechniqueRow>,
+    /// Puzzles per hardest step and level: the techniques some puzzle needs, easiest first
+    /// (`difficulty::LADDER_ORDER`).
+    pub steps: Vec<StepRow>,
     /// Puzzles per number of clues and level: every count from the fewest stored to the most
     /// (none when the bank is empty).
     pub clues: Vec<ClueRow>,
+    /// Whether a level model names the levels (learned from labelled puzzles).
+    pub learned: bool,
+    /// The pairs of adjacent levels whose rating spans overlap (by name).
+    pub overlaps: Vec<(String, String)>,
     /// Duplicates rejected by all builds.
     pub duplicates: u64,
     /// Generated puzzles without one solution (bugs; never stored).
@@ -120,6 +142,7 @@ fn round6(x: f64) -> f64 {
 pub fn read(conn: &Connection) -> store::Result<Inventory> {
     let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
     let tally = store::inventory::tally(conn, rating)?;
+    let learned = store::settings::get(conn, crate::levels::calibrate::MODEL_KEY)?.is_some();
     let reference = store::settings::reference_values(conn, rating)?;
     let r = (!reference.is_empty()).then(|| crate::levels::Reference::new(reference.clone()));
     let mut counts: Vec<LevelCount> = (0..levels.len())
@@ -132,7 +155,17 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             let (puzzles, served) = tally.levels.get(i).copied().unwrap_or_default();
             LevelCount {
                 level: levels.name(i).unwrap_or_default().to_string(),
-                range: crate::retrieve::range_text(&levels, i, rating),
+                range: if learned {
+                    "learned".to_string()
+                } else {
+                    crate::retrieve::range_text(&levels, i, rating)
+                },
+                ratings: tally.spans.get(i).copied().flatten().map(|(a, b)| {
+                    (
+                        store::puzzles::from_units(a, rating),
+                        store::puzzles::from_units(b, rating),
+                    )
+                }),
                 percentiles: (pct(lo, 0.0), pct(hi, 100.0)),
                 puzzles,
                 served,
@@ -171,6 +204,23 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             }
         }
     }
+    let mut steps: Vec<StepRow> = crate::difficulty::LADDER_ORDER
+        .iter()
+        .map(|&t| (t.name().to_string(), t as usize))
+        .chain([("unknown".to_string(), Strategy::COUNT)])
+        .map(|(step, code)| StepRow {
+            step,
+            per_level: (0..counts.len())
+                .map(|l| tally.steps.get(l).map_or(0, |per| per[code]))
+                .collect(),
+        })
+        .collect();
+    steps.retain(|r| r.per_level.iter().any(|&n| n > 0));
+    let overlaps = counts
+        .windows(2)
+        .filter(|w| matches!((w[0].ratings, w[1].ratings), (Some(a), Some(b)) if a.1 > b.0))
+        .map(|w| (w[0].level.clone(), w[1].level.clone()))
+        .collect();
     let used = |n: usize| tally.clues.iter().any(|per| per[n] > 0);
     let fewest = (0..82).find(|&n| used(n));
     let most = (0..82).rev().find(|&n| used(n));
@@ -197,7 +247,10 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         deciles,
         cuts: levels.cuts().iter().map(|&c| round6(c)).collect(),
         techniques,
+        steps,
         clues,
+        learned,
+        overlaps,
         duplicates: totals.duplicates,
         rejected: totals.rejected,
         off_band: totals.off_band,
@@ -248,22 +301,38 @@ impl Inventory {
         );
         let _ = writeln!(
             s,
-            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\tlayout",
-            self.rating
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tlayout",
+            self.rating, self.rating
         );
         for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}-{}\t{}\t{:.1}%\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}",
                 l.level,
                 l.range,
-                l.percentiles.0,
-                l.percentiles.1,
+                if self.learned {
+                    "-".to_string()
+                } else {
+                    format!("{}-{}", l.percentiles.0, l.percentiles.1)
+                },
                 l.puzzles,
                 pct(l.puzzles, self.puzzles),
                 l.served,
+                l.ratings
+                    .map_or("-".to_string(), |(a, b)| format!("{a}..{b}")),
                 l.layout
             );
+        }
+        if self.learned {
+            let _ = writeln!(
+                s,
+                "the levels were learned from labelled puzzles (`calibrate --labelled`): a \
+                 puzzle's level is the model's, not a range of {}",
+                self.rating
+            );
+        }
+        for (a, b) in &self.overlaps {
+            let _ = writeln!(s, "levels {a} and {b} overlap in {}", self.rating);
         }
         let _ = writeln!(s, "\nhsolve tier\tpuzzles");
         for (t, n) in self.tiers.iter().enumerate() {
@@ -295,6 +364,10 @@ impl Inventory {
         let _ = writeln!(s, "\nhardest technique\t{}", names.join("\t"));
         for t in &self.techniques {
             let _ = writeln!(s, "{}\t{}", t.technique, join(&t.per_level));
+        }
+        let _ = writeln!(s, "\nhardest step\t{}", names.join("\t"));
+        for t in &self.steps {
+            let _ = writeln!(s, "{}\t{}", t.step, join(&t.per_level));
         }
         let _ = writeln!(s, "\nclues\t{}", names.join("\t"));
         for c in &self.clues {

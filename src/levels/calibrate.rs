@@ -4,8 +4,10 @@
 //! a corpus, or the default), the rating or the levels and recomputes every stored level in one
 //! transaction (percentiles are measured when read).
 
-use super::reference;
+use super::model::LevelModel;
+use super::{features, reference};
 use crate::grid::Puzzle;
+use crate::rate::Rating;
 use crate::input::{PuzzleReader, ReadError};
 use crate::scale::{LevelNames, LevelSet, RatingKind, Reference};
 use crate::store::{self, ReferenceRow, StoreError};
@@ -87,17 +89,27 @@ pub enum LevelsError {
     /// Labelled puzzles that cannot calibrate the levels: every problem found, one per line.
     #[error("{}", .0.join("\n"))]
     Labelled(Vec<String>),
+    /// The bank's level model cannot be used by this program.
+    #[error(
+        "the bank's level model {0}; fit it again with `pseudoku calibrate --from FILE \
+         --labelled`, or go back to cut points with `pseudoku calibrate --levels NAMES`"
+    )]
+    Model(String),
 }
 
 /// What a bank measures puzzles with: its rating, reference and levels.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Levels {
     /// The rating percentiles and levels use.
     pub rating: RatingKind,
     /// The reference distribution of that rating.
     pub reference: Reference,
-    /// The levels: named ranges of that rating.
+    /// The levels: their names, and the ranges of that rating that are the levels when the
+    /// bank has no model.
     pub set: LevelSet,
+    /// The level model, when the levels were learned from labelled puzzles' features: then a
+    /// puzzle's level is the model's, not the range its rating falls in.
+    pub model: Option<LevelModel>,
 }
 
 impl Levels {
@@ -107,9 +119,21 @@ impl Levels {
             .percentile(self.rating.value(difficulty, hsolve))
     }
 
-    /// The level (0 = easiest) of a puzzle rated `difficulty` and `hsolve`.
-    pub fn level(&self, difficulty: f64, hsolve: f64) -> u32 {
-        self.set.of(self.rating.value(difficulty, hsolve)) as u32
+    /// The level (0 = easiest) of a rated puzzle: the model's when the bank has one, else
+    /// the range its rating falls in.
+    pub fn level(&self, rating: &Rating) -> u32 {
+        match &self.model {
+            Some(m) => m.level(rating),
+            None => self.set.of(rating.value(self.rating)) as u32,
+        }
+    }
+
+    /// The level of a puzzle from its rating on the bank's scale alone: `None` when the bank
+    /// has a model (which reads every feature).
+    pub fn level_of_value(&self, value: f64) -> Option<u32> {
+        self.model
+            .is_none()
+            .then(|| self.set.of(value) as u32)
     }
 
     /// How puzzles are measured when read from the bank (percentiles are not stored).
@@ -125,12 +149,43 @@ impl Levels {
         let (rating, set) = store::settings::levels(conn)?;
         let reference =
             store::settings::reference(conn, rating)?.ok_or(LevelsError::NoReference)?;
+        let model = read_model(conn)?;
+        if let Some(m) = &model {
+            if m.levels() != set.len() {
+                return Err(LevelsError::Model(format!(
+                    "has {} levels and the bank {}",
+                    m.levels(),
+                    set.len()
+                )));
+            }
+        }
         Ok(Levels {
             rating,
             reference,
             set,
+            model,
         })
     }
+}
+
+/// The settings key of a bank's level model (JSON).
+pub(crate) const MODEL_KEY: &str = "level_model";
+
+/// The bank's level model, if any (an error when this program cannot use it).
+pub fn read_model(conn: &rusqlite::Connection) -> Result<Option<LevelModel>, LevelsError> {
+    let Some(text) = store::settings::get(conn, MODEL_KEY)? else {
+        return Ok(None);
+    };
+    let model: LevelModel = serde_json::from_str(&text)
+        .map_err(|e| LevelsError::Model(format!("cannot be read ({e})")))?;
+    if model.features != features::VERSION {
+        return Err(LevelsError::Model(format!(
+            "was fitted on features version {} and this program computes version {}",
+            model.features,
+            features::VERSION
+        )));
+    }
+    Ok(Some(model))
 }
 
 /// The bank's levels, storing the shipped default reference and the default levels on first
@@ -210,31 +265,26 @@ fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
     Ok(())
 }
 
-/// Brings stored rows up to date: rates the rows without a `difficulty` (migration 0003 leaves
-/// them NULL, a new model forgets them) and gives every row its level. 1,000 rows per transaction, on the
-/// current rayon pool, so an interrupted backfill keeps what it did. Returns how many rows
-/// were touched.
+/// Brings stored rows up to date: re-rates the rows without a `difficulty` (migration 0003
+/// leaves them NULL, a new model forgets them), a level or a hardest step (migration 0018)
+/// and gives each its level on `levels`. 1,000 rows per transaction, on the current rayon
+/// pool, so an interrupted backfill keeps what it did. Returns how many rows were touched.
 pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, LevelsError> {
     let todo = store::puzzles::stale(conn)?;
     for chunk in todo.chunks(1000) {
         let done: Vec<store::puzzles::Refreshed> = chunk
             .par_iter()
             .map(|row| -> Result<_, LevelsError> {
-                let difficulty = match row.difficulty {
-                    Some(d) => d,
-                    None => {
-                        crate::rate::rate(&row.puzzle, None)
-                            .map_err(|e| LevelsError::Stale {
-                                id: row.id,
-                                reason: format!("cannot be rated: {e}"),
-                            })?
-                            .difficulty
-                    }
-                };
+                let rating =
+                    crate::rate::rate(&row.puzzle, None).map_err(|e| LevelsError::Stale {
+                        id: row.id,
+                        reason: format!("cannot be rated: {e}"),
+                    })?;
                 Ok(store::puzzles::Refreshed {
                     id: row.id,
-                    difficulty,
-                    level: levels.level(difficulty, row.hsolve),
+                    difficulty: rating.difficulty,
+                    level: levels.level(&rating),
+                    hardest: rating.hardest,
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -243,14 +293,49 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
     Ok(todo.len() as u64)
 }
 
+/// The level of every stored row under the level model `model`, re-rating each (the model
+/// reads every feature, which the bank does not store), in chunks on the current rayon pool,
+/// calling `progress(done)`: (id, level) pairs, written by the caller in one transaction.
+fn model_levels(
+    conn: &rusqlite::Connection,
+    model: &LevelModel,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<(i64, u32)>, LevelsError> {
+    let mut out = Vec::new();
+    let mut after = 0;
+    loop {
+        let chunk = store::puzzles::chunk_after(conn, after, 10_000)?;
+        let Some(&(last, _)) = chunk.last() else {
+            break;
+        };
+        after = last;
+        let levels: Vec<(i64, u32)> = chunk
+            .par_iter()
+            .map(|&(id, p)| {
+                crate::rate::rate(&p, None)
+                    .map(|r| (id, model.level(&r)))
+                    .map_err(|e| LevelsError::Stale {
+                        id,
+                        reason: format!("cannot be rated: {e}"),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        out.extend(levels);
+        progress(out.len() as u64);
+    }
+    Ok(out)
+}
+
 /// How `calibrate` changes the levels.
 #[derive(Clone, Debug)]
 pub enum LevelChange {
     /// New names: with as many levels as now, a renaming (the cut points stay); otherwise
     /// equal shares of the reference.
     Names(LevelNames),
-    /// These levels exactly (e.g. fitted on labelled puzzles).
+    /// These levels exactly (e.g. cut points fitted on labelled puzzles).
     Set(LevelSet),
+    /// Levels learned by a model (their names, the cut points fitted beside it, the model).
+    Learned(LevelSet, LevelModel),
 }
 
 /// What `calibrate` changes.
@@ -313,7 +398,7 @@ impl Corpus {
     }
 
     /// The new reference this corpus makes, with its description: refused when it holds
-    /// fewer than [`MIN_CLASSES`] distinct puzzles (up to symmetry) unless `force`.
+    /// fewer than `MIN_CLASSES` distinct puzzles (up to symmetry) unless `force`.
     pub fn into_reference(self, force: bool) -> Result<(Vec<ReferenceRow>, String), LevelsError> {
         if self.rows.is_empty() {
             return Err(LevelsError::EmptyCorpus(self.name));
@@ -371,15 +456,35 @@ fn derived(
     }
 }
 
-/// Applies a calibration to the bank and recomputes every stored level, all in
-/// one transaction (first bringing a bank rated by an older model up to date). Returns the
-/// bank's levels afterwards and the number of rows recomputed.
+/// Applies a calibration to the bank and recomputes every stored level, all in one
+/// transaction (first bringing a bank rated by an older model up to date). Returns the bank's
+/// levels afterwards and the number of rows recomputed.
 pub fn calibrate(
     conn: &mut rusqlite::Connection,
     change: &Calibration,
 ) -> Result<(Levels, u64), LevelsError> {
-    let before = ensure(conn, None)?;
+    calibrate_with_progress(conn, change, &|_| {})
+}
+
+/// [`calibrate`], calling `progress(rows)` as a level model re-rates the stored rows.
+pub fn calibrate_with_progress(
+    conn: &mut rusqlite::Connection,
+    change: &Calibration,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Levels, u64), LevelsError> {
+    let before = match ensure(conn, None) {
+        // A model this program cannot use is being replaced.
+        Err(LevelsError::Model(_)) if change.levels.is_some() => {
+            store::settings::remove(conn, MODEL_KEY)?;
+            ensure(conn, None)?
+        }
+        other => other?,
+    };
     backfill(conn, &before)?;
+    let learned = match &change.levels {
+        Some(LevelChange::Learned(_, model)) => Some((model, model_levels(conn, model, progress)?)),
+        _ => None,
+    };
     let tx = conn.transaction().map_err(StoreError::from)?;
     if let Some((rows, description)) = &change.reference {
         if rows.is_empty() {
@@ -397,7 +502,7 @@ pub fn calibrate(
         store::settings::get(&tx, "reference")?.as_deref() == Some(reference::DESCRIPTION);
     let new_scale = change.reference.is_some() || rating != before.rating;
     let set = match &change.levels {
-        Some(LevelChange::Set(set)) => set.clone(),
+        Some(LevelChange::Set(set)) | Some(LevelChange::Learned(set, _)) => set.clone(),
         Some(LevelChange::Names(names)) if names.len() == before.set.len() && !new_scale => {
             LevelSet::new(names.clone(), before.set.cuts().to_vec())
                 .expect("as many cuts as before")
@@ -414,13 +519,16 @@ pub fn calibrate(
         None => before.set.clone(),
     };
     // Levels that can hold nothing: a range whose cut points meet, or, for levels cut from the
-    // reference, one that holds none of it (its cut points did not spread).
-    let from_reference = !matches!(change.levels, Some(LevelChange::Set(_))) && set != before.set;
+    // reference, one that holds none of it (its cut points did not spread). A model's levels
+    // are not ranges.
+    let from_reference = matches!(change.levels, Some(LevelChange::Names(_)) | None)
+        && set != before.set;
     let empty: Vec<String> = (0..set.len())
         .filter(|&i| {
             let (low, high) = set.bounds(i);
-            matches!((low, high), (Some(l), Some(h)) if l >= h)
-                || (from_reference && reference.count_within(low, high) == 0)
+            learned.is_none()
+                && (matches!((low, high), (Some(l), Some(h)) if l >= h)
+                    || (from_reference && reference.count_within(low, high) == 0))
         })
         .filter_map(|i| set.name(i).map(str::to_string))
         .collect();
@@ -428,8 +536,32 @@ pub fn calibrate(
         return Err(LevelsError::EmptyLevels { levels: set, empty });
     }
     store::settings::set_levels(&tx, &set)?;
+    // A bank keeps its model until its levels change (a new reference or rating, or new
+    // names for as many levels, leave it: it reads neither).
+    let keep_model = before.model.is_some()
+        && match &change.levels {
+            None => true,
+            Some(LevelChange::Names(names)) => names.len() == before.set.len(),
+            Some(_) => false,
+        };
+    let n = match &learned {
+        Some((model, levels)) => {
+            let json = serde_json::to_string(model).expect("a model serializes");
+            store::settings::set(&tx, MODEL_KEY, &json)?;
+            store::puzzles::index_rating(&tx, rating)?;
+            store::puzzles::set_levels(&tx, levels)?;
+            levels.len() as u64
+        }
+        None if keep_model => {
+            store::puzzles::index_rating(&tx, rating)?;
+            0
+        }
+        None => {
+            store::settings::remove(&tx, MODEL_KEY)?;
+            store::puzzles::recompute_scale(&tx, rating, &set)?
+        }
+    };
     let levels = Levels::read(&tx)?;
-    let n = store::puzzles::recompute_scale(&tx, levels.rating, &levels.set)?;
     tx.commit().map_err(StoreError::from)?;
     Ok((levels, n))
 }

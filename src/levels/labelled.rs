@@ -1,8 +1,10 @@
 //! Levels taught by labelled puzzles (`calibrate --from FILE --labelled`): a publisher's past
-//! puzzles with the level names it printed them under. The puzzles are rated, the cut points
-//! that put the most of them in their own level are found exactly ([`super::fit`]), and the
-//! agreement is measured on puzzles the cuts were not fitted on (two halves by class key,
-//! each fitted on one and measured on the other).
+//! puzzles with the level names it printed them under. The puzzles are rated and two kinds of
+//! levels are fitted: the cut points on one rating that put the most of them in their own
+//! level, found exactly ([`super::fit`]), and the ordinal model of the level on every feature
+//! the engine computes ([`super::model`]). Each is measured on puzzles it was not fitted on
+//! (two halves by class key, each fitted on one and measured on the other), and the better
+//! one is kept (the cut points when they are as good).
 //!
 //! # Input
 //!
@@ -12,7 +14,8 @@
 //! level's median rating above the one before).
 
 use super::fit::{self, CrossValidation};
-use super::{reference, LevelsError};
+use super::model::{LevelModel, Sample};
+use super::{features, LevelsError};
 use crate::grid::Puzzle;
 use crate::scale::{LevelNames, LevelSet, RatingKind};
 use std::path::Path;
@@ -33,6 +36,19 @@ pub struct Example {
     pub rating: f64,
     /// Its half for cross-validation (the low bit of its class key's seed).
     pub half: usize,
+    /// Its half inside a training half, for choosing the model's penalty (the next bit).
+    pub inner: usize,
+    /// Its features ([`features::of`]).
+    pub features: Vec<f64>,
+}
+
+/// Which of the two fits a labelled calibration keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Cut points on one rating: they agree held out as well as the model or better.
+    Cuts,
+    /// The model on every feature: it agrees better held out.
+    Model,
 }
 
 /// Levels fitted on labelled puzzles.
@@ -46,6 +62,19 @@ pub struct LabelledFit {
     pub cross_validation: CrossValidation,
     /// The confusion matrix of [`LabelledFit::set`] on every example (what it was fitted on).
     pub fitted: Vec<Vec<u64>>,
+    /// The model fitted on every example.
+    pub model: LevelModel,
+    /// The model's held-out confusion matrix (each half classified by a model of the other).
+    pub model_held_out: Vec<Vec<u64>>,
+    /// The one to keep.
+    pub kept: Kept,
+}
+
+impl LabelledFit {
+    /// The model, when it is the one kept.
+    pub fn kept_model(&self) -> Option<&LevelModel> {
+        (self.kept == Kept::Model).then_some(&self.model)
+    }
 }
 
 /// A labelled line before rating.
@@ -164,26 +193,29 @@ pub fn fit_file(
     if !problems.is_empty() {
         return Err(LevelsError::Labelled(problems));
     }
-    let rated = reference::rate(
-        &lines
-            .iter()
-            .map(|l| (l.puzzle, l.name.clone()))
-            .collect::<Vec<_>>(),
-    );
+    let rated: Vec<_> = {
+        use rayon::prelude::*;
+        lines
+            .par_iter()
+            .map(|l| crate::rate::rate(&l.puzzle, None))
+            .collect()
+    };
     let mut examples = Vec::with_capacity(lines.len());
-    for (i, r) in rated.into_iter().enumerate() {
+    for (l, r) in lines.iter().zip(rated) {
         match r {
-            Ok(row) => {
-                let l = &lines[i];
+            Ok(r) => {
+                let seed = crate::canon::key(&l.puzzle).seed();
                 examples.push(Example {
                     at: l.at.clone(),
                     puzzle: l.puzzle,
                     level: names.index(&l.name).expect("checked above"),
-                    rating: rating.value(row.difficulty, row.hsolve),
-                    half: (crate::canon::key(&l.puzzle).seed() & 1) as usize,
+                    rating: r.value(rating),
+                    half: (seed & 1) as usize,
+                    inner: (seed >> 1 & 1) as usize,
+                    features: features::of(&r),
                 });
             }
-            Err((_, e)) => problems.push(format!("{}: {e}", lines[i].at)),
+            Err(e) => problems.push(format!("{}: {e}", l.at)),
         }
     }
     if !problems.is_empty() {
@@ -248,39 +280,87 @@ pub fn fit_file(
         k,
     );
     let set = LevelSet::new(names, cuts.0).expect("a fit has one cut fewer than levels");
+    let samples: Vec<Sample> = examples
+        .iter()
+        .map(|e| Sample {
+            features: e.features.clone(),
+            level: e.level,
+            half: e.half,
+            inner: e.inner,
+        })
+        .collect();
+    let (model, model_held_out) = LevelModel::fit(&samples, k);
+    let kept = if fit::agreement(&model_held_out) > cross_validation.agreement() {
+        Kept::Model
+    } else {
+        Kept::Cuts
+    };
     Ok(LabelledFit {
         set,
         examples,
         cross_validation,
         fitted,
+        model,
+        model_held_out,
+        kept,
     })
 }
 
 /// What `calibrate --labelled` prints: the puzzles per level, the cut points fitted on all of
-/// them, and the confusion matrix and agreement of cuts fitted on one half measured on the
-/// other (both ways, added up).
+/// them, the held-out confusion matrices of the cut points and of the model (each half
+/// classified by a fit on the other, both ways, added up) side by side, and which is kept.
 pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
     use std::fmt::Write as _;
     let names = fit.set.names().names();
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} labelled puzzles; levels on {}: {}",
+        "{} labelled puzzles; cut points on {}: {}",
         fit.examples.len(),
         rating.name(),
         fit.set
     );
-    let cv = &fit.cross_validation;
+    let cuts = fit.cross_validation.agreement();
+    let model = fit::agreement(&fit.model_held_out);
     let _ = writeln!(
         s,
-        "held out (cuts fitted on one half by class key, counted on the other, both ways):"
+        "held out (fitted on one half by class key, counted on the other, both ways):"
     );
-    s.push_str(&fit::text(&cv.confusion(), names));
+    let left = fit::text(&fit.cross_validation.confusion(), names);
+    let right = fit::text(&fit.model_held_out, names);
+    let width = left.lines().map(str::len).max().unwrap_or(0);
+    let heading = format!("cut points on {}", rating.name());
+    let _ = writeln!(s, "{heading:<width$}   model on {} features", features::COUNT);
+    for (a, b) in left.lines().zip(right.lines()) {
+        let _ = writeln!(s, "{a:<width$}   {b}");
+    }
+    let cut_agreement = format!(
+        "agreement {:.1}% (on the puzzles fitted: {:.1}%)",
+        100.0 * cuts,
+        100.0 * fit::agreement(&fit.fitted)
+    );
     let _ = writeln!(
         s,
-        "agreement held out: {:.1}% (on the puzzles fitted: {:.1}%)",
-        100.0 * cv.agreement(),
-        100.0 * fit::agreement(&fit.fitted)
+        "{cut_agreement:<width$}   agreement {:.1}%",
+        100.0 * model
+    );
+    let _ = writeln!(
+        s,
+        "{}",
+        match fit.kept {
+            Kept::Model => format!(
+                "kept: the model ({:.1}% of held-out puzzles in their own level, cut points \
+                 {:.1}%); levels may overlap in rating",
+                100.0 * model,
+                100.0 * cuts
+            ),
+            Kept::Cuts => format!(
+                "kept: the cut points ({:.1}% of held-out puzzles in their own level, the model \
+                 {:.1}%)",
+                100.0 * cuts,
+                100.0 * model
+            ),
+        }
     );
     s
 }

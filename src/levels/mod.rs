@@ -11,11 +11,16 @@
 //! - [`calibrate`]: a bank's scale: the default reference and levels on first use, the upgrade
 //!   of a bank rated by an older model, `calibrate`, the percentile and level of a rated puzzle;
 //! - [`fit`]: the exact fit of cut points to labelled ratings, and its cross-validation;
-//! - [`labelled`]: labelled puzzles read, rated and fitted (`calibrate --labelled`).
+//! - [`features`], [`ordinal`], [`model`]: the feature vector of a rated puzzle, the ordinal
+//!   regression fitted on it, and the level model a bank stores;
+//! - [`labelled`]: labelled puzzles read, rated and fitted both ways (`calibrate --labelled`).
 
 pub mod calibrate;
+pub mod features;
 pub mod fit;
 pub mod labelled;
+pub mod model;
+pub mod ordinal;
 pub mod reference;
 
 pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference};

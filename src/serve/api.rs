@@ -13,7 +13,8 @@ use crate::levels::{Band, PercentileRange};
 use crate::rate::Report;
 use crate::retrieve::{self, Draws, Handout, Recipient, RetrieveError, Selector};
 use crate::solve::{solve, Solutions};
-use crate::store::{self, retrieval::Within};
+use crate::store::{self, retrieval::Selection};
+use crate::technique::Strategy;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -444,6 +445,12 @@ pub struct PuzzleView {
     pub percentile: f64,
     /// Its number of clues.
     pub clues: usize,
+    /// The hardest step of the `difficulty` ladder it needs, e.g. `x-wing` (null for a row
+    /// an older version stored that no build has re-rated).
+    #[schema(value_type = Option<String>)]
+    pub hardest_step: Option<Strategy>,
+    /// How many such steps a solve takes.
+    pub hardest_steps: Option<u16>,
     /// Its solution, 81 digits (with `solution=true`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
@@ -460,13 +467,15 @@ impl PuzzleView {
             level: h.level.unwrap_or_default(),
             difficulty: h.difficulty,
             percentile: h.percentile,
+            hardest_step: h.hardest.map(|x| x.strategy),
+            hardest_steps: h.hardest.map(|x| x.count),
             solution: solution.then_some(h.solution),
         }
     }
 }
 
-/// The query of `GET /v1/puzzles/next`: a user and exactly one of `level`, `band`,
-/// `percentile`.
+/// The query of `POST /v1/puzzles/next`: a user and one of `level`, `band`, `percentile`,
+/// `technique`, or a technique with one of the other three.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct NextQuery {
@@ -479,6 +488,9 @@ pub struct NextQuery {
     pub band: Option<String>,
     /// A percentile range, `A..B`.
     pub percentile: Option<String>,
+    /// Only puzzles whose hardest step is this technique of the `difficulty` ladder, e.g.
+    /// `x-wing` (alone, or with one of the three above).
+    pub technique: Option<String>,
     /// `true` to include the solution.
     pub solution: Option<String>,
 }
@@ -521,9 +533,30 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
     }
 }
 
-/// The selector of a query: exactly one of `level`, `band`, `percentile`.
+/// The technique of a query, if it names one.
+fn technique(q: &NextQuery) -> Result<Option<Strategy>, ApiError> {
+    q.technique
+        .as_deref()
+        .map(|name| {
+            Strategy::from_name(name).ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "no technique is called {name:?}; the techniques are: {}",
+                    Strategy::ALL
+                        .iter()
+                        .map(|t| t.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// The selector of a query: at most one of `level`, `band`, `percentile`, and one of them
+/// unless the query names a technique.
 fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
     match (&q.level, &q.band, &q.percentile) {
+        (None, None, None) if q.technique.is_some() => Ok(Selector::All),
         (Some(level), None, None) => Ok(Selector::Level(level.clone())),
         (None, Some(band), None) => band
             .parse::<Band>()
@@ -534,7 +567,9 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
             .map(Selector::Percentile)
             .map_err(|e| ApiError::BadRequest(format!("bad percentile range: {e}"))),
         _ => Err(ApiError::BadRequest(
-            "give exactly one of level=NAME, band=K/M, percentile=A..B".into(),
+            "give exactly one of level=NAME, band=K/M, percentile=A..B, or technique=NAME \
+             (which may go with one of them)"
+                .into(),
         )),
     }
 }
@@ -577,6 +612,7 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
 async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply<PuzzleView> {
     let user = check_user(q.user.clone())?;
     let sel = selector(&q)?;
+    let technique = technique(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
     let lv = match s.cached_levels() {
         Some(cached) => cached,
@@ -585,8 +621,8 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
             blocking(move || Ok(s.levels()?)).await?
         }
     };
-    let within: Within = sel
-        .within(&lv.set)
+    let within: Selection = sel
+        .selection(&lv.set, technique)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     for _ in 0..DRAW_RETRIES {
         let drawn = {
@@ -602,7 +638,7 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
         let Some(h) = drawn else {
             return Err(ApiError::NotFound(format!(
                 "user {user} has had every puzzle of {}",
-                sel.describe(&lv.set, lv.rating)
+                sel.describe(&lv, technique)
             )));
         };
         if s.record(&user, h.key, h.id)

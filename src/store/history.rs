@@ -2,7 +2,7 @@
 //! class, and draws among the puzzles of a range whose class a user has not had yet. Separate
 //! from `served_at`, the publisher's global flag.
 
-use super::retrieval::{first_row, row_columns, Measure, PuzzleRow, Within, SPAN};
+use super::retrieval::{first_row, row_columns, Measure, PuzzleRow, Selection, SPAN};
 use super::Result;
 use crate::canon::Key;
 use crate::rng::Rng;
@@ -25,14 +25,14 @@ const TRIES: u32 = 64;
 pub fn draw(
     conn: &Connection,
     measure: Measure,
-    within: Within,
+    within: impl Into<Selection>,
     user: &str,
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>> {
     // One snapshot for the whole draw: what the listing finds left is still left when it is
     // read back, whatever other requests record meanwhile.
     let snapshot = conn.unchecked_transaction()?;
-    let found = draw_in(conn, measure, within, user, rng)?;
+    let found = draw_in(conn, measure, within.into(), user, rng)?;
     snapshot.finish()?;
     Ok(found)
 }
@@ -41,7 +41,7 @@ pub fn draw(
 fn draw_in(
     conn: &Connection,
     measure: Measure,
-    within: Within,
+    within: Selection,
     user: &str,
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>> {

@@ -1,9 +1,10 @@
-//! The counts `stats` shows, read in one pass over the puzzles: per level, tier, stored rating,
-//! level and technique family, level and clue count; the builds' bookkeeping summed; the seeds
-//! used.
+//! The counts `stats` shows, read in one pass over the puzzles: per level (with the span of
+//! its ratings), tier, stored rating, level and technique family, level and hardest step,
+//! level and clue count; the builds' bookkeeping summed; the seeds used.
 
 use super::Result;
 use crate::scale::RatingKind;
+use crate::technique::Strategy;
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 
@@ -17,6 +18,9 @@ pub struct Tally {
     pub served: u64,
     /// Puzzles and served puzzles per level (0 = easiest), as far as the highest stored level.
     pub levels: Vec<(u64, u64)>,
+    /// The smallest and largest stored rating (whole units) per level; `None` for a level
+    /// without a rated puzzle.
+    pub spans: Vec<Option<(i64, i64)>>,
     /// Puzzles per hardest hsolve tier (tiers past 6 counted as 6).
     pub tiers: [u64; 7],
     /// Puzzles per stored value of the bank's rating (whole units; see
@@ -27,6 +31,9 @@ pub struct Tally {
     pub techniques: Vec<[u64; 6]>,
     /// Puzzles per level and clue count (index 0-81); puzzles without a level left out.
     pub clues: Vec<[u64; 82]>,
+    /// Puzzles per level and hardest step ([`Strategy::code`]; index [`Strategy::COUNT`] for
+    /// a row stored before hardest steps were); puzzles without a level left out.
+    pub steps: Vec<[u64; Strategy::COUNT + 1]>,
     /// The distinct seeds (row ids) the puzzles come from.
     pub seeds: HashSet<i64>,
     /// Puzzles made by a generator (no seed).
@@ -38,6 +45,8 @@ impl Tally {
     fn grow(&mut self, level: usize) {
         if self.levels.len() <= level {
             self.levels.resize(level + 1, (0, 0));
+            self.spans.resize(level + 1, None);
+            self.steps.resize(level + 1, [0; Strategy::COUNT + 1]);
             self.techniques.resize(level + 1, [0; 6]);
             self.clues.resize(level + 1, [0; 82]);
         }
@@ -59,6 +68,10 @@ impl Tally {
             for (a, b) in self.clues[i].iter_mut().zip(&other.clues[i]) {
                 *a += b;
             }
+            for (a, b) in self.steps[i].iter_mut().zip(&other.steps[i]) {
+                *a += b;
+            }
+            self.spans[i] = span(self.spans[i], other.spans[i]);
         }
         for (a, b) in self.tiers.iter_mut().zip(other.tiers) {
             *a += b;
@@ -68,6 +81,15 @@ impl Tally {
         }
         self.seeds.extend(other.seeds);
         self.without_seed += other.without_seed;
+    }
+}
+
+/// The span of two spans (min and max).
+fn span(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.max(b.1))),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 
@@ -84,8 +106,8 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
         return Ok(Tally::default());
     };
     let sql = format!(
-        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues, seed_id FROM puzzles
-         WHERE id >= ?1 AND id < ?2",
+        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues, seed_id, step
+         FROM puzzles WHERE id >= ?1 AND id < ?2",
         super::puzzles::column(rating)
     );
     let parts = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
@@ -112,7 +134,8 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
             let served: bool = r.get(2)?;
             t.puzzles += 1;
             t.served += u64::from(served);
-            if let Some(v) = r.get::<_, Option<i64>>(0)? {
+            let value = r.get::<_, Option<i64>>(0)?;
+            if let Some(v) = value {
                 match usize::try_from(v).ok().filter(|&i| i < DENSE) {
                     Some(i) => ratings[i] += 1,
                     None => *t.ratings.entry(v).or_default() += 1,
@@ -129,6 +152,13 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                 t.techniques[i][technique.clamp(0, 5) as usize] += 1;
                 let clues: i64 = r.get(5)?;
                 t.clues[i][clues.clamp(0, 81) as usize] += 1;
+                let step = r
+                    .get::<_, Option<i64>>(7)?
+                    .and_then(|c| usize::try_from(c).ok())
+                    .filter(|&c| c < Strategy::COUNT)
+                    .unwrap_or(Strategy::COUNT);
+                t.steps[i][step] += 1;
+                t.spans[i] = span(t.spans[i], value.map(|v| (v, v)));
             }
         }
         for (v, &n) in ratings.iter().enumerate().filter(|(_, &n)| n > 0) {

@@ -62,6 +62,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0015_shards.sql"),
     sql_file!("0016_shard_assignment.sql"),
     sql_file!("0017_user_history_keys.sql"),
+    sql_file!("0018_hardest_step.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

@@ -16,7 +16,7 @@ use super::{Result, StoreError};
 use crate::canon::Key;
 use crate::grid::{ParseError, Puzzle};
 use crate::scale::{LevelSet, RatingKind};
-use crate::technique::Technique;
+use crate::technique::{HardestStep, Strategy, Technique};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashSet;
 
@@ -139,6 +139,9 @@ pub struct NewPuzzle {
     pub transform: Option<u64>,
     /// The job that made it.
     pub job: u64,
+    /// The hardest step it needs (`None` only for a row an older version stored and no
+    /// build has re-rated).
+    pub hardest: Option<HardestStep>,
 }
 
 /// Commits a batch: the rows, and the build's progress (next job, counts), in one
@@ -158,8 +161,8 @@ pub(crate) fn insert_rows<'a>(
 ) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
-            technique, level, seed_id, transform, build_id, job)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            technique, level, seed_id, transform, build_id, job, step, step_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     let mut ids = Vec::new();
     for (build_id, r) in rows {
@@ -177,6 +180,8 @@ pub(crate) fn insert_rows<'a>(
             r.transform.map(|t| t as i64),
             build_id,
             r.job as i64,
+            r.hardest.map(|h| h.strategy.code()),
+            r.hardest.map(|h| h.count),
         ])?;
         ids.push(conn.last_insert_rowid());
     }
@@ -185,7 +190,8 @@ pub(crate) fn insert_rows<'a>(
 
 /// The columns [`new_puzzle_of`] reads, in its order (prefix `p.`).
 pub(crate) const NEW_PUZZLE_COLUMNS: &str = "p.puzzle, p.canon_key, p.clues, p.difficulty, \
-    p.hsolve, p.hsolve_sd, p.tier, p.technique, p.level, p.seed_id, p.transform, p.job";
+    p.hsolve, p.hsolve_sd, p.tier, p.technique, p.level, p.seed_id, p.transform, p.job, \
+    p.step, p.step_count";
 
 /// A stored row read back as the values that inserted it (columns [`NEW_PUZZLE_COLUMNS`]
 /// from `first`).
@@ -223,7 +229,23 @@ pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Re
         seed_id: r.get(first + 9)?,
         transform: r.get::<_, Option<i64>>(first + 10)?.map(|t| t as u64),
         job: r.get::<_, i64>(first + 11)? as u64,
+        hardest: hardest_of(r.get(first + 12)?, r.get(first + 13)?)
+            .map_err(|what| bad(12, what))?,
     })
+}
+
+/// The hardest step stored as `step` and `step_count` (both NULL for a row not re-rated yet).
+pub(crate) fn hardest_of(
+    step: Option<u8>,
+    count: Option<u16>,
+) -> std::result::Result<Option<HardestStep>, &'static str> {
+    match (step, count) {
+        (None, _) => Ok(None),
+        (Some(code), count) => Ok(Some(HardestStep {
+            strategy: Strategy::from_code(code).ok_or("hardest step")?,
+            count: count.ok_or("hardest step count")?,
+        })),
+    }
 }
 
 /// The class keys already in the bank, as [`key_prefix`]es.
@@ -380,19 +402,15 @@ pub struct Stale {
     pub id: i64,
     /// The puzzle.
     pub puzzle: Puzzle,
-    /// Its `difficulty`, when it has one.
-    pub difficulty: Option<f64>,
-    /// Its hsolve rating.
-    pub hsolve: f64,
 }
 
 /// The rows without a `difficulty` (migration 0003 leaves them NULL, a new difficulty model
-/// forgets them) or a level, in id order; a row whose cells cannot be read is an error
-/// ([`StoreError::Damaged`]).
+/// forgets them), a level or a hardest step (migration 0018), in id order; a row whose cells
+/// cannot be read is an error ([`StoreError::Damaged`]).
 pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
     let mut stmt = conn.prepare(
-        "SELECT id, puzzle, difficulty, hsolve FROM puzzles
-         WHERE difficulty IS NULL OR level IS NULL ORDER BY id",
+        "SELECT id, puzzle FROM puzzles
+         WHERE difficulty IS NULL OR level IS NULL OR step IS NULL ORDER BY id",
     )?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
@@ -404,10 +422,6 @@ pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
                 id,
                 what: e.to_string(),
             })?,
-            difficulty: r
-                .get::<_, Option<i64>>(2)?
-                .map(|v| from_units(v, RatingKind::Difficulty)),
-            hsolve: from_units(r.get(3)?, RatingKind::Hsolve),
         });
     }
     Ok(out)
@@ -422,23 +436,58 @@ pub struct Refreshed {
     pub difficulty: f64,
     /// Its level (0 = easiest).
     pub level: u32,
+    /// Its hardest step.
+    pub hardest: HardestStep,
 }
 
-/// Writes refreshed rows (their difficulty and level) in one transaction.
+/// Writes refreshed rows (their difficulty, level and hardest step) in one transaction.
 pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
     let tx = conn.transaction()?;
     {
-        let mut stmt =
-            tx.prepare_cached("UPDATE puzzles SET difficulty = ?2, level = ?3 WHERE id = ?1")?;
+        let mut stmt = tx.prepare_cached(
+            "UPDATE puzzles SET difficulty = ?2, level = ?3, step = ?4, step_count = ?5
+             WHERE id = ?1",
+        )?;
         for r in rows {
             stmt.execute(params![
                 r.id,
                 to_units(r.difficulty, RatingKind::Difficulty),
-                r.level
+                r.level,
+                r.hardest.strategy.code(),
+                r.hardest.count
             ])?;
         }
     }
     Ok(tx.commit()?)
+}
+
+/// Up to `limit` rows after id `after`, in id order, as (id, puzzle): the bank read in chunks
+/// (a level model re-rates every row); a row whose cells cannot be read is an error.
+pub fn chunk_after(conn: &Connection, after: i64, limit: u32) -> Result<Vec<(i64, Puzzle)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, puzzle FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2")?;
+    let mut rows = stmt.query(params![after, limit])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id = r.get(0)?;
+        out.push((
+            id,
+            stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
+                id,
+                what: e.to_string(),
+            })?,
+        ));
+    }
+    Ok(out)
+}
+
+/// Sets the level of each row `(id, level)` inside the caller's transaction.
+pub fn set_levels(conn: &Connection, rows: &[(i64, u32)]) -> Result<()> {
+    let mut stmt = conn.prepare_cached("UPDATE puzzles SET level = ?2 WHERE id = ?1")?;
+    for (id, level) in rows {
+        stmt.execute(params![id, level])?;
+    }
+    Ok(())
 }
 
 /// A stored puzzle as `verify` re-checks it: each value as stored, or why it cannot be read.
@@ -462,6 +511,8 @@ pub struct Stored {
     pub difficulty: Option<f64>,
     /// Its level (0 = easiest).
     pub level: Option<u32>,
+    /// Its hardest step (`Err` when the stored code names no technique).
+    pub hardest: std::result::Result<Option<HardestStep>, &'static str>,
 }
 
 /// The number of stored puzzles.
@@ -474,7 +525,8 @@ pub fn count(conn: &Connection) -> Result<u64> {
 pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
     let max: i64 = conn.query_row("SELECT IFNULL(MAX(id), 0) FROM puzzles", [], |r| r.get(0))?;
     let mut stmt = conn.prepare(
-        "SELECT id, puzzle, canon_key, hsolve, hsolve_sd, tier, technique, difficulty, level
+        "SELECT id, puzzle, canon_key, hsolve, hsolve_sd, tier, technique, difficulty, level,
+            step, step_count
          FROM puzzles WHERE id = ?1",
     )?;
     let mut out = Vec::new();
@@ -493,6 +545,7 @@ pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
                         .get::<_, Option<i64>>(7)?
                         .map(|v| from_units(v, RatingKind::Difficulty)),
                     level: r.get(8)?,
+                    hardest: hardest_of(r.get(9)?, r.get(10)?),
                 })
             })
             .optional()?;

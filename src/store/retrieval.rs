@@ -1,12 +1,13 @@
 //! Retrieval: random unserved puzzles of a percentile range or a level through the indexes of
 //! unserved puzzles (no table scan), marked served in the same write transaction when asked.
 
-use super::puzzles::{column, first_unit, from_units, stored_puzzle};
+use super::puzzles::{column, first_unit, from_units, hardest_of, stored_puzzle};
 use super::{Result, StoreError};
 use crate::canon::Key;
 use crate::grid::Puzzle;
 use crate::rng::Rng;
 use crate::scale::{PercentileRange, RatingKind, Reference};
+use crate::technique::{HardestStep, Strategy};
 use rusqlite::{params_from_iter, Connection};
 use std::collections::HashSet;
 
@@ -33,15 +34,20 @@ pub struct PuzzleRow {
     pub seed_id: Option<i64>,
     /// Its level's index (0 = easiest; `None` until a backfill gives it one).
     pub level: Option<u32>,
+    /// The hardest step it needs (`None` for a row an older version stored that no build or
+    /// calibration has re-rated yet).
+    pub hardest: Option<HardestStep>,
 }
 
-/// Which puzzles a draw is among: a percentile range or a level.
+/// Which range of the bank's scale a draw is among: a percentile range, a level, or all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Within {
     /// The puzzles whose percentile lies in the range.
     Percentiles(PercentileRange),
     /// The puzzles of the level with this index (0 = easiest).
     Level(u32),
+    /// Every puzzle.
+    All,
 }
 
 /// How a bank measures its puzzles when they are read: its rating and the reference its
@@ -72,17 +78,33 @@ impl Measure<'_> {
     }
 }
 
-impl Within {
-    /// The condition of an unserved puzzle of it, with its parameters (?1, ?2).
+/// Which puzzles a draw is among: those of a [`Within`], narrowed when asked to the puzzles
+/// whose hardest step is one technique (`get --technique`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Selection {
+    /// The range of the bank's scale.
+    pub within: Within,
+    /// The hardest step the puzzles need, if only one is wanted.
+    pub step: Option<Strategy>,
+}
+
+impl From<Within> for Selection {
+    fn from(within: Within) -> Selection {
+        Selection { within, step: None }
+    }
+}
+
+impl Selection {
+    /// The condition of an unserved puzzle of it, with its parameters (?1, ?2, ...).
     fn condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
         let (cond, params) = self.any_condition(m);
         (format!("{cond} AND served_at IS NULL"), params)
     }
 
     /// The condition of any puzzle of it, served or not (per-user draws), with its parameters
-    /// (?1, ?2).
+    /// (?1, ?2, ...).
     pub(super) fn any_condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
-        match self {
+        let (mut cond, mut params): (String, Vec<rusqlite::types::Value>) = match self.within {
             Within::Percentiles(range) => {
                 let (low, high) = m.stored_range(range);
                 let col = column(m.rating);
@@ -92,14 +114,23 @@ impl Within {
                 )
             }
             Within::Level(i) => ("level = ?1".to_string(), vec![i64::from(i).into()]),
+            Within::All => ("1".to_string(), Vec::new()),
+        };
+        if let Some(step) = self.step {
+            params.push(i64::from(step.code()).into());
+            cond = format!("step = ?{} AND {cond}", params.len());
         }
+        (cond, params)
     }
+}
 
+impl Within {
     /// True when a puzzle of this percentile and level (0 = easiest) is among them.
     pub fn contains(self, percentile: f64, level: u32) -> bool {
         match self {
             Within::Percentiles(r) => r.contains(percentile),
             Within::Level(i) => level == i,
+            Within::All => true,
         }
     }
 }
@@ -108,6 +139,15 @@ impl Within {
 /// probability (unserved puzzles in range) / (id span), so a range this many times rarer than
 /// the span is listed instead (listing it costs what it holds).
 const TRIES: u32 = 256;
+
+/// Random ids probed by one query in a draw by hardest step: such a selection is often rare
+/// (an X-wing is about 1% of a bank), so its [`TRIES`] probes go to SQLite in batches of this
+/// many (`id IN (...)`), one statement each instead of one per id.
+const BATCH: usize = 64;
+
+/// Batches of probes before a draw by hardest step lists the selection: probes in a batch cost
+/// a fraction of single ones, so such a draw probes more ids than [`TRIES`] before listing.
+const BATCHES: usize = 8;
 
 /// The smallest and the largest id: two subqueries, each a single seek (one query with both
 /// aggregates would scan the table).
@@ -118,7 +158,7 @@ pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX
 pub(super) fn row_columns(rating: RatingKind) -> String {
     format!(
         "p.id, p.puzzle, p.difficulty, p.hsolve, p.tier, p.{} AS rating, p.seed_id, p.level, \
-         p.canon_key",
+         p.canon_key, p.step, p.step_count",
         column(rating)
     )
 }
@@ -126,7 +166,7 @@ pub(super) fn row_columns(rating: RatingKind) -> String {
 /// The queries of a [`Sampler`] and their parameters: one puzzle by id (the last parameter) if
 /// it is an unserved puzzle of `within`, and the ids of every unserved puzzle of `within`
 /// (through an index of unserved puzzles).
-fn sampler_sql(m: Measure, within: Within) -> (String, String, Vec<rusqlite::types::Value>) {
+fn sampler_sql(m: Measure, within: Selection) -> (String, String, Vec<rusqlite::types::Value>) {
     let (cond, params) = within.condition(m);
     let id = params.len() + 1;
     (
@@ -171,6 +211,10 @@ pub(super) fn read_row(r: &rusqlite::Row, rating: RatingKind) -> Result<PuzzleRo
         rating: from_units(r.get(5)?, rating),
         seed_id: r.get(6)?,
         level: r.get(7)?,
+        hardest: hardest_of(r.get(9)?, r.get(10)?).map_err(|what| StoreError::Damaged {
+            id,
+            what: format!("the stored {what} names no technique"),
+        })?,
     })
 }
 
@@ -202,12 +246,31 @@ pub struct Sampler<'c> {
     span: Option<(i64, u32)>,
     drawn: HashSet<i64>,
     listed: Option<Vec<i64>>,
+    /// With a hardest step: the query of the ids among [`BATCH`] probed ids that are unserved
+    /// puzzles of the selection.
+    batch: Option<String>,
 }
 
 impl<'c> Sampler<'c> {
     /// A sampler of the unserved puzzles of `within` (measured by `measure`).
-    pub fn new(conn: &'c Connection, measure: Measure<'c>, within: Within) -> Result<Sampler<'c>> {
+    pub fn new(
+        conn: &'c Connection,
+        measure: Measure<'c>,
+        within: impl Into<Selection>,
+    ) -> Result<Sampler<'c>> {
+        let within = within.into();
         let (by_id, list, params) = sampler_sql(measure, within);
+        let batch = within.step.map(|_| {
+            let (cond, params) = within.condition(measure);
+            let ids: Vec<String> = (1..=BATCH)
+                .map(|i| format!("?{}", params.len() + i))
+                .collect();
+            // By the ids alone (row id lookups): an index of the condition would scan it.
+            format!(
+                "SELECT id FROM puzzles NOT INDEXED WHERE id IN ({}) AND {cond}",
+                ids.join(", ")
+            )
+        });
         let (lo, hi): (Option<i64>, Option<i64>) =
             conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let span = match (lo, hi) {
@@ -227,7 +290,43 @@ impl<'c> Sampler<'c> {
             } else {
                 None
             },
+            batch,
         })
+    }
+
+    /// Up to [`BATCHES`] x [`BATCH`] random ids probed [`BATCH`] at a time: a puzzle drawn uniformly among
+    /// those that hit (each probed id is uniform over the span, so every unserved puzzle of
+    /// the selection is equally likely to be among the hits and to be picked), or `None`
+    /// when none did.
+    fn probe_batches(&mut self, batch: &str, rng: &mut Rng) -> Result<Option<PuzzleRow>> {
+        let (lo, n) = self.span.expect("a span until listed");
+        let mut stmt = self.conn.prepare_cached(batch)?;
+        for _ in 0..BATCHES {
+            let mut p = self.params.clone();
+            p.extend((0..BATCH).map(|_| (lo + i64::from(rng.below(n))).into()));
+            let mut hits: Vec<i64> = stmt
+                .query_map(params_from_iter(p), |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<i64>>>()?
+                .into_iter()
+                .filter(|id| !self.drawn.contains(id))
+                .collect();
+            hits.sort_unstable();
+            hits.dedup();
+            if hits.is_empty() {
+                continue;
+            }
+            let id = hits[rng.index(hits.len())];
+            let mut by_id = self.conn.prepare_cached(&self.by_id)?;
+            let row = first_row(
+                &mut by_id.query(with_id(&self.params, id))?,
+                self.measure.rating,
+            )?;
+            if let Some(row) = row {
+                self.drawn.insert(id);
+                return Ok(Some(row));
+            }
+        }
+        Ok(None)
     }
 
     /// The next puzzle, uniformly among the unserved puzzles of the range not drawn yet;
@@ -235,6 +334,15 @@ impl<'c> Sampler<'c> {
     pub fn draw(&mut self, rng: &mut Rng) -> Result<Option<PuzzleRow>> {
         let rating = self.measure.rating;
         if self.listed.is_none() {
+            if let Some(batch) = self.batch.take() {
+                let found = self.probe_batches(&batch, rng)?;
+                self.batch = Some(batch);
+                if found.is_some() {
+                    return Ok(found);
+                }
+            }
+        }
+        if self.listed.is_none() && self.batch.is_none() {
             let (lo, n) = self.span.expect("a span until listed");
             let mut stmt = self.conn.prepare_cached(&self.by_id)?;
             for _ in 0..TRIES {
@@ -247,6 +355,8 @@ impl<'c> Sampler<'c> {
                     return Ok(Some(row));
                 }
             }
+        }
+        if self.listed.is_none() {
             let ids: Vec<i64> = self
                 .conn
                 .prepare_cached(&self.list)?
@@ -286,8 +396,12 @@ fn with_id(
 /// SQLite's query plans for the queries of a [`Sampler`] of `within` (the detail column of
 /// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
-pub fn take_plans(conn: &Connection, measure: Measure, within: Within) -> Result<Vec<String>> {
-    let (by_id, list, params) = sampler_sql(measure, within);
+pub fn take_plans(
+    conn: &Connection,
+    measure: Measure,
+    within: impl Into<Selection>,
+) -> Result<Vec<String>> {
+    let (by_id, list, params) = sampler_sql(measure, within.into());
     let mut with_id = params.clone();
     with_id.push(1.into());
     let mut plans = Vec::new();
@@ -313,11 +427,12 @@ pub fn take_plans(conn: &Connection, measure: Measure, within: Within) -> Result
 pub fn take(
     conn: &Connection,
     measure: Measure,
-    within: Within,
+    within: impl Into<Selection>,
     count: usize,
     mark: bool,
     rng: &mut Rng,
 ) -> Result<Vec<PuzzleRow>> {
+    let within = within.into();
     let work = |rng: &mut Rng| -> Result<Vec<PuzzleRow>> {
         let mut sampler = Sampler::new(conn, measure, within)?;
         let mut out: Vec<PuzzleRow> = Vec::with_capacity(count.min(4096));

@@ -41,52 +41,9 @@ pub mod xy_chain;
 pub mod xy_wing;
 pub mod xyz_wing;
 
-/// A solving strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Strategy {
-    /// An empty cell with one candidate.
-    NakedSingle,
-    /// A digit with one possible cell in a house.
-    HiddenSingle,
-    /// Two cells of a house whose candidates are two digits.
-    NakedPair,
-    /// Two digits whose only places in a house are the same two cells.
-    HiddenPair,
-    /// A digit confined to the intersection of a line and a box (pointing or claiming).
-    LockedCandidates,
-    /// Three cells of a house whose candidates are three digits.
-    NakedTriple,
-    /// Three digits confined to three cells of a house.
-    HiddenTriple,
-    /// A digit confined to the same two columns in two rows (or the transpose).
-    XWing,
-    /// Four cells of a house whose candidates are four digits.
-    NakedQuad,
-    /// Four digits confined to four cells of a house.
-    HiddenQuad,
-    /// A digit confined to the same three columns in three rows (or the transpose).
-    Swordfish,
-    /// A digit confined to the same four columns in four rows (or the transpose).
-    Jellyfish,
-    /// A trial value in a two-candidate cell, followed with singles, ends in a contradiction.
-    Backtracking,
-    /// A trial value in any cell, followed with propagation and nested trials, ends in a
-    /// contradiction.
-    TrialAndError,
-    /// A two-candidate pivot and two pincers (for `metrics::technique` only).
-    XyWing,
-    /// A three-candidate pivot and two pincers (no hsolve tier).
-    XyzWing,
-    /// Two equal two-candidate cells joined by a strong link (no hsolve tier).
-    WWing,
-    /// Unique rectangle, type 1; assumes a unique solution (no hsolve tier).
-    UniqueRectangle,
-    /// Simple colouring of a digit's strong links (no hsolve tier).
-    Colouring,
-    /// A chain of two-candidate cells (no hsolve tier).
-    XyChain,
-}
+pub use crate::technique::Strategy;
 
+/// What a strategy is to the hsolve model: its tier.
 impl Strategy {
     /// The strategies of tiers 0 to 6, in tier order.
     pub const TIERS: [&'static [Strategy]; 7] = [
@@ -137,38 +94,6 @@ impl Strategy {
             .iter()
             .position(|t| t.contains(&self))
             .map(|t| t as u8)
-    }
-
-    /// The strategy's name in lower case, e.g. `hidden pair`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::NakedSingle => "naked single",
-            Strategy::HiddenSingle => "hidden single",
-            Strategy::NakedPair => "naked pair",
-            Strategy::HiddenPair => "hidden pair",
-            Strategy::LockedCandidates => "locked candidates",
-            Strategy::NakedTriple => "naked triple",
-            Strategy::HiddenTriple => "hidden triple",
-            Strategy::XWing => "x-wing",
-            Strategy::NakedQuad => "naked quad",
-            Strategy::HiddenQuad => "hidden quad",
-            Strategy::Swordfish => "swordfish",
-            Strategy::Jellyfish => "jellyfish",
-            Strategy::Backtracking => "backtracking",
-            Strategy::TrialAndError => "trial and error",
-            Strategy::XyWing => "xy-wing",
-            Strategy::XyzWing => "xyz-wing",
-            Strategy::WWing => "w-wing",
-            Strategy::UniqueRectangle => "unique rectangle",
-            Strategy::Colouring => "simple colouring",
-            Strategy::XyChain => "xy-chain",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

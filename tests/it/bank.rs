@@ -163,7 +163,12 @@ fn puzzle_indexes(conn: &Connection) -> Vec<String> {
     )
 }
 
-const INDEXES: [&str; 3] = ["puzzles_key", "puzzles_level", "puzzles_rating"];
+const INDEXES: [&str; 4] = [
+    "puzzles_key",
+    "puzzles_level",
+    "puzzles_rating",
+    "puzzles_step",
+];
 
 #[test]
 fn a_bulk_build_puts_its_indexes_back_and_a_later_build_restores_missing_ones() {

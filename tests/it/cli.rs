@@ -183,7 +183,7 @@ fn a_closed_output_pipe_is_not_an_error() {
 const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
-const RATE_COLUMNS: [&str; 13] = [
+const RATE_COLUMNS: [&str; 15] = [
     "puzzle",
     "level",
     "difficulty",
@@ -197,6 +197,8 @@ const RATE_COLUMNS: [&str; 13] = [
     "box_class",
     "technique",
     "clues",
+    "hardest_step",
+    "hardest_steps",
 ];
 
 #[test]
@@ -215,7 +217,7 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(lines[0].split('\t').collect::<Vec<_>>(), RATE_COLUMNS);
     let easy: Vec<&str> = lines[1].split('\t').collect();
     let hard: Vec<&str> = lines[2].split('\t').collect();
-    assert_eq!(easy.len(), 13);
+    assert_eq!(easy.len(), 15);
     assert_eq!(easy[0], EASY);
     assert_eq!(easy[1], "easy");
     assert_eq!(
@@ -225,6 +227,12 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(easy[5], "0", "singles solve the easy puzzle");
     assert_eq!(easy[11], "singles");
     assert_eq!(easy[12], "32");
+    assert!(
+        easy[13] == "hidden single" || easy[13] == "naked single",
+        "singles alone: {}",
+        easy[13]
+    );
+    assert_ne!(hard[13], "hidden single");
     // Both ratings: difficulty, then hsolve.
     for col in [2, 3] {
         let (e, h): (f64, f64) = (easy[col].parse().unwrap(), hard[col].parse().unwrap());

@@ -36,7 +36,15 @@ fn a_bank_of_100000_puzzles() {
         &conn,
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' ORDER BY name",
     );
-    assert_eq!(indexes, ["puzzles_key", "puzzles_level", "puzzles_rating"]);
+    assert_eq!(
+        indexes,
+        [
+            "puzzles_key",
+            "puzzles_level",
+            "puzzles_rating",
+            "puzzles_step"
+        ]
+    );
 
     // The view reads every packed puzzle back as its 81 characters, and the stored key is the
     // class key of that puzzle.

@@ -60,6 +60,8 @@ fn get_json(db: &Path, args: &[&str]) -> (Vec<serde_json::Value>, i32, String) {
                 "hsolve",
                 "percentile",
                 "tier",
+                "hardest_step",
+                "hardest_steps",
             ];
             let at: Vec<usize> = keys
                 .iter()
@@ -398,10 +400,7 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
     cases.push(("level hard".into(), Within::Level(2)));
     cases.push(("level expert".into(), Within::Level(3)));
     for (what_of, within) in cases {
-        let inside = |&(_, p, l): &(u8, f64, u32)| match within {
-            Within::Percentiles(r) => r.contains(p),
-            Within::Level(i) => l == i,
-        };
+        let inside = |&(_, p, l): &(u8, f64, u32)| within.contains(p, l);
         let members: Vec<&(u8, f64, u32)> = rows.iter().filter(|r| inside(r)).collect();
         assert!(members.len() >= 100, "{what_of}: {}", members.len());
         // Cells: hardest tier, and decile of the members' percentile span.
@@ -555,7 +554,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
         .success()
         .stdout(predicates::str::contains(format!("{n} labelled puzzles")))
         .stdout(predicates::str::contains("on the puzzles fitted: 100.0%"))
-        .stdout(predicates::str::contains("agreement held out: "));
+        .stdout(predicates::str::contains("kept: the cut points"));
     let levels: Vec<(f64, u32)> = conn
         .prepare("SELECT difficulty, level FROM puzzles_text")
         .unwrap()
@@ -891,4 +890,124 @@ fn a_labelled_file_with_one_puzzle_in_two_levels_is_refused_naming_both_lines() 
         "{err}"
     );
     assert!(err.contains("\"one\" and \"four\""), "{err}");
+}
+
+#[test]
+fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_bands(&db, 40, 4, 2);
+    let conn = Connection::open(&db).unwrap();
+    // Levels by clue count, which no range of one rating draws: the model reads the clues.
+    let rows: Vec<(String, i64)> = conn
+        .prepare("SELECT puzzle, clues FROM puzzles_text ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut clues: Vec<i64> = rows.iter().map(|r| r.1).collect();
+    clues.sort_unstable();
+    let median = clues[clues.len() / 2];
+    // (In a bank built by bands, puzzles with fewer clues rate easier: sparse first.)
+    let label = |c: i64| usize::from(c >= median);
+    let names = ["sparse", "dense"];
+    let file = dir.path().join("by-clues.tsv");
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(p, c)| format!("{p}\t{}", names[label(*c)]))
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    pseudoku()
+        .args([
+            "calibrate",
+            "--labelled",
+            "--levels",
+            "sparse,dense",
+            "--from",
+        ])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("model on "))
+        .stdout(predicates::str::contains("kept: the model"));
+    let model: String = scalar(
+        &conn,
+        "SELECT value FROM settings WHERE key = 'level_model'",
+    );
+    assert!(model.contains("\"features\":"), "{model}");
+    // Every stored puzzle is in the model's level, which is its label nearly always.
+    let stored: Vec<(i64, u32)> = conn
+        .prepare("SELECT clues, level FROM puzzles ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let agree = stored
+        .iter()
+        .filter(|(c, l)| label(*c) == *l as usize)
+        .count();
+    assert!(
+        agree * 100 >= stored.len() * 95,
+        "{agree} of {}",
+        stored.len()
+    );
+    // `verify` recomputes each level with the model; `stats` says the levels were learned.
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\nsparse\tlearned\t"))
+        .stdout(predicates::str::contains("learned from labelled puzzles"));
+    // `rate --db` names the level the model gives: the sparsest stored puzzle is sparse.
+    let sparsest = &rows.iter().min_by_key(|r| r.1).unwrap().0;
+    pseudoku()
+        .args(["rate", "--json", "--db"])
+        .arg(&db)
+        .write_stdin(format!("{sparsest}\n"))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\"level\":\"sparse\""));
+    // `get --level` draws the model's levels.
+    let (got, code, _) = get_json(&db, &["--level", "sparse", "--count", "1000"]);
+    assert_eq!(code, 1, "fewer than 1000");
+    let sparse_ids: HashSet<i64> = column(&conn, "SELECT id FROM puzzles WHERE level = 0")
+        .into_iter()
+        .collect();
+    assert_eq!(got.len(), sparse_ids.len());
+    assert!(got
+        .iter()
+        .all(|r| r["level"] == "sparse" && sparse_ids.contains(&r["id"].as_i64().unwrap())));
+    // A later build stores its puzzles in the model's levels (verify checks each).
+    build(&db, 30, 2);
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    // Back to cut points: the model is gone and the levels are ranges again.
+    pseudoku()
+        .args(["calibrate", "--default", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let left: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM settings WHERE key = 'level_model'",
+    );
+    assert_eq!(left, 0);
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
 }

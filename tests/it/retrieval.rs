@@ -204,3 +204,141 @@ fn get_marks_served_only_what_it_has_written() {
         .unwrap();
     assert_eq!(served(&db), marked);
 }
+
+/// The hardest step of each stored puzzle, by id, as `(code, level)`.
+fn steps(db: &Path) -> std::collections::HashMap<i64, (u8, u32)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT id, step, level FROM puzzles").unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows
+}
+
+#[test]
+fn draws_by_technique_give_only_puzzles_whose_hardest_step_it_is() {
+    use pseudoku::rate::Strategy;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let steps = steps(&db);
+    // Every puzzle has a hardest step; draw the commonest one beyond the singles.
+    let mut count = std::collections::HashMap::<u8, usize>::new();
+    for (code, _) in steps.values() {
+        *count.entry(*code).or_default() += 1;
+    }
+    let (&code, &n) = count
+        .iter()
+        .filter(|(&c, _)| c > Strategy::HiddenSingle.code())
+        .max_by_key(|(&c, &n)| (n, c))
+        .expect("some puzzle needs more than singles");
+    let technique = Strategy::from_code(code).unwrap();
+    let name = technique.name();
+    let out = run_cli(&[
+        "get",
+        "--technique",
+        &name.to_uppercase().replace(' ', "_"),
+        "--count",
+        "1000",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "fewer than asked");
+    assert!(text(&out.stderr).contains(&format!("whose hardest step is {name}")));
+    let got: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(got.len(), n);
+    let ids: std::collections::HashSet<i64> =
+        got.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids.len(), n, "no puzzle twice");
+    for r in &got {
+        assert_eq!(r["hardest_step"], name);
+        assert!(r["hardest_steps"].as_u64().unwrap() >= 1);
+        assert_eq!(steps[&r["id"].as_i64().unwrap()].0, code);
+    }
+    // With a level: exactly that level's puzzles of that step.
+    let (level, _) = steps
+        .values()
+        .find(|(c, _)| *c == code)
+        .map(|(_, l)| (*l, 0))
+        .unwrap();
+    let names = ["easy", "medium", "hard", "expert"];
+    let out = run_cli(&[
+        "get",
+        "--level",
+        names[level as usize],
+        "--technique",
+        name,
+        "--count",
+        "1000",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let want = steps
+        .values()
+        .filter(|&&(c, l)| c == code && l == level)
+        .count();
+    assert_eq!(text(&out.stdout).lines().count(), want);
+    // Names that are not techniques, and a technique with an id, are refused.
+    let out = run_cli(&["get", "--technique", "x-wung", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no technique is called \"x-wung\""));
+    assert!(text(&out.stderr).contains("x-wing"));
+    let out = run_cli(&[
+        "get",
+        "--technique",
+        "x-wing",
+        "--id",
+        "1",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    // `stats` counts each level's puzzles by hardest step.
+    let out = run_cli(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = stats["steps"].as_array().unwrap();
+    for (i, l) in stats["levels"].as_array().unwrap().iter().enumerate() {
+        let sum: u64 = rows
+            .iter()
+            .map(|r| r["per_level"][i].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, l["puzzles"].as_u64().unwrap());
+    }
+    let row = rows.iter().find(|r| r["step"] == name).unwrap();
+    let per: u64 = row["per_level"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(per as usize, n);
+}
+
+#[test]
+fn rows_stored_before_hardest_steps_get_theirs_on_the_next_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let before = steps(&db);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE puzzles SET step = NULL, step_count = NULL WHERE id % 2 = 0",
+        [],
+    )
+    .unwrap();
+    build(&db, 1, 1);
+    let after = steps(&db);
+    for (id, s) in &before {
+        assert_eq!(after[id], *s, "row {id}");
+    }
+    let missing: i64 = conn
+        .query_row("SELECT COUNT(*) FROM puzzles WHERE step IS NULL", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(missing, 0);
+}

@@ -130,6 +130,8 @@ fn a_user_never_gets_a_class_twice_even_concurrently() {
             "difficulty",
             "percentile",
             "clues",
+            "hardest_step",
+            "hardest_steps",
             "solution"
         ])
     );
@@ -837,4 +839,55 @@ fn is_root() -> bool {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false)
+}
+
+#[test]
+fn a_user_practises_one_technique_without_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 15);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    // The commonest hardest step beyond the singles, and its puzzles' ids.
+    let (code, n): (u8, i64) = conn
+        .query_row(
+            "SELECT step, COUNT(*) AS n FROM puzzles WHERE step > 1 GROUP BY step \
+             ORDER BY n DESC, step DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let name = pseudoku::rate::Strategy::from_code(code).unwrap().name();
+    let query = format!(
+        "/v1/puzzles/next?user=kim&technique={}",
+        name.replace(' ', "%20")
+    );
+    let server = Server::start(&db, &[]);
+    let mut seen = HashSet::new();
+    for _ in 0..n {
+        let (status, v) = server.deliver(&query);
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["hardest_step"], name, "{v}");
+        assert!(seen.insert(v["id"].as_i64().unwrap()), "a repeat: {v}");
+    }
+    let (status, v) = server.deliver(&query);
+    assert_eq!(status, 404, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("whose hardest step is"),
+        "{v}"
+    );
+    // With a level, and a name that is no technique.
+    let (status, v) =
+        server.deliver("/v1/puzzles/next?user=lee&level=hard&technique=hidden_single");
+    assert!(status == 200 || status == 404, "{status} {v}");
+    let (status, v) = server.deliver("/v1/puzzles/next?user=lee&technique=x-wung");
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("no technique is called"),
+        "{v}"
+    );
 }
