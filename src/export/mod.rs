@@ -778,5 +778,15 @@ mod tests {
             let e = Mix::parse(spec, &levels).unwrap_err().to_string();
             assert!(e.contains(error), "{spec}: {e}");
         }
+        // As pages print them.
+        for (label, printed) in [
+            ("easy", "Easy"),
+            ("1/4", "Band 1/4"),
+            ("x-wing", "X-wing"),
+            ("hard+x-wing", "Hard (x-wing)"),
+            ("1/4 + hidden pair", "Band 1/4 (hidden pair)"),
+        ] {
+            assert_eq!(pages::level_name(label), printed);
+        }
     }
 }

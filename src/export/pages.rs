@@ -273,8 +273,12 @@ struct Section<'a> {
     puzzles: Vec<Numbered<'a>>,
 }
 
-/// A level's name as printed: `Easy`, or `Band 1/4` for a percentile band.
+/// A mix entry's name as printed: `Easy`, `Band 1/4` for a percentile band, `X-wing` for a
+/// technique, `Hard (x-wing)` for a level and a technique.
 pub fn level_name(level: &str) -> String {
+    if let Some((range, technique)) = level.split_once('+') {
+        return format!("{} ({})", level_name(range.trim()), technique.trim());
+    }
     if level.contains('/') {
         return format!("Band {level}");
     }
