@@ -96,6 +96,115 @@ pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
     })
 }
 
+/// A share of a publisher's puzzles that makes a rule: a symmetry or minimality that at least
+/// this share of a level's puzzles has becomes the level's rule.
+pub const RULE_SHARE: f64 = 0.9;
+
+/// The symmetries a profile measures, in the order a rule prefers them on a tie.
+const MEASURED: [Symmetry; 4] = [
+    Symmetry::Rotate180,
+    Symmetry::Rotate90,
+    Symmetry::Mirror,
+    Symmetry::Diagonal,
+];
+
+/// How a publisher lays out one level's puzzles: what `calibrate --labelled` measures and
+/// turns into layout rules ([`Profile::rules`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// Its puzzles.
+    pub puzzles: usize,
+    /// Clue counts: the 10th percentile, the median and the 90th percentile.
+    pub clues: (u32, u32, u32),
+    /// The share of its puzzles whose clue pattern has each symmetry (`rotate180`, `rotate90`,
+    /// `mirror`, `diagonal`).
+    pub symmetric: [(Symmetry, f64); 4],
+    /// The share that is minimal by the orbits of [`Profile::symmetry`] (no orbit of clues
+    /// can be removed keeping one solution).
+    pub minimal: f64,
+    /// The share with an empty row, column or box.
+    pub empty_house: f64,
+    /// The symmetry at least [`RULE_SHARE`] of them have (the first of rotate180, rotate90,
+    /// mirror, diagonal), or none.
+    pub symmetry: Symmetry,
+}
+
+impl Profile {
+    /// The profile of one level's puzzles (each with one solution), on the current rayon pool.
+    pub fn of(puzzles: &[Puzzle]) -> Profile {
+        use rayon::prelude::*;
+        let n = puzzles.len().max(1) as f64;
+        let mut clues: Vec<u32> = puzzles.iter().map(|p| p.clues() as u32).collect();
+        clues.sort_unstable();
+        let at = |q: f64| {
+            clues
+                .get(((clues.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        let share = |f: &(dyn Fn(&Puzzle) -> bool + Sync)| {
+            puzzles.par_iter().filter(|p| f(p)).count() as f64 / n
+        };
+        let symmetric = MEASURED.map(|s| (s, share(&|p| s.holds_for(p))));
+        let symmetry = symmetric
+            .iter()
+            .find(|(_, x)| *x >= RULE_SHARE)
+            .map_or(Symmetry::None, |(s, _)| *s);
+        Profile {
+            puzzles: puzzles.len(),
+            clues: (at(0.1), at(0.5), at(0.9)),
+            symmetric,
+            minimal: share(&|p| is_minimal(p, symmetry)),
+            empty_house: share(&has_empty_house),
+            symmetry,
+        }
+    }
+
+    /// The layout rules that reproduce it: clues from its 10th to its 90th percentile, its
+    /// symmetry, and minimal when at least [`RULE_SHARE`] of its puzzles are.
+    pub fn rules(&self) -> Layout {
+        Layout {
+            symmetry: self.symmetry,
+            clues: Some((self.clues.0, self.clues.2)),
+            minimal: self.minimal >= RULE_SHARE,
+            techniques: None,
+        }
+    }
+}
+
+/// True when a row, column or box of `p` holds no clue.
+fn has_empty_house(p: &Puzzle) -> bool {
+    crate::grid::House::all().any(|h| h.cells().iter().all(|&c| p.get(c).is_none()))
+}
+
+/// The profiles of a publisher's levels beside the rules chosen, as `calibrate --labelled`
+/// prints them: one line per level (`names[i]` with `profiles[i]`).
+pub fn profiles_text(names: &[String], profiles: &[Profile]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "layout\tpuzzles\tclues p10/median/p90\trotate180\trotate90\tmirror\tdiagonal\tminimal\tempty house\trules\n",
+    );
+    let pct = |x: f64| format!("{:.0}%", 100.0 * x);
+    for (name, p) in names.iter().zip(profiles) {
+        let _ = writeln!(
+            s,
+            "{name}\t{}\t{}/{}/{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            p.puzzles,
+            p.clues.0,
+            p.clues.1,
+            p.clues.2,
+            pct(p.symmetric[0].1),
+            pct(p.symmetric[1].1),
+            pct(p.symmetric[2].1),
+            pct(p.symmetric[3].1),
+            pct(p.minimal),
+            pct(p.empty_house),
+            p.rules()
+        );
+    }
+    s
+}
+
 /// Why a layout rule does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {

@@ -430,6 +430,11 @@ pub struct CalibrateArgs {
     /// Nothing changes if a line is bad, a name unknown or a level has fewer than 20 puzzles.
     #[arg(long, requires = "from")]
     pub labelled: bool,
+    /// With --labelled: store each level's layout rules measured from its labelled puzzles
+    /// (clues from their 10th to their 90th percentile, a symmetry or minimality that 90% of
+    /// them have); later level builds keep them.
+    #[arg(long, requires = "labelled")]
+    pub layouts: bool,
     /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles)
     /// and, without --levels, the default levels.
     #[arg(long = "default")]

@@ -635,6 +635,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     }
     let mut bad = 0;
     let mut reference = None;
+    let mut layouts = Vec::new();
     let mut levels = args.levels.clone().map(LevelChange::Names);
     if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
@@ -646,6 +647,33 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
                 pool.install(|| bank::levels::fit_file(path, args.levels.as_ref(), rating))?;
             let summary = bank::levels::summary(&fit, rating);
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
+            // The publisher's layout, level by level, and the rules that reproduce it.
+            spin.set_message("measuring the layout of each level");
+            let names = fit.set.names().names().to_vec();
+            let profiles: Vec<bank::Profile> = pool.install(|| {
+                (0..names.len())
+                    .map(|i| {
+                        let puzzles: Vec<pseudoku::Puzzle> = fit
+                            .examples
+                            .iter()
+                            .filter(|e| e.level == i)
+                            .map(|e| e.puzzle)
+                            .collect();
+                        bank::Profile::of(&puzzles)
+                    })
+                    .collect()
+            });
+            let text = bank::profiles_text(&names, &profiles);
+            spin.suspend(|| io::stdout().write_all(text.as_bytes()))?;
+            if args.layouts {
+                layouts = names
+                    .iter()
+                    .zip(&profiles)
+                    .map(|(n, p)| (n.clone(), p.rules().to_string()))
+                    .collect();
+            } else {
+                spin.suspend(|| writeln!(io::stdout(), "(the rules are stored with --layouts)"))?;
+            }
             levels = Some(match fit.kept_model() {
                 Some(model) => LevelChange::Learned(fit.set.clone(), model.clone()),
                 None => LevelChange::Set(fit.set),
@@ -685,6 +713,7 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         reference,
         rating: args.rating,
         levels,
+        layouts,
         force: args.force,
     };
     spin.set_message("recomputing every stored level");

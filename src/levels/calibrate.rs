@@ -347,6 +347,8 @@ pub struct Calibration {
     pub rating: Option<RatingKind>,
     /// The levels.
     pub levels: Option<LevelChange>,
+    /// Layout rules to store, by level name (as `Layout` writes them).
+    pub layouts: Vec<(String, String)>,
     /// Apply it even when a level would hold no puzzle of the reference.
     pub force: bool,
 }
@@ -536,6 +538,9 @@ pub fn calibrate_with_progress(
         return Err(LevelsError::EmptyLevels { levels: set, empty });
     }
     store::settings::set_levels(&tx, &set)?;
+    for (level, rules) in &change.layouts {
+        store::settings::set_layout(&tx, level, rules)?;
+    }
     // A bank keeps its model until its levels change (a new reference or rating, or new
     // names for as many levels, leave it: it reads neither).
     let keep_model = before.model.is_some()

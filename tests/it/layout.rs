@@ -174,3 +174,94 @@ fn a_bank_with_layout_rules_does_not_depend_on_the_thread_count() {
     assert_eq!(banks[0].len(), 20);
     assert_eq!(banks[0], banks[1]);
 }
+
+#[test]
+fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    // The "publisher": every puzzle symmetric under a half turn, 24 to 32 clues.
+    let theirs = dir.path().join("theirs.db");
+    pseudoku()
+        .args(["build", "--per-level", "20", "--symmetry", "rotate180"])
+        .args(["--clues", "24..32", "--db"])
+        .arg(&theirs)
+        .assert()
+        .success();
+    let conn = Connection::open(&theirs).unwrap();
+    let names = ["easy", "medium", "hard", "expert"];
+    let lines: Vec<String> = rows(&conn)
+        .iter()
+        .map(|(p, level, ..)| format!("{p}\t{}", names[*level as usize]))
+        .collect();
+    let file = dir.path().join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+
+    let ours = dir.path().join("ours.db");
+    build_levels(&ours, 5, 2);
+    let calibrate = |layouts: bool| {
+        let mut cmd = pseudoku();
+        cmd.args([
+            "calibrate",
+            "--labelled",
+            "--levels",
+            "easy,medium,hard,expert",
+        ])
+        .arg("--from")
+        .arg(&file)
+        .arg("--db")
+        .arg(&ours);
+        if layouts {
+            cmd.arg("--layouts");
+        }
+        cmd.assert().success().get_output().stdout.clone()
+    };
+    // Without --layouts: the profile is printed, nothing is stored.
+    let out = text(&calibrate(false));
+    assert!(
+        out.contains("\nlayout\tpuzzles\tclues p10/median/p90\trotate180"),
+        "{out}"
+    );
+    assert!(out.contains("\neasy\t20\t"), "{out}");
+    assert!(
+        out.contains("(the rules are stored with --layouts)"),
+        "{out}"
+    );
+    let stored: i64 = scalar(
+        &Connection::open(&ours).unwrap(),
+        "SELECT COUNT(*) FROM settings WHERE key LIKE 'layout:%'",
+    );
+    assert_eq!(stored, 0);
+    // With it: each level's rules are the publisher's symmetry and clue range.
+    calibrate(true);
+    let ours_conn = Connection::open(&ours).unwrap();
+    for name in names {
+        let rules: String = scalar(
+            &ours_conn,
+            &format!("SELECT value FROM settings WHERE key = 'layout:{name}'"),
+        );
+        assert!(
+            rules.starts_with("symmetry=rotate180 clues="),
+            "{name}: {rules}"
+        );
+        let (a, b) = rules["symmetry=rotate180 clues=".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .split_once("..")
+            .unwrap();
+        let (a, b): (u32, u32) = (a.parse().unwrap(), b.parse().unwrap());
+        assert!(24 <= a && a <= b && b <= 32, "{name}: {rules}");
+    }
+    // The next level build keeps them.
+    build_levels(&ours, 5, 2);
+    let last: i64 = scalar(&ours_conn, "SELECT MAX(id) FROM builds");
+    let rotate180 = parse_symmetry("rotate180").unwrap();
+    let new: Vec<_> = rows(&ours_conn)
+        .into_iter()
+        .filter(|r| r.4 == last)
+        .collect();
+    assert_eq!(new.len(), 20);
+    for (p, _, clues, ..) in &new {
+        assert!(rotate180.holds_for(p), "{p}");
+        assert!((24..=32).contains(clues), "{clues}");
+    }
+}
