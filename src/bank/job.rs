@@ -162,6 +162,10 @@ pub fn generate(
             if layout.minimal && *source == Source::Standard {
                 puzzle = minimize(&puzzle, symmetry, &mut rng);
             }
+            if let Some(range) = layout.clues {
+                let minimized = layout.minimal && *source == Source::Standard;
+                puzzle = fit_clues(&puzzle, &solution, symmetry, range, layout.minimal, minimized, &mut rng);
+            }
             JobResult::Puzzle(Box::new(Generated {
                 job,
                 seed_index: None,
@@ -198,6 +202,76 @@ fn minimize(p: &Puzzle, symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
         .filter(|o| o.iter().any(|&c| p.get(c).is_some()))
         .collect();
     crate::generate::mask(p.as_bytes(), &mut orbits, rng)
+}
+
+/// `p` (symmetric under `symmetry`, one solution `solution`) brought into the clue range
+/// `(low, high)` where it can be, to a count drawn uniformly in the range, by whole orbits in
+/// random order: too few clues, orbits of empty cells filled from the solution (not for a
+/// minimal layout, which that would break) without passing `high`; too many, orbits of clues
+/// removed while the solution stays unique (not when it was just made minimal by orbits,
+/// `minimized`: none can go).
+/// A level's clue range is so generated, not only filtered: a publisher's easy puzzles have
+/// more clues than the generators leave, their hardest fewer. What still falls outside is
+/// left to the level's filter.
+fn fit_clues(
+    p: &Puzzle,
+    solution: &Grid,
+    symmetry: Symmetry,
+    (low, high): (u32, u32),
+    minimal: bool,
+    minimized: bool,
+    rng: &mut Rng,
+) -> Puzzle {
+    let mut cells = *p.as_bytes();
+    let mut n = p.clues() as u32;
+    if (low..=high).contains(&n) || low > high {
+        return *p;
+    }
+    let target = low + rng.below(high - low + 1);
+    if n < low && !minimal {
+        let mut empty: Vec<Vec<Cell>> = symmetry
+            .orbits()
+            .into_iter()
+            .filter(|o| o.iter().all(|&c| cells[c.index()] == 0))
+            .collect();
+        rng.shuffle(&mut empty);
+        for orbit in empty {
+            if n >= target {
+                break;
+            }
+            if n + orbit.len() as u32 > high {
+                continue;
+            }
+            for c in &orbit {
+                cells[c.index()] = solution.get(*c).get();
+            }
+            n += orbit.len() as u32;
+        }
+    } else if n > high && !minimized {
+        let mut full: Vec<Vec<Cell>> = symmetry
+            .orbits()
+            .into_iter()
+            .filter(|o| o.iter().all(|&c| cells[c.index()] != 0))
+            .collect();
+        rng.shuffle(&mut full);
+        for orbit in full {
+            if n <= target {
+                break;
+            }
+            if n < low + orbit.len() as u32 {
+                continue;
+            }
+            let mut fewer = cells;
+            for c in &orbit {
+                fewer[c.index()] = 0;
+            }
+            if crate::solve::is_unique(&Puzzle::from_bytes_unchecked(fewer)) {
+                cells = fewer;
+                n -= orbit.len() as u32;
+            }
+        }
+    }
+    Puzzle::from_bytes_unchecked(cells)
 }
 
 /// The symmetries of a seed tried for a symmetric layout (see [`pseudo_generate`]).
@@ -293,6 +367,10 @@ pub fn pseudo_generate(
     }
     if layout.minimal || symmetry != Symmetry::None {
         puzzle = minimize(&puzzle, symmetry, &mut rng);
+    }
+    if let Some(range) = layout.clues {
+        let minimized = layout.minimal || symmetry != Symmetry::None;
+        puzzle = fit_clues(&puzzle, &solution, symmetry, range, layout.minimal, minimized, &mut rng);
     }
     let canon = canon::canonical(&puzzle);
     JobResult::Puzzle(Box::new(Generated {
@@ -409,6 +487,36 @@ impl From<Rated> for NewPuzzle {
             transform: r.transform.map(|t| t.rank()),
             job: r.job,
             hardest: Some(rating.hardest),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clue_range_is_reached_by_orbits_keeping_the_solution() {
+        let mut rng = Rng::new(11);
+        for round in 0..40 {
+            let symmetry = [Symmetry::None, Symmetry::Rotate180][round % 2];
+            let p = crate::generate::random_minimal(&mut rng, symmetry);
+            let solution = crate::solve::solve(&p).unique().unwrap();
+            let n = p.clues() as u32;
+            // More clues: added from the solution, by orbits, into the range.
+            let more = fit_clues(&p, &solution, symmetry, (n + 6, n + 9), false, false, &mut rng);
+            assert!((n + 6..=n + 9).contains(&(more.clues() as u32)), "{more}");
+            assert!(symmetry.holds_for(&more));
+            assert_eq!(crate::solve::solve(&more).unique(), Some(solution));
+            // Fewer: removed while unique, from the richer puzzle back into a lower range.
+            let fewer = fit_clues(&more, &solution, symmetry, (n, n + 3), false, false, &mut rng);
+            let m = fewer.clues() as u32;
+            assert!(m <= more.clues() as u32 && m >= n, "{m} from {}", more.clues());
+            assert!(symmetry.holds_for(&fewer));
+            assert_eq!(crate::solve::solve(&fewer).unique(), Some(solution));
+            // A minimal layout gets no clue added; a puzzle in range is left as it is.
+            assert_eq!(fit_clues(&p, &solution, symmetry, (n + 6, n + 9), true, true, &mut rng), p);
+            assert_eq!(fit_clues(&p, &solution, symmetry, (n - 2, n + 2), false, false, &mut rng), p);
         }
     }
 }

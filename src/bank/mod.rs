@@ -64,7 +64,7 @@ pub use layout::{
 };
 pub use merge::{merge, MergeOptions, Merged};
 pub use shard::{Shard, ShardError, DEFAULT_MARGIN};
-pub use targets::{Aim, TargetProgress};
+pub use targets::{level_layouts, Aim, TargetProgress};
 pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
 pub use crate::generate::Symmetry;

@@ -185,6 +185,19 @@ pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, 
     }
 }
 
+/// The levels of the bank `conn` that have layout rules, with their rules, easiest first.
+pub fn level_layouts(conn: &rusqlite::Connection) -> Result<Vec<(String, Layout)>, BankError> {
+    let (_, set) = store::settings::levels(conn)?;
+    let mut out = Vec::new();
+    for name in set.names().names() {
+        let layout = stored_layout(conn, name)?;
+        if !layout.is_free() {
+            out.push((name.clone(), layout));
+        }
+    }
+    Ok(out)
+}
+
 /// Plans the quotas (each with its layout rules) of build `build_id` (rating the seeds on
 /// `pool`): each one's source and what the build already stored in it.
 pub fn plan(

@@ -468,6 +468,25 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     for t in &prog.targets {
         say!("{t}");
     }
+    // Rules bind the builds of levels: say so when a build of a count or of bands ran past
+    // levels that have them.
+    if opts.per_level.is_none()
+        && !opts
+            .targets
+            .iter()
+            .any(|(a, _)| matches!(a, bank::Aim::Level(_)))
+    {
+        let ruled = bank::level_layouts(&bank::open_existing(&args.db)?)?;
+        if !ruled.is_empty() {
+            let list: Vec<String> = ruled.iter().map(|(n, l)| format!("{n} ({l})")).collect();
+            warn!(
+                "pseudoku: note: levels {} have layout rules, which bind builds of levels only: \
+                 this build stored puzzles by their rating alone, so some may break their \
+                 level's rules; build with --per-level or --level NAME to keep them",
+                list.join(", ")
+            );
+        }
+    }
     if !prog.targets.is_empty() {
         let bands = (opts.targets.iter())
             .filter(|(aim, _)| matches!(aim, bank::Aim::Band(_)))

@@ -264,4 +264,14 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
         assert!(rotate180.holds_for(p), "{p}");
         assert!((24..=32).contains(clues), "{clues}");
     }
+    // A build of a count stores by rating alone, and says so.
+    pseudoku()
+        .args(["build", "--count", "5", "--db"])
+        .arg(&ours)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "have layout rules, which bind builds of levels only",
+        ))
+        .stderr(predicates::str::contains("easy (symmetry=rotate180 clues="));
 }
