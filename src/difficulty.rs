@@ -229,7 +229,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut strategies = [0.0; Strategy::COUNT];
-    let mut per_run: Vec<[u32; Strategy::COUNT]> = Vec::with_capacity(runs as usize);
+    let mut applied = [0u32; Strategy::COUNT];
     let mut hardest_of_run = Vec::with_capacity(runs as usize);
     let mut values = Vec::with_capacity(runs as usize);
     let mut hardest = 0;
@@ -248,7 +248,9 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
             .rposition(|&s| r.strategies[s as usize] > 0)
             .unwrap_or(0);
         hardest_of_run.push(rank);
-        per_run.push(r.strategies);
+        for (a, &b) in applied.iter_mut().zip(&r.strategies) {
+            *a += b;
+        }
         values.push(weigh(&f, &WEIGHTS));
         hardest = hardest.max(r.hardest);
     }
@@ -258,11 +260,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
         *share = hardest_of_run.iter().filter(|&&h| h >= r).count() as f64 / n;
     }
     let hardest_step = LADDER_ORDER[hardest_of_run[hardest_of_run.len() / 2]];
-    let hardest_steps = per_run
-        .iter()
-        .map(|s| f64::from(s[hardest_step as usize]))
-        .sum::<f64>()
-        / n;
+    let hardest_steps = f64::from(applied[hardest_step as usize]) / n;
     let work = values.iter().sum::<f64>() / n;
     let sd = if runs > 1 {
         (values.iter().map(|v| (v - work).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()

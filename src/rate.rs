@@ -7,7 +7,7 @@
 pub use crate::difficulty::Difficulty;
 pub use crate::hsolve::{Hsolve, RateError};
 pub use crate::scale::RatingKind;
-pub use crate::technique::{HardestStep, Strategy, Technique};
+pub use crate::technique::{HardestStep, Strategy, Technique, UnknownTechnique};
 
 use crate::canon::{Canonical, Key};
 use crate::difficulty;

@@ -170,6 +170,12 @@ impl Strategy {
         Strategy::ALL.get(usize::from(code)).copied()
     }
 
+    /// The strategy named `name` as [`Strategy::from_name`] reads it, or an error that lists
+    /// every name.
+    pub fn parse(name: &str) -> Result<Strategy, UnknownTechnique> {
+        Strategy::from_name(name).ok_or_else(|| UnknownTechnique(name.to_string()))
+    }
+
     /// The strategy named `name` ([`Strategy::name`]), ignoring case, spaces, hyphens and
     /// underscores (`x-wing`, `XWing`, `x_wing`); `coloring` and `colouring` name simple
     /// colouring, `trial` trial and error.
@@ -230,3 +236,8 @@ impl fmt::Display for Strategy {
         f.write_str(self.name())
     }
 }
+
+/// A name that is no technique of the `difficulty` ladder ([`Strategy::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no technique is called {0:?}; the techniques are: {names}", names = Strategy::ALL.map(Strategy::name).join(", "))]
+pub struct UnknownTechnique(pub String);

@@ -163,7 +163,8 @@ pub fn generate(
                 puzzle = minimize(&puzzle, symmetry, &mut rng);
             }
             if let Some(range) = layout.clues {
-                let minimized = layout.minimal && *source == Source::Standard;
+                // A random minimal puzzle, or a standard one just made minimal: none can go.
+                let minimized = layout.minimal || *source != Source::Standard;
                 puzzle = fit_clues(&puzzle, &solution, symmetry, range, layout.minimal, minimized, &mut rng);
             }
             JobResult::Puzzle(Box::new(Generated {

@@ -177,15 +177,34 @@ fn has_empty_house(p: &Puzzle) -> bool {
     crate::grid::House::all().any(|h| h.cells().iter().all(|&c| p.get(c).is_none()))
 }
 
+/// The profile of each level of labelled puzzles, easiest first, with the level's name (on the
+/// current rayon pool).
+pub fn profiles(fit: &crate::levels::labelled::LabelledFit) -> Vec<(String, Profile)> {
+    let names = fit.set.names().names();
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let puzzles: Vec<Puzzle> = fit
+                .examples
+                .iter()
+                .filter(|e| e.level == i)
+                .map(|e| e.puzzle)
+                .collect();
+            (name.clone(), Profile::of(&puzzles))
+        })
+        .collect()
+}
+
 /// The profiles of a publisher's levels beside the rules chosen, as `calibrate --labelled`
-/// prints them: one line per level (`names[i]` with `profiles[i]`).
-pub fn profiles_text(names: &[String], profiles: &[Profile]) -> String {
+/// prints them: one line per level.
+pub fn profiles_text(profiles: &[(String, Profile)]) -> String {
     use std::fmt::Write as _;
     let mut s = String::from(
         "layout\tpuzzles\tclues p10/median/p90\trotate180\trotate90\tmirror\tdiagonal\tminimal\tempty house\trules\n",
     );
     let pct = |x: f64| format!("{:.0}%", 100.0 * x);
-    for (name, p) in names.iter().zip(profiles) {
+    for (name, p) in profiles {
         let _ = writeln!(
             s,
             "{name}\t{}\t{}/{}/{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",

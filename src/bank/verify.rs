@@ -131,10 +131,8 @@ pub fn verify_with_progress(
                             row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let level = match &model {
-                        Some(m) => m.level(&rating),
-                        None => levels.of(rating.value(kind)) as u32,
-                    };
+                    let level =
+                        crate::levels::calibrate::level_of(&rating, kind, &levels, model.as_ref());
                     if row.level != Some(level) {
                         bad(format!("level {level} != stored {:?}", row.level));
                     }

@@ -217,16 +217,7 @@ pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
 /// Parses `--threads`: 0 (all cores) up to [`THREADS_PER_CORE`] per core of this machine.
 /// A technique of the `difficulty` ladder by name (`x-wing`, `XWing`, `hidden pair`, ...).
 pub fn parse_technique(s: &str) -> Result<pseudoku::rate::Strategy, String> {
-    pseudoku::rate::Strategy::from_name(s).ok_or_else(|| {
-        format!(
-            "no technique is called {s:?}; the techniques are: {}",
-            pseudoku::rate::Strategy::ALL
-                .iter()
-                .map(|t| t.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+    pseudoku::rate::Strategy::parse(s).map_err(|e| e.to_string())
 }
 
 pub fn parse_threads(s: &str) -> Result<usize, String> {

@@ -668,26 +668,12 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
             // The publisher's layout, level by level, and the rules that reproduce it.
             spin.set_message("measuring the layout of each level");
-            let names = fit.set.names().names().to_vec();
-            let profiles: Vec<bank::Profile> = pool.install(|| {
-                (0..names.len())
-                    .map(|i| {
-                        let puzzles: Vec<pseudoku::Puzzle> = fit
-                            .examples
-                            .iter()
-                            .filter(|e| e.level == i)
-                            .map(|e| e.puzzle)
-                            .collect();
-                        bank::Profile::of(&puzzles)
-                    })
-                    .collect()
-            });
-            let text = bank::profiles_text(&names, &profiles);
+            let profiles = pool.install(|| bank::profiles(&fit));
+            let text = bank::profiles_text(&profiles);
             spin.suspend(|| io::stdout().write_all(text.as_bytes()))?;
             if args.layouts {
-                layouts = names
+                layouts = profiles
                     .iter()
-                    .zip(&profiles)
                     .map(|(n, p)| (n.clone(), p.rules().to_string()))
                     .collect();
             } else {

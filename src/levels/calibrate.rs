@@ -122,10 +122,7 @@ impl Levels {
     /// The level (0 = easiest) of a rated puzzle: the model's when the bank has one, else
     /// the range its rating falls in.
     pub fn level(&self, rating: &Rating) -> u32 {
-        match &self.model {
-            Some(m) => m.level(rating),
-            None => self.set.of(rating.value(self.rating)) as u32,
-        }
+        level_of(rating, self.rating, &self.set, self.model.as_ref())
     }
 
     /// The level of a puzzle from its rating on the bank's scale alone: `None` when the bank
@@ -165,6 +162,16 @@ impl Levels {
             set,
             model,
         })
+    }
+}
+
+/// The level (0 = easiest) of a rated puzzle in a bank rated by `kind` with the levels `set`
+/// and the level model `model`: the model's when there is one, else the range of `set` its
+/// rating falls in.
+pub fn level_of(rating: &Rating, kind: RatingKind, set: &LevelSet, model: Option<&LevelModel>) -> u32 {
+    match model {
+        Some(m) => m.level(rating),
+        None => set.of(rating.value(kind)) as u32,
     }
 }
 

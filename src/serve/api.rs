@@ -537,18 +537,7 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
 fn technique(q: &NextQuery) -> Result<Option<Strategy>, ApiError> {
     q.technique
         .as_deref()
-        .map(|name| {
-            Strategy::from_name(name).ok_or_else(|| {
-                ApiError::BadRequest(format!(
-                    "no technique is called {name:?}; the techniques are: {}",
-                    Strategy::ALL
-                        .iter()
-                        .map(|t| t.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })
-        })
+        .map(|name| Strategy::parse(name).map_err(|e| ApiError::BadRequest(e.to_string())))
         .transpose()
 }
 

@@ -412,17 +412,24 @@ pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
         "SELECT id, puzzle FROM puzzles
          WHERE difficulty IS NULL OR level IS NULL OR step IS NULL ORDER BY id",
     )?;
-    let mut rows = stmt.query([])?;
+    let rows = id_and_puzzle(stmt.query([])?)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, puzzle)| Stale { id, puzzle })
+        .collect())
+}
+
+/// Rows of `(id, puzzle)` read as such; a row whose cells cannot be read is an error that
+/// names it ([`StoreError::Damaged`]).
+fn id_and_puzzle(mut rows: rusqlite::Rows<'_>) -> Result<Vec<(i64, Puzzle)>> {
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let id = r.get(0)?;
-        out.push(Stale {
+        let puzzle = stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
             id,
-            puzzle: stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
-                id,
-                what: e.to_string(),
-            })?,
-        });
+            what: e.to_string(),
+        })?;
+        out.push((id, puzzle));
     }
     Ok(out)
 }
@@ -466,19 +473,8 @@ pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
 pub fn chunk_after(conn: &Connection, after: i64, limit: u32) -> Result<Vec<(i64, Puzzle)>> {
     let mut stmt =
         conn.prepare_cached("SELECT id, puzzle FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2")?;
-    let mut rows = stmt.query(params![after, limit])?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        let id = r.get(0)?;
-        out.push((
-            id,
-            stored_puzzle(r.get_ref(1)?).map_err(|e| StoreError::Damaged {
-                id,
-                what: e.to_string(),
-            })?,
-        ));
-    }
-    Ok(out)
+    let rows = id_and_puzzle(stmt.query(params![after, limit])?)?;
+    Ok(rows)
 }
 
 /// Sets the level of each row `(id, level)` inside the caller's transaction.
