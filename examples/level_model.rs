@@ -1,5 +1,6 @@
 //! Levels learned from labelled puzzles, both ways: cut points on one rating against the
-//! ordinal model on every feature (`calibrate --from FILE --labelled`), held out, on every
+//! level model on every feature (the ordinal or the multinomial regression, whichever does
+//! better held out) (`calibrate --from FILE --labelled`), held out, on every
 //! labelled scale the reference data gives. Writes `docs/level-model.md`.
 //!
 //! ```text
@@ -132,7 +133,7 @@ fn main() {
             .unwrap_or_else(|e| panic!("{}: {e}", scale.name));
         let seconds = started.elapsed().as_secs_f64();
         let cuts = fit.cross_validation.confusion();
-        let model = &fit.model_held_out;
+        let model = &fit.model.held_out;
         let kept = match fit.kept {
             Kept::Model => "model",
             Kept::Cuts => "cut points",
@@ -148,12 +149,13 @@ fn main() {
         let _ = writeln!(
             report,
             "\n## {}\n\n`{}`, levels {} ({} puzzles, rated and fitted in {seconds:.1} s; the \
-             model's penalty on all of them: {}).\n\n```text\n{}```",
+             model: {}, its penalty on all of them: {}).\n\n```text\n{}```",
             scale.name,
             scale.file,
             scale.levels,
             fit.examples.len(),
-            fit.model.ordinal.lambda,
+            fit.model.model.fitted.name(),
+            fit.model.model.fitted.lambda(),
             pseudoku::bank::levels::summary(&fit, RatingKind::Difficulty)
         );
         let fmt = |v: Vec<f64>| {
@@ -178,7 +180,8 @@ fn main() {
          says how). Each scale is given to `calibrate --from FILE --labelled` as it would be \
          by a publisher; the figures are the share of puzzles put in their own level by a fit \
          made without them (two halves by class key, both ways). The model is the \
-         proportional-odds regression on {} features of the rating ([levels](guide/levels.md)); \
+         ordinal or the multinomial regression on {} features of the rating and of a player's \
+         path, whichever does better held out ([levels](guide/levels.md)); \
          the cut points are the exact best cuts on `difficulty`. `calibrate` keeps the better.\n\n\
          {table}{report}",
         pseudoku::bank::levels::FEATURE_COUNT

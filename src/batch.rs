@@ -32,7 +32,7 @@ pub enum Task {
         json: bool,
         /// The levels each puzzle is named on: a bank's (its level model's when it has one,
         /// else its rating's ranges; `None`: the default levels of `difficulty`).
-        levels: Option<Levels>,
+        levels: Option<Box<Levels>>,
     },
     /// The next step for a player: `puzzle TAB technique TAB nudge TAB hint TAB move`, or JSON
     /// lines ([`crate::hint::Hint::to_json`]). A line may carry the player's entries after the
@@ -144,7 +144,7 @@ impl Task {
                 let level = match levels {
                     Some(l) => l
                         .set
-                        .name(l.level(&rating) as usize)
+                        .name(l.level(&p, &rating) as usize)
                         .unwrap_or_default()
                         .to_string(),
                     None => rating.default_level(),

@@ -126,6 +126,7 @@ pub const FEATURES: usize = 14;
 /// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
 /// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
 /// and of deeper trials.
+#[cfg_attr(not(feature = "dev"), allow(dead_code))]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "checks: full house and hidden single in a box",
     "checks: hidden single in a row or column",

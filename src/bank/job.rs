@@ -465,7 +465,7 @@ impl Measured {
             seed_id,
             transform,
             percentile: levels.percentile(d, h),
-            level: levels.level(&graded.rating),
+            level: levels.level(&graded.puzzle, &graded.rating),
             graded,
         }
     }

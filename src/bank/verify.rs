@@ -131,8 +131,13 @@ pub fn verify_with_progress(
                             row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let level =
-                        crate::levels::calibrate::level_of(&rating, kind, &levels, model.as_ref());
+                    let level = crate::levels::calibrate::level_of(
+                        &p,
+                        &rating,
+                        kind,
+                        &levels,
+                        model.as_ref(),
+                    );
                     if row.level != Some(level) {
                         bad(format!("level {level} != stored {:?}", row.level));
                     }

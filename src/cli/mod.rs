@@ -211,7 +211,9 @@ fn batch(
 
 fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     let levels = match &args.db {
-        Some(db) => Some(bank::levels::Levels::read(&bank::open_existing(db)?)?),
+        Some(db) => Some(Box::new(bank::levels::Levels::read(&bank::open_existing(
+            db,
+        )?)?)),
         None => None,
     };
     batch(

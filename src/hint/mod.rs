@@ -529,3 +529,33 @@ pub fn candidate_grid(st: &Candidates) -> String {
     }
     out
 }
+
+/// One step of a player's [`path`]: the technique, its ladder position ([`Hint::rung`]) and
+/// whether it leaves a hidden single on the board (a step that does is what some graders call
+/// *direct*: it leads straight to a placement found without candidates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathStep {
+    /// The technique of the step.
+    pub strategy: Strategy,
+    /// How far up the ladder it is ([`Hint::rung`]).
+    pub rung: u8,
+    /// Whether a hidden single is open after it.
+    pub direct: bool,
+}
+
+/// The steps of the [`walkthrough`] of `puzzle` (whose solution is `solution`) without their
+/// words: what a player following the easiest technique at every step would use, in order.
+pub fn path(puzzle: &Puzzle, solution: &Grid) -> Vec<PathStep> {
+    let mut st = Candidates::new(puzzle);
+    let mut steps = Vec::new();
+    while !st.is_solved() {
+        let (a, full_house) = next_step(&st, solution);
+        st.apply(&st.restrict(&a.effect));
+        steps.push(PathStep {
+            strategy: a.strategy,
+            rung: rung_of(&a, full_house),
+            direct: !st.hidden_single_cells().is_empty(),
+        });
+    }
+    steps
+}

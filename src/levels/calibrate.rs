@@ -9,7 +9,7 @@ use super::{features, reference};
 use crate::grid::Puzzle;
 use crate::rate::Rating;
 use crate::input::{PuzzleReader, ReadError};
-use crate::scale::{LevelNames, LevelSet, RatingKind, Reference};
+use crate::scale::{LevelNames, LevelSet, RatingKind, Reference, DEFAULT_LAYOUTS, DEFAULT_LEVELS};
 use crate::store::{self, ReferenceRow, StoreError};
 use rayon::prelude::*;
 use std::path::Path;
@@ -121,8 +121,8 @@ impl Levels {
 
     /// The level (0 = easiest) of a rated puzzle: the model's when the bank has one, else
     /// the range its rating falls in.
-    pub fn level(&self, rating: &Rating) -> u32 {
-        level_of(rating, self.rating, &self.set, self.model.as_ref())
+    pub fn level(&self, puzzle: &Puzzle, rating: &Rating) -> u32 {
+        level_of(puzzle, rating, self.rating, &self.set, self.model.as_ref())
     }
 
     /// The level of a puzzle from its rating on the bank's scale alone: `None` when the bank
@@ -168,9 +168,15 @@ impl Levels {
 /// The level (0 = easiest) of a rated puzzle in a bank rated by `kind` with the levels `set`
 /// and the level model `model`: the model's when there is one, else the range of `set` its
 /// rating falls in.
-pub fn level_of(rating: &Rating, kind: RatingKind, set: &LevelSet, model: Option<&LevelModel>) -> u32 {
+pub fn level_of(
+    puzzle: &Puzzle,
+    rating: &Rating,
+    kind: RatingKind,
+    set: &LevelSet,
+    model: Option<&LevelModel>,
+) -> u32 {
     match model {
-        Some(m) => m.level(rating),
+        Some(m) => m.level(puzzle, rating),
         None => set.of(rating.value(kind)) as u32,
     }
 }
@@ -183,15 +189,21 @@ pub fn read_model(conn: &rusqlite::Connection) -> Result<Option<LevelModel>, Lev
     let Some(text) = store::settings::get(conn, MODEL_KEY)? else {
         return Ok(None);
     };
-    let model: LevelModel = serde_json::from_str(&text)
-        .map_err(|e| LevelsError::Model(format!("cannot be read ({e})")))?;
-    if model.features != features::VERSION {
+    // The version first: a model fitted on other features may be stored in another shape.
+    #[derive(serde::Deserialize)]
+    struct Version {
+        features: u32,
+    }
+    let unreadable = |e: serde_json::Error| LevelsError::Model(format!("cannot be read ({e})"));
+    let version: Version = serde_json::from_str(&text).map_err(unreadable)?;
+    if version.features != features::VERSION {
         return Err(LevelsError::Model(format!(
             "was fitted on features version {} and this program computes version {}",
-            model.features,
+            version.features,
             features::VERSION
         )));
     }
+    let model: LevelModel = serde_json::from_str(&text).map_err(unreadable)?;
     Ok(Some(model))
 }
 
@@ -213,9 +225,17 @@ pub fn ensure(
         if store::settings::get(&tx, "rating")?.is_none() {
             store::settings::set(&tx, "rating", rating.unwrap_or_default().name())?;
         }
-        // The levels are stored, so that later defaults do not move a bank's levels.
+        // The levels are stored, so that later defaults do not move a bank's levels; the
+        // default levels with their default layouts, unless the bank already has layouts.
         let (_, set) = store::settings::levels(&tx)?;
         store::settings::set_levels(&tx, &set)?;
+        if set.names().names().iter().eq(DEFAULT_LEVELS.iter()) {
+            for (name, rules) in DEFAULT_LEVELS.iter().zip(DEFAULT_LAYOUTS) {
+                if store::settings::layout(&tx, name)?.is_none() {
+                    store::settings::set_layout(&tx, name, rules)?;
+                }
+            }
+        }
         tx.commit().map_err(StoreError::from)?;
     } else if store::settings::get(conn, "difficulty_model")?.as_deref() != Some(model.as_str()) {
         upgrade(conn)?;
@@ -290,7 +310,7 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
                 Ok(store::puzzles::Refreshed {
                     id: row.id,
                     difficulty: rating.difficulty,
-                    level: levels.level(&rating),
+                    level: levels.level(&row.puzzle, &rating),
                     hardest: rating.hardest,
                 })
             })
@@ -320,7 +340,7 @@ fn model_levels(
             .par_iter()
             .map(|&(id, p)| {
                 crate::rate::rate(&p, None)
-                    .map(|r| (id, model.level(&r)))
+                    .map(|r| (id, model.level(&p, &r)))
                     .map_err(|e| LevelsError::Stale {
                         id,
                         reason: format!("cannot be rated: {e}"),
@@ -545,6 +565,21 @@ pub fn calibrate_with_progress(
         return Err(LevelsError::EmptyLevels { levels: set, empty });
     }
     store::settings::set_levels(&tx, &set)?;
+    // The default layouts go with the default levels: levels learned from a publisher's
+    // puzzles, or other names, drop the default rules still as they were stored.
+    let default_names = set.names().names().iter().eq(DEFAULT_LEVELS.iter());
+    let labelled = matches!(
+        change.levels,
+        Some(LevelChange::Set(_) | LevelChange::Learned(..))
+    );
+    for (name, rules) in DEFAULT_LEVELS.iter().zip(DEFAULT_LAYOUTS) {
+        let stored = store::settings::layout(&tx, name)?;
+        if (labelled || !default_names) && stored.as_deref() == Some(rules) {
+            store::settings::remove(&tx, &format!("layout:{name}"))?;
+        } else if default_names && !labelled && change.levels.is_some() && stored.is_none() {
+            store::settings::set_layout(&tx, name, rules)?;
+        }
+    }
     for (level, rules) in &change.layouts {
         store::settings::set_layout(&tx, level, rules)?;
     }

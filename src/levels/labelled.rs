@@ -14,7 +14,7 @@
 //! level's median rating above the one before).
 
 use super::fit::{self, CrossValidation};
-use super::model::{LevelModel, Sample};
+use super::model::{LevelModel, ModelFit, Sample};
 use super::{features, LevelsError};
 use crate::grid::Puzzle;
 use crate::scale::{LevelNames, LevelSet, RatingKind};
@@ -62,10 +62,8 @@ pub struct LabelledFit {
     pub cross_validation: CrossValidation,
     /// The confusion matrix of [`LabelledFit::set`] on every example (what it was fitted on).
     pub fitted: Vec<Vec<u64>>,
-    /// The model fitted on every example.
-    pub model: LevelModel,
-    /// The model's held-out confusion matrix (each half classified by a model of the other).
-    pub model_held_out: Vec<Vec<u64>>,
+    /// The model fitted on every example, and how the regressions tried did held out.
+    pub model: ModelFit,
     /// The one to keep.
     pub kept: Kept,
 }
@@ -73,7 +71,7 @@ pub struct LabelledFit {
 impl LabelledFit {
     /// The model, when it is the one kept.
     pub fn kept_model(&self) -> Option<&LevelModel> {
-        (self.kept == Kept::Model).then_some(&self.model)
+        (self.kept == Kept::Model).then_some(&self.model.model)
     }
 }
 
@@ -197,13 +195,16 @@ pub fn fit_file(
         use rayon::prelude::*;
         lines
             .par_iter()
-            .map(|l| crate::rate::rate(&l.puzzle, None))
+            .map(|l| crate::rate::rate(&l.puzzle, None).map(|r| {
+                let x = features::of(&l.puzzle, &r);
+                (r, x)
+            }))
             .collect()
     };
     let mut examples = Vec::with_capacity(lines.len());
     for (l, r) in lines.iter().zip(rated) {
         match r {
-            Ok(r) => {
+            Ok((r, x)) => {
                 let seed = crate::canon::key(&l.puzzle).seed();
                 examples.push(Example {
                     at: l.at.clone(),
@@ -212,7 +213,7 @@ pub fn fit_file(
                     rating: r.value(rating),
                     half: (seed & 1) as usize,
                     inner: (seed >> 1 & 1) as usize,
-                    features: features::of(&r),
+                    features: x,
                 });
             }
             Err(e) => problems.push(format!("{}: {e}", l.at)),
@@ -289,8 +290,8 @@ pub fn fit_file(
             inner: e.inner,
         })
         .collect();
-    let (model, model_held_out) = LevelModel::fit(&samples, k);
-    let kept = if fit::agreement(&model_held_out) > cross_validation.agreement() {
+    let model = LevelModel::fit(&samples, k);
+    let kept = if fit::agreement(&model.held_out) > cross_validation.agreement() {
         Kept::Model
     } else {
         Kept::Cuts
@@ -301,7 +302,6 @@ pub fn fit_file(
         cross_validation,
         fitted,
         model,
-        model_held_out,
         kept,
     })
 }
@@ -321,16 +321,21 @@ pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
         fit.set
     );
     let cuts = fit.cross_validation.agreement();
-    let model = fit::agreement(&fit.model_held_out);
+    let model = fit::agreement(&fit.model.held_out);
     let _ = writeln!(
         s,
         "held out (fitted on one half by class key, counted on the other, both ways):"
     );
     let left = fit::text(&fit.cross_validation.confusion(), names);
-    let right = fit::text(&fit.model_held_out, names);
+    let right = fit::text(&fit.model.held_out, names);
     let width = left.lines().map(str::len).max().unwrap_or(0);
     let heading = format!("cut points on {}", rating.name());
-    let _ = writeln!(s, "{heading:<width$}   model on {} features", features::COUNT);
+    let _ = writeln!(
+        s,
+        "{heading:<width$}   {} model on {} features",
+        fit.model.model.fitted.name(),
+        features::COUNT
+    );
     for (a, b) in left.lines().zip(right.lines()) {
         let _ = writeln!(s, "{a:<width$}   {b}");
     }
@@ -344,6 +349,13 @@ pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
         "{cut_agreement:<width$}   agreement {:.1}%",
         100.0 * model
     );
+    let tried: Vec<String> = fit
+        .model
+        .tried
+        .iter()
+        .map(|(name, a)| format!("{name} {:.1}%", 100.0 * a))
+        .collect();
+    let _ = writeln!(s, "models held out: {}", tried.join(", "));
     let _ = writeln!(
         s,
         "{}",

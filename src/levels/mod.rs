@@ -20,6 +20,7 @@ pub mod features;
 pub mod fit;
 pub mod labelled;
 pub mod model;
+pub mod multinomial;
 pub mod ordinal;
 pub mod reference;
 

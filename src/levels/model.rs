@@ -1,10 +1,14 @@
-//! A bank's level model: the ordinal model ([`super::ordinal`]) of a publisher's levels, fitted
-//! on the features ([`super::features`]) of their labelled puzzles and stored in the bank with
-//! the features' version. With a model, a puzzle's level is the model's most likely level for
-//! it, so levels may overlap in rating.
+//! A bank's level model: a regression of a publisher's levels on the features
+//! ([`super::features`]) of their labelled puzzles, ordinal ([`super::ordinal`]) or
+//! multinomial ([`super::multinomial`]), whichever puts more held-out puzzles in their own
+//! level, stored in the bank with the features' version. With a model, a puzzle's level is the
+//! model's most likely level for it, so levels may overlap in rating.
 
 use super::features;
+use super::fit::agreement;
+use super::multinomial::{self, Multinomial};
 use super::ordinal::{self, Ordinal};
+use crate::grid::Puzzle;
 use crate::rate::Rating;
 
 /// A level model as a bank stores it.
@@ -12,8 +16,52 @@ use crate::rate::Rating;
 pub struct LevelModel {
     /// The version of the feature vector it was fitted on (`features::VERSION`).
     pub features: u32,
-    /// The fitted model.
-    pub ordinal: Ordinal,
+    /// The fitted regression.
+    pub fitted: Fitted,
+}
+
+/// The regression a level model is.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fitted {
+    /// Proportional odds: one direction of difficulty cut into levels.
+    Ordinal(Ordinal),
+    /// Softmax: each level its own weights.
+    Multinomial(Multinomial),
+}
+
+impl Fitted {
+    /// The regression's name as reports print it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Fitted::Ordinal(_) => "ordinal",
+            Fitted::Multinomial(_) => "multinomial",
+        }
+    }
+
+    /// The most likely level (0 = easiest) for the feature vector `x`.
+    pub fn level(&self, x: &[f64]) -> usize {
+        match self {
+            Fitted::Ordinal(m) => m.level(x),
+            Fitted::Multinomial(m) => m.level(x),
+        }
+    }
+
+    /// The number of levels.
+    pub fn levels(&self) -> usize {
+        match self {
+            Fitted::Ordinal(m) => m.levels(),
+            Fitted::Multinomial(m) => m.levels(),
+        }
+    }
+
+    /// The penalty it was fitted with.
+    pub fn lambda(&self) -> f64 {
+        match self {
+            Fitted::Ordinal(m) => m.lambda,
+            Fitted::Multinomial(m) => m.lambda,
+        }
+    }
 }
 
 /// A labelled sample: its features, its level and two bits of its class key (the outer and
@@ -30,33 +78,69 @@ pub struct Sample {
     pub inner: usize,
 }
 
+/// How both regressions did held out, and the one kept.
+#[derive(Clone, Debug)]
+pub struct ModelFit {
+    /// The regression kept, fitted on every sample.
+    pub model: LevelModel,
+    /// Its held-out confusion matrix (`m[label][predicted]`).
+    pub held_out: Vec<Vec<u64>>,
+    /// Each regression's name and held-out agreement, in the order tried.
+    pub tried: Vec<(&'static str, f64)>,
+}
+
 impl LevelModel {
-    /// The level (0 = easiest) the model gives a rated puzzle.
-    pub fn level(&self, rating: &Rating) -> u32 {
-        self.ordinal.level(&features::of(rating)) as u32
+    /// The level (0 = easiest) the model gives `puzzle`, rated `rating`.
+    pub fn level(&self, puzzle: &Puzzle, rating: &Rating) -> u32 {
+        self.fitted.level(&features::of(puzzle, rating)) as u32
     }
 
     /// The number of levels.
     pub fn levels(&self) -> usize {
-        self.ordinal.levels()
+        self.fitted.levels()
     }
 
-    /// Fits a model of `k` levels on every sample (the penalty chosen by cross-validation on
-    /// the halves), and measures the procedure held out: each half classified by a model
-    /// fitted (penalty chosen inside it) on the other. Returns the model and the held-out
-    /// confusion matrix (`m[label][predicted]`).
-    pub fn fit(samples: &[Sample], k: usize) -> (LevelModel, Vec<Vec<u64>>) {
+    /// Fits both regressions of `k` levels (each penalty chosen by cross-validation inside
+    /// its training data) and measures each procedure held out: each half classified by a
+    /// model fitted on the other. Keeps the regression that agrees better held out (the
+    /// ordinal one on a tie: fewer parameters), fitted again on every sample.
+    pub fn fit(samples: &[Sample], k: usize) -> ModelFit {
         let x: Vec<Vec<f64>> = samples.iter().map(|s| s.features.clone()).collect();
         let y: Vec<usize> = samples.iter().map(|s| s.level).collect();
         let half: Vec<usize> = samples.iter().map(|s| s.half).collect();
-        let held = ordinal::held_out(&x, &y, &half, k, |tx, ty, train| {
-            let inner: Vec<usize> = train.iter().map(|&i| samples[i].inner).collect();
-            ordinal::fit_tuned(tx, ty, &inner, k)
-        });
-        let model = LevelModel {
-            features: features::VERSION,
-            ordinal: ordinal::fit_tuned(&x, &y, &half, k),
+        let inner_of = |train: &[usize]| -> Vec<usize> {
+            train.iter().map(|&i| samples[i].inner).collect()
         };
-        (model, held)
+        let (ordinal_held, multinomial_held) = rayon::join(
+            || {
+                ordinal::held_out(&x, &y, &half, k, |tx, ty, train| {
+                    ordinal::fit_tuned(tx, ty, &inner_of(train), k)
+                })
+            },
+            || {
+                ordinal::held_out(&x, &y, &half, k, |tx, ty, train| {
+                    multinomial::fit_tuned(tx, ty, &inner_of(train), k)
+                })
+            },
+        );
+        let tried = vec![
+            ("ordinal", agreement(&ordinal_held)),
+            ("multinomial", agreement(&multinomial_held)),
+        ];
+        let (fitted, held_out) = if tried[1].1 > tried[0].1 {
+            let m = multinomial::fit_tuned(&x, &y, &half, k);
+            (Fitted::Multinomial(m), multinomial_held)
+        } else {
+            let m = ordinal::fit_tuned(&x, &y, &half, k);
+            (Fitted::Ordinal(m), ordinal_held)
+        };
+        ModelFit {
+            model: LevelModel {
+                features: features::VERSION,
+                fitted,
+            },
+            held_out,
+            tried,
+        }
     }
 }

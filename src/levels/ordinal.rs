@@ -32,6 +32,18 @@ pub struct Ordinal {
     pub lambda: f64,
 }
 
+/// A fitted model that gives a level (0 = easiest) for raw features.
+pub trait Classifier {
+    /// The most likely level for raw features `x`.
+    fn classify(&self, x: &[f64]) -> usize;
+}
+
+impl Classifier for Ordinal {
+    fn classify(&self, x: &[f64]) -> usize {
+        self.level(x)
+    }
+}
+
 /// The logistic function.
 fn sigma(t: f64) -> f64 {
     if t >= 0.0 {
@@ -132,10 +144,9 @@ fn solve_spd(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// Fits the model of `k` levels to raw features `x` and levels `y` with the penalty `lambda`.
-/// Panics unless every sample has the same number of features and a level below `k >= 2`.
-pub fn fit(x: &[Vec<f64>], y: &[usize], k: usize, lambda: f64) -> Ordinal {
-    assert!(k >= 2 && !x.is_empty() && x.len() == y.len());
+/// The features' means and spreads (1 where a feature is constant), and the features
+/// standardised with them.
+pub fn standardise(x: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>, Vec<Vec<f64>>) {
     let d = x[0].len();
     let n = x.len() as f64;
     let mean: Vec<f64> = (0..d)
@@ -155,6 +166,16 @@ pub fn fit(x: &[Vec<f64>], y: &[usize], k: usize, lambda: f64) -> Ordinal {
         .iter()
         .map(|r| (0..d).map(|f| (r[f] - mean[f]) / scale[f]).collect())
         .collect();
+    (mean, scale, z)
+}
+
+/// Fits the model of `k` levels to raw features `x` and levels `y` with the penalty `lambda`.
+/// Panics unless every sample has the same number of features and a level below `k >= 2`.
+pub fn fit(x: &[Vec<f64>], y: &[usize], k: usize, lambda: f64) -> Ordinal {
+    assert!(k >= 2 && !x.is_empty() && x.len() == y.len());
+    let (mean, scale, z) = standardise(x);
+    let d = mean.len();
+    let n = x.len() as f64;
     // Start: no weights, thresholds at the cumulative shares of the levels.
     let mut w = vec![0.0; d];
     let mut theta: Vec<f64> = (0..k - 1)
@@ -268,6 +289,7 @@ pub fn fit(x: &[Vec<f64>], y: &[usize], k: usize, lambda: f64) -> Ordinal {
 pub const LAMBDAS: [f64; 5] = [0.01, 0.1, 1.0, 10.0, 100.0];
 
 /// The confusion matrix (`m[label][predicted]`) of `model` on samples.
+#[cfg_attr(not(feature = "dev"), allow(dead_code))]
 pub fn confusion(model: &Ordinal, x: &[Vec<f64>], y: &[usize]) -> Vec<Vec<u64>> {
     let k = model.levels();
     let mut m = vec![vec![0u64; k]; k];
@@ -280,25 +302,42 @@ pub fn confusion(model: &Ordinal, x: &[Vec<f64>], y: &[usize]) -> Vec<Vec<u64>> 
 /// Fits with the penalty of [`LAMBDAS`] that two-fold cross-validation on these samples (the
 /// halves `half`, 0 or 1) agrees best with (ties: the larger penalty).
 pub fn fit_tuned(x: &[Vec<f64>], y: &[usize], half: &[usize], k: usize) -> Ordinal {
+    fit(x, y, k, tuned_lambda(x, y, half, k, fit))
+}
+
+/// The penalty of [`LAMBDAS`] whose fits by `fit` agree best in two-fold cross-validation on
+/// these samples (the halves `half`, 0 or 1); ties: the larger penalty. The penalties are
+/// tried in parallel, each fit alone, so the choice does not depend on the threads.
+pub fn tuned_lambda<M: Classifier + Send>(
+    x: &[Vec<f64>],
+    y: &[usize],
+    half: &[usize],
+    k: usize,
+    fit: impl Fn(&[Vec<f64>], &[usize], usize, f64) -> M + Sync,
+) -> f64 {
+    use rayon::prelude::*;
+    let shares: Vec<f64> = LAMBDAS
+        .par_iter()
+        .map(|&lambda| agreement(&held_out(x, y, half, k, |tx, ty, _| fit(tx, ty, k, lambda))))
+        .collect();
     let mut best = (f64::NEG_INFINITY, LAMBDAS[0]);
-    for &lambda in &LAMBDAS {
-        let share = agreement(&held_out(x, y, half, k, |tx, ty, _| fit(tx, ty, k, lambda)));
+    for (&share, &lambda) in shares.iter().zip(&LAMBDAS) {
         if share >= best.0 {
             best = (share, lambda);
         }
     }
-    fit(x, y, k, best.1)
+    best.1
 }
 
 /// Two-fold cross-validation: each half (`half[i]`, 0 or 1) classified by the model `fit`
 /// makes from the other (its features, levels and sample indices); the summed confusion
 /// matrix (`m[label][predicted]`).
-pub fn held_out(
+pub fn held_out<M: Classifier>(
     x: &[Vec<f64>],
     y: &[usize],
     half: &[usize],
     k: usize,
-    fit: impl Fn(&[Vec<f64>], &[usize], &[usize]) -> Ordinal,
+    fit: impl Fn(&[Vec<f64>], &[usize], &[usize]) -> M,
 ) -> Vec<Vec<u64>> {
     let mut m = vec![vec![0u64; k]; k];
     for fold in 0..2 {
@@ -311,7 +350,7 @@ pub fn held_out(
         let ty: Vec<usize> = train.iter().map(|&i| y[i]).collect();
         let model = fit(&tx, &ty, &train);
         for &i in &test {
-            m[y[i]][model.level(&x[i])] += 1;
+            m[y[i]][model.classify(&x[i])] += 1;
         }
     }
     m

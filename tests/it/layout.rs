@@ -225,6 +225,7 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
         out.contains("(the rules are stored with --layouts)"),
         "{out}"
     );
+    // (The default levels' clue ranges went with the default levels.)
     let stored: i64 = scalar(
         &Connection::open(&ours).unwrap(),
         "SELECT COUNT(*) FROM settings WHERE key LIKE 'layout:%'",
@@ -274,4 +275,57 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
             "have layout rules, which bind builds of levels only",
         ))
         .stderr(predicates::str::contains("easy (symmetry=rotate180 clues="));
+}
+
+#[test]
+fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 40, 2);
+    let conn = Connection::open(&db).unwrap();
+    let ranges = [(32, 36), (29, 34), (27, 31), (24, 29)];
+    for (level, name) in ["easy", "medium", "hard", "expert"].iter().enumerate() {
+        let (a, b) = ranges[level];
+        let stored: String = scalar(
+            &conn,
+            &format!("SELECT value FROM settings WHERE key = 'layout:{name}'"),
+        );
+        assert_eq!(stored, format!("clues={a}..{b}"));
+    }
+    let rows = rows(&conn);
+    assert_eq!(rows.len(), 160);
+    let mut medians = Vec::new();
+    for level in 0..4u32 {
+        let (a, b) = ranges[level as usize];
+        let mut clues: Vec<u32> = rows.iter().filter(|r| r.1 == level).map(|r| r.2).collect();
+        assert_eq!(clues.len(), 40);
+        assert!(
+            clues.iter().all(|c| (a..=b).contains(c)),
+            "{level}: {clues:?}"
+        );
+        clues.sort_unstable();
+        medians.push(clues[20]);
+    }
+    assert!(medians[0] >= 32, "{medians:?}");
+    assert!(medians.windows(2).all(|m| m[0] > m[1]), "{medians:?}");
+    // Other level names drop the default rules; the default levels bring them back.
+    let layouts = || -> i64 {
+        scalar(
+            &conn,
+            "SELECT COUNT(*) FROM settings WHERE key LIKE 'layout:%'",
+        )
+    };
+    let calibrate = |args: &[&str]| {
+        pseudoku()
+            .arg("calibrate")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .assert()
+            .success();
+    };
+    calibrate(&["--levels", "gentle,middling,tough"]);
+    assert_eq!(layouts(), 0);
+    calibrate(&["--default"]);
+    assert_eq!(layouts(), 4);
 }

@@ -1011,3 +1011,26 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_level_model_fitted_on_other_features_is_refused_with_its_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 5, 1);
+    let conn = Connection::open(&db).unwrap();
+    // The shape version 1 stored: one ordinal model, no kind.
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES ('level_model', \
+         '{\"features\":1,\"ordinal\":{\"mean\":[],\"scale\":[],\"weights\":[],\"thresholds\":[0.0],\"lambda\":1.0}}')",
+        [],
+    )
+    .unwrap();
+    let out = run_cli(&["rate", "--db", db.to_str().unwrap(), "samples/puzzles.txt"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("was fitted on features version 1 and this program computes version 2"),
+        "{err}"
+    );
+    assert!(err.contains("calibrate"), "{err}");
+}
