@@ -146,7 +146,7 @@ pub fn generate(
         Source::Seeds(among) => pseudo_generate(seeds, among, rng_seed, job, layout),
         Source::Standard | Source::Minimal => {
             let mut rng = Rng::for_job(rng_seed, job);
-            let symmetry = layout.symmetry;
+            let symmetry = layout.generated_symmetry();
             let mut puzzle = if *source == Source::Standard {
                 crate::generate::standard(&mut rng)
             } else {
@@ -300,7 +300,7 @@ pub fn pseudo_generate(
     let mut rng = Rng::for_job(rng_seed, job);
     let si = among[rng.index(among.len())];
     let s = &seeds[si];
-    let symmetry = layout.symmetry;
+    let symmetry = layout.generated_symmetry();
     let reserved_under = |t: &Transform| -> CellSet {
         Cell::all()
             .filter(|&c| s.reserved.contains(t.source_of(c)))

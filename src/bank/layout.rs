@@ -12,6 +12,10 @@
 //!   then loses orbits of clues while it keeps one solution: symmetric puzzles from seeds are
 //!   minimal (by orbits). The standard generator's puzzles get their clues' orbits added (and
 //!   stay as they are unless the level is minimal); random minimal puzzles are made by orbits.
+//! - **Share** `P%` (with a symmetry): P% of the level's puzzles have the symmetry and the
+//!   others do not, as a publisher who prints some levels mostly but not only symmetric. A build
+//!   splits the level's quota in two ([`Layout::split`]): one generated symmetric, one without
+//!   the symmetry, each filled exactly.
 //! - **Minimal**: no orbit of clues (a single clue without symmetry) can be removed keeping one
 //!   solution, so none can be removed keeping one solution and the level either.
 //! - **Clues** `A..B`: between A and B clues, both included.
@@ -30,6 +34,9 @@ use std::str::FromStr;
 pub struct Layout {
     /// The clue pattern's symmetry.
     pub symmetry: Symmetry,
+    /// With a symmetry: the percentage of the level's puzzles that have it, the others not
+    /// (`None`: all of them; `Some(0)`: none).
+    pub share: Option<u8>,
     /// The clue-count range, both ends included.
     pub clues: Option<(u32, u32)>,
     /// No orbit of clues removable keeping one solution.
@@ -42,6 +49,7 @@ impl Default for Layout {
     fn default() -> Layout {
         Layout {
             symmetry: Symmetry::None,
+            share: None,
             clues: None,
             minimal: false,
             techniques: None,
@@ -55,6 +63,43 @@ impl Layout {
         *self == Layout::default()
     }
 
+    /// The symmetry a job generates with: the rule's, unless none (or only a share) of the
+    /// puzzles are to have it.
+    pub fn generated_symmetry(&self) -> Symmetry {
+        match self.share {
+            None => self.symmetry,
+            Some(_) => Symmetry::None,
+        }
+    }
+
+    /// The parts a build fills for `n` puzzles of a level with these rules: with a share
+    /// strictly between 0 and 100, the share of `n` (rounded) symmetric and the rest without
+    /// the symmetry; otherwise `n` with these rules.
+    pub fn split(&self, n: u64) -> Vec<(u64, Layout)> {
+        match self.share {
+            Some(p) if p > 0 && self.symmetry != Symmetry::None => {
+                let symmetric = (n * u64::from(p) + 50) / 100;
+                vec![
+                    (
+                        symmetric,
+                        Layout {
+                            share: None,
+                            ..*self
+                        },
+                    ),
+                    (
+                        n - symmetric,
+                        Layout {
+                            share: Some(0),
+                            ..*self
+                        },
+                    ),
+                ]
+            }
+            _ => vec![(n, *self)],
+        }
+    }
+
     /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
     pub fn keeps(&self, puzzle: &Puzzle, technique: Technique) -> bool {
         let n = puzzle.clues() as u32;
@@ -66,10 +111,14 @@ impl Layout {
                 return false;
             }
         }
-        if !self.symmetry.holds_for(puzzle) {
-            return false;
-        }
-        !self.minimal || is_minimal(puzzle, self.symmetry)
+        let symmetric = self.symmetry.holds_for(puzzle);
+        let kept = match self.share {
+            _ if self.symmetry == Symmetry::None => true,
+            None => symmetric,
+            Some(0) => !symmetric,
+            Some(_) => true,
+        };
+        kept && (!self.minimal || is_minimal(puzzle, self.generated_symmetry()))
     }
 }
 
@@ -99,6 +148,10 @@ pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
 /// A share of a publisher's puzzles that makes a rule: a symmetry or minimality that at least
 /// this share of a level's puzzles has becomes the level's rule.
 pub const RULE_SHARE: f64 = 0.9;
+
+/// The share of a level's puzzles with a symmetry below which a profile's rules leave the
+/// symmetry out (a few symmetric puzzles are chance, not a style).
+pub const SHARE_RULE: f64 = 0.1;
 
 /// The symmetries a profile measures, in the order a rule prefers them on a tie.
 const MEASURED: [Symmetry; 4] = [
@@ -161,10 +214,27 @@ impl Profile {
     }
 
     /// The layout rules that reproduce it: clues from its 10th to its 90th percentile, its
-    /// symmetry, and minimal when at least [`RULE_SHARE`] of its puzzles are.
+    /// symmetry (below [`RULE_SHARE`], the most common one with its share, when at least
+    /// [`SHARE_RULE`] of the puzzles have it), and minimal when at least [`RULE_SHARE`] of its
+    /// puzzles are.
     pub fn rules(&self) -> Layout {
+        let (symmetry, share) = if self.symmetry != Symmetry::None {
+            (self.symmetry, None)
+        } else {
+            let (s, x) = self
+                .symmetric
+                .iter()
+                .copied()
+                .fold((Symmetry::None, 0.0), |best, (s, x)| if x > best.1 { (s, x) } else { best });
+            if x >= SHARE_RULE {
+                (s, Some((100.0 * x).round() as u8))
+            } else {
+                (Symmetry::None, None)
+            }
+        };
         Layout {
-            symmetry: self.symmetry,
+            symmetry,
+            share,
             clues: Some((self.clues.0, self.clues.2)),
             minimal: self.minimal >= RULE_SHARE,
             techniques: None,
@@ -268,6 +338,12 @@ pub enum LayoutError {
     /// Not a symmetry's name.
     #[error("unknown symmetry {0:?}: none, rotate180, rotate90, mirror or diagonal")]
     Symmetry(String),
+    /// Not a percentage.
+    #[error("bad share {0:?}: expected a percentage from 0 to 100, e.g. 60%")]
+    Share(String),
+    /// A share without a symmetry to share.
+    #[error("a share needs a symmetry, in {0:?}: e.g. symmetry=rotate180 share=60%")]
+    ShareWithoutSymmetry(String),
     /// Not a rule.
     #[error("bad layout rule {rule:?} in {layout:?}")]
     Rule {
@@ -341,6 +417,9 @@ impl fmt::Display for Layout {
         let mut parts = Vec::new();
         if self.symmetry != Symmetry::None {
             parts.push(format!("symmetry={}", self.symmetry));
+            if let Some(p) = self.share {
+                parts.push(format!("share={p}%"));
+            }
         }
         if let Some((a, b)) = self.clues {
             parts.push(format!("clues={a}..{b}"));
@@ -369,6 +448,7 @@ impl FromStr for Layout {
                 None if part == "none" => {}
                 None if part == "minimal" => l.minimal = true,
                 Some(("symmetry", v)) => l.symmetry = parse_symmetry(v)?,
+                Some(("share", v)) => l.share = parse_share(v)?,
                 Some(("clues", v)) => l.clues = Some(parse_clues(v)?),
                 Some(("techniques", v)) => l.techniques = Some(parse_techniques(v)?),
                 _ => {
@@ -379,7 +459,19 @@ impl FromStr for Layout {
                 }
             }
         }
+        if l.share.is_some() && l.symmetry == Symmetry::None {
+            return Err(LayoutError::ShareWithoutSymmetry(s.to_string()));
+        }
         Ok(l)
+    }
+}
+
+/// Parses a share of symmetric puzzles, `P%` or `P` (0 to 100; 100 is every puzzle, `None`).
+pub fn parse_share(s: &str) -> Result<Option<u8>, LayoutError> {
+    match s.trim().trim_end_matches('%').parse::<u8>() {
+        Ok(100) => Ok(None),
+        Ok(p) if p < 100 => Ok(Some(p)),
+        _ => Err(LayoutError::Share(s.to_string())),
     }
 }
 
@@ -393,6 +485,7 @@ mod tests {
             "none",
             "symmetry=rotate180",
             "symmetry=mirror clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing",
+            "symmetry=rotate180 share=60% clues=24..30",
             "minimal",
         ] {
             let l: Layout = text.parse().unwrap();
@@ -401,6 +494,21 @@ mod tests {
         assert!("clues=10..30".parse::<Layout>().is_err());
         assert!("techniques=trial..pairs".parse::<Layout>().is_err());
         assert!("symmetry=spiral".parse::<Layout>().is_err());
+        assert!("share=50%".parse::<Layout>().is_err());
+        assert!("symmetry=mirror share=101%".parse::<Layout>().is_err());
+        assert_eq!(
+            "symmetry=mirror share=100%".parse::<Layout>().unwrap(),
+            "symmetry=mirror".parse::<Layout>().unwrap()
+        );
+        // A share splits a quota into a symmetric part and one without the symmetry.
+        let shared: Layout = "symmetry=rotate180 share=60%".parse().unwrap();
+        let parts = shared.split(25);
+        assert_eq!(parts.len(), 2);
+        assert_eq!((parts[0].0, parts[1].0), (15, 10));
+        assert_eq!(parts[0].1.generated_symmetry(), Symmetry::Rotate180);
+        assert_eq!(parts[1].1.generated_symmetry(), Symmetry::None);
+        assert_eq!(parts[1].1.to_string(), "symmetry=rotate180 share=0%");
+        assert_eq!(Layout::default().split(7), vec![(7, Layout::default())]);
         // A 180-degree symmetric minimal puzzle, 24 clues, singles.
         let mut rng = crate::Rng::new(5);
         let p = crate::generate::random_minimal(&mut rng, Symmetry::Rotate180);
@@ -425,5 +533,8 @@ mod tests {
         let q = Puzzle::from_bytes_unchecked(cells);
         assert!(Symmetry::Rotate180.holds_for(&q));
         assert!(!is_minimal(&q, Symmetry::Rotate180));
+        // The symmetric part keeps a symmetric puzzle, the other part refuses it.
+        assert!(parts[0].1.keeps(&p, t) && !parts[1].1.keeps(&p, t));
+        assert!(shared.keeps(&p, t));
     }
 }

@@ -59,8 +59,8 @@ mod writer;
 pub use build::{build, Progress, StageTimes, MAX_COUNT};
 pub use error::BankError;
 pub use layout::{
-    parse_clues, parse_symmetry, parse_techniques, profiles, profiles_text, Layout, LayoutError,
-    Profile, RULE_SHARE,
+    parse_clues, parse_share, parse_symmetry, parse_techniques, profiles, profiles_text, Layout,
+    LayoutError, Profile, RULE_SHARE, SHARE_RULE,
 };
 pub use merge::{merge, MergeOptions, Merged};
 pub use shard::{Shard, ShardError, DEFAULT_MARGIN};

@@ -119,6 +119,8 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
     } else {
         opts.count
     };
+    // A level whose rules share a symmetry among its puzzles is two quotas: its symmetric
+    // puzzles and the others.
     let with_layouts: Vec<Quota> = quotas
         .iter()
         .map(|(aim, n)| {
@@ -126,9 +128,16 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
                 targets::Aim::Level(name) => targets::stored_layout(&conn, name)?,
                 targets::Aim::Band(_) => Layout::default(),
             };
-            Ok((aim.clone(), *n, layout))
+            Ok(layout
+                .split(*n)
+                .into_iter()
+                .map(|(part, layout)| (aim.clone(), part, layout))
+                .collect::<Vec<_>>())
         })
-        .collect::<Result<_, BankError>>()?;
+        .collect::<Result<Vec<_>, BankError>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     if with_layouts.len() > super::accept::MAX_TARGETS {
         return Err(BankError::TooManyTargets(with_layouts.len()));
     }

@@ -283,6 +283,10 @@ pub struct BuildArgs {
     /// mirror or diagonal.
     #[arg(long, value_name = "S", value_parser = pseudoku::bank::parse_symmetry)]
     pub symmetry: Option<pseudoku::bank::Symmetry>,
+    /// Layout rule, with --symmetry: the percentage of the level's puzzles that have the
+    /// symmetry, the others not (e.g. 60%; default all of them).
+    #[arg(long, value_name = "P%", requires = "symmetry", value_parser = parse_percent)]
+    pub share: Option<u8>,
     /// Layout rule: between A and B clues (both included), e.g. 22..30.
     #[arg(long, value_name = "A..B", value_parser = pseudoku::bank::parse_clues)]
     pub clues: Option<(u32, u32)>,
@@ -322,6 +326,7 @@ impl BuildArgs {
             || self.techniques.is_some();
         given.then(|| pseudoku::bank::Layout {
             symmetry: self.symmetry.unwrap_or(pseudoku::bank::Symmetry::None),
+            share: self.share.filter(|&p| p < 100),
             clues: self.clues,
             minimal: self.minimal,
             techniques: self.techniques,
@@ -400,6 +405,13 @@ pub struct GetArgs {
     /// Seed of the random choice (default: from the clock).
     #[arg(long = "seed")]
     pub rng_seed: Option<u64>,
+}
+
+/// A share of symmetric puzzles as `--share` takes it (`P%` or `P`, 0 to 100).
+fn parse_percent(s: &str) -> Result<u8, String> {
+    pseudoku::bank::parse_share(s)
+        .map(|p| p.unwrap_or(100))
+        .map_err(|e| e.to_string())
 }
 
 /// Arguments of `pseudoku calibrate`.

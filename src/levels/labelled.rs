@@ -376,3 +376,97 @@ pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
     );
     s
 }
+
+/// A numeric scale fitted on puzzles labelled with numbers ([`fit_numbers_file`]).
+#[cfg_attr(not(feature = "dev"), allow(dead_code))]
+#[derive(Clone, Debug)]
+pub struct NumericFit {
+    /// The puzzles' labels, in file order.
+    pub labels: Vec<f64>,
+    /// Each puzzle's value by the regression on every feature fitted on the other half.
+    pub held_out: Vec<f64>,
+    /// Each puzzle's value by the regression on `difficulty` alone (isotonic) fitted on the
+    /// other half: what one rating does.
+    pub one_rating: Vec<f64>,
+    /// The regression on every feature, fitted on every puzzle.
+    pub regression: super::regression::Regression,
+}
+
+/// Reads, rates (on the current rayon pool) and fits the puzzles of `path`, each labelled with
+/// a number on a publisher's scale (`puzzle<TAB>number`): the monotone regression on every
+/// feature and, to compare, on `difficulty` alone, each measured on the half by class key it
+/// was not fitted on (both ways). Every bad line is named at once.
+#[cfg_attr(not(feature = "dev"), allow(dead_code))]
+pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
+    use super::regression;
+    use rayon::prelude::*;
+    let lines = read_lines(path)?;
+    let mut bad = Vec::new();
+    let labels: Vec<f64> = lines
+        .iter()
+        .map(|l| match l.name.parse::<f64>() {
+            Ok(v) if v.is_finite() => v,
+            _ => {
+                bad.push(format!("{}: {:?} is not a number", l.at, l.name));
+                f64::NAN
+            }
+        })
+        .collect();
+    if !bad.is_empty() {
+        return Err(LevelsError::Labelled(bad));
+    }
+    let rated: Vec<_> = lines
+        .par_iter()
+        .map(|l| {
+            crate::rate::rate(&l.puzzle, None).map(|r| (r.difficulty, features::of(&l.puzzle, &r)))
+        })
+        .collect();
+    let mut x = Vec::with_capacity(lines.len());
+    let mut d = Vec::with_capacity(lines.len());
+    for (l, r) in lines.iter().zip(rated) {
+        match r {
+            Ok((difficulty, features)) => {
+                d.push(vec![difficulty]);
+                x.push(features);
+            }
+            Err(e) => bad.push(format!("{}: {e}", l.at)),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(LevelsError::Labelled(bad));
+    }
+    if lines.len() < 2 * MIN_PER_LEVEL {
+        return Err(LevelsError::Labelled(vec![format!(
+            "{}: {} labelled puzzles; a scale needs {} or more",
+            path.display(),
+            lines.len(),
+            2 * MIN_PER_LEVEL
+        )]));
+    }
+    let seeds: Vec<u64> = lines
+        .iter()
+        .map(|l| crate::canon::key(&l.puzzle).seed())
+        .collect();
+    let half: Vec<usize> = seeds.iter().map(|s| (s & 1) as usize).collect();
+    let inner = |train: &[usize]| -> Vec<usize> {
+        train.iter().map(|&i| (seeds[i] >> 1 & 1) as usize).collect()
+    };
+    let (held_out, one_rating) = rayon::join(
+        || {
+            regression::held_out(&x, &labels, &half, |tx, ty, train| {
+                regression::fit_tuned(tx, ty, &inner(train))
+            })
+        },
+        || {
+            regression::held_out(&d, &labels, &half, |tx, ty, train| {
+                regression::fit_tuned(tx, ty, &inner(train))
+            })
+        },
+    );
+    Ok(NumericFit {
+        regression: regression::fit_tuned(&x, &labels, &half),
+        labels,
+        held_out,
+        one_rating,
+    })
+}

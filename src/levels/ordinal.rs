@@ -116,7 +116,7 @@ fn objective(z: &[Vec<f64>], y: &[usize], w: &[f64], theta: &[f64], lambda: f64)
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` (Cholesky); `None` when it is not.
-fn solve_spd(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
+pub fn solve_spd(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     let n = b.len();
     let mut l = vec![vec![0.0; n]; n];
     for i in 0..n {

@@ -329,3 +329,65 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
     calibrate(&["--default"]);
     assert_eq!(layouts(), 4);
 }
+
+#[test]
+fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    pseudoku()
+        .args(["build", "--per-level", "25", "--symmetry", "rotate180"])
+        .args(["--share", "40%", "--threads", "2", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "layout symmetry=rotate180: 10 of 10 stored",
+        ))
+        .stdout(predicates::str::contains(
+            "layout symmetry=rotate180 share=0%: 15 of 15 stored",
+        ));
+    let conn = Connection::open(&db).unwrap();
+    let rotate180 = parse_symmetry("rotate180").unwrap();
+    let rows = rows(&conn);
+    assert_eq!(rows.len(), 100);
+    for level in 0..4 {
+        let of_level: Vec<_> = rows.iter().filter(|r| r.1 == level).collect();
+        let symmetric = of_level
+            .iter()
+            .filter(|r| rotate180.holds_for(&r.0))
+            .count();
+        assert_eq!((of_level.len(), symmetric), (25, 10), "level {level}");
+    }
+    let stored: String = scalar(
+        &conn,
+        "SELECT value FROM settings WHERE key = 'layout:hard'",
+    );
+    assert_eq!(stored, "symmetry=rotate180 share=40%");
+    // A publisher's levels with 40% symmetric puzzles give the rule back.
+    let names = ["easy", "medium", "hard", "expert"];
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(p, level, ..)| format!("{p}\t{}", names[*level as usize]))
+        .collect();
+    let file = dir.path().join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let ours = dir.path().join("ours.db");
+    build_levels(&ours, 5, 2);
+    let out = pseudoku()
+        .args(["calibrate", "--labelled", "--layouts", "--levels"])
+        .arg(names.join(","))
+        .arg("--from")
+        .arg(&file)
+        .arg("--db")
+        .arg(&ours)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = text(&out);
+    assert!(
+        out.contains("\tsymmetry=rotate180 share=40% clues="),
+        "{out}"
+    );
+}
