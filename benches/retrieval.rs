@@ -5,9 +5,11 @@
 //! Reports p50, p90, p99 and the maximum over many queries (a latency target is about the
 //! tail, which a mean hides).
 //!
-//! Draws by hardest step (`get --technique`) are timed too, alone and with a level.
+//! Draws by hardest step (`get --technique`) and by a range of a named rating (`get --rating
+//! se --range A..B`: every row has a value from 1 to 9 rising with its difficulty) are timed
+//! too, alone and with a level.
 //!
-//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v4.db`
+//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v5.db`
 //! (compact rows with uniform percentiles: `difficulty` 2 to 12 against a reference spread
 //! evenly over that range, and the default levels, which hold 7%, 31%, 43% and 19% of them;
 //! each row's hardest step drawn from its level's shares in a built bank of 10,000
@@ -77,7 +79,7 @@ fn rows() -> u64 {
 
 fn database(rows: u64) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let path = dir.join(format!("bench-retrieval-{rows}-v4.db"));
+    let path = dir.join(format!("bench-retrieval-{rows}-v5.db"));
     let ready = path.is_file()
         && store::open(&path)
             .and_then(|c| store::puzzles::count(&c))
@@ -136,6 +138,13 @@ fn database(rows: u64) -> PathBuf {
         }
     }
     tx.commit().unwrap();
+    // A named rating `se` on every row: a value from 1 to 9, rising with the difficulty.
+    conn.execute_batch(
+        "INSERT INTO rating_names (id, name) VALUES (1, 'se');
+         INSERT INTO named_ratings (rating_id, puzzle_id, value)
+             SELECT 1, id, 1.0 + (difficulty - 2000) * 0.0008 FROM puzzles;",
+    )
+    .unwrap();
     store::puzzles::ensure_indexes(&conn, RatingKind::Difficulty).unwrap();
     eprintln!(
         "filled {} with {rows} rows in {:.1?}",
@@ -259,6 +268,41 @@ fn main() {
                     Within::All
                 },
                 step: pseudoku::rate::Strategy::from_code(code),
+                named: None,
+            };
+            let t = Instant::now();
+            let got =
+                store::retrieval::take(&conn, levels.measure(), selection, 1, false, &mut rng)
+                    .unwrap();
+            times.push(t.elapsed());
+            assert_eq!(got.len(), 1);
+        }
+        report(label, times);
+    }
+    // Draws by a named rating: a range one unit wide drawn uniformly on 1..9, alone or with
+    // a level.
+    for (label, with_level) in [
+        ("library take, 1 puzzle of a random se range", false),
+        ("library take, 1 of a random level and se range", true),
+    ] {
+        let mut times = Vec::with_capacity(20_000);
+        for _ in 0..20_000 {
+            let low = 1.0 + rng.next_f64() * 7.0;
+            let within = if with_level {
+                // The level that holds the range's middle.
+                let d = 2.0 + (low + 0.5 - 1.0) / 0.8;
+                Within::Level(LevelSet::default_for(RatingKind::Difficulty).of(d) as u32)
+            } else {
+                Within::All
+            };
+            let selection = store::retrieval::Selection {
+                within,
+                step: None,
+                named: Some(store::retrieval::NamedRange {
+                    id: 1,
+                    low,
+                    high: low + 1.0,
+                }),
             };
             let t = Instant::now();
             let got =

@@ -9,7 +9,7 @@ use crate::canon::Key;
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
-use crate::store::retrieval::{PuzzleRow, Sampler, Selection, Within};
+use crate::store::retrieval::{NamedRange, PuzzleRow, Sampler, Selection, Within};
 use crate::technique::{HardestStep, Strategy};
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
@@ -27,6 +27,14 @@ pub enum RetrieveError {
     /// not marked served.
     #[error("handing a puzzle over")]
     Deliver(#[source] std::io::Error),
+    /// The bank has no named rating of that name.
+    #[error("the bank has no rating named {name:?} (its named ratings: {}); `pseudoku calibrate --from FILE --labelled --named NAME` makes one", if names.is_empty() { "none".to_string() } else { names.join(", ") })]
+    UnknownRating {
+        /// The name asked.
+        name: String,
+        /// The bank's named ratings.
+        names: Vec<String>,
+    },
     /// A stored puzzle has not exactly one solution (a damaged row: `verify` lists them).
     #[error("row {0} of the bank does not hold a puzzle with one solution (`pseudoku verify` lists such rows)")]
     Unsolvable(i64),
@@ -65,16 +73,31 @@ impl Selector {
         })
     }
 
-    /// The puzzles it stands for in a bank with these levels, narrowed to those whose
-    /// hardest step is `technique` when one is given.
+    /// The puzzles it stands for in a bank with the scale `levels`, narrowed as `narrowing`
+    /// says (a hardest step, a range of a named rating the bank has).
     pub fn selection(
         &self,
-        levels: &LevelSet,
-        technique: Option<Strategy>,
+        levels: &Levels,
+        narrowing: &Narrowing,
     ) -> Result<Selection, RetrieveError> {
+        let named = match &narrowing.named {
+            None => None,
+            Some(ask) => {
+                let rating = levels.named(&ask.name).ok_or_else(|| RetrieveError::UnknownRating {
+                    name: ask.name.clone(),
+                    names: levels.named.iter().map(|n| n.name.clone()).collect(),
+                })?;
+                Some(NamedRange {
+                    id: rating.id,
+                    low: ask.low,
+                    high: ask.high,
+                })
+            }
+        };
         Ok(Selection {
-            within: self.within(levels)?,
-            step: technique,
+            within: self.within(&levels.set)?,
+            step: narrowing.technique,
+            named,
         })
     }
 
@@ -82,7 +105,7 @@ impl Selector {
     /// 10.06)` (`level hard` when a level model names the levels), `band 4/4 (percentiles
     /// [75, 100])`, `percentiles [90, 95)`, `the bank`; with a technique, `..., puzzles whose
     /// hardest step is x-wing`.
-    pub fn describe(&self, levels: &Levels, technique: Option<Strategy>) -> String {
+    pub fn describe(&self, levels: &Levels, narrowing: &Narrowing) -> String {
         let range = match (self, self.within(&levels.set)) {
             (Selector::Level(l), Ok(Within::Level(i))) if levels.model.is_none() => {
                 format!(
@@ -95,10 +118,54 @@ impl Selector {
             (Selector::Level(l), _) => format!("level {l}"),
             (Selector::All, _) => "the bank".to_string(),
         };
-        match technique {
+        let range = match narrowing.technique {
             Some(t) => format!("{range}, puzzles whose hardest step is {t}"),
             None => range,
+        };
+        match &narrowing.named {
+            Some(n) => format!("{range}, {} {}..{}", n.name, n.low, n.high),
+            None => range,
         }
+    }
+}
+
+/// What narrows a [`Selector`]'s puzzles: a hardest step, a range of a named rating.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Narrowing {
+    /// Only puzzles whose hardest step is this technique.
+    pub technique: Option<Strategy>,
+    /// Only puzzles whose value on a named rating lies in a range.
+    pub named: Option<NamedAsk>,
+}
+
+/// A range of a named rating, as asked (`get --rating se --range 7.0..8.0`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedAsk {
+    /// The named rating.
+    pub name: String,
+    /// The lowest value (included).
+    pub low: f64,
+    /// The highest value (included).
+    pub high: f64,
+}
+
+impl NamedAsk {
+    /// The ask for the named rating `name` and a range `A..B` (`A <= B`, both numbers).
+    pub fn parse(name: &str, range: &str) -> Result<NamedAsk, String> {
+        let bad = || format!("bad range {range:?}: expected A..B with A <= B, e.g. 7.0..8.0");
+        let (a, b) = range.split_once("..").ok_or_else(bad)?;
+        let (low, high): (f64, f64) = (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        );
+        if !(low.is_finite() && high.is_finite() && low <= high) {
+            return Err(bad());
+        }
+        Ok(NamedAsk {
+            name: name.trim().to_lowercase(),
+            low,
+            high,
+        })
     }
 }
 
@@ -253,8 +320,8 @@ impl<'c> Draws<'c> {
     }
 }
 
-/// Hands up to `count` random unserved puzzles of `selector` (whose hardest step is
-/// `technique`, when one is given) from the open bank `conn` to
+/// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from
+/// the open bank `conn` to
 /// `deliver`, one at a time, uniformly without replacement. With `mark`, each is marked served
 /// once `deliver` has taken it, in one write transaction (`BEGIN IMMEDIATE`: concurrent
 /// callers queue, and no puzzle is handed out twice): when `deliver` fails (its output cannot
@@ -264,14 +331,14 @@ impl<'c> Draws<'c> {
 pub fn get(
     conn: &Connection,
     selector: &Selector,
-    technique: Option<Strategy>,
+    narrowing: &Narrowing,
     count: usize,
     mark: bool,
     rng: &mut Rng,
     mut deliver: impl FnMut(&Handout) -> std::io::Result<()>,
 ) -> Result<(Levels, usize), RetrieveError> {
     let levels = Levels::read(conn)?;
-    let within = selector.selection(&levels.set, technique)?;
+    let within = selector.selection(&levels, narrowing)?;
     let mut handed = 0;
     let mut failed = None;
     let mut work = || -> Result<(), RetrieveError> {
@@ -395,8 +462,9 @@ mod tests {
             reference: crate::levels::Reference::new(vec![1.0, 2.0]),
             set: l.clone(),
             model: None,
+            named: Vec::new(),
         };
-        let easy = Selector::Level("easy".into()).describe(&levels, None);
+        let easy = Selector::Level("easy".into()).describe(&levels, &Narrowing::default());
         assert!(easy.starts_with("level easy (difficulty < "), "{easy}");
     }
 }

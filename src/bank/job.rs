@@ -399,6 +399,8 @@ pub struct Rated {
     pub percentile: f64,
     /// Its level on the bank's levels (0 = easiest).
     pub level: u32,
+    /// Its values on the bank's named ratings (name, value).
+    pub named: Vec<(String, f64)>,
 }
 
 /// A generated puzzle with the one rating its bank's scale reads (its percentile and level
@@ -466,6 +468,7 @@ impl Measured {
             transform,
             percentile: levels.percentile(d, h),
             level: levels.level(&graded.puzzle, &graded.rating),
+            named: levels.named_values(&graded.puzzle, &graded.rating),
             graded,
         }
     }
@@ -488,6 +491,7 @@ impl From<Rated> for NewPuzzle {
             transform: r.transform.map(|t| t.rank()),
             job: r.job,
             hardest: Some(rating.hardest),
+            named: r.named,
         }
     }
 }

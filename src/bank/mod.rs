@@ -77,12 +77,15 @@ pub use crate::technique::Technique;
 /// against, its levels, and `calibrate`.
 pub mod levels {
     pub use crate::levels::calibrate::{
-        calibrate, calibrate_with_progress, default_reference, Calibration, Corpus, LevelChange,
-        MIN_REFERENCE,
+        calibrate, calibrate_with_progress, default_reference, store_named, Calibration, Corpus,
+        LevelChange, MIN_REFERENCE,
     };
     pub use crate::levels::features::COUNT as FEATURE_COUNT;
-    pub use crate::levels::labelled::{fit_file, summary, Kept, LabelledFit};
+    pub use crate::levels::labelled::{
+        fit_file, fit_numbers_file, numbers_summary, summary, Kept, LabelledFit, NumericFit,
+    };
     pub use crate::levels::model::LevelModel;
+    pub use crate::levels::named::{check_name, BadName};
     pub use crate::levels::{Levels, LevelsError};
     pub use crate::scale::{Band, LevelNames, LevelSet, PercentileRange, RatingKind, ScaleError};
     pub use crate::store::settings::{levels as stored_levels, reference_description};
@@ -91,7 +94,8 @@ pub mod levels {
 /// Handing out a bank's puzzles (`get`).
 pub mod retrieve {
     pub use crate::retrieve::{
-        by_id, get, mark_served, puzzle, range_text, write, Handout, RetrieveError, Selector,
+        by_id, get, mark_served, puzzle, range_text, write, Handout, NamedAsk, Narrowing,
+        RetrieveError, Selector,
     };
 }
 

@@ -162,11 +162,14 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
                 high: hi.map_or(100.0, |c| levels.reference.percentile(c)),
                 closed: hi.is_none(),
             };
+            // A level model's levels are not ranges of the rating.
+            let what = if levels.model.is_some() {
+                "learned".to_string()
+            } else {
+                crate::retrieve::range_text(&levels.set, i, levels.rating)
+            };
             (
-                format!(
-                    "level {name} ({})",
-                    crate::retrieve::range_text(&levels.set, i, levels.rating)
-                ),
+                format!("level {name} ({what})"),
                 Within::Level(i as u32),
                 range,
             )

@@ -79,12 +79,22 @@ pub fn verify_with_progress(
         total.div_ceil(sample)
     };
     let rows = store::puzzles::every_nth(&conn, step)?;
+    // Each sampled row's named ratings, read before the rows are checked in parallel.
+    let named = crate::levels::calibrate::read_named(&conn)?;
+    let stored_named: Vec<Vec<(String, f64)>> = if named.is_empty() {
+        vec![Vec::new(); rows.len()]
+    } else {
+        rows.iter()
+            .map(|r| store::named::of(&conn, r.id))
+            .collect::<Result<_, _>>()?
+    };
     let done = std::sync::atomic::AtomicU64::new(0);
     let total = rows.len() as u64;
     progress(0, total);
     let mismatches: Vec<Mismatch> = rows
         .par_iter()
-        .flat_map_iter(|row| {
+        .zip(&stored_named)
+        .flat_map_iter(|(row, stored_named)| {
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if n.is_multiple_of(256) || n == total {
                 progress(n, total);
@@ -154,6 +164,18 @@ pub fn verify_with_progress(
                                          re-rates it)"
                             .into()),
                         Err(what) => bad(format!("the stored {what} names no technique")),
+                    }
+                    if !named.is_empty() {
+                        let x = crate::levels::features::of(&p, &rating);
+                        let expected: Vec<(String, f64)> = named
+                            .iter()
+                            .map(|n| (n.name.clone(), n.model.value_of(&x)))
+                            .collect();
+                        if &expected != stored_named {
+                            bad(format!(
+                                "named ratings {expected:?} != stored {stored_named:?}"
+                            ));
+                        }
                     }
                 }
                 Err(e) => bad(format!("cannot rate: {e}")),

@@ -371,8 +371,8 @@ pub struct VerifyArgs {
 
 /// Arguments of `pseudoku get`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("range").args(["band", "percentile", "level", "id"])))]
-#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["band", "percentile", "level", "id", "technique"])))]
+#[command(group(clap::ArgGroup::new("scope").args(["band", "percentile", "level", "id"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["band", "percentile", "level", "id", "technique", "rating"])))]
 pub struct GetArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
@@ -387,12 +387,19 @@ pub struct GetArgs {
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
     /// The puzzle with this bank id, served or not (with --mark-served, marked served).
-    #[arg(long, value_name = "N", conflicts_with_all = ["count", "technique"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["count", "technique", "rating"])]
     pub id: Option<i64>,
     /// Only puzzles whose hardest step is this technique of the `difficulty` ladder, e.g.
     /// x-wing (alone, or with --level, --band or --percentile).
     #[arg(long, value_name = "NAME", value_parser = parse_technique)]
     pub technique: Option<pseudoku::rate::Strategy>,
+    /// Only puzzles whose value on this named rating of the bank (`calibrate --labelled
+    /// --named NAME`, e.g. se) lies in --range (alone, or with the options above).
+    #[arg(long, value_name = "NAME", requires = "range")]
+    pub rating: Option<String>,
+    /// With --rating: the range of values, A..B, both included, e.g. 7.0..8.0.
+    #[arg(long, value_name = "A..B", requires = "rating")]
+    pub range: Option<String>,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub count: u64,
@@ -414,6 +421,11 @@ fn parse_percent(s: &str) -> Result<u8, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A new named rating's name (`calibrate --named`).
+fn parse_rating_name(s: &str) -> Result<String, String> {
+    pseudoku::bank::levels::check_name(s).map_err(|e| e.to_string())
+}
+
 /// Arguments of `pseudoku calibrate`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("change").required(true).multiple(true).args(["from", "default_reference", "rating", "levels"])))]
@@ -427,12 +439,20 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "default_reference")]
     pub from: Option<PathBuf>,
     /// `--from FILE` holds `puzzle<TAB>level name` lines: fit both the levels' cut points on
-    /// the rating (exactly: the most puzzles in their own level) and an ordinal model of the
-    /// level on every feature of the rating, print both cross-validated confusion matrices,
-    /// and store the better (the model's levels may overlap in rating). The reference stays.
+    /// the rating (exactly: the most puzzles in their own level) and a model of the level
+    /// (ordinal or multinomial, the better held out) on every feature of the rating and of a
+    /// player's path, print both cross-validated confusion matrices, and store the better
+    /// (the model's levels may overlap in rating). The reference stays.
     /// Nothing changes if a line is bad, a name unknown or a level has fewer than 20 puzzles.
     #[arg(long, requires = "from")]
     pub labelled: bool,
+    /// With --labelled: the labels are numbers on a publisher's scale (e.g. Sudoku
+    /// Explainer's rating): fit a monotone regression of it on every feature, print its
+    /// held-out Spearman correlation and mean absolute error beside `difficulty` alone, and
+    /// store it as the named rating NAME, valued for every puzzle (draws: `get --rating NAME
+    /// --range A..B`). The levels stay.
+    #[arg(long, value_name = "NAME", requires = "labelled", conflicts_with_all = ["layouts", "levels", "rating"], value_parser = parse_rating_name)]
+    pub named: Option<String>,
     /// With --labelled: store each level's layout rules measured from its labelled puzzles
     /// (clues from their 10th to their 90th percentile, a symmetry or minimality that 90% of
     /// them have); later level builds keep them.

@@ -604,6 +604,15 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         // clap requires --technique without any of them.
         _ => Selector::All,
     };
+    let narrowing = bank::retrieve::Narrowing {
+        technique: args.technique,
+        named: match (&args.rating, &args.range) {
+            (Some(name), Some(range)) => {
+                Some(bank::retrieve::NamedAsk::parse(name, range).map_err(anyhow::Error::msg)?)
+            }
+            _ => None,
+        },
+    };
     let conn = bank::open_existing(&args.db)?;
     let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
     let mut rng = pseudoku::Rng::new(rng_seed);
@@ -614,7 +623,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     let (levels, handed) = bank::retrieve::get(
         &conn,
         &selector,
-        args.technique,
+        &narrowing,
         args.count as usize,
         mark,
         &mut rng,
@@ -628,7 +637,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     )?;
     out.flush()?;
     if (handed as u64) < args.count {
-        let what = selector.describe(&levels, args.technique);
+        let what = selector.describe(&levels, &narrowing);
         if handed == 0 {
             warn!("pseudoku: no unserved puzzle left in {what}");
         } else {
@@ -660,6 +669,24 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     let mut levels = args.levels.clone().map(LevelChange::Names);
     if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
+        if let Some(name) = &args.named {
+            spin.set_message(format!("rating and fitting {}", path.display()));
+            let fit = pool.install(|| bank::levels::fit_numbers_file(path))?;
+            let summary = bank::levels::numbers_summary(&fit, name);
+            spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
+            spin.set_message("valuing the stored puzzles");
+            let n = pool.install(|| {
+                bank::levels::store_named(&mut conn, name, &fit.regression, &|rows| {
+                    spin.set_message(format!("valuing the stored puzzles: {rows}"))
+                })
+            })?;
+            spin.finish_and_clear();
+            say!(
+                "stored the named rating {name} ({n} puzzles valued); draw by it with \
+                 `pseudoku get --rating {name} --range A..B`"
+            );
+            return Ok(Outcome::Success);
+        }
         if args.labelled {
             let (rating, _) = bank::levels::stored_levels(&conn)?;
             let rating = args.rating.unwrap_or(rating);

@@ -251,6 +251,7 @@ fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, S
             Ok(Selection {
                 within,
                 step: Some(step),
+                named: None,
             })
         }
         None => match (range(label)?, technique(label)) {
@@ -258,6 +259,7 @@ fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, S
             (None, Some(step)) => Ok(Selection {
                 within: Within::All,
                 step: Some(step),
+                named: None,
             }),
             (None, None) => Err(unknown(label)),
         },
@@ -746,7 +748,8 @@ mod tests {
                     "hard+x-wing",
                     Selection {
                         within: Within::Level(2),
-                        step: Some(Strategy::XWing)
+                        step: Some(Strategy::XWing),
+                        named: None,
                     },
                     1
                 ),
@@ -754,7 +757,8 @@ mod tests {
                     "x_wing",
                     Selection {
                         within: Within::All,
-                        step: Some(Strategy::XWing)
+                        step: Some(Strategy::XWing),
+                        named: None,
                     },
                     1
                 ),
@@ -762,7 +766,8 @@ mod tests {
                     "1/4 + hidden pair",
                     Selection {
                         within: band(1),
-                        step: Some(Strategy::HiddenPair)
+                        step: Some(Strategy::HiddenPair),
+                        named: None,
                     },
                     1
                 ),

@@ -78,6 +78,22 @@ pub struct ClueRow {
     pub per_level: Vec<u64>,
 }
 
+/// A named rating as `stats` shows it: its name, the puzzles it values and their lowest,
+/// median and highest value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NamedSummary {
+    /// Its name.
+    pub name: String,
+    /// The puzzles valued.
+    pub puzzles: u64,
+    /// The lowest value.
+    pub lowest: f64,
+    /// The median value.
+    pub median: f64,
+    /// The highest value.
+    pub highest: f64,
+}
+
 /// A bank's inventory.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Inventory {
@@ -112,6 +128,8 @@ pub struct Inventory {
     pub clues: Vec<ClueRow>,
     /// Whether a level model names the levels (learned from labelled puzzles).
     pub learned: bool,
+    /// The bank's named ratings (publishers' numeric scales), by name.
+    pub named: Vec<NamedSummary>,
     /// The pairs of adjacent levels whose rating spans overlap (by name).
     pub overlaps: Vec<(String, String)>,
     /// Duplicates rejected by all builds.
@@ -250,6 +268,16 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         steps,
         clues,
         learned,
+        named: store::named::summary(conn)?
+            .into_iter()
+            .map(|n| NamedSummary {
+                name: n.name,
+                puzzles: n.puzzles,
+                lowest: n.values.0,
+                median: n.values.1,
+                highest: n.values.2,
+            })
+            .collect(),
         overlaps,
         duplicates: totals.duplicates,
         rejected: totals.rejected,
@@ -333,6 +361,16 @@ impl Inventory {
         }
         for (a, b) in &self.overlaps {
             let _ = writeln!(s, "levels {a} and {b} overlap in {}", self.rating);
+        }
+        if !self.named.is_empty() {
+            let _ = writeln!(s, "\nnamed rating\tpuzzles\tlowest\tmedian\thighest");
+            for n in &self.named {
+                let _ = writeln!(
+                    s,
+                    "{}\t{}\t{}\t{}\t{}",
+                    n.name, n.puzzles, n.lowest, n.median, n.highest
+                );
+            }
         }
         let _ = writeln!(s, "\nhsolve tier\tpuzzles");
         for (t, n) in self.tiers.iter().enumerate() {

@@ -5,6 +5,7 @@
 //! transaction (percentiles are measured when read).
 
 use super::model::LevelModel;
+use super::named::{NamedModel, NamedRating};
 use super::{features, reference};
 use crate::grid::Puzzle;
 use crate::rate::Rating;
@@ -110,6 +111,8 @@ pub struct Levels {
     /// The level model, when the levels were learned from labelled puzzles' features: then a
     /// puzzle's level is the model's, not the range its rating falls in.
     pub model: Option<LevelModel>,
+    /// The bank's named ratings (publishers' numeric scales), by name.
+    pub named: Vec<NamedRating>,
 }
 
 impl Levels {
@@ -161,8 +164,47 @@ impl Levels {
             reference,
             set,
             model,
+            named: read_named(conn)?,
         })
     }
+
+    /// The values of `puzzle`, rated `rating`, on the bank's named ratings (name, value).
+    pub fn named_values(&self, puzzle: &Puzzle, rating: &Rating) -> Vec<(String, f64)> {
+        if self.named.is_empty() {
+            return Vec::new();
+        }
+        let x = features::of(puzzle, rating);
+        self.named
+            .iter()
+            .map(|n| (n.name.clone(), n.model.value_of(&x)))
+            .collect()
+    }
+
+    /// The named rating `name`, if the bank has it.
+    pub fn named(&self, name: &str) -> Option<&NamedRating> {
+        self.named.iter().find(|n| n.name == name)
+    }
+}
+
+/// The bank's named ratings (an error when this program cannot use one).
+pub fn read_named(conn: &rusqlite::Connection) -> Result<Vec<NamedRating>, LevelsError> {
+    store::named::all(conn)?
+        .into_iter()
+        .map(|(name, id, text)| {
+            let model: NamedModel = serde_json::from_str(&text).map_err(|e| {
+                LevelsError::Model(format!("for the named rating {name} cannot be read ({e})"))
+            })?;
+            if model.features != features::VERSION {
+                return Err(LevelsError::Model(format!(
+                    "for the named rating {name} was fitted on features version {} and this \
+                     program computes version {}",
+                    model.features,
+                    features::VERSION
+                )));
+            }
+            Ok(NamedRating { name, id, model })
+        })
+        .collect()
 }
 
 /// The level (0 = easiest) of a rated puzzle in a bank rated by `kind` with the levels `set`
@@ -320,14 +362,23 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
     Ok(todo.len() as u64)
 }
 
-/// The level of every stored row under the level model `model`, re-rating each (the model
-/// reads every feature, which the bank does not store), in chunks on the current rayon pool,
-/// calling `progress(done)`: (id, level) pairs, written by the caller in one transaction.
+/// The level of every stored row under the level model `model` (see [`every_row`]).
 fn model_levels(
     conn: &rusqlite::Connection,
     model: &LevelModel,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<(i64, u32)>, LevelsError> {
+    every_row(conn, |p, r| model.level(p, r), progress)
+}
+
+/// `f` of every stored row, re-rating each (the models read every feature, which the bank
+/// does not store), in chunks on the current rayon pool, calling `progress(done)`: (id, value)
+/// pairs, written by the caller in one transaction.
+fn every_row<T: Send>(
+    conn: &rusqlite::Connection,
+    f: impl Fn(&Puzzle, &Rating) -> T + Sync,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<(i64, T)>, LevelsError> {
     let mut out = Vec::new();
     let mut after = 0;
     loop {
@@ -336,21 +387,43 @@ fn model_levels(
             break;
         };
         after = last;
-        let levels: Vec<(i64, u32)> = chunk
+        let values: Vec<(i64, T)> = chunk
             .par_iter()
             .map(|&(id, p)| {
                 crate::rate::rate(&p, None)
-                    .map(|r| (id, model.level(&p, &r)))
+                    .map(|r| (id, f(&p, &r)))
                     .map_err(|e| LevelsError::Stale {
                         id,
                         reason: format!("cannot be rated: {e}"),
                     })
             })
             .collect::<Result<_, _>>()?;
-        out.extend(levels);
+        out.extend(values);
         progress(out.len() as u64);
     }
     Ok(out)
+}
+
+/// Stores the named rating `name` fitted as `regression`: the model in the bank's settings and
+/// every stored puzzle's value (re-rating each, on the current rayon pool, calling
+/// `progress(done)`), replacing a rating of that name, in one transaction. Returns how many
+/// puzzles were valued.
+pub fn store_named(
+    conn: &mut rusqlite::Connection,
+    name: &str,
+    regression: &super::regression::Regression,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, LevelsError> {
+    let model = NamedModel {
+        features: features::VERSION,
+        regression: regression.clone(),
+    };
+    let values = every_row(conn, |p, r| model.value(p, r), progress)?;
+    let json = serde_json::to_string(&model).expect("a model serializes");
+    let tx = conn.transaction().map_err(StoreError::from)?;
+    store::named::replace(&tx, name, &json, &values)?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(values.len() as u64)
 }
 
 /// How `calibrate` changes the levels.

@@ -378,7 +378,6 @@ pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
 }
 
 /// A numeric scale fitted on puzzles labelled with numbers ([`fit_numbers_file`]).
-#[cfg_attr(not(feature = "dev"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct NumericFit {
     /// The puzzles' labels, in file order.
@@ -396,7 +395,6 @@ pub struct NumericFit {
 /// a number on a publisher's scale (`puzzle<TAB>number`): the monotone regression on every
 /// feature and, to compare, on `difficulty` alone, each measured on the half by class key it
 /// was not fitted on (both ways). Every bad line is named at once.
-#[cfg_attr(not(feature = "dev"), allow(dead_code))]
 pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
     use super::regression;
     use rayon::prelude::*;
@@ -469,4 +467,25 @@ pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
         held_out,
         one_rating,
     })
+}
+
+/// What `calibrate --labelled --named NAME` prints of a numeric fit: the puzzles, and held out
+/// (each half valued by a fit on the other), Spearman's correlation and the mean absolute error
+/// of `difficulty` alone (isotonic) and of the regression on every feature.
+pub fn numbers_summary(fit: &NumericFit, name: &str) -> String {
+    use super::regression::agreement;
+    let one = agreement(&fit.one_rating, &fit.labels);
+    let all = agreement(&fit.held_out, &fit.labels);
+    format!(
+        "{} puzzles labelled on the scale {name}; held out (fitted on one half by class key, \
+         valued on the other, both ways):\n\
+         difficulty alone (isotonic)           Spearman {:.3}   mean absolute error {:.3}\n\
+         monotone regression on {} features   Spearman {:.3}   mean absolute error {:.3}\n",
+        fit.labels.len(),
+        one.spearman,
+        one.mae,
+        features::COUNT,
+        all.spearman,
+        all.mae
+    )
 }

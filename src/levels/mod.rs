@@ -13,7 +13,8 @@
 //! - [`fit`]: the exact fit of cut points to labelled ratings, and its cross-validation;
 //! - [`features`], [`ordinal`], [`model`]: the feature vector of a rated puzzle, the ordinal
 //!   regression fitted on it, and the level model a bank stores;
-//! - [`regression`]: a publisher's numeric scale learned from the same features;
+//! - [`regression`], [`named`]: a publisher's numeric scale learned from the same features,
+//!   and the named ratings a bank stores and draws by;
 //! - [`labelled`]: labelled puzzles read, rated and fitted both ways (`calibrate --labelled`),
 //!   and numeric labels fitted by the regression.
 
@@ -24,9 +25,8 @@ pub mod labelled;
 pub mod model;
 pub mod multinomial;
 pub mod ordinal;
+pub mod named;
 pub mod reference;
-// Measured by `examples/level_model.rs`; the bank does not store named ratings yet.
-#[cfg_attr(not(feature = "dev"), allow(dead_code))]
 pub mod regression;
 
 pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference};

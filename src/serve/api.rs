@@ -11,7 +11,9 @@ use crate::grid::{Grid, Puzzle};
 use crate::hint::{hint, Board, HintView};
 use crate::levels::{Band, PercentileRange};
 use crate::rate::Report;
-use crate::retrieve::{self, Draws, Handout, Recipient, RetrieveError, Selector};
+use crate::retrieve::{
+    self, Draws, Handout, NamedAsk, Narrowing, Recipient, RetrieveError, Selector,
+};
 use crate::solve::{solve, Solutions};
 use crate::store::{self, retrieval::Selection};
 use crate::technique::Strategy;
@@ -491,6 +493,11 @@ pub struct NextQuery {
     /// Only puzzles whose hardest step is this technique of the `difficulty` ladder, e.g.
     /// `x-wing` (alone, or with one of the three above).
     pub technique: Option<String>,
+    /// A named rating of the bank (`calibrate --labelled --named NAME`), e.g. `se`, with
+    /// `range` (alone, or with one of level, band, percentile).
+    pub rating: Option<String>,
+    /// The range of the named rating, `A..B` (both included), e.g. `7.0..8.0`.
+    pub range: Option<String>,
     /// `true` to include the solution.
     pub solution: Option<String>,
 }
@@ -533,19 +540,33 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
     }
 }
 
-/// The technique of a query, if it names one.
-fn technique(q: &NextQuery) -> Result<Option<Strategy>, ApiError> {
-    q.technique
+/// What narrows a query's puzzles: its technique and its named rating's range, if it names
+/// them.
+fn narrowing(q: &NextQuery) -> Result<Narrowing, ApiError> {
+    let technique = q
+        .technique
         .as_deref()
         .map(|name| Strategy::parse(name).map_err(|e| ApiError::BadRequest(e.to_string())))
-        .transpose()
+        .transpose()?;
+    let named = match (&q.rating, &q.range) {
+        (None, None) => None,
+        (Some(name), Some(range)) => {
+            Some(NamedAsk::parse(name, range).map_err(ApiError::BadRequest)?)
+        }
+        _ => {
+            return Err(ApiError::BadRequest(
+                "rating=NAME and range=A..B go together".into(),
+            ))
+        }
+    };
+    Ok(Narrowing { technique, named })
 }
 
 /// The selector of a query: at most one of `level`, `band`, `percentile`, and one of them
-/// unless the query names a technique.
+/// unless the query names a technique or a named rating.
 fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
     match (&q.level, &q.band, &q.percentile) {
-        (None, None, None) if q.technique.is_some() => Ok(Selector::All),
+        (None, None, None) if q.technique.is_some() || q.rating.is_some() => Ok(Selector::All),
         (Some(level), None, None) => Ok(Selector::Level(level.clone())),
         (None, Some(band), None) => band
             .parse::<Band>()
@@ -556,8 +577,8 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
             .map(Selector::Percentile)
             .map_err(|e| ApiError::BadRequest(format!("bad percentile range: {e}"))),
         _ => Err(ApiError::BadRequest(
-            "give exactly one of level=NAME, band=K/M, percentile=A..B, or technique=NAME \
-             (which may go with one of them)"
+            "give exactly one of level=NAME, band=K/M, percentile=A..B, or technique=NAME or \
+             rating=NAME&range=A..B (which may go with one of them)"
                 .into(),
         )),
     }
@@ -601,7 +622,7 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
 async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply<PuzzleView> {
     let user = check_user(q.user.clone())?;
     let sel = selector(&q)?;
-    let technique = technique(&q)?;
+    let narrowing = narrowing(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
     let lv = match s.cached_levels() {
         Some(cached) => cached,
@@ -611,7 +632,7 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
         }
     };
     let within: Selection = sel
-        .selection(&lv.set, technique)
+        .selection(&lv, &narrowing)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     for _ in 0..DRAW_RETRIES {
         let drawn = {
@@ -627,7 +648,7 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
         let Some(h) = drawn else {
             return Err(ApiError::NotFound(format!(
                 "user {user} has had every puzzle of {}",
-                sel.describe(&lv, technique)
+                sel.describe(&lv, &narrowing)
             )));
         };
         if s.record(&user, h.key, h.id)

@@ -76,8 +76,9 @@ fn draw_in(
     }
     // A class is stored once in a bank (its key is unique), so the ids a user was given are
     // the classes the user had: the range's ids less those, each checked by its class below.
+    let (list_cond, _) = within.any_list_condition(measure);
     let list = format!(
-        "SELECT id FROM puzzles WHERE {cond} \
+        "SELECT id FROM puzzles WHERE {list_cond} \
          AND id NOT IN (SELECT puzzle_id FROM user_history WHERE user = ?{})",
         n + 1
     );

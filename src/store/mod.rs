@@ -12,6 +12,7 @@
 //! - [`builds`]: one bookkeeping row per build (resume, counts, status);
 //! - [`seeds`]: the seeds a bank was built from;
 //! - [`settings`]: the bank's settings and its reference distribution;
+//! - [`named`]: named ratings, a publisher's numeric scale valued for every puzzle;
 //! - [`retrieval`]: uniform draws of unserved puzzles of a percentile range or a level, marked
 //!   served atomically; [`history`]: per-user draws and deliveries (`serve`);
 //! - [`batches`]: what publisher exports recorded (puzzles per date, file hashes);
@@ -28,6 +29,7 @@ pub mod history;
 pub mod inventory;
 pub mod lock;
 pub mod migrate;
+pub mod named;
 pub mod puzzles;
 pub mod retrieval;
 pub mod seeds;

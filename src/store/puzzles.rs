@@ -142,6 +142,8 @@ pub struct NewPuzzle {
     /// The hardest step it needs (`None` only for a row an older version stored and no
     /// build has re-rated).
     pub hardest: Option<HardestStep>,
+    /// Its values on the bank's named ratings (name, value).
+    pub named: Vec<(String, f64)>,
 }
 
 /// Commits a batch: the rows, and the build's progress (next job, counts), in one
@@ -183,7 +185,11 @@ pub(crate) fn insert_rows<'a>(
             r.hardest.map(|h| h.strategy.code()),
             r.hardest.map(|h| h.count),
         ])?;
-        ids.push(conn.last_insert_rowid());
+        let id = conn.last_insert_rowid();
+        if !r.named.is_empty() {
+            super::named::insert(conn, id, &r.named)?;
+        }
+        ids.push(id);
     }
     Ok(ids)
 }
@@ -194,7 +200,7 @@ pub(crate) const NEW_PUZZLE_COLUMNS: &str = "p.puzzle, p.canon_key, p.clues, p.d
     p.step, p.step_count";
 
 /// A stored row read back as the values that inserted it (columns [`NEW_PUZZLE_COLUMNS`]
-/// from `first`).
+/// from `first`), without its named ratings (another table: [`super::named::of`]).
 pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<NewPuzzle> {
     let bad = |i: usize, what: &str| {
         rusqlite::Error::FromSqlConversionFailure(
@@ -231,6 +237,7 @@ pub(crate) fn new_puzzle_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Re
         job: r.get::<_, i64>(first + 11)? as u64,
         hardest: hardest_of(r.get(first + 12)?, r.get(first + 13)?)
             .map_err(|what| bad(12, what))?,
+        named: Vec::new(),
     })
 }
 

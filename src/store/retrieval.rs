@@ -79,19 +79,45 @@ impl Measure<'_> {
 }
 
 /// Which puzzles a draw is among: those of a [`Within`], narrowed when asked to the puzzles
-/// whose hardest step is one technique (`get --technique`).
+/// whose hardest step is one technique (`get --technique`) and to a range of a named rating
+/// (`get --rating NAME --range A..B`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
     /// The range of the bank's scale.
     pub within: Within,
     /// The hardest step the puzzles need, if only one is wanted.
     pub step: Option<Strategy>,
+    /// A range of a named rating the puzzles' values lie in, if one is wanted.
+    pub named: Option<NamedRange>,
+}
+
+/// A range of a named rating: the rating's id in the bank and the bounds, both included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NamedRange {
+    /// The named rating's id ([`super::named::id`]).
+    pub id: i64,
+    /// The lowest value.
+    pub low: f64,
+    /// The highest value.
+    pub high: f64,
 }
 
 impl From<Within> for Selection {
     fn from(within: Within) -> Selection {
-        Selection { within, step: None }
+        Selection {
+            within,
+            step: None,
+            named: None,
+        }
     }
+}
+
+/// How a condition tests a puzzle's named rating: one puzzle by id (a key lookup), or a
+/// listing (the values' index drives it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    ById,
+    Listing,
 }
 
 impl Selection {
@@ -101,9 +127,25 @@ impl Selection {
         (format!("{cond} AND served_at IS NULL"), params)
     }
 
+    /// [`Selection::condition`] for a listing of the puzzles.
+    fn list_condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
+        let (cond, params) = self.condition_as(m, Form::Listing);
+        (format!("{cond} AND served_at IS NULL"), params)
+    }
+
     /// The condition of any puzzle of it, served or not (per-user draws), with its parameters
     /// (?1, ?2, ...).
     pub(super) fn any_condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
+        self.condition_as(m, Form::ById)
+    }
+
+    /// [`Selection::any_condition`] for a listing of the puzzles.
+    pub(super) fn any_list_condition(self, m: Measure) -> (String, Vec<rusqlite::types::Value>) {
+        self.condition_as(m, Form::Listing)
+    }
+
+    /// The condition of any puzzle of it in the form asked.
+    fn condition_as(self, m: Measure, form: Form) -> (String, Vec<rusqlite::types::Value>) {
         let (mut cond, mut params): (String, Vec<rusqlite::types::Value>) = match self.within {
             Within::Percentiles(range) => {
                 let (low, high) = m.stored_range(range);
@@ -119,6 +161,20 @@ impl Selection {
         if let Some(step) = self.step {
             params.push(i64::from(step.code()).into());
             cond = format!("step = ?{} AND {cond}", params.len());
+        }
+        if let Some(n) = self.named {
+            let at = params.len();
+            params.extend([n.id.into(), n.low.into(), n.high.into()]);
+            let values = format!(
+                "FROM named_ratings WHERE rating_id = ?{} AND value >= ?{} AND value <= ?{}",
+                at + 1,
+                at + 2,
+                at + 3
+            );
+            cond = match form {
+                Form::ById => format!("EXISTS (SELECT 1 {values} AND puzzle_id = id) AND {cond}"),
+                Form::Listing => format!("id IN (SELECT puzzle_id {values}) AND {cond}"),
+            };
         }
         (cond, params)
     }
@@ -168,6 +224,7 @@ pub(super) fn row_columns(rating: RatingKind) -> String {
 /// (through an index of unserved puzzles).
 fn sampler_sql(m: Measure, within: Selection) -> (String, String, Vec<rusqlite::types::Value>) {
     let (cond, params) = within.condition(m);
+    let (list_cond, _) = within.list_condition(m);
     let id = params.len() + 1;
     (
         format!(
@@ -176,7 +233,7 @@ fn sampler_sql(m: Measure, within: Selection) -> (String, String, Vec<rusqlite::
         ),
         // No `INDEXED BY`: a bulk build drops the rating's index until it ends (the planner
         // then scans), and otherwise the planner picks it.
-        format!("SELECT id FROM puzzles WHERE {cond}"),
+        format!("SELECT id FROM puzzles WHERE {list_cond}"),
         params,
     )
 }

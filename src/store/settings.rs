@@ -161,8 +161,8 @@ pub fn replace_reference(conn: &Connection, rows: &[ReferenceRow]) -> Result<()>
 }
 
 /// What decides a stored puzzle's level and whether it fits a level's rules: the settings (the
-/// rating, levels, cut points, reference, model and layout rules, as key and value) and the
-/// reference rows. Banks whose scales are equal hold comparable rows.
+/// rating, levels, cut points, reference, level model, layout rules and named ratings' models,
+/// as key and value) and the reference rows. Banks whose scales are equal hold comparable rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scale {
     /// The settings, by key.
@@ -176,8 +176,9 @@ pub fn scale(conn: &Connection) -> Result<Scale> {
     let settings = conn
         .prepare(
             "SELECT key, value FROM settings
-             WHERE key IN ('rating', 'levels', 'cuts', 'reference', 'difficulty_model')
-                OR key LIKE 'layout:%'
+             WHERE key IN ('rating', 'levels', 'cuts', 'reference', 'difficulty_model',
+                           'level_model')
+                OR key LIKE 'layout:%' OR key LIKE 'named_rating:%'
              ORDER BY key",
         )?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -192,6 +193,12 @@ pub fn scale(conn: &Connection) -> Result<Scale> {
 pub fn set_scale(conn: &Connection, scale: &Scale) -> Result<()> {
     for (key, value) in &scale.settings {
         set(conn, key, value)?;
+        if let Some(name) = key.strip_prefix("named_rating:") {
+            conn.execute(
+                "INSERT INTO rating_names (name) VALUES (?1) ON CONFLICT (name) DO NOTHING",
+                [name],
+            )?;
+        }
     }
     replace_reference(conn, &scale.reference)
 }

@@ -130,20 +130,29 @@ pub fn insert_batch(
 /// Up to `limit` of the shard's candidates with jobs above `after` (all: `None`), by job.
 pub fn candidates(conn: &Connection, after: Option<u64>, limit: usize) -> Result<Vec<Candidate>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT s.fits, {} FROM shard_rows s JOIN puzzles p ON p.id = s.puzzle_id
+        "SELECT s.fits, p.id, {} FROM shard_rows s JOIN puzzles p ON p.id = s.puzzle_id
          WHERE s.job > ?1 ORDER BY s.job LIMIT ?2",
         puzzles::NEW_PUZZLE_COLUMNS
     ))?;
     let after = after.map_or(-1, |j| j as i64);
     let rows = stmt
         .query_map(params![after, limit as i64], |r| {
-            Ok(Candidate {
-                fits: r.get::<_, i64>(0)? as u64,
-                row: puzzles::new_puzzle_of(r, 1)?,
-            })
+            Ok((
+                r.get::<_, i64>(1)?,
+                Candidate {
+                    fits: r.get::<_, i64>(0)? as u64,
+                    row: puzzles::new_puzzle_of(r, 2)?,
+                },
+            ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    // Its named ratings come with it.
+    rows.into_iter()
+        .map(|(id, mut c)| {
+            c.row.named = super::named::of(conn, id)?;
+            Ok(c)
+        })
+        .collect()
 }
 
 /// Commits a step of a merge: the accepted rows (each with the build row of its shard) and

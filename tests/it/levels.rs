@@ -1034,3 +1034,147 @@ fn a_level_model_fitted_on_other_features_is_refused_with_its_version() {
     );
     assert!(err.contains("calibrate"), "{err}");
 }
+
+#[test]
+fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 30, 2);
+    let conn = Connection::open(&db).unwrap();
+    // The publisher's scale: a monotone function of difficulty, one decimal.
+    let rows: Vec<(String, f64)> = conn
+        .prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let scale = |d: f64| ((1.0 + d.sqrt() * 2.0) * 10.0).round() / 10.0;
+    let file = dir.path().join("scale.tsv");
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(p, d)| format!("{p}\t{}", scale(*d)))
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = pseudoku()
+        .args(["calibrate", "--labelled", "--named", "SE", "--from"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = text(&out);
+    assert!(out.contains("monotone regression on "), "{out}");
+    assert!(
+        out.contains("stored the named rating se (120 puzzles valued)"),
+        "{out}"
+    );
+    // Held out, the regression ranks the puzzles as the scale does, nearly exactly.
+    let spearman: f64 = out
+        .lines()
+        .find(|l| l.starts_with("monotone regression"))
+        .and_then(|l| l.split("Spearman ").nth(1))
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap();
+    assert!(spearman > 0.95, "{out}");
+    // Every puzzle has a value; a range draws exactly the puzzles inside it.
+    let values: Vec<(i64, f64)> = conn
+        .prepare("SELECT puzzle_id, value FROM named_ratings ORDER BY value")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(values.len(), 120);
+    let (low, high) = (values[30].1, values[89].1);
+    let inside: HashSet<i64> = values
+        .iter()
+        .filter(|(_, v)| (low..=high).contains(v))
+        .map(|(id, _)| *id)
+        .collect();
+    let range = format!("{low}..{high}");
+    let (got, code, _) = get_json(
+        &db,
+        &["--rating", "se", "--range", &range, "--count", "1000"],
+    );
+    assert_eq!(code, 1, "fewer than 1000");
+    let ids: HashSet<i64> = got.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, inside);
+    // With a level too.
+    let (got, _, _) = get_json(
+        &db,
+        &[
+            "--rating", "se", "--range", &range, "--level", "hard", "--count", "1000",
+        ],
+    );
+    assert!(got
+        .iter()
+        .all(|r| r["level"] == "hard" && inside.contains(&r["id"].as_i64().unwrap())));
+    // Names and ranges that do not fit are refused, naming the bank's ratings.
+    let out = run_cli(&[
+        "get",
+        "--rating",
+        "hodoku",
+        "--range",
+        "1..2",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no rating named \"hodoku\" (its named ratings: se)"));
+    let out = run_cli(&[
+        "get",
+        "--rating",
+        "se",
+        "--range",
+        "2..1",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad range"));
+    let out = run_cli(&[
+        "calibrate",
+        "--labelled",
+        "--named",
+        "hsolve",
+        "--from",
+        file.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    // `stats` lists it; a later build values its puzzles; `verify` checks every value.
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "named rating\tpuzzles\tlowest\tmedian\thighest\nse\t120\t",
+        ));
+    build_levels(&db, 35, 2);
+    let valued: i64 = scalar(&conn, "SELECT COUNT(*) FROM named_ratings");
+    assert_eq!(valued, 120 + 140);
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    // A value changed by hand is a mismatch.
+    conn.execute(
+        "UPDATE named_ratings SET value = value + 1 WHERE puzzle_id = 1",
+        [],
+    )
+    .unwrap();
+    pseudoku()
+        .args(["verify", "--sample", "0", "--db"])
+        .arg(&db)
+        .assert()
+        .failure()
+        .stdout(predicates::str::contains("named ratings"));
+}

@@ -891,3 +891,65 @@ fn a_user_practises_one_technique_without_repeats() {
         "{v}"
     );
 }
+
+#[test]
+fn a_user_draws_by_a_named_rating_without_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 15);
+    // A publisher's scale: a number per puzzle, here half the difficulty.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let rows: Vec<(String, f64)> = conn
+        .prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let file = dir.path().join("scale.tsv");
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(p, d)| format!("{p}\t{}", d / 2.0))
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    crate::common::pseudoku()
+        .args(["calibrate", "--labelled", "--named", "pub", "--from"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+    let inside: HashSet<i64> = conn
+        .prepare(
+            "SELECT v.puzzle_id FROM named_ratings v JOIN rating_names n ON n.id = v.rating_id \
+             WHERE n.name = 'pub' AND v.value >= 2.0 AND v.value <= 4.0",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!inside.is_empty());
+    let server = Server::start(&db, &[]);
+    let mut seen = HashSet::new();
+    for _ in 0..inside.len() {
+        let (status, v) = server.deliver("/v1/puzzles/next?user=kim&rating=pub&range=2.0..4.0");
+        assert_eq!(status, 200, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        assert!(inside.contains(&id), "{v}");
+        assert!(seen.insert(id), "a repeat: {v}");
+    }
+    let (status, v) = server.deliver("/v1/puzzles/next?user=kim&rating=pub&range=2.0..4.0");
+    assert_eq!(status, 404, "{v}");
+    for (query, reason) in [
+        ("rating=se&range=1..2", "no rating named \"se\""),
+        ("rating=pub&range=4..2", "bad range"),
+        ("rating=pub", "go together"),
+    ] {
+        let (status, v) = server.deliver(&format!("/v1/puzzles/next?user=kim&{query}"));
+        assert_eq!(status, 400, "{query}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains(reason),
+            "{query}: {v}"
+        );
+    }
+}
