@@ -90,10 +90,15 @@ pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 /// The default levels' layout rules (as `build --clues` writes them), stored with the default
 /// levels when a bank is made: publishers print more clues the easier the level (32-38 for
 /// their easiest, 22-27 for their hardest), while the generators leave about 30-33 whatever
-/// the level. The ranges fall by level (medians about 34, 32, 29 and 27) and are wide enough
+/// the level. The ranges fall by level (medians about 34, 32, 30 and 28) and are wide enough
 /// that a default build keeps about four fifths of its speed without them; symmetry is left
 /// to the publisher (`--symmetry rotate180`), as it halves the speed.
-pub const DEFAULT_LAYOUTS: [&str; 4] = ["clues=32..36", "clues=29..34", "clues=27..31", "clues=24..29"];
+pub const DEFAULT_LAYOUTS: [&str; 4] = [
+    "clues=32..36",
+    "clues=29..34",
+    "clues=27..32",
+    "clues=24..30",
+];
 
 /// Which rating a bank's percentiles and bands use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -283,7 +283,7 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
     let db = dir.path().join("bank.db");
     build_levels(&db, 40, 2);
     let conn = Connection::open(&db).unwrap();
-    let ranges = [(32, 36), (29, 34), (27, 31), (24, 29)];
+    let ranges = [(32, 36), (29, 34), (27, 32), (24, 30)];
     for (level, name) in ["easy", "medium", "hard", "expert"].iter().enumerate() {
         let (a, b) = ranges[level];
         let stored: String = scalar(
