@@ -8,7 +8,7 @@ use crate::grid::Puzzle;
 use crate::rng::Rng;
 use crate::scale::{PercentileRange, RatingKind, Reference};
 use crate::technique::{HardestStep, Strategy};
-use rusqlite::{params_from_iter, Connection};
+use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::HashSet;
 
 /// A stored puzzle as a draw reads it: the row's values, decoded. What it is handed out as
@@ -201,9 +201,12 @@ const TRIES: u32 = 256;
 /// many (`id IN (...)`), one statement each instead of one per id.
 const BATCH: usize = 64;
 
-/// Batches of probes before a draw by hardest step lists the selection: probes in a batch cost
-/// a fraction of single ones, so such a draw probes more ids than [`TRIES`] before listing.
-const BATCHES: usize = 8;
+/// Batches of probes before a draw by hardest step draws by rank: probes in a batch cost a
+/// fraction of single ones, so such a draw probes more ids than [`TRIES`] first.
+const BATCHES: usize = 4;
+
+/// Ranks a draw by rank tries ([`Sampler::draw_nth`]) before the selection is listed.
+const NTH_TRIES: u32 = 8;
 
 /// The smallest and the largest id: two subqueries, each a single seek (one query with both
 /// aggregates would scan the table).
@@ -293,7 +296,11 @@ pub(super) fn first_row(rows: &mut rusqlite::Rows, rating: RatingKind) -> Result
 ///   are listed through the index of unserved puzzles (a cost of what the range holds) and
 ///   the draws pick uniformly from the list.
 ///
-/// Both ways every remaining puzzle of the range is equally likely at every draw.
+/// - a selection by hardest step probes its random ids in batches, and when they miss (a rare
+///   technique) draws by rank: its unserved puzzles counted through their index and the k-th
+///   read for a uniform k, before it lists them.
+///
+/// Every way, every remaining puzzle of the range is equally likely at every draw.
 pub struct Sampler<'c> {
     conn: &'c Connection,
     measure: Measure<'c>,
@@ -306,6 +313,9 @@ pub struct Sampler<'c> {
     /// With a hardest step: the query of the ids among [`BATCH`] probed ids that are unserved
     /// puzzles of the selection.
     batch: Option<String>,
+    /// With a hardest step: the queries that count the selection's unserved puzzles and read
+    /// the k-th of them (in its index's order), and the count once made.
+    nth: Option<(String, String, Option<u32>)>,
 }
 
 impl<'c> Sampler<'c> {
@@ -317,6 +327,17 @@ impl<'c> Sampler<'c> {
     ) -> Result<Sampler<'c>> {
         let within = within.into();
         let (by_id, list, params) = sampler_sql(measure, within);
+        let nth = within.step.map(|_| {
+            let (cond, _) = within.list_condition(measure);
+            (
+                format!("SELECT COUNT(*) FROM puzzles WHERE {cond}"),
+                format!(
+                    "SELECT id FROM puzzles WHERE {cond} LIMIT 1 OFFSET ?{}",
+                    params.len() + 1
+                ),
+                None,
+            )
+        });
         let batch = within.step.map(|_| {
             let (cond, params) = within.condition(measure);
             let ids: Vec<String> = (1..=BATCH)
@@ -348,7 +369,56 @@ impl<'c> Sampler<'c> {
                 None
             },
             batch,
+            nth,
         })
+    }
+
+    /// A draw by rank, for a selection by hardest step that probing missed (a rare technique):
+    /// its unserved puzzles counted through the index, the k-th read for a uniform k; each
+    /// remaining puzzle is equally likely. Counting and skipping run inside SQLite, several
+    /// times faster than listing every id; `None` after [`NTH_TRIES`] ranks that were drawn
+    /// already or served since the count (the listing takes over).
+    fn draw_nth(&mut self, rng: &mut Rng) -> Result<Option<PuzzleRow>> {
+        let Some((count_sql, nth_sql, counted)) = &mut self.nth else {
+            return Ok(None);
+        };
+        let n = match counted {
+            Some(n) => *n,
+            None => {
+                let n: i64 = self
+                    .conn
+                    .prepare_cached(count_sql)?
+                    .query_row(params_from_iter(&self.params), |r| r.get(0))?;
+                *counted = Some(u32::try_from(n).unwrap_or(u32::MAX));
+                counted.expect("just set")
+            }
+        };
+        if n == 0 {
+            self.listed = Some(Vec::new());
+            return Ok(None);
+        }
+        let mut nth = self.conn.prepare_cached(nth_sql)?;
+        let mut by_id = self.conn.prepare_cached(&self.by_id)?;
+        for _ in 0..NTH_TRIES {
+            let k = rng.below(n);
+            let mut p = self.params.clone();
+            p.push(i64::from(k).into());
+            let id: Option<i64> = nth
+                .query_row(params_from_iter(p), |r| r.get(0))
+                .optional()?;
+            let Some(id) = id else { continue };
+            if self.drawn.contains(&id) {
+                continue;
+            }
+            if let Some(row) = first_row(
+                &mut by_id.query(with_id(&self.params, id))?,
+                self.measure.rating,
+            )? {
+                self.drawn.insert(id);
+                return Ok(Some(row));
+            }
+        }
+        Ok(None)
     }
 
     /// Up to [`BATCHES`] x [`BATCH`] random ids probed [`BATCH`] at a time: a puzzle drawn uniformly among
@@ -394,6 +464,10 @@ impl<'c> Sampler<'c> {
             if let Some(batch) = self.batch.take() {
                 let found = self.probe_batches(&batch, rng)?;
                 self.batch = Some(batch);
+                if found.is_some() {
+                    return Ok(found);
+                }
+                let found = self.draw_nth(rng)?;
                 if found.is_some() {
                     return Ok(found);
                 }

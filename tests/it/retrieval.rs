@@ -342,3 +342,66 @@ fn rows_stored_before_hardest_steps_get_theirs_on_the_next_build() {
         .unwrap();
     assert_eq!(missing, 0);
 }
+
+#[test]
+fn a_rare_technique_is_drawn_uniformly() {
+    use pseudoku::dev::stats::{chi_square, chi_square_p};
+    use pseudoku::rate::Strategy;
+    use pseudoku::store::retrieval::{take, Selection, Within};
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let conn = pseudoku::store::open(&db).unwrap();
+    // 2,560 rows (copies under other keys), 8 of them the only hidden quads: probing by
+    // random ids often misses them, and the draw goes on by rank.
+    for _ in 0..5 {
+        conn.execute(
+            "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
+                technique, level, seed_id, transform, build_id, job, step, step_count)
+             SELECT puzzle, randomblob(32), clues, difficulty, hsolve, hsolve_sd, tier,
+                technique, level, seed_id, transform, build_id, job, step, step_count
+             FROM puzzles",
+            [],
+        )
+        .unwrap();
+    }
+    let quad = Strategy::HiddenQuad.code();
+    conn.execute("UPDATE puzzles SET step = ?1 WHERE step = ?2", [0, quad])
+        .unwrap();
+    conn.execute(
+        "UPDATE puzzles SET step = ?1 WHERE id IN (SELECT id FROM puzzles ORDER BY id LIMIT 8 OFFSET 1000)",
+        [quad],
+    )
+    .unwrap();
+    let rare: Vec<i64> = column(
+        &conn,
+        &format!("SELECT id FROM puzzles WHERE step = {quad} ORDER BY id"),
+    );
+    assert_eq!(rare.len(), 8);
+    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let selection = Selection {
+        within: Within::All,
+        step: Some(Strategy::HiddenQuad),
+        named: None,
+    };
+    let mut rng = pseudoku::Rng::new(3);
+    let mut counts = vec![0u64; 8];
+    for _ in 0..4000 {
+        let got = take(&conn, levels.measure(), selection, 1, false, &mut rng).unwrap();
+        let at = rare
+            .iter()
+            .position(|&id| id == got[0].id)
+            .expect("a hidden quad");
+        counts[at] += 1;
+    }
+    let (stat, df) = chi_square(&counts, &[1.0 / 8.0; 8]);
+    let p = chi_square_p(stat, df);
+    assert!(
+        p > 0.01,
+        "chi-square {stat:.1} on {df} df, p = {p:.4}: {counts:?}"
+    );
+    // Without replacement, the eight and nothing more.
+    let all = take(&conn, levels.measure(), selection, 100, false, &mut rng).unwrap();
+    let mut ids: Vec<i64> = all.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, rare);
+}
