@@ -396,14 +396,22 @@ where
 
 /// Panel 1: the rating histogram, the bank's bars over the reference's step line, each as
 /// shares of its own total, over the levels shaded between their cut points and named at the
-/// top.
+/// top (not when a level model names the levels: they overlap in rating, and the title says
+/// so).
 fn histogram<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, inv: &Inventory) -> Drawn
 where
     DB::ErrorType: 'static,
 {
     let top = header(
         area,
-        &format!("Rating: the bank against the reference ({})", inv.rating),
+        &if inv.learned {
+            format!(
+                "Rating ({}), bank against reference: learned levels overlap",
+                inv.rating
+            )
+        } else {
+            format!("Rating: the bank against the reference ({})", inv.rating)
+        },
         &[
             (
                 Key::Bar(BANK),
@@ -430,7 +438,9 @@ where
         .fold(0.0, f64::max);
     // The levels' bands, each from its cut point to the next (clipped to the histogram).
     let mut edges = vec![lo];
-    edges.extend(inv.cuts.iter().map(|c| c.clamp(lo, hi)));
+    if !inv.learned {
+        edges.extend(inv.cuts.iter().map(|c| c.clamp(lo, hi)));
+    }
     edges.push(hi);
     // The level names go at the top of their bands, each in the first row where it runs into
     // no other; the y axis leaves room for the rows above the highest bar.
@@ -440,7 +450,7 @@ where
     let mut ends: Vec<i32> = Vec::new();
     let mut names = Vec::new();
     for (i, (w, level)) in edges.windows(2).zip(&inv.levels).enumerate() {
-        if w[1] <= w[0] {
+        if w[1] <= w[0] || inv.learned {
             continue;
         }
         let text = area.estimate_text_size(&level.level, &font)?.0 as i32;
@@ -467,7 +477,7 @@ where
     let (xd, yd) = (decimals(lo..hi, xn), decimals(0.0..ymax, yn));
     let mut chart = chart_on(area, top + 6, 80).build_cartesian_2d(lo..hi, 0.0..ymax)?;
     for (i, w) in edges.windows(2).enumerate().take(inv.levels.len()) {
-        if w[1] > w[0] {
+        if w[1] > w[0] && !inv.learned {
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(w[0], 0.0), (w[1], ymax)],
                 tint(level_colour(i), 0.8).filled(),

@@ -968,6 +968,20 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
         .success()
         .stdout(predicates::str::contains("\nsparse\tlearned\t"))
         .stdout(predicates::str::contains("learned from labelled puzzles"));
+    // Its plot does not shade learned levels as ranges of the rating: they overlap.
+    let plot = dir.path().join("bank.svg");
+    pseudoku()
+        .args(["stats", "--plot"])
+        .arg(&plot)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.contains("learned levels overlap"),
+        "no note in the plot's title"
+    );
     // `rate --db` names the level the model gives: the sparsest stored puzzle is sparse.
     let sparsest = &rows.iter().min_by_key(|r| r.1).unwrap().0;
     pseudoku()
