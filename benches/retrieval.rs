@@ -154,6 +154,26 @@ fn database(rows: u64) -> PathBuf {
     path
 }
 
+/// Times 20,000 library draws of one unserved puzzle, each of the selection `selection`
+/// draws, and reports them under `label`.
+fn time_takes(
+    conn: &rusqlite::Connection,
+    levels: &Levels,
+    rng: &mut Rng,
+    label: &str,
+    mut selection: impl FnMut(&mut Rng) -> store::retrieval::Selection,
+) {
+    let mut times = Vec::with_capacity(20_000);
+    for _ in 0..20_000 {
+        let within = selection(rng);
+        let t = Instant::now();
+        let got = store::retrieval::take(conn, levels.measure(), within, 1, false, rng).unwrap();
+        times.push(t.elapsed());
+        assert_eq!(got.len(), 1);
+    }
+    report(label, times);
+}
+
 fn report(label: &str, mut times: Vec<Duration>) {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
@@ -258,10 +278,9 @@ fn main() {
         ("library take, 1 puzzle of a random technique", false),
         ("library take, 1 of a random level and technique", true),
     ] {
-        let mut times = Vec::with_capacity(20_000);
-        for _ in 0..20_000 {
+        time_takes(&conn, &levels, &mut rng, label, |rng| {
             let (level, code) = techniques[rng.index(techniques.len())];
-            let selection = store::retrieval::Selection {
+            store::retrieval::Selection {
                 within: if with_level {
                     Within::Level(level)
                 } else {
@@ -269,49 +288,33 @@ fn main() {
                 },
                 step: pseudoku::rate::Strategy::from_code(code),
                 named: None,
-            };
-            let t = Instant::now();
-            let got =
-                store::retrieval::take(&conn, levels.measure(), selection, 1, false, &mut rng)
-                    .unwrap();
-            times.push(t.elapsed());
-            assert_eq!(got.len(), 1);
-        }
-        report(label, times);
+            }
+        });
     }
     // Draws by a named rating: a range one unit wide drawn uniformly on 1..9, alone or with
-    // a level.
+    // the level that holds the range's middle.
+    let default_levels = LevelSet::default_for(RatingKind::Difficulty);
     for (label, with_level) in [
         ("library take, 1 puzzle of a random se range", false),
         ("library take, 1 of a random level and se range", true),
     ] {
-        let mut times = Vec::with_capacity(20_000);
-        for _ in 0..20_000 {
+        time_takes(&conn, &levels, &mut rng, label, |rng| {
             let low = 1.0 + rng.next_f64() * 7.0;
-            let within = if with_level {
-                // The level that holds the range's middle.
-                let d = 2.0 + (low + 0.5 - 1.0) / 0.8;
-                Within::Level(LevelSet::default_for(RatingKind::Difficulty).of(d) as u32)
-            } else {
-                Within::All
-            };
-            let selection = store::retrieval::Selection {
-                within,
+            let middle = 2.0 + (low + 0.5 - 1.0) / 0.8;
+            store::retrieval::Selection {
+                within: if with_level {
+                    Within::Level(default_levels.of(middle) as u32)
+                } else {
+                    Within::All
+                },
                 step: None,
                 named: Some(store::retrieval::NamedRange {
                     id: 1,
                     low,
                     high: low + 1.0,
                 }),
-            };
-            let t = Instant::now();
-            let got =
-                store::retrieval::take(&conn, levels.measure(), selection, 1, false, &mut rng)
-                    .unwrap();
-            times.push(t.elapsed());
-            assert_eq!(got.len(), 1);
-        }
-        report(label, times);
+            }
+        });
     }
     let mut times = Vec::new();
     for i in 0..200 {

@@ -462,13 +462,14 @@ impl Measured {
         }
         .expect("a generated puzzle is unique");
         let (d, h) = (graded.rating.difficulty, graded.rating.hsolve);
+        let (level, named) = levels.grade(&graded.puzzle, &graded.rating);
         Rated {
             job: g.job,
             seed_id,
             transform,
             percentile: levels.percentile(d, h),
-            level: levels.level(&graded.puzzle, &graded.rating),
-            named: levels.named_values(&graded.puzzle, &graded.rating),
+            level,
+            named,
             graded,
         }
     }

@@ -141,12 +141,13 @@ pub fn verify_with_progress(
                             row.difficulty.map_or("NULL".to_string(), |d| d.to_string())
                         ));
                     }
-                    let level = crate::levels::calibrate::level_of(
+                    let (level, expected) = crate::levels::calibrate::grade(
                         &p,
                         &rating,
                         kind,
                         &levels,
                         model.as_ref(),
+                        &named,
                     );
                     if row.level != Some(level) {
                         bad(format!("level {level} != stored {:?}", row.level));
@@ -165,17 +166,10 @@ pub fn verify_with_progress(
                             .into()),
                         Err(what) => bad(format!("the stored {what} names no technique")),
                     }
-                    if !named.is_empty() {
-                        let x = crate::levels::features::of(&p, &rating);
-                        let expected: Vec<(String, f64)> = named
-                            .iter()
-                            .map(|n| (n.name.clone(), n.model.value_of(&x)))
-                            .collect();
-                        if &expected != stored_named {
-                            bad(format!(
-                                "named ratings {expected:?} != stored {stored_named:?}"
-                            ));
-                        }
+                    if &expected != stored_named {
+                        bad(format!(
+                            "named ratings {expected:?} != stored {stored_named:?}"
+                        ));
                     }
                 }
                 Err(e) => bad(format!("cannot rate: {e}")),

@@ -125,7 +125,7 @@ impl Levels {
     /// The level (0 = easiest) of a rated puzzle: the model's when the bank has one, else
     /// the range its rating falls in.
     pub fn level(&self, puzzle: &Puzzle, rating: &Rating) -> u32 {
-        level_of(puzzle, rating, self.rating, &self.set, self.model.as_ref())
+        grade(puzzle, rating, self.rating, &self.set, self.model.as_ref(), &[]).0
     }
 
     /// The level of a puzzle from its rating on the bank's scale alone: `None` when the bank
@@ -168,16 +168,17 @@ impl Levels {
         })
     }
 
-    /// The values of `puzzle`, rated `rating`, on the bank's named ratings (name, value).
-    pub fn named_values(&self, puzzle: &Puzzle, rating: &Rating) -> Vec<(String, f64)> {
-        if self.named.is_empty() {
-            return Vec::new();
-        }
-        let x = features::of(puzzle, rating);
-        self.named
-            .iter()
-            .map(|n| (n.name.clone(), n.model.value_of(&x)))
-            .collect()
+    /// The level of `puzzle`, rated `rating`, and its values on the bank's named ratings
+    /// (name, value), its features read once.
+    pub fn grade(&self, puzzle: &Puzzle, rating: &Rating) -> (u32, Vec<(String, f64)>) {
+        grade(
+            puzzle,
+            rating,
+            self.rating,
+            &self.set,
+            self.model.as_ref(),
+            &self.named,
+        )
     }
 
     /// The named rating `name`, if the bank has it.
@@ -208,19 +209,30 @@ pub fn read_named(conn: &rusqlite::Connection) -> Result<Vec<NamedRating>, Level
 }
 
 /// The level (0 = easiest) of a rated puzzle in a bank rated by `kind` with the levels `set`
-/// and the level model `model`: the model's when there is one, else the range of `set` its
-/// rating falls in.
-pub fn level_of(
+/// and the level model `model` (the model's when there is one, else the range of `set` its
+/// rating falls in), and its values on the named ratings `named` (name, value). The features
+/// both models read are computed once, and only when one of them is there.
+pub fn grade(
     puzzle: &Puzzle,
     rating: &Rating,
     kind: RatingKind,
     set: &LevelSet,
     model: Option<&LevelModel>,
-) -> u32 {
-    match model {
-        Some(m) => m.level(puzzle, rating),
-        None => set.of(rating.value(kind)) as u32,
-    }
+    named: &[NamedRating],
+) -> (u32, Vec<(String, f64)>) {
+    let x = (model.is_some() || !named.is_empty()).then(|| features::of(puzzle, rating));
+    let level = match (model, &x) {
+        (Some(m), Some(x)) => m.fitted.level(x) as u32,
+        _ => set.of(rating.value(kind)) as u32,
+    };
+    let values = match &x {
+        Some(x) => named
+            .iter()
+            .map(|n| (n.name.clone(), n.model.value_of(x)))
+            .collect(),
+        None => Vec::new(),
+    };
+    (level, values)
 }
 
 /// The settings key of a bank's level model (JSON).

@@ -137,6 +137,37 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Rates every line's puzzle (on the current rayon pool) and computes its features; every
+/// puzzle that cannot be rated is named at once.
+fn rate_lines(lines: &[Line]) -> Result<Vec<(crate::rate::Rating, Vec<f64>)>, LevelsError> {
+    use rayon::prelude::*;
+    let rated: Vec<_> = lines
+        .par_iter()
+        .map(|l| {
+            crate::rate::rate(&l.puzzle, None).map(|r| {
+                let x = features::of(&l.puzzle, &r);
+                (r, x)
+            })
+        })
+        .collect();
+    let problems: Vec<String> = lines
+        .iter()
+        .zip(&rated)
+        .filter_map(|(l, r)| r.as_ref().err().map(|e| format!("{}: {e}", l.at)))
+        .collect();
+    if !problems.is_empty() {
+        return Err(LevelsError::Labelled(problems));
+    }
+    Ok(rated.into_iter().map(|r| r.expect("checked above")).collect())
+}
+
+/// A puzzle's halves for cross-validation: the low bit of its class key's seed (measuring)
+/// and the next (choosing a penalty inside a training half).
+fn halves(p: &Puzzle) -> (usize, usize) {
+    let seed = crate::canon::key(p).seed();
+    ((seed & 1) as usize, (seed >> 1 & 1) as usize)
+}
+
 /// Reads, rates (on the current rayon pool, with `rating`) and fits the labelled puzzles of
 /// `path` on the level names `names` (or the names in order of first appearance). Nothing is
 /// fitted when a line is bad, a name unknown, a puzzle has not one solution, a level has fewer
@@ -191,37 +222,22 @@ pub fn fit_file(
     if !problems.is_empty() {
         return Err(LevelsError::Labelled(problems));
     }
-    let rated: Vec<_> = {
-        use rayon::prelude::*;
-        lines
-            .par_iter()
-            .map(|l| crate::rate::rate(&l.puzzle, None).map(|r| {
-                let x = features::of(&l.puzzle, &r);
-                (r, x)
-            }))
-            .collect()
-    };
-    let mut examples = Vec::with_capacity(lines.len());
-    for (l, r) in lines.iter().zip(rated) {
-        match r {
-            Ok((r, x)) => {
-                let seed = crate::canon::key(&l.puzzle).seed();
-                examples.push(Example {
-                    at: l.at.clone(),
-                    puzzle: l.puzzle,
-                    level: names.index(&l.name).expect("checked above"),
-                    rating: r.value(rating),
-                    half: (seed & 1) as usize,
-                    inner: (seed >> 1 & 1) as usize,
-                    features: x,
-                });
+    let examples: Vec<Example> = rate_lines(&lines)?
+        .into_iter()
+        .zip(&lines)
+        .map(|((r, x), l)| {
+            let (half, inner) = halves(&l.puzzle);
+            Example {
+                at: l.at.clone(),
+                puzzle: l.puzzle,
+                level: names.index(&l.name).expect("checked above"),
+                rating: r.value(rating),
+                half,
+                inner,
+                features: x,
             }
-            Err(e) => problems.push(format!("{}: {e}", l.at)),
-        }
-    }
-    if !problems.is_empty() {
-        return Err(LevelsError::Labelled(problems));
-    }
+        })
+        .collect();
     let k = names.len();
     let mut counts = vec![0usize; k];
     for e in &examples {
@@ -397,7 +413,6 @@ pub struct NumericFit {
 /// was not fitted on (both ways). Every bad line is named at once.
 pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
     use super::regression;
-    use rayon::prelude::*;
     let lines = read_lines(path)?;
     let mut bad = Vec::new();
     let labels: Vec<f64> = lines
@@ -413,26 +428,6 @@ pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
     if !bad.is_empty() {
         return Err(LevelsError::Labelled(bad));
     }
-    let rated: Vec<_> = lines
-        .par_iter()
-        .map(|l| {
-            crate::rate::rate(&l.puzzle, None).map(|r| (r.difficulty, features::of(&l.puzzle, &r)))
-        })
-        .collect();
-    let mut x = Vec::with_capacity(lines.len());
-    let mut d = Vec::with_capacity(lines.len());
-    for (l, r) in lines.iter().zip(rated) {
-        match r {
-            Ok((difficulty, features)) => {
-                d.push(vec![difficulty]);
-                x.push(features);
-            }
-            Err(e) => bad.push(format!("{}: {e}", l.at)),
-        }
-    }
-    if !bad.is_empty() {
-        return Err(LevelsError::Labelled(bad));
-    }
     if lines.len() < 2 * MIN_PER_LEVEL {
         return Err(LevelsError::Labelled(vec![format!(
             "{}: {} labelled puzzles; a scale needs {} or more",
@@ -441,14 +436,13 @@ pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
             2 * MIN_PER_LEVEL
         )]));
     }
-    let seeds: Vec<u64> = lines
-        .iter()
-        .map(|l| crate::canon::key(&l.puzzle).seed())
-        .collect();
-    let half: Vec<usize> = seeds.iter().map(|s| (s & 1) as usize).collect();
-    let inner = |train: &[usize]| -> Vec<usize> {
-        train.iter().map(|&i| (seeds[i] >> 1 & 1) as usize).collect()
-    };
+    let (d, x): (Vec<Vec<f64>>, Vec<Vec<f64>>) = rate_lines(&lines)?
+        .into_iter()
+        .map(|(r, x)| (vec![r.difficulty], x))
+        .unzip();
+    let (half, inner_half): (Vec<usize>, Vec<usize>) =
+        lines.iter().map(|l| halves(&l.puzzle)).unzip();
+    let inner = |train: &[usize]| -> Vec<usize> { train.iter().map(|&i| inner_half[i]).collect() };
     let (held_out, one_rating) = rayon::join(
         || {
             regression::held_out(&x, &labels, &half, |tx, ty, train| {

@@ -217,23 +217,9 @@ pub fn fit(x: &[Vec<f64>], y: &[usize], k: usize, lambda: f64) -> Multinomial {
 mod tests {
     use super::*;
     use crate::levels::fit::agreement;
+    use crate::levels::ordinal::tests::samples;
     use crate::levels::ordinal::{self, held_out};
     use crate::rng::Rng;
-
-    /// Samples of `k` levels: the first feature says the level (with noise), the second is
-    /// noise.
-    fn samples(n: usize, k: usize, noise: f64, seed: u64) -> (Vec<Vec<f64>>, Vec<usize>) {
-        let mut rng = Rng::new(seed);
-        let mut x = Vec::new();
-        let mut y = Vec::new();
-        for _ in 0..n {
-            let l = rng.below(k as u32) as usize;
-            let signal = l as f64 * 3.0 + noise * (rng.next_f64() - 0.5) * 6.0;
-            x.push(vec![signal, rng.next_f64() * 10.0]);
-            y.push(l);
-        }
-        (x, y)
-    }
 
     #[test]
     fn separable_levels_are_learned_and_probabilities_sum_to_one() {

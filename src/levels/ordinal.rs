@@ -357,13 +357,13 @@ pub fn held_out<M: Classifier>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rng::Rng;
 
     /// Samples of `k` levels on two features: the first says the level (with noise), the
-    /// second is noise.
-    fn samples(n: usize, k: usize, noise: f64, seed: u64) -> (Vec<Vec<f64>>, Vec<usize>) {
+    /// second is noise (the multinomial model's tests use them too).
+    pub(in crate::levels) fn samples(n: usize, k: usize, noise: f64, seed: u64) -> (Vec<Vec<f64>>, Vec<usize>) {
         let mut rng = Rng::new(seed);
         let mut x = Vec::new();
         let mut y = Vec::new();

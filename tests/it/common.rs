@@ -73,6 +73,16 @@ pub const P: &str =
 pub const Q: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
+/// The bank's puzzles with their `difficulty`, easiest first.
+pub fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
+    conn.prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY difficulty, id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// The one value of a query without parameters.
 pub fn scalar<T: FromSql>(conn: &Connection, sql: &str) -> T {
     conn.query_row(sql, [], |r| r.get(0))

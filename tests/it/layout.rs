@@ -27,6 +27,23 @@ fn rows(conn: &Connection) -> Vec<(Puzzle, u32, u32, String, i64)> {
         .unwrap()
 }
 
+/// The default level names, easiest first.
+const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
+
+/// `dir/labelled.tsv`: each of `rows` as `puzzle<TAB>its level's name`.
+fn labelled_file(
+    dir: &std::path::Path,
+    rows: &[(Puzzle, u32, u32, String, i64)],
+) -> std::path::PathBuf {
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(p, level, ..)| format!("{p}\t{}", LEVELS[*level as usize]))
+        .collect();
+    let file = dir.join("labelled.tsv");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    file
+}
+
 #[test]
 fn every_symmetry_holds_for_every_puzzle_of_the_level() {
     let dir = tempfile::tempdir().unwrap();
@@ -187,13 +204,8 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
         .assert()
         .success();
     let conn = Connection::open(&theirs).unwrap();
-    let names = ["easy", "medium", "hard", "expert"];
-    let lines: Vec<String> = rows(&conn)
-        .iter()
-        .map(|(p, level, ..)| format!("{p}\t{}", names[*level as usize]))
-        .collect();
-    let file = dir.path().join("labelled.tsv");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let names = LEVELS;
+    let file = labelled_file(dir.path(), &rows(&conn));
 
     let ours = dir.path().join("ours.db");
     build_levels(&ours, 5, 2);
@@ -284,7 +296,7 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
     build_levels(&db, 40, 2);
     let conn = Connection::open(&db).unwrap();
     let ranges = [(32, 36), (29, 34), (27, 32), (24, 30)];
-    for (level, name) in ["easy", "medium", "hard", "expert"].iter().enumerate() {
+    for (level, name) in LEVELS.iter().enumerate() {
         let (a, b) = ranges[level];
         let stored: String = scalar(
             &conn,
@@ -364,13 +376,8 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     );
     assert_eq!(stored, "symmetry=rotate180 share=40%");
     // A publisher's levels with 40% symmetric puzzles give the rule back.
-    let names = ["easy", "medium", "hard", "expert"];
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|(p, level, ..)| format!("{p}\t{}", names[*level as usize]))
-        .collect();
-    let file = dir.path().join("labelled.tsv");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let names = LEVELS;
+    let file = labelled_file(dir.path(), &rows);
     let ours = dir.path().join("ours.db");
     build_levels(&ours, 5, 2);
     let out = pseudoku()

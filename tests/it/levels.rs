@@ -446,16 +446,6 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
     }
 }
 
-/// The bank's puzzles with their `difficulty`, easiest first.
-fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
-    conn.prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY difficulty, id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
-}
-
 #[test]
 fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     let dir = tempfile::tempdir().unwrap();
@@ -1056,13 +1046,7 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
     build_levels(&db, 30, 2);
     let conn = Connection::open(&db).unwrap();
     // The publisher's scale: a monotone function of difficulty, one decimal.
-    let rows: Vec<(String, f64)> = conn
-        .prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows = rated_puzzles(&conn);
     let scale = |d: f64| ((1.0 + d.sqrt() * 2.0) * 10.0).round() / 10.0;
     let file = dir.path().join("scale.tsv");
     let lines: Vec<String> = rows
@@ -1129,39 +1113,36 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
         .iter()
         .all(|r| r["level"] == "hard" && inside.contains(&r["id"].as_i64().unwrap())));
     // Names and ranges that do not fit are refused, naming the bank's ratings.
-    let out = run_cli(&[
-        "get",
-        "--rating",
-        "hodoku",
-        "--range",
-        "1..2",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("no rating named \"hodoku\" (its named ratings: se)"));
-    let out = run_cli(&[
-        "get",
-        "--rating",
-        "se",
-        "--range",
-        "2..1",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("bad range"));
-    let out = run_cli(&[
-        "calibrate",
-        "--labelled",
-        "--named",
-        "hsolve",
-        "--from",
-        file.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
+    let (db_s, file_s) = (db.to_str().unwrap(), file.to_str().unwrap());
+    for (args, reason) in [
+        (
+            vec!["get", "--rating", "hodoku", "--range", "1..2"],
+            "no rating named \"hodoku\" (its named ratings: se)",
+        ),
+        (
+            vec!["get", "--rating", "se", "--range", "2..1"],
+            "bad range",
+        ),
+        (
+            vec![
+                "calibrate",
+                "--labelled",
+                "--named",
+                "hsolve",
+                "--from",
+                file_s,
+            ],
+            "bad rating name",
+        ),
+    ] {
+        let out = run_cli(&[&args[..], &["--db", db_s]].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(reason),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
     // `stats` lists it; a later build values its puzzles; `verify` checks every value.
     pseudoku()
         .args(["stats", "--db"])

@@ -898,13 +898,7 @@ fn a_user_draws_by_a_named_rating_without_repeats() {
     let db = bank(dir.path(), 15);
     // A publisher's scale: a number per puzzle, here half the difficulty.
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let rows: Vec<(String, f64)> = conn
-        .prepare("SELECT puzzle, difficulty FROM puzzles_text ORDER BY id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows = crate::common::rated_puzzles(&conn);
     let file = dir.path().join("scale.tsv");
     let lines: Vec<String> = rows
         .iter()
