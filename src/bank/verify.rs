@@ -32,7 +32,8 @@ pub struct Verified {
     pub checked: u64,
     /// The wrong ones.
     pub mismatches: Vec<Mismatch>,
-    /// What is wrong with the bank as a whole: SQLite's integrity check, missing indexes.
+    /// What is wrong with the bank as a whole: SQLite's integrity check, missing indexes,
+    /// counts by hardest step that differ from the rows.
     pub bank: Vec<String>,
 }
 
@@ -44,7 +45,8 @@ impl Verified {
 }
 
 /// Checks the bank as a whole (SQLite's quick integrity check, or with `sample` 0 its full
-/// one; the indexes that keep classes unique and draws fast), then re-checks up to `sample`
+/// one; the indexes that keep classes unique and draws fast; the counts by hardest step that
+/// draws by technique read), then re-checks up to `sample`
 /// rows (spread over the table; all when `sample` is 0), on the current rayon pool.
 pub fn verify(db: &Path, sample: u64) -> Result<Verified, BankError> {
     verify_with_progress(db, sample, &|_, _| {})
@@ -70,6 +72,7 @@ pub fn verify_with_progress(
             .into_iter()
             .map(|name| format!("the index {name} is missing (a build holds the bank, or could not put it back)")),
     );
+    bank.extend(store::puzzles::step_count_errors(&conn)?);
     let (kind, levels) = store::settings::levels(&conn)?;
     let model = crate::levels::calibrate::read_model(&conn)?;
     let total = store::puzzles::count(&conn)?;

@@ -64,6 +64,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0017_user_history_keys.sql"),
     sql_file!("0018_hardest_step.sql"),
     sql_file!("0019_named_ratings.sql"),
+    sql_file!("0020_step_counts.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

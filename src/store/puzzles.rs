@@ -381,6 +381,42 @@ pub fn missing_indexes(conn: &Connection) -> Result<Vec<&'static str>> {
     Ok(missing)
 }
 
+/// Where the bank's counts by hardest step and level (`step_counts`, kept by triggers for
+/// draws by technique) differ from its rows, one line each: the step's code, the level (-1:
+/// none), the counts and what the rows hold.
+pub fn step_count_errors(conn: &Connection) -> Result<Vec<String>> {
+    use std::collections::BTreeMap;
+    let read = |sql: &str| -> Result<BTreeMap<(i64, i64), (i64, i64)>> {
+        let mut stmt = conn.prepare(sql)?;
+        let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))?;
+        Ok(rows
+            .collect::<rusqlite::Result<BTreeMap<_, _>>>()?
+            .into_iter()
+            .filter(|(_, n)| *n != (0, 0))
+            .collect())
+    };
+    let counted = read("SELECT step, level, puzzles, unserved FROM step_counts")?;
+    let held = read(
+        "SELECT step, IFNULL(level, -1), COUNT(*), SUM(served_at IS NULL) FROM puzzles \
+         WHERE step IS NOT NULL GROUP BY step, IFNULL(level, -1)",
+    )?;
+    let mut keys: Vec<&(i64, i64)> = counted.keys().chain(held.keys()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    Ok(keys
+        .into_iter()
+        .filter(|k| counted.get(k) != held.get(k))
+        .map(|k| {
+            let (a, b) = counted.get(k).copied().unwrap_or_default();
+            let (c, d) = held.get(k).copied().unwrap_or_default();
+            format!(
+                "hardest step {} level {}: counted {a} puzzles ({b} unserved), the rows hold {c} ({d})",
+                k.0, k.1
+            )
+        })
+        .collect())
+}
+
 /// [`ensure_indexes`] for a shard's bank, where a class may be stored once per target that
 /// made it (see `src/bank/accept.rs`): the key's index is not unique there.
 pub fn ensure_shard_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {

@@ -208,6 +208,12 @@ const BATCHES: usize = 4;
 /// Ranks a draw by rank tries ([`Sampler::draw_nth`]) before the selection is listed.
 const NTH_TRIES: u32 = 8;
 
+/// Index entries a draw by rank skips in the time a batch of [`BATCH`] probes takes (both
+/// measured on a bank of 10^6: about 45 ns an entry, 150 us a batch). A selection by hardest
+/// step whose count is known probes only when the batches it expects to need cost less than
+/// skipping half its entries.
+const SKIPS_PER_BATCH: f64 = 3_300.0;
+
 /// The smallest and the largest id: two subqueries, each a single seek (one query with both
 /// aggregates would scan the table).
 pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM puzzles)";
@@ -296,9 +302,10 @@ pub(super) fn first_row(rows: &mut rusqlite::Rows, rating: RatingKind) -> Result
 ///   are listed through the index of unserved puzzles (a cost of what the range holds) and
 ///   the draws pick uniformly from the list.
 ///
-/// - a selection by hardest step probes its random ids in batches, and when they miss (a rare
-///   technique) draws by rank: its unserved puzzles counted through their index and the k-th
-///   read for a uniform k, before it lists them.
+/// - a selection by hardest step probes its random ids in batches, and when they miss or
+///   would (a rare technique, by the bank's counts of unserved puzzles by step and level)
+///   draws by rank: the k-th of its unserved puzzles in their index, for a uniform k below
+///   their count, before it lists them.
 ///
 /// Every way, every remaining puzzle of the range is equally likely at every draw.
 pub struct Sampler<'c> {
@@ -314,7 +321,8 @@ pub struct Sampler<'c> {
     /// puzzles of the selection.
     batch: Option<String>,
     /// With a hardest step: the queries that count the selection's unserved puzzles and read
-    /// the k-th of them (in its index's order), and the count once made.
+    /// the k-th of them (in its index's order), and the count once made (at once, from the
+    /// bank's counts by step and level, for a selection of a level or of all).
     nth: Option<(String, String, Option<u32>)>,
 }
 
@@ -327,6 +335,13 @@ impl<'c> Sampler<'c> {
     ) -> Result<Sampler<'c>> {
         let within = within.into();
         let (by_id, list, params) = sampler_sql(measure, within);
+        // A selection by hardest step of a level or of all: its count is the bank's (kept by
+        // step and level), read at once.
+        let known = match (within.step, within.named, within.within) {
+            (Some(step), None, Within::Level(i)) => Some(unserved_by_step(conn, step, Some(i))?),
+            (Some(step), None, Within::All) => Some(unserved_by_step(conn, step, None)?),
+            _ => None,
+        };
         let nth = within.step.map(|_| {
             let (cond, _) = within.list_condition(measure);
             (
@@ -335,7 +350,7 @@ impl<'c> Sampler<'c> {
                     "SELECT id FROM puzzles WHERE {cond} LIMIT 1 OFFSET ?{}",
                     params.len() + 1
                 ),
-                None,
+                known,
             )
         });
         let batch = within.step.map(|_| {
@@ -373,10 +388,10 @@ impl<'c> Sampler<'c> {
         })
     }
 
-    /// A draw by rank, for a selection by hardest step that probing missed (a rare technique):
-    /// its unserved puzzles counted through the index, the k-th read for a uniform k; each
-    /// remaining puzzle is equally likely. Counting and skipping run inside SQLite, several
-    /// times faster than listing every id; `None` after [`NTH_TRIES`] ranks that were drawn
+    /// A draw by rank, for a selection by hardest step that probing missed or would miss (a
+    /// rare technique): its unserved puzzles counted (the bank's count by step and level, or
+    /// through the index), the k-th read for a uniform k; each remaining puzzle is equally
+    /// likely. Skipping runs inside SQLite, several times faster than listing every id; `None` after [`NTH_TRIES`] ranks that were drawn
     /// already or served since the count (the listing takes over).
     fn draw_nth(&mut self, rng: &mut Rng) -> Result<Option<PuzzleRow>> {
         let Some((count_sql, nth_sql, counted)) = &mut self.nth else {
@@ -421,6 +436,23 @@ impl<'c> Sampler<'c> {
         Ok(None)
     }
 
+    /// Whether a selection by hardest step is probed before it is drawn by rank: always
+    /// until its count is known; then when the batches of probes it expects to need (one hits
+    /// with chance 1 - (1 - share)^64, the share being its unserved puzzles over the id span)
+    /// cost less than skipping half its entries ([`SKIPS_PER_BATCH`]). A rare technique is
+    /// drawn by rank at once, a common one probed.
+    fn probing_pays(&self) -> bool {
+        let (Some((_, _, Some(n))), Some((_, span))) = (&self.nth, self.span) else {
+            return true;
+        };
+        if *n == 0 {
+            return false;
+        }
+        let share = (f64::from(*n) / f64::from(span)).min(1.0);
+        let hit = 1.0 - (1.0 - share).powi(BATCH as i32);
+        SKIPS_PER_BATCH / hit < f64::from(*n) / 2.0
+    }
+
     /// Up to [`BATCHES`] x [`BATCH`] random ids probed [`BATCH`] at a time: a puzzle drawn uniformly among
     /// those that hit (each probed id is uniform over the span, so every unserved puzzle of
     /// the selection is equally likely to be among the hits and to be picked), or `None`
@@ -462,7 +494,11 @@ impl<'c> Sampler<'c> {
         let rating = self.measure.rating;
         if self.listed.is_none() {
             if let Some(batch) = self.batch.take() {
-                let found = self.probe_batches(&batch, rng)?;
+                let found = if self.probing_pays() {
+                    self.probe_batches(&batch, rng)?
+                } else {
+                    None
+                };
                 self.batch = Some(batch);
                 if found.is_some() {
                     return Ok(found);
@@ -511,6 +547,23 @@ impl<'c> Sampler<'c> {
         }
         Ok(None)
     }
+}
+
+/// The unserved puzzles whose hardest step is `step`, of the level with index `level` or of
+/// every level, as the bank's counts by step and level (kept by triggers) hold them.
+fn unserved_by_step(conn: &Connection, step: Strategy, level: Option<u32>) -> Result<u32> {
+    let code = i64::from(step.code());
+    let n: i64 = match level {
+        Some(i) => conn
+            .prepare_cached(
+                "SELECT IFNULL(SUM(unserved), 0) FROM step_counts WHERE step = ?1 AND level = ?2",
+            )?
+            .query_row([code, i64::from(i)], |r| r.get(0))?,
+        None => conn
+            .prepare_cached("SELECT IFNULL(SUM(unserved), 0) FROM step_counts WHERE step = ?1")?
+            .query_row([code], |r| r.get(0))?,
+    };
+    Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))
 }
 
 /// The parameters of a draw by id: the condition's, then the id.

@@ -405,3 +405,87 @@ fn a_rare_technique_is_drawn_uniformly() {
     ids.sort_unstable();
     assert_eq!(ids, rare);
 }
+
+/// The bank's counts by hardest step and level, and what its rows hold, as
+/// `(step, level or -1, puzzles, unserved)` with zero counts left out.
+fn step_counts(conn: &rusqlite::Connection) -> (Vec<[i64; 4]>, Vec<[i64; 4]>) {
+    let read = |sql: &str| -> Vec<[i64; 4]> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?]))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    (
+        read(
+            "SELECT step, level, puzzles, unserved FROM step_counts WHERE puzzles > 0 \
+             ORDER BY step, level",
+        ),
+        read(
+            "SELECT step, IFNULL(level, -1), COUNT(*), SUM(served_at IS NULL) FROM puzzles \
+             WHERE step IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2",
+        ),
+    )
+}
+
+#[test]
+fn counts_by_hardest_step_follow_every_change_of_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let same = |when: &str| {
+        let (counted, held) = step_counts(&conn);
+        assert!(!held.is_empty(), "{when}: the bank has hardest steps");
+        assert_eq!(counted, held, "{when}");
+    };
+    same("after the build");
+    let o = run_cli(&[
+        "get",
+        "--db",
+        db_s,
+        "--level",
+        "medium",
+        "--count",
+        "7",
+        "--mark-served",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    same("after serving 7");
+    let served: Vec<i64> = column(&conn, "SELECT id FROM puzzles WHERE served_at IS NOT NULL");
+    assert_eq!(served.len(), 7);
+    let o = run_cli(&["unserve", "--db", db_s, "--id", &served[0].to_string()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    same("after putting one back");
+    conn.execute_batch(
+        "UPDATE puzzles SET level = (level + 1) % 4 WHERE id % 3 = 0;
+         UPDATE puzzles SET level = NULL WHERE id % 7 = 0;
+         UPDATE puzzles SET step = NULL, step_count = NULL WHERE id % 5 = 0;
+         DELETE FROM puzzles WHERE id % 11 = 0;",
+    )
+    .unwrap();
+    same("after levels, steps and rows changed");
+    build(&db, 10, 2);
+    same("after a second build re-rated and added rows");
+    // Calibrating measures every level again (the scrambled ones too).
+    let o = run_cli(&["calibrate", "--db", db_s, "--default"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    same("after calibrating");
+    let verify = |db: &str| run_cli(&["verify", "--sample", "0", "--db", db]);
+    let o = verify(db_s);
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    // A count that no longer matches its rows is a problem of the bank.
+    conn.execute(
+        "UPDATE step_counts SET unserved = unserved + 1 \
+         WHERE (step, level) = (SELECT step, level FROM step_counts WHERE puzzles > 0 LIMIT 1)",
+        [],
+    )
+    .unwrap();
+    let o = verify(db_s);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("bank: hardest step"),
+        "{}",
+        text(&o.stdout)
+    );
+}
