@@ -5,6 +5,7 @@
 //! Every generator draws from a [`Rng`] and returns puzzles with exactly one solution.
 
 use crate::candidates::Candidates;
+use crate::cellset::CellSet;
 use crate::grid::{Cell, Grid, Puzzle};
 use crate::hsolve;
 use crate::propagate::Propagation;
@@ -43,6 +44,27 @@ impl Symmetry {
             let x = Cell::at(a, b).expect("inside the grid");
             if !out.contains(&x) {
                 out.push(x);
+            }
+        }
+        out
+    }
+
+    /// The cells of the orbits of `set`'s cells: `set` and its images.
+    pub fn closure(self, set: CellSet) -> CellSet {
+        let mut out = set;
+        for cell in set.iter() {
+            let (r, c) = (cell.row(), cell.col());
+            let mut add = |a: u8, b: u8| out.insert(Cell::at(a, b).expect("inside the grid"));
+            match self {
+                Symmetry::None => {}
+                Symmetry::Rotate180 => add(8 - r, 8 - c),
+                Symmetry::Rotate90 => {
+                    add(c, 8 - r);
+                    add(8 - r, 8 - c);
+                    add(8 - c, r);
+                }
+                Symmetry::Mirror => add(r, 8 - c),
+                Symmetry::Diagonal => add(c, r),
             }
         }
         out

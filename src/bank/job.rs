@@ -275,21 +275,19 @@ fn fit_clues(
     Puzzle::from_bytes_unchecked(cells)
 }
 
-/// The symmetries of a seed tried for a symmetric layout (see [`pseudo_generate`]).
-pub const TRANSFORM_TRIES: usize = 64;
-
 /// The pseudo-generator for one job: a seed drawn from `among`, a random symmetry of its
 /// solution and reserved cells, then random unreserved cells revealed, each followed by tier-k
 /// solving, until every unreserved cell is filled. Reserved cells never get a clue.
 ///
-/// With a layout symmetry, the seed's symmetry is the one of [`TRANSFORM_TRIES`] drawn whose
-/// reserved cells share orbits with the fewest other cells; whole orbits are revealed, and the
-/// orbits holding a reserved cell stay empty; when the puzzle then has more than one solution, those orbits are revealed in
-/// random order until it has one. Then, with a symmetry or minimality, orbits of clues are
-/// removed in random order while the solution stays unique: revealing whole orbits makes
-/// clues of cells the solver would have deduced, and without removing them a seed's symmetric
-/// puzzles come out far easier than the seed (a 4-level `rotate180` bank built at 6% of the
-/// rule-free speed when only the clues tier-k solving deduces were removed, 51% with this).
+/// With a layout symmetry, the seed's symmetry is one whose reserved cells share orbits with
+/// the fewest other cells ([`super::orient`]: of all transforms for a half-turn or a mirror);
+/// whole orbits are revealed, and the orbits holding a reserved cell stay empty; when the
+/// puzzle then has more than one solution, those orbits are revealed in random order until it
+/// has one. Then, with a symmetry or minimality, orbits of clues are removed in random order
+/// while the solution stays unique: revealing whole orbits makes clues of cells the solver
+/// would have deduced, and without removing them a seed's symmetric puzzles come out far
+/// easier than the seed (a 4-level `rotate180` bank built at 6% of the rule-free speed when
+/// only the clues tier-k solving deduces were removed, 51% with this).
 pub fn pseudo_generate(
     seeds: &[Prepared],
     among: &[usize],
@@ -306,27 +304,7 @@ pub fn pseudo_generate(
             .filter(|&c| s.reserved.contains(t.source_of(c)))
             .collect()
     };
-    let mut t = Transform::random(&mut rng);
-    if symmetry != Symmetry::None {
-        // The symmetry of the seed that costs its reserved cells least: the fewest cells kept
-        // empty for sharing an orbit with a reserved cell, of TRANSFORM_TRIES drawn.
-        let cost = |t: &Transform| -> usize {
-            let r = reserved_under(t);
-            let blocked: CellSet = r.iter().flat_map(|c| symmetry.orbit(c)).collect();
-            (blocked - r).len() as usize
-        };
-        let mut best = cost(&t);
-        for _ in 1..TRANSFORM_TRIES {
-            if best == 0 {
-                break;
-            }
-            let u = Transform::random(&mut rng);
-            let c = cost(&u);
-            if c < best {
-                (t, best) = (u, c);
-            }
-        }
-    }
+    let t = super::orient::orient(s.reserved, symmetry, &mut rng);
     let solution = t.apply_grid(&s.seed.solution);
     let reserved = reserved_under(&t);
     let (mut open, mut blocked): (Vec<Vec<Cell>>, Vec<Vec<Cell>>) = symmetry
@@ -449,6 +427,11 @@ impl Measured {
     /// Its class key.
     pub fn key(&self) -> crate::canon::Key {
         self.generated.canon.key()
+    }
+
+    /// The puzzle.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.generated.puzzle
     }
 
     /// Makes the other rating and the metrics: the row to store.

@@ -102,8 +102,7 @@ impl Layout {
 
     /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
     pub fn keeps(&self, puzzle: &Puzzle, technique: Technique) -> bool {
-        let n = puzzle.clues() as u32;
-        if self.clues.is_some_and(|(a, b)| n < a || n > b) {
+        if !self.admits(puzzle) {
             return false;
         }
         if let Some((lo, hi)) = self.techniques {
@@ -111,14 +110,25 @@ impl Layout {
                 return false;
             }
         }
+        !self.minimal || is_minimal(puzzle, self.generated_symmetry())
+    }
+
+    /// True when `puzzle` keeps the rules its clues alone decide (the clue range and the
+    /// symmetry): a build does not rate a puzzle that no open level's rules admit.
+    pub fn admits(&self, puzzle: &Puzzle) -> bool {
+        let n = puzzle.clues() as u32;
+        if self.clues.is_some_and(|(a, b)| n < a || n > b) {
+            return false;
+        }
+        if self.symmetry == Symmetry::None {
+            return true;
+        }
         let symmetric = self.symmetry.holds_for(puzzle);
-        let kept = match self.share {
-            _ if self.symmetry == Symmetry::None => true,
+        match self.share {
             None => symmetric,
             Some(0) => !symmetric,
             Some(_) => true,
-        };
-        kept && (!self.minimal || is_minimal(puzzle, self.generated_symmetry()))
+        }
     }
 }
 
@@ -536,5 +546,37 @@ mod tests {
         // The symmetric part keeps a symmetric puzzle, the other part refuses it.
         assert!(parts[0].1.keeps(&p, t) && !parts[1].1.keeps(&p, t));
         assert!(shared.keeps(&p, t));
+    }
+
+    /// What a build refuses before rating ([`Layout::admits`]) no level's rules keep: a puzzle
+    /// kept is admitted, and one admitted is kept when the rules read nothing else.
+    #[test]
+    fn a_puzzle_refused_by_its_clues_is_kept_by_no_rule() {
+        let mut rng = crate::Rng::new(21);
+        let layouts: Vec<Layout> = [
+            "none",
+            "symmetry=rotate180",
+            "symmetry=mirror clues=24..28",
+            "symmetry=rotate180 share=0% clues=22..27",
+            "symmetry=diagonal share=40%",
+            "clues=25..26 minimal",
+            "symmetry=rotate90 techniques=singles..pairs",
+        ]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+        let symmetries = [Symmetry::None, Symmetry::Rotate180, Symmetry::Mirror, Symmetry::Diagonal, Symmetry::Rotate90];
+        for round in 0..60 {
+            let p = crate::generate::random_minimal(&mut rng, symmetries[round % symmetries.len()]);
+            let t = crate::metrics::technique(&p);
+            for l in &layouts {
+                if l.keeps(&p, t) {
+                    assert!(l.admits(&p), "{l} keeps {p} but refuses it");
+                }
+                if !l.minimal && l.techniques.is_none() {
+                    assert_eq!(l.admits(&p), l.keeps(&p, t), "{l} on {p}");
+                }
+            }
+        }
     }
 }

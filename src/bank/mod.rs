@@ -5,6 +5,7 @@
 //!   bands), the uniqueness check and canonical form, the rated row;
 //! - `targets`: quotas per band or level and where each one's jobs come from;
 //! - `layout`: the layout rules of a level (symmetry, clue range, minimality, techniques);
+//! - `orient`: the symmetry of a seed a job uses under a symmetric layout;
 //! - `build`: a build: its plan (`plan`: everything decided before the first job), its
 //!   run (`run`: the batches of jobs) and its writer thread (`writer`);
 //! - `accept`: which rated puzzles a build keeps, in job order;
@@ -52,6 +53,7 @@ crate::internal! {
     verify;
 }
 mod error;
+mod orient;
 mod plan;
 mod run;
 mod writer;

@@ -13,6 +13,7 @@ use super::targets::{self, TargetProgress};
 use super::writer::{Write, Writer};
 use super::{BankError, BuildOptions};
 use crate::generate::Symmetry;
+use crate::grid::Puzzle;
 use crate::store::{self, Build, NewPuzzle};
 use rayon::prelude::*;
 use std::collections::{HashSet, VecDeque};
@@ -245,13 +246,23 @@ impl Run<'_> {
         r
     }
 
-    /// The bank's rating of `g` first, then the other one unless its percentile and level are
-    /// ones `wanted` refuses (not rated further: [`Event::Off`]); timed as rating.
-    fn rate(&self, g: Generated, wanted: impl Fn(u64, f64, u32) -> bool) -> (u64, Event) {
+    /// The bank's rating of `g` first, then the other one, unless `wanted` refuses it (not
+    /// rated further: [`Event::Off`]): by its clues before any rating, then by its percentile
+    /// and level; timed as rating.
+    fn rate(
+        &self,
+        g: Generated,
+        wanted: impl Fn(&Puzzle, Option<(f64, u32)>) -> bool,
+    ) -> (u64, Event) {
         let t = cpu_time::ThreadTime::now();
+        if !wanted(&g.puzzle, None) {
+            let key = store::puzzles::key_prefix(&g.canon.key());
+            Busy::add(&self.busy.rating, t);
+            return (g.job, Event::Off(key));
+        }
         let m = Measured::new(g, self.levels);
         let r = match (m.percentile, m.level) {
-            (Some(p), Some(l)) if !wanted(m.job(), p, l) => {
+            (Some(p), Some(l)) if !wanted(m.puzzle(), Some((p, l))) => {
                 let key = store::puzzles::key_prefix(&m.key());
                 (m.job(), Event::Off(key))
             }
@@ -272,7 +283,7 @@ impl Run<'_> {
         jobs: Vec<u64>,
         targets: &[TargetProgress],
         known: impl Fn(u64, u128) -> bool,
-        wanted: impl Fn(u64, f64, u32) -> bool + Sync,
+        wanted: impl Fn(&Puzzle, Option<(f64, u32)>) -> bool + Sync,
     ) -> Vec<(u64, Event)> {
         let results: Vec<JobResult> = self.pool.install(|| {
             jobs.into_par_iter()
@@ -291,17 +302,21 @@ impl Run<'_> {
         events
     }
 
-    /// True when a puzzle of percentile `p` and level `l` lies within a target that `open`
-    /// says can take it (a build of a count: always).
+    /// True when a target that `open` says can take it admits `puzzle` by its clues
+    /// ([`Layout::admits`]) and, once rated, holds its percentile and level `at` (a build of
+    /// a count: always).
     fn could_take(
         targets: &[TargetProgress],
         open: impl Fn(usize) -> bool,
-        p: f64,
-        l: u32,
+        puzzle: &Puzzle,
+        at: Option<(f64, u32)>,
     ) -> bool {
         targets.is_empty()
-            || (targets.iter().enumerate())
-                .any(|(t, target)| open(t) && target.within.contains(p, l))
+            || (targets.iter().enumerate()).any(|(t, target)| {
+                open(t)
+                    && target.layout.admits(puzzle)
+                    && at.is_none_or(|(p, l)| target.within.contains(p, l))
+            })
     }
 
     /// A build on one machine: batches of jobs, accepted in job order by the rule of
@@ -352,7 +367,7 @@ impl Run<'_> {
                     s,
                     &tx,
                     Box::new(move || {
-                        let within = |_: u64, p, l| Self::could_take(fixed, |t| open[t], p, l);
+                        let within = |p: &Puzzle, at| Self::could_take(fixed, |t| open[t], p, at);
                         let events = fresh
                             .into_par_iter()
                             .filter(|_| !cancel.load(Ordering::Relaxed))
@@ -582,7 +597,7 @@ impl Run<'_> {
                 targets,
                 |j, key| by_class && made.contains(&entry(key, local.assigned(j), 0)),
                 // A shard keeps whatever some target could take, full here or not.
-                |_, p, l| Self::could_take(targets, |_| true, p, l),
+                |p: &Puzzle, at| Self::could_take(targets, |_| true, p, at),
             );
             let mut rows = Vec::new();
             for (j, event) in events {
