@@ -816,6 +816,19 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         );
         return Ok(Outcome::Short);
     }
+    for (mix, dates) in replaced_by_mix(&report.replaced) {
+        let retired: usize = dates.iter().map(|r| r.puzzles).sum();
+        let span = match (dates.first(), dates.last()) {
+            (Some(a), Some(b)) if a.date != b.date => format!("{} to {}", a.date, b.date),
+            (Some(a), _) => a.date.clone(),
+            _ => continue,
+        };
+        warn!(
+            "replaced {} recorded with the mix {mix} ({span}): {} retired, never used again",
+            plural(dates.len(), "date"),
+            plural(retired, "puzzle")
+        );
+    }
     warn!(
         "exported {} ({} new, {} as exported before) in {} to {}",
         plural(report.puzzles, "puzzle"),
@@ -825,6 +838,21 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         args.out.display()
     );
     Ok(Outcome::Short.when(!report.shortages.is_empty()))
+}
+
+/// The dates an export replaced, grouped by the mix they had been recorded with (in the order
+/// of their first date).
+fn replaced_by_mix(
+    replaced: &[bank::export::Replaced],
+) -> Vec<(&str, Vec<&bank::export::Replaced>)> {
+    let mut out: Vec<(&str, Vec<&bank::export::Replaced>)> = Vec::new();
+    for r in replaced {
+        match out.iter_mut().find(|(m, _)| *m == r.mix) {
+            Some((_, v)) => v.push(r),
+            None => out.push((&r.mix, vec![r])),
+        }
+    }
+    out
 }
 
 /// The printed pages' options of `export`; an error when one is given for a format that is

@@ -369,6 +369,19 @@ pub struct ExportReport {
     pub new: usize,
     /// Levels that ran short (nothing was written unless partial exports were allowed).
     pub shortages: Vec<Shortage>,
+    /// Dates whose recorded puzzles `--replace` retired, in date order.
+    pub replaced: Vec<Replaced>,
+}
+
+/// A date whose records `--replace` retired: what it had been exported with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replaced {
+    /// The date.
+    pub date: String,
+    /// The mix it was recorded with.
+    pub mix: String,
+    /// The puzzles retired.
+    pub puzzles: usize,
 }
 
 /// A recorded or newly drawn puzzle of a day, with what the variety rule compares.
@@ -420,11 +433,12 @@ pub fn export_with_progress(
     let levels = scale.set.clone();
     let mix = Mix::parse(&opts.mix, &levels)?;
     let slots = mix.slots();
-    std::fs::create_dir_all(&opts.out).map_err(ExportError::io(&opts.out))?;
-    let dir = std::fs::canonicalize(&opts.out)
-        .map_err(ExportError::io(&opts.out))?
-        .display()
-        .to_string();
+    let wanted = mix_text(
+        &slots
+            .iter()
+            .map(|(s, i)| (*s, i.label.as_str()))
+            .collect::<Vec<_>>(),
+    );
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
     if Date::from_days(last).year > 9999 {
@@ -432,15 +446,53 @@ pub fn export_with_progress(
             "the range ends after the year 9999".into(),
         ));
     }
-    // One export at a time into a folder, whichever bank it comes from.
-    let lock_path = opts.out.join(format!("{TEMP_PREFIX}export.lock"));
-    let lock = std::fs::File::create(&lock_path).map_err(ExportError::io(&lock_path))?;
-    lock.lock().map_err(ExportError::io(&lock_path))?;
+    // A folder this export makes is removed again when it writes nothing into it.
+    let made = !opts.out.exists();
+    std::fs::create_dir_all(&opts.out).map_err(ExportError::io(&opts.out))?;
+    let outcome = (|| {
+        let dir = std::fs::canonicalize(&opts.out)
+            .map_err(ExportError::io(&opts.out))?
+            .display()
+            .to_string();
+        // One export at a time into a folder, whichever bank it comes from.
+        let lock = FolderLock::take(&opts.out)?;
+        let outcome = export_locked(
+            conn,
+            opts,
+            &scale,
+            &slots,
+            &wanted,
+            &dir,
+            (first, last),
+            progress,
+        );
+        lock.release();
+        outcome
+    })();
+    if made && std::fs::read_dir(&opts.out).is_ok_and(|mut d| d.next().is_none()) {
+        let _ = std::fs::remove_dir(&opts.out);
+    }
+    outcome
+}
+
+/// [`export_with_progress`] once the folder `dir` (canonical) is locked: the days `range`
+/// drawn and written in one transaction.
+#[allow(clippy::too_many_arguments)]
+fn export_locked(
+    conn: &mut Connection,
+    opts: &ExportOptions,
+    scale: &crate::levels::Levels,
+    slots: &[(u32, &MixItem)],
+    wanted: &str,
+    dir: &str,
+    (first, last): (i64, i64),
+    progress: &dyn Fn(&'static str, u64, u64),
+) -> Result<ExportReport> {
     store::set_full_sync(conn, true)?;
     store::begin_immediate(conn)?;
     let result = (|| -> Result<(ExportReport, Vec<formats::Written>)> {
         // Under the folder lock: no other export is between its commit and its renames.
-        settle_temporaries(conn, &opts.out, &dir)?;
+        settle_temporaries(conn, &opts.out, dir)?;
         // Every current record near the range: the variety rule looks 6 days each way.
         let mut placed = recorded(conn, first - WINDOW_DAYS, last + WINDOW_DAYS)?;
         let mut report = ExportReport::default();
@@ -448,29 +500,35 @@ pub fn export_with_progress(
         for day in first..=last {
             progress("drawing", (day - first) as u64, opts.days as u64);
             let date = Date::from_days(day).to_string();
-            // The slots to draw: all of them, or those a partial export left empty.
-            let mut todo: Vec<(u32, &MixItem)> = slots.clone();
+            // The slots to draw: all of them, or those a partial export left empty. A recorded
+            // date is written as it was: only with the mix it was recorded with, unless
+            // replaced.
+            let mut todo: Vec<(u32, &MixItem)> = slots.to_vec();
             if let Some(rows) = placed.get(&day) {
-                if !opts.replace {
-                    let want: Vec<(u32, &str)> =
-                        slots.iter().map(|(s, i)| (*s, i.label.as_str())).collect();
-                    let have: Vec<(u32, &str)> =
-                        rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
-                    if !have.iter().all(|h| want.contains(h)) {
-                        return Err(ExportError::MixChanged {
-                            date,
-                            mix: describe(&have),
-                        });
-                    }
-                    todo.retain(|(s, _)| rows.iter().all(|p| p.slot != *s));
-                } else {
+                let have: Vec<(u32, &str)> =
+                    rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
+                let was = store::batches::day_mix(conn, &date)?.unwrap_or_else(|| mix_text(&have));
+                let filled: Vec<u32> = rows.iter().map(|p| p.slot).collect();
+                if opts.replace {
                     store::batches::retire(conn, &date)?;
                     placed.remove(&day);
+                    report.replaced.push(Replaced {
+                        date: date.clone(),
+                        mix: was,
+                        puzzles: filled.len(),
+                    });
+                } else if was != *wanted {
+                    return Err(ExportError::MixChanged { date, mix: was });
+                } else {
+                    todo.retain(|(s, _)| !filled.contains(s));
                 }
+            }
+            if !todo.is_empty() {
+                store::batches::record_day_mix(conn, &date, wanted)?;
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
-                match choose(conn, &scale, item.within, &placed, day, &mut rng)? {
+                match choose(conn, scale, item.within, &placed, day, &mut rng)? {
                     Some(p) => {
                         let grid = grid_key(&p.solution);
                         store::batches::record(
@@ -545,15 +603,64 @@ pub fn export_with_progress(
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            store::batches::record_file(conn, &dir, name, &w.hash)?;
+            store::batches::record_file(conn, dir, name, &w.hash)?;
         }
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })();
-    let outcome = finish(conn, opts, &dir, result);
+    let outcome = finish(conn, opts, dir, result);
     store::set_full_sync(conn, false)?;
-    drop(lock);
     outcome
+}
+
+/// The lock that lets one export at a time write into a folder: an operating-system lock on
+/// a file in it, which the export removes when it ends, so that it leaves nothing behind. An
+/// export that waited on a file removed meanwhile takes the lock again on the file now there.
+struct FolderLock {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl FolderLock {
+    /// Waits for and takes the lock of the folder `out`.
+    fn take(out: &Path) -> Result<FolderLock> {
+        let path = out.join(format!("{TEMP_PREFIX}export.lock"));
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(ExportError::io(&path))?;
+            file.lock().map_err(ExportError::io(&path))?;
+            if same_file(&file, &path) {
+                return Ok(FolderLock { path, file });
+            }
+        }
+    }
+
+    /// Removes the lock's file while it is held, then releases it.
+    fn release(self) {
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+/// True when `file` is the file at `path` (not one removed from there).
+#[cfg(unix)]
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// True when `file` is the file at `path` (not one removed from there).
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::File, _: &Path) -> bool {
+    true
 }
 
 /// Commits (then renames the files into place) or rolls back an export.
@@ -600,17 +707,17 @@ fn sync_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `slot:level` pairs for a message.
-fn describe(slots: &[(u32, &str)]) -> String {
-    let mut counts: Vec<(&str, u32)> = Vec::new();
+/// A day's slots (in slot order) as a mix that names them in that order: runs of one level
+/// counted (`easy:2,hard:1,easy:1`), so that the text parses back to the same slots.
+fn mix_text(slots: &[(u32, &str)]) -> String {
+    let mut runs: Vec<(&str, u32)> = Vec::new();
     for &(_, l) in slots {
-        match counts.iter_mut().find(|c| c.0 == l) {
-            Some(c) => c.1 += 1,
-            None => counts.push((l, 1)),
+        match runs.last_mut() {
+            Some(r) if r.0 == l => r.1 += 1,
+            _ => runs.push((l, 1)),
         }
     }
-    counts
-        .iter()
+    runs.iter()
         .map(|(l, n)| format!("{l}:{n}"))
         .collect::<Vec<_>>()
         .join(",")

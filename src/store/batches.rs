@@ -97,6 +97,22 @@ pub fn retire(conn: &Connection, date: &str) -> Result<()> {
     Ok(())
 }
 
+/// The mix `date` was exported with, as recorded (`None`: never recorded, or exported before
+/// mixes were).
+pub fn day_mix(conn: &Connection, date: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT mix FROM export_mixes WHERE date = ?1")?
+        .query_row([date], |r| r.get(0))
+        .optional()?)
+}
+
+/// Records that `date` is exported with the mix `mix` (in place of any mix recorded before).
+pub fn record_day_mix(conn: &Connection, date: &str, mix: &str) -> Result<()> {
+    conn.prepare_cached("INSERT OR REPLACE INTO export_mixes (date, mix) VALUES (?1, ?2)")?
+        .execute([date, mix])?;
+    Ok(())
+}
+
 /// Records an exported puzzle (its class key and seed come from its row).
 pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     conn.execute(

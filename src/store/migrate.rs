@@ -65,6 +65,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0018_hardest_step.sql"),
     sql_file!("0019_named_ratings.sql"),
     sql_file!("0020_step_counts.sql"),
+    sql_file!("0021_export_mixes.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

@@ -366,7 +366,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
         "{err}"
     );
     assert!(!err.contains("level easy"), "{err}");
-    assert!(files(&out).is_empty(), "nothing written");
+    assert!(!out.exists(), "nothing written, not even the folder");
     let conn = Connection::open(&db).unwrap();
     let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
     assert_eq!(n, 0, "nothing recorded");
@@ -502,6 +502,194 @@ fn bad_arguments_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(
             String::from_utf8_lossy(&o.stderr).contains(message),
+            "{args:?}"
+        );
+    }
+}
+
+/// Every entry of `dir`, sorted (the lock file included): what an export left there.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_recorded_date_never_changes_under_another_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 40, 2);
+    let out = dir.path().join("out");
+    let day = |mix: &'static str| {
+        [
+            "--start",
+            "2028-01-01",
+            "--days",
+            "1",
+            "--mix",
+            mix,
+            "--format",
+            "csv",
+        ]
+    };
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let records = |db: &Path| -> i64 {
+        scalar(
+            &Connection::open(db).unwrap(),
+            "SELECT COUNT(*) FROM batches",
+        )
+    };
+    let o = export(&db, &out, &day("easy:1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = files(&out);
+    // A wider mix for the recorded date is refused, the recorded mix named, nothing written.
+    let o = export(&db, &out, &day("easy:1,hard:1"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2028-01-01 was exported with the mix easy:1;"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(files(&out), first);
+    assert_eq!(records(&db), 1);
+    // The first command again: the same bytes.
+    let o = export(&db, &out, &day("easy:1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(0 new, 1 as exported before)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(files(&out), first);
+    // A range over the recorded date with one more level is refused the same way.
+    let o = export(
+        &db,
+        &out,
+        &[
+            "--start",
+            "2027-12-30",
+            "--days",
+            "30",
+            "--mix",
+            "easy:1,medium:1",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("2028-01-01 was exported with the mix easy:1;"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(records(&db), 1);
+    // --replace says what it replaces; the new mix is then the recorded one.
+    let o = export(
+        &db,
+        &out,
+        &[&day("easy:1,hard:1")[..], &["--replace"]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "replaced 1 date recorded with the mix easy:1 (2028-01-01): 1 puzzle retired"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let second = files(&out);
+    assert_ne!(second, first);
+    let o = export(&db, &out, &day("easy:1,hard:1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&out), second);
+    let o = export(&db, &out, &day("easy:1"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("was exported with the mix easy:1,hard:1;"),
+        "{}",
+        stderr(&o)
+    );
+    // The order of the slots is part of the mix.
+    let o = export(&db, &out, &day("hard:1,easy:1"));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(files(&out), second);
+}
+
+#[test]
+fn an_export_leaves_nothing_but_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 10, 2);
+    let out = dir.path().join("out");
+    let o = export(
+        &db,
+        &out,
+        &[
+            "--start",
+            "2028-03-01",
+            "--days",
+            "2",
+            "--mix",
+            "easy:1",
+            "--format",
+            "csv",
+        ],
+    );
+    assert!(o.status.success());
+    // The files and nothing else: no lock file.
+    assert_eq!(entries(&out), ["2028-03-01.csv", "2028-03-02.csv"]);
+    // Usage errors into a new folder leave no folder behind.
+    for (args, code) in [
+        (
+            &[
+                "--start",
+                "2028-03-01",
+                "--days",
+                "1",
+                "--mix",
+                "easy:1,medium:1",
+            ][..],
+            2,
+        ),
+        (
+            &["--start", "9999-12-31", "--days", "2", "--mix", "easy:1"][..],
+            2,
+        ),
+        (
+            &[
+                "--start",
+                "2028-03-01",
+                "--days",
+                "1",
+                "--mix",
+                "nosuchlevel:1",
+            ][..],
+            2,
+        ),
+        // A bank too small: exit 1, nothing written.
+        (
+            &["--start", "2029-01-01", "--days", "30", "--mix", "expert:1"][..],
+            1,
+        ),
+    ] {
+        let fresh = dir.path().join("fresh");
+        let o = export(&db, &fresh, args);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!fresh.exists(), "{args:?} left {:?}", entries(&fresh));
+        // Into an existing folder: what was there stays, and nothing is added.
+        let o = export(&db, &out, args);
+        assert_eq!(o.status.code(), Some(code));
+        assert_eq!(
+            entries(&out),
+            ["2028-03-01.csv", "2028-03-02.csv"],
             "{args:?}"
         );
     }
