@@ -107,7 +107,7 @@ pub mod export {
     pub use crate::export::pages::{Paper, PrintOptions, Solutions};
     pub use crate::export::{
         export, export_with_progress, parse_date, ExportError, ExportOptions, ExportReport,
-        Exported, Format, Replaced, Shortage,
+        Exported, Format, Replaced, Shortage, VARIETY_DAYS,
     };
 }
 

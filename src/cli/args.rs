@@ -560,6 +560,14 @@ pub struct ExportArgs {
     /// Seed of the random choices.
     #[arg(long = "seed", default_value_t = 1)]
     pub rng_seed: u64,
+    /// The variety rule's window: no two puzzles from one seed or of one solution grid within
+    /// any N consecutive days (1: within a day).
+    #[arg(long, value_name = "N", default_value_t = pseudoku::bank::export::VARIETY_DAYS)]
+    pub variety_days: u32,
+    /// Only say whether the mix can be met over the range (and what runs short, and why):
+    /// nothing is recorded, served or written.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Parses `--per-page`: 1, 2, 4 or 6.

@@ -793,6 +793,8 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         print,
         sdk_per_puzzle: args.sdk_per_puzzle,
         rng_seed: args.rng_seed,
+        variety_days: args.variety_days,
+        check: args.check,
     };
     let bar = LateBar::new("{msg} [{bar:40}] {pos}/{len}, {eta} left");
     let report = bank::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
@@ -808,12 +810,47 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
             "pseudoku: level {}: {} puzzles missing, from {}",
             s.level, s.missing, s.from
         );
+        if s.by_variety() {
+            warn!(
+                "pseudoku:   the variety rule runs it short, not the bank: its {} unserved \
+                 puzzles come from {}, and no seed or solution grid may appear twice within {} \
+                 ({} a day of it needs {} seeds); choose a shorter window (--variety-days N), \
+                 fewer of it a day, or more seeds (`seeds mine`, `seeds import`) and build",
+                s.unserved,
+                plural(s.seeds as usize, "seed"),
+                plural(args.variety_days as usize, "day"),
+                s.per_day,
+                u64::from(s.per_day) * u64::from(args.variety_days),
+            );
+        }
+    }
+    if args.check {
+        let verdict = if report.shortages.is_empty() {
+            "can be met"
+        } else {
+            "cannot be met"
+        };
+        let missing: u64 = report.shortages.iter().map(|s| s.missing).sum();
+        warn!(
+            "check: the mix {} over {} {verdict}: {} of {} ({} new, {} as exported before, {} \
+             missing); nothing was recorded or written",
+            args.mix,
+            plural(args.days as usize, "day"),
+            report.asked as u64 - missing,
+            plural(report.asked, "puzzle"),
+            report.new,
+            report.asked as u64 - missing - report.new as u64,
+            missing
+        );
+        return Ok(Outcome::Short.when(!report.shortages.is_empty()));
     }
     if !report.shortages.is_empty() && !args.allow_partial {
-        warn!(
-            "pseudoku: nothing exported; build more puzzles of those levels, or export what \
-             there is with --allow-partial"
-        );
+        let advice = if report.shortages.iter().all(|s| s.by_variety()) {
+            "ask less of those levels a day or a shorter window, as above"
+        } else {
+            "build more puzzles of those levels"
+        };
+        warn!("pseudoku: nothing exported; {advice}, or export what there is with --allow-partial");
         return Ok(Outcome::Short);
     }
     for (mix, dates) in replaced_by_mix(&report.replaced) {

@@ -152,8 +152,12 @@ impl ExportError {
 /// The export's result type.
 pub type Result<T> = std::result::Result<T, ExportError>;
 
-/// The variety window: puzzles within this many days of each other are compared.
-pub const WINDOW_DAYS: i64 = 6;
+/// The default variety window (`--variety-days`): no two puzzles from one seed or of one
+/// solution grid within any this many consecutive days.
+pub const VARIETY_DAYS: u32 = 7;
+
+/// The longest variety window.
+pub const MAX_VARIETY_DAYS: u32 = 366;
 
 /// The prefix of an export's temporary files (and of its lock file) in the output folder.
 pub const TEMP_PREFIX: &str = ".pseudoku-";
@@ -345,6 +349,11 @@ pub struct ExportOptions {
     pub sdk_per_puzzle: bool,
     /// The seed of the random choices.
     pub rng_seed: u64,
+    /// The variety rule's window: no two puzzles from one seed or of one solution grid within
+    /// any this many consecutive days (1: within a day).
+    pub variety_days: u32,
+    /// Only say whether the mix can be met over the range: nothing is recorded or written.
+    pub check: bool,
 }
 
 /// A level that ran short.
@@ -356,6 +365,21 @@ pub struct Shortage {
     pub missing: u64,
     /// The first date missing one.
     pub from: String,
+    /// The puzzles of it the mix asks a day.
+    pub per_day: u32,
+    /// The puzzles of it still unserved when it ran short: none when the bank ran out; some
+    /// when the variety rule kept every one of them out.
+    pub unserved: u64,
+    /// The seeds those come from (puzzles of a generator have none).
+    pub seeds: u64,
+}
+
+impl Shortage {
+    /// True when the variety rule, not the bank's size, ran it short: puzzles of it were
+    /// left, each from a seed or of a solution grid used too recently.
+    pub fn by_variety(&self) -> bool {
+        self.unserved > 0
+    }
 }
 
 /// What an export did.
@@ -371,6 +395,8 @@ pub struct ExportReport {
     pub shortages: Vec<Shortage>,
     /// Dates whose recorded puzzles `--replace` retired, in date order.
     pub replaced: Vec<Replaced>,
+    /// The puzzles the range asks for (the mix's slots times the days).
+    pub asked: usize,
 }
 
 /// A date whose records `--replace` retired: what it had been exported with.
@@ -418,6 +444,11 @@ pub fn export_with_progress(
     if opts.days < 1 {
         return Err(ExportError::Option("--days must be at least 1".into()));
     }
+    if !(1..=MAX_VARIETY_DAYS).contains(&opts.variety_days) {
+        return Err(ExportError::Option(format!(
+            "--variety-days must be between 1 and {MAX_VARIETY_DAYS}"
+        )));
+    }
     let printed = matches!(opts.format, Format::Pdf | Format::Html);
     if opts.print.book && !printed {
         return Err(ExportError::Option(
@@ -445,6 +476,20 @@ pub fn export_with_progress(
         return Err(ExportError::Option(
             "the range ends after the year 9999".into(),
         ));
+    }
+    if opts.check {
+        // Drawn in a transaction rolled back: no folder, no lock, no record.
+        let no_folder = "";
+        return export_locked(
+            conn,
+            opts,
+            &scale,
+            &slots,
+            &wanted,
+            no_folder,
+            (first, last),
+            progress,
+        );
     }
     // A folder this export makes is removed again when it writes nothing into it.
     let made = !opts.out.exists();
@@ -492,11 +537,17 @@ fn export_locked(
     store::begin_immediate(conn)?;
     let result = (|| -> Result<(ExportReport, Vec<formats::Written>)> {
         // Under the folder lock: no other export is between its commit and its renames.
-        settle_temporaries(conn, &opts.out, dir)?;
-        // Every current record near the range: the variety rule looks 6 days each way.
-        let mut placed = recorded(conn, first - WINDOW_DAYS, last + WINDOW_DAYS)?;
-        let mut report = ExportReport::default();
-        let mut short: HashMap<String, (u64, String)> = HashMap::new();
+        if !opts.check {
+            settle_temporaries(conn, &opts.out, dir)?;
+        }
+        // Every current record near the range: the variety rule looks `window` days each way.
+        let window = i64::from(opts.variety_days) - 1;
+        let mut placed = recorded(conn, first - window, last + window)?;
+        let mut report = ExportReport {
+            asked: slots.len() * (last - first + 1) as usize,
+            ..ExportReport::default()
+        };
+        let mut short: HashMap<String, (u64, String, &MixItem)> = HashMap::new();
         for day in first..=last {
             progress("drawing", (day - first) as u64, opts.days as u64);
             let date = Date::from_days(day).to_string();
@@ -528,7 +579,7 @@ fn export_locked(
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             for (slot, item) in &todo {
-                match choose(conn, scale, item.within, &placed, day, &mut rng)? {
+                match choose(conn, scale, item.within, &placed, (day, window), &mut rng)? {
                     Some(p) => {
                         let grid = grid_key(&p.solution);
                         store::batches::record(
@@ -554,7 +605,9 @@ fn export_locked(
                         report.new += 1;
                     }
                     None => {
-                        let e = short.entry(item.label.clone()).or_insert((0, date.clone()));
+                        let e = short
+                            .entry(item.label.clone())
+                            .or_insert((0, date.clone(), *item));
                         e.0 += 1;
                     }
                 }
@@ -562,15 +615,23 @@ fn export_locked(
         }
         let mut shortages: Vec<Shortage> = short
             .into_iter()
-            .map(|(level, (missing, from))| Shortage {
-                level,
-                missing,
-                from,
+            .map(|(level, (missing, from, item))| {
+                // What is left of it once this export's draws are served.
+                let (unserved, seeds) =
+                    store::retrieval::unserved_sources(conn, scale.measure(), item.within)?;
+                Ok(Shortage {
+                    level,
+                    missing,
+                    from,
+                    per_day: item.count,
+                    unserved,
+                    seeds,
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         shortages.sort_by(|a, b| a.from.cmp(&b.from).then(a.level.cmp(&b.level)));
         report.shortages = shortages;
-        if !report.shortages.is_empty() && !opts.allow_partial {
+        if opts.check || (!report.shortages.is_empty() && !opts.allow_partial) {
             return Ok((report, Vec::new()));
         }
         // The puzzles of every date of the range, from the records (new and old alike).
@@ -671,7 +732,9 @@ fn finish(
     result: Result<(ExportReport, Vec<formats::Written>)>,
 ) -> Result<ExportReport> {
     match result {
-        Ok((report, files)) if report.shortages.is_empty() || opts.allow_partial => {
+        Ok((report, files))
+            if !opts.check && (report.shortages.is_empty() || opts.allow_partial) =>
+        {
             sync_dir(&opts.out)?;
             store::commit(conn)?;
             #[cfg(feature = "fault-injection")]
@@ -690,7 +753,9 @@ fn finish(
         }
         Err(e) => {
             let _ = store::rollback(conn);
-            settle_temporaries(conn, &opts.out, dir)?;
+            if !opts.check {
+                settle_temporaries(conn, &opts.out, dir)?;
+            }
             Err(e)
         }
     }
@@ -782,10 +847,10 @@ fn choose(
     scale: &crate::levels::Levels,
     within: Selection,
     placed: &HashMap<i64, Vec<Placed>>,
-    day: i64,
+    (day, window): (i64, i64),
     rng: &mut Rng,
 ) -> Result<Option<Handout>> {
-    let near: Vec<&Placed> = (day - WINDOW_DAYS..=day + WINDOW_DAYS)
+    let near: Vec<&Placed> = (day - window..=day + window)
         .filter_map(|d| placed.get(&d))
         .flatten()
         .collect();

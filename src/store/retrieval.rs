@@ -549,6 +549,23 @@ impl<'c> Sampler<'c> {
     }
 }
 
+/// The unserved puzzles of `within` and how many seeds they come from (puzzles of a
+/// generator have none): what an export that ran short of it had left.
+pub fn unserved_sources(
+    conn: &Connection,
+    measure: Measure,
+    within: impl Into<Selection>,
+) -> Result<(u64, u64)> {
+    let within = within.into();
+    let (cond, params) = within.list_condition(measure);
+    let (n, seeds): (i64, i64) = conn
+        .prepare(&format!(
+            "SELECT COUNT(*), COUNT(DISTINCT seed_id) FROM puzzles WHERE {cond}"
+        ))?
+        .query_row(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok((n.max(0) as u64, seeds.max(0) as u64))
+}
+
 /// The unserved puzzles whose hardest step is `step`, of the level with index `level` or of
 /// every level, as the bank's counts by step and level (kept by triggers) hold them.
 fn unserved_by_step(conn: &Connection, step: Strategy, level: Option<u32>) -> Result<u32> {

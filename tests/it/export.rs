@@ -366,6 +366,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
         "{err}"
     );
     assert!(!err.contains("level easy"), "{err}");
+    assert!(!err.contains("variety rule"), "{err}");
     assert!(!out.exists(), "nothing written, not even the folder");
     let conn = Connection::open(&db).unwrap();
     let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
@@ -693,4 +694,92 @@ fn an_export_leaves_nothing_but_its_files() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn a_level_the_variety_rule_runs_short_says_so_and_a_check_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    pseudoku()
+        .args(["build", "--level", "expert", "--count", "800", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let conn = Connection::open(&db).unwrap();
+    let served = |conn: &Connection| -> i64 {
+        scalar(
+            conn,
+            "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL",
+        )
+    };
+    let out = dir.path().join("out");
+    let range = [
+        "--start",
+        "2028-01-01",
+        "--days",
+        "3",
+        "--mix",
+        "expert:100",
+        "--format",
+        "csv",
+    ];
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // 300 asked of 800 unserved, but from fewer seeds than 7 days of 100 need.
+    let seeds: i64 = scalar(&conn, "SELECT COUNT(DISTINCT seed_id) FROM puzzles");
+    assert!(seeds < 300, "{seeds} seeds");
+    for check in [true, false] {
+        let args = [&range[..], if check { &["--check"][..] } else { &[][..] }].concat();
+        let o = export(&db, &out, &args);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("the variety rule runs it short, not the bank"),
+            "{err}"
+        );
+        assert!(
+            err.contains(" seeds, and no seed or solution grid may appear twice"),
+            "{err}"
+        );
+        assert!(
+            err.contains("within 7 days (100 a day of it needs 700 seeds)"),
+            "{err}"
+        );
+        assert!(err.contains("--variety-days N"), "{err}");
+        if check {
+            assert!(
+                err.contains("check: the mix expert:100 over 3 days cannot be met"),
+                "{err}"
+            );
+        }
+        // Nothing recorded, served or written.
+        assert_eq!(scalar::<i64>(&conn, "SELECT COUNT(*) FROM batches"), 0);
+        assert_eq!(served(&conn), 0);
+        assert!(!out.exists());
+    }
+    // A window of one day lifts the limit: the check says so, and the export then succeeds.
+    let one_day = [&range[..], &["--variety-days", "1"][..]].concat();
+    let o = export(&db, &out, &[&one_day[..], &["--check"][..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("can be met: 300 of 300 puzzles (300 new"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(served(&conn), 0);
+    assert!(!out.exists());
+    let o = export(&db, &out, &one_day);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(served(&conn), 300);
+    // A window out of range is a usage error.
+    let o = export(
+        &db,
+        &out,
+        &[&range[..], &["--variety-days", "0"][..]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--variety-days must be between 1 and 366"),
+        "{}",
+        stderr(&o)
+    );
 }
