@@ -131,6 +131,15 @@ pub enum Command {
     /// how many and from which date, exports nothing and exits with 1 (--allow-partial exports
     /// what there is).
     Export(ExportArgs),
+    /// A book without dates: puzzles of each level drawn from the unserved ones and recorded
+    /// under the book's name.
+    ///
+    /// The same command writes the same book again, byte for byte; a class used by an earlier
+    /// book or export is never drawn. A printed format (pdf, the default, or html) gets the
+    /// book's layout: a cover, contents by level, the puzzles by level numbered from 1, the
+    /// solutions at the back. If a level runs short, says which and how many, writes nothing
+    /// and exits with 1.
+    Book(BookArgs),
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
@@ -528,32 +537,16 @@ pub struct ExportArgs {
     /// Export what there is when a level runs short (its slots stay empty).
     #[arg(long)]
     pub allow_partial: bool,
-    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6 [default: 4].
-    #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
-    pub per_page: Option<u8>,
-    /// Paper size [default: a4].
-    #[arg(long, value_parser = choice::<Paper>(), help_heading = "Printed pages (pdf, html)")]
-    pub paper: Option<Paper>,
-    /// The running heading [default: from the dates, e.g. "Sudoku, 4-10 January 2027"].
-    #[arg(long, help_heading = "Printed pages (pdf, html)")]
-    pub title: Option<String>,
+    /// How printed pages are laid out.
+    #[command(flatten)]
+    pub print: PrintArgs,
     /// Start each day on a new page.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub page_per_day: bool,
-    /// How solutions are printed after the puzzles: compact (small grids, 16-20 a page),
-    /// full (full size) or none [default: compact].
-    #[arg(long, value_parser = choice::<Solutions>(), help_heading = "Printed pages (pdf, html)")]
-    pub solutions: Option<Solutions>,
-    /// Begin with a cover page: the title, what the pages hold, how to play.
-    #[arg(long, help_heading = "Printed pages (pdf, html)")]
-    pub cover: bool,
     /// A book: one file with a cover, contents by level, the puzzles by level (easiest
     /// first, numbered from 1) and compact solutions.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub book: bool,
-    /// Print each puzzle's bank id, rating and percentile under its grid.
-    #[arg(long, help_heading = "Printed pages (pdf, html)")]
-    pub show_ids: bool,
     /// With --format sdk: one file per puzzle (DATE-SLOT.sdk, DATE-SLOT-solution.sdk).
     #[arg(long)]
     pub sdk_per_puzzle: bool,
@@ -568,6 +561,60 @@ pub struct ExportArgs {
     /// nothing is recorded, served or written.
     #[arg(long)]
     pub check: bool,
+}
+
+/// The printed pages' options that `export` and `book` share.
+#[derive(Debug, clap::Args)]
+pub struct PrintArgs {
+    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6 [default: 4].
+    #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
+    pub per_page: Option<u8>,
+    /// Paper size [default: a4].
+    #[arg(long, value_parser = choice::<Paper>(), help_heading = "Printed pages (pdf, html)")]
+    pub paper: Option<Paper>,
+    /// The running heading [default: from the dates, e.g. "Sudoku, 4-10 January 2027"; a
+    /// book: its name].
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub title: Option<String>,
+    /// How solutions are printed after the puzzles: compact (small grids, 16-20 a page),
+    /// full (full size) or none [default: compact].
+    #[arg(long, value_parser = choice::<Solutions>(), help_heading = "Printed pages (pdf, html)")]
+    pub solutions: Option<Solutions>,
+    /// Begin with a cover page: the title, what the pages hold, how to play.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub cover: bool,
+    /// Print each puzzle's bank id, rating and percentile under its grid.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub show_ids: bool,
+}
+
+/// Arguments of `pseudoku book`.
+#[derive(Debug, clap::Args)]
+pub struct BookArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The book's name: its record and its file's name (letters, digits, '-', '_', '.').
+    #[arg(long)]
+    pub name: String,
+    /// Puzzles in the book by level, band or technique, e.g. easy:300,medium:300,hard:300.
+    #[arg(long, value_name = "SPEC")]
+    pub mix: String,
+    /// The file format.
+    #[arg(long, value_parser = choice::<Format>(), default_value = "pdf")]
+    pub format: Format,
+    /// The output folder (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Draw the book anew (its old puzzles are never used again).
+    #[arg(long)]
+    pub replace: bool,
+    /// How printed pages are laid out.
+    #[command(flatten)]
+    pub print: PrintArgs,
+    /// Seed of the random choices.
+    #[arg(long = "seed", default_value_t = 1)]
+    pub rng_seed: u64,
 }
 
 /// Parses `--per-page`: 1, 2, 4 or 6.

@@ -104,6 +104,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Calibrate(a) => run_calibrate(&a),
         Command::Stats(a) => run_stats(&a),
         Command::Export(a) => run_export(&a),
+        Command::Book(a) => run_book(&a),
         Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
         Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
@@ -569,10 +570,16 @@ fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
             }
             Unserved::Exported { date, slot } => {
                 kept += 1;
-                warn!(
-                    "pseudoku: puzzle {id} is in the export of {date}, slot {slot}: left served \
-                     (export that date with --replace first)"
-                );
+                match date.strip_prefix("book:") {
+                    Some(name) => warn!(
+                        "pseudoku: puzzle {id} is number {slot} of the book {name}: left served \
+                         (write that book with --replace first)"
+                    ),
+                    None => warn!(
+                        "pseudoku: puzzle {id} is in the export of {date}, slot {slot}: left \
+                         served (export that date with --replace first)"
+                    ),
+                }
             }
         }
     }
@@ -895,22 +902,36 @@ fn replaced_by_mix(
 /// The printed pages' options of `export`; an error when one is given for a format that is
 /// not printed.
 fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions> {
+    let only = [("--page-per-day", args.page_per_day), ("--book", args.book)];
+    Ok(bank::export::PrintOptions {
+        page_per_day: args.page_per_day,
+        book: args.book,
+        ..printed_pages(&args.print, args.format, &only)?
+    })
+}
+
+/// The printed pages' options shared by `export` and `book`, with `more` (flags of the
+/// command, and whether each was given): an error when one is given for a format that is not
+/// printed.
+fn printed_pages(
+    args: &PrintArgs,
+    format: bank::export::Format,
+    more: &[(&str, bool)],
+) -> anyhow::Result<bank::export::PrintOptions> {
     use bank::export::{Format, PrintOptions};
     let given = [
         ("--per-page", args.per_page.is_some()),
         ("--paper", args.paper.is_some()),
         ("--title", args.title.is_some()),
-        ("--page-per-day", args.page_per_day),
         ("--solutions", args.solutions.is_some()),
         ("--cover", args.cover),
-        ("--book", args.book),
         ("--show-ids", args.show_ids),
     ];
-    if !matches!(args.format, Format::Pdf | Format::Html) {
-        if let Some((flag, _)) = given.iter().find(|g| g.1) {
+    if !matches!(format, Format::Pdf | Format::Html) {
+        if let Some((flag, _)) = given.iter().chain(more).find(|g| g.1) {
             anyhow::bail!(
                 "{flag} is for printed pages: add --format pdf or --format html (the format is {})",
-                args.format.extension()
+                format.extension()
             );
         }
     }
@@ -922,12 +943,55 @@ fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions
         paper: args.paper.unwrap_or(d.paper),
         title: args.title.clone(),
         per_page: args.per_page.unwrap_or(d.per_page),
-        page_per_day: args.page_per_day,
+        page_per_day: false,
         solutions: args.solutions.unwrap_or(d.solutions),
         cover: args.cover,
-        book: args.book,
+        book: false,
         show_ids: args.show_ids,
     })
+}
+
+fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
+    let print = printed_pages(&args.print, args.format, &[])?;
+    let mut conn = bank::open_existing(&args.db)?;
+    let opts = bank::export::BookOptions {
+        name: args.name.clone(),
+        mix: args.mix.clone(),
+        format: args.format,
+        out: args.out.clone(),
+        replace: args.replace,
+        print: bank::export::PrintOptions {
+            title: args.print.title.clone().or_else(|| Some(args.name.clone())),
+            ..print
+        },
+        rng_seed: args.rng_seed,
+    };
+    let report = bank::export::book(&mut conn, &opts)?;
+    for s in &report.shortages {
+        warn!("pseudoku: level {}: {} puzzles missing", s.level, s.missing);
+    }
+    if !report.shortages.is_empty() {
+        warn!("pseudoku: nothing written; build more puzzles of those levels");
+        return Ok(Outcome::Short);
+    }
+    if let Some(r) = &report.replaced {
+        warn!(
+            "replaced the book {} recorded with the mix {}: {} retired, never used again",
+            args.name,
+            r.mix,
+            plural(r.puzzles, "puzzle")
+        );
+    }
+    warn!(
+        "wrote the book {}: {} ({} new, {} as recorded before) in {} to {}",
+        args.name,
+        plural(report.puzzles, "puzzle"),
+        report.new,
+        report.puzzles - report.new,
+        plural(report.files.len(), "file"),
+        args.out.display()
+    );
+    Ok(Outcome::Success)
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {

@@ -30,6 +30,7 @@
 //! export is completed), any other is removed. Besides, a recorded date is always reproduced
 //! from its record, identical.
 
+pub mod book;
 pub mod formats;
 pub mod html;
 pub mod pages;
@@ -131,6 +132,17 @@ pub enum ExportError {
         /// Its recorded mix.
         mix: String,
     },
+    /// A book was recorded with another mix.
+    #[error(
+        "the book {name} was recorded with the mix {mix}; write it with that mix, or draw it \
+         anew with --replace"
+    )]
+    BookMixChanged {
+        /// The book's name.
+        name: String,
+        /// Its recorded mix.
+        mix: String,
+    },
     /// The PDF writer failed.
     #[error(transparent)]
     Pdf(#[from] pdf::PdfError),
@@ -151,6 +163,9 @@ impl ExportError {
 
 /// The export's result type.
 pub type Result<T> = std::result::Result<T, ExportError>;
+
+/// The most puzzles of one mix entry a day.
+pub const MAX_PER_DAY: u32 = 100;
 
 /// The default variety window (`--variety-days`): no two puzzles from one seed or of one
 /// solution grid within any this many consecutive days.
@@ -186,6 +201,11 @@ pub struct Mix {
 impl Mix {
     /// Parses `spec` with the bank's level names.
     pub fn parse(spec: &str, levels: &LevelSet) -> Result<Mix> {
+        Mix::parse_up_to(spec, levels, MAX_PER_DAY)
+    }
+
+    /// Parses `spec` with counts of 1 to `most` (a book's counts are per book, not per day).
+    pub fn parse_up_to(spec: &str, levels: &LevelSet, most: u32) -> Result<Mix> {
         let bad = |m: String| ExportError::Mix(m);
         let mut items = Vec::new();
         for part in spec.split(',') {
@@ -199,8 +219,8 @@ impl Mix {
                 .trim()
                 .parse()
                 .ok()
-                .filter(|&n| (1..=100).contains(&n))
-                .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to 100")))?;
+                .filter(|&n| (1..=most).contains(&n))
+                .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to {most}")))?;
             let within = selection(&label, levels).map_err(bad)?;
             if items.iter().any(|i: &MixItem| i.label == label) {
                 return Err(bad(format!("{label:?} appears twice in the mix")));
@@ -420,7 +440,7 @@ struct Placed {
 }
 
 /// The class key of a solution grid.
-fn grid_key(solution: &Grid) -> Key {
+pub(crate) fn grid_key(solution: &Grid) -> Key {
     crate::canon::canonical_grid(solution).key()
 }
 
@@ -491,31 +511,38 @@ pub fn export_with_progress(
             progress,
         );
     }
-    // A folder this export makes is removed again when it writes nothing into it.
-    let made = !opts.out.exists();
-    std::fs::create_dir_all(&opts.out).map_err(ExportError::io(&opts.out))?;
-    let outcome = (|| {
-        let dir = std::fs::canonicalize(&opts.out)
-            .map_err(ExportError::io(&opts.out))?
-            .display()
-            .to_string();
-        // One export at a time into a folder, whichever bank it comes from.
-        let lock = FolderLock::take(&opts.out)?;
-        let outcome = export_locked(
+    in_locked_folder(&opts.out, |dir| {
+        export_locked(
             conn,
             opts,
             &scale,
             &slots,
             &wanted,
-            &dir,
+            dir,
             (first, last),
             progress,
-        );
+        )
+    })
+}
+
+/// Runs `work` with the canonical path of the folder `out` (made if missing) while it holds
+/// the folder's lock; a folder it made and left empty is removed again, so that a command
+/// that writes nothing leaves nothing.
+pub(crate) fn in_locked_folder<T>(out: &Path, work: impl FnOnce(&str) -> Result<T>) -> Result<T> {
+    let made = !out.exists();
+    std::fs::create_dir_all(out).map_err(ExportError::io(out))?;
+    let outcome = (|| {
+        let dir = std::fs::canonicalize(out)
+            .map_err(ExportError::io(out))?
+            .display()
+            .to_string();
+        let lock = FolderLock::take(out)?;
+        let outcome = work(&dir);
         lock.release();
         outcome
     })();
-    if made && std::fs::read_dir(&opts.out).is_ok_and(|mut d| d.next().is_none()) {
-        let _ = std::fs::remove_dir(&opts.out);
+    if made && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none()) {
+        let _ = std::fs::remove_dir(out);
     }
     outcome
 }
@@ -638,22 +665,7 @@ fn export_locked(
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
             let date = Date::from_days(day).to_string();
-            let puzzles = store::batches::day(conn, &date)?
-                .into_iter()
-                .map(|r| {
-                    Ok(Exported {
-                        solution: crate::retrieve::solve(&r.puzzle, r.id)?,
-                        date: r.date,
-                        slot: r.slot,
-                        level: r.level,
-                        puzzle: r.puzzle,
-                        difficulty: r.difficulty,
-                        hsolve: r.hsolve,
-                        percentile: r.percentile,
-                        id: r.id,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let puzzles = recorded_puzzles(conn, &date)?;
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
@@ -672,6 +684,27 @@ fn export_locked(
     let outcome = finish(conn, opts, dir, result);
     store::set_full_sync(conn, false)?;
     outcome
+}
+
+/// The puzzles recorded under `key` (a date, or a book's key), in slot order, as they were
+/// recorded.
+pub(crate) fn recorded_puzzles(conn: &Connection, key: &str) -> Result<Vec<Exported>> {
+    store::batches::day(conn, key)?
+        .into_iter()
+        .map(|r| {
+            Ok(Exported {
+                solution: crate::retrieve::solve(&r.puzzle, r.id)?,
+                date: r.date,
+                slot: r.slot,
+                level: r.level,
+                puzzle: r.puzzle,
+                difficulty: r.difficulty,
+                hsolve: r.hsolve,
+                percentile: r.percentile,
+                id: r.id,
+            })
+        })
+        .collect()
 }
 
 /// The lock that lets one export at a time write into a folder: an operating-system lock on
@@ -725,7 +758,7 @@ fn same_file(_: &std::fs::File, _: &Path) -> bool {
 }
 
 /// Commits (then renames the files into place) or rolls back an export.
-fn finish(
+pub(crate) fn finish(
     conn: &Connection,
     opts: &ExportOptions,
     dir: &str,
@@ -774,7 +807,7 @@ fn sync_dir(dir: &Path) -> Result<()> {
 
 /// A day's slots (in slot order) as a mix that names them in that order: runs of one level
 /// counted (`easy:2,hard:1,easy:1`), so that the text parses back to the same slots.
-fn mix_text(slots: &[(u32, &str)]) -> String {
+pub(crate) fn mix_text(slots: &[(u32, &str)]) -> String {
     let mut runs: Vec<(&str, u32)> = Vec::new();
     for &(_, l) in slots {
         match runs.last_mut() {
@@ -872,7 +905,7 @@ pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
 /// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):
 /// renames into place those whose bytes match the latest record of their name, removes the
 /// others.
-fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
+pub(crate) fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
     for entry in std::fs::read_dir(out).map_err(ExportError::io(out))? {
         let path = entry.map_err(ExportError::io(out))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -5,6 +5,7 @@ mod common;
 
 mod bank;
 mod batch;
+mod book;
 mod browser;
 mod canon;
 mod cli;

@@ -1,0 +1,244 @@
+//! Books without dates (`pseudoku book`): a number of puzzles of each level, band or technique
+//! drawn from the unserved puzzles and recorded under the book's name, so that the same command
+//! writes the same book again, byte for byte. A book's puzzles are recorded beside the daily
+//! exports (the `batches` table, under the key `book:NAME` in place of a date), so a class is
+//! used once, by one date or one book, ever; they are marked served like any export's.
+
+use super::{
+    finish, grid_key, mix_text, recorded_puzzles, settle_temporaries, ExportError, ExportOptions,
+    Format, Mix, Replaced, Result, Shortage,
+};
+use crate::calendar::Date;
+use crate::export::pages::PrintOptions;
+use crate::retrieve::{Draws, Recipient};
+use crate::rng::Rng;
+use crate::store;
+use rusqlite::Connection;
+use std::path::PathBuf;
+
+/// The most puzzles of one mix entry in a book.
+pub const MAX_PER_BOOK: u32 = 10_000;
+
+/// What `pseudoku book` is asked for.
+#[derive(Clone, Debug)]
+pub struct BookOptions {
+    /// The book's name: its record's key and its file's name.
+    pub name: String,
+    /// The puzzles of each level, band or technique, e.g. `easy:300,medium:300,hard:300`.
+    pub mix: String,
+    /// The format (a printed one gets the book's layout: cover, contents, numbered puzzles by
+    /// level, solutions at the back).
+    pub format: Format,
+    /// The output folder.
+    pub out: PathBuf,
+    /// Draw the book anew (its old puzzles stay retired, never used again).
+    pub replace: bool,
+    /// How printed pages are laid out.
+    pub print: PrintOptions,
+    /// The seed of the random choices.
+    pub rng_seed: u64,
+}
+
+/// What a book command did.
+#[derive(Clone, Debug, Default)]
+pub struct BookReport {
+    /// Files written.
+    pub files: Vec<PathBuf>,
+    /// Puzzles in the book.
+    pub puzzles: usize,
+    /// Of those, newly drawn (the rest written again from the book's record).
+    pub new: usize,
+    /// Entries of the mix the bank ran short of (nothing is then recorded or written).
+    pub shortages: Vec<Shortage>,
+    /// The book's earlier puzzles `--replace` retired.
+    pub replaced: Option<Replaced>,
+}
+
+/// The key a book's puzzles are recorded under.
+pub fn key(name: &str) -> String {
+    format!("book:{name}")
+}
+
+/// Writes the book `opts.name`: drawn and recorded the first time, written from its record
+/// after; a mix other than the recorded one is refused ([`ExportError::BookMixChanged`])
+/// unless `replace`. Nothing is recorded or written when a mix entry runs short.
+pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<BookReport> {
+    let name = opts.name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        || name.starts_with('.')
+    {
+        return Err(ExportError::Option(format!(
+            "bad book name {:?}: letters, digits, '-', '_' and '.' (it names the file)",
+            opts.name
+        )));
+    }
+    let scale = crate::levels::Levels::read(conn)?;
+    let mix = Mix::parse_up_to(&opts.mix, &scale.set, MAX_PER_BOOK)?;
+    let slots = mix.slots();
+    let wanted = mix_text(
+        &slots
+            .iter()
+            .map(|(s, i)| (*s, i.label.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let printed = matches!(opts.format, Format::Pdf | Format::Html);
+    // The writer's options: one file named after the book, in the book's layout.
+    let writer = ExportOptions {
+        start: Date::from_days(0),
+        days: 1,
+        mix: opts.mix.clone(),
+        format: opts.format,
+        out: opts.out.clone(),
+        single_file: true,
+        replace: opts.replace,
+        allow_partial: false,
+        print: PrintOptions {
+            book: printed,
+            ..opts.print.clone()
+        },
+        sdk_per_puzzle: false,
+        rng_seed: opts.rng_seed,
+        variety_days: 1,
+        check: false,
+    };
+    super::in_locked_folder(&opts.out, |dir| {
+        write_locked(conn, opts, &writer, &scale, &mix.items, &wanted, dir, name)
+    })
+}
+
+/// [`book`] once the folder `dir` (canonical) is locked, in one transaction.
+#[allow(clippy::too_many_arguments)]
+fn write_locked(
+    conn: &mut Connection,
+    opts: &BookOptions,
+    writer: &ExportOptions,
+    scale: &crate::levels::Levels,
+    items: &[super::MixItem],
+    wanted: &str,
+    dir: &str,
+    name: &str,
+) -> Result<BookReport> {
+    let key = key(name);
+    store::set_full_sync(conn, true)?;
+    store::begin_immediate(conn)?;
+    let result = (|| -> Result<(BookReport, Vec<super::formats::Written>)> {
+        settle_temporaries(conn, &opts.out, dir)?;
+        let mut report = BookReport::default();
+        let held = recorded_puzzles(conn, &key)?;
+        let mut draw = held.is_empty();
+        if !held.is_empty() {
+            let have: Vec<(u32, &str)> = held.iter().map(|p| (p.slot, p.level.as_str())).collect();
+            let was = store::batches::day_mix(conn, &key)?.unwrap_or_else(|| mix_text(&have));
+            if opts.replace {
+                store::batches::retire(conn, &key)?;
+                report.replaced = Some(Replaced {
+                    date: key.clone(),
+                    mix: was,
+                    puzzles: held.len(),
+                });
+                draw = true;
+            } else if was != wanted {
+                return Err(ExportError::BookMixChanged {
+                    name: name.to_string(),
+                    mix: was,
+                });
+            }
+        }
+        if draw {
+            store::batches::record_day_mix(conn, &key, wanted)?;
+            let mut rng = Rng::new(opts.rng_seed ^ u64::from_le_bytes(
+                blake3::hash(key.as_bytes()).as_bytes()[..8]
+                    .try_into()
+                    .expect("8 bytes"),
+            ));
+            let mut missing: Vec<(String, u64, u32, store::retrieval::Selection)> = Vec::new();
+            let mut first_slot = 1;
+            for entry in items {
+                // No variety rule in a book: any unserved puzzle of the entry.
+                let keep = |_: &crate::retrieve::Handout| Ok(true);
+                let mut draws =
+                    Draws::new(conn, scale, entry.within, Recipient::Slot { keep: &keep })?;
+                let slot_of = |k: u32| first_slot + k;
+                for k in 0..entry.count {
+                    match draws.next(&mut rng)? {
+                        Some(p) => {
+                            store::batches::record(
+                                conn,
+                                &store::batches::NewRecord {
+                                    date: &key,
+                                    slot: slot_of(k),
+                                    level: &entry.label,
+                                    puzzle_id: p.id,
+                                    grid_key: &grid_key(&p.solution),
+                                    bank_rating: p.rating,
+                                    percentile: p.percentile,
+                                },
+                            )?;
+                            report.new += 1;
+                        }
+                        None => {
+                            missing.push((
+                                entry.label.clone(),
+                                u64::from(entry.count - k),
+                                entry.count,
+                                entry.within,
+                            ));
+                            break;
+                        }
+                    }
+                }
+                first_slot += entry.count;
+            }
+            for (level, n, per_book, within) in missing {
+                let (unserved, seeds) =
+                    store::retrieval::unserved_sources(conn, scale.measure(), within)?;
+                report.shortages.push(Shortage {
+                    level,
+                    missing: n,
+                    from: key.clone(),
+                    per_day: per_book,
+                    unserved,
+                    seeds,
+                });
+            }
+            if !report.shortages.is_empty() {
+                return Ok((report, Vec::new()));
+            }
+        }
+        let mut puzzles = recorded_puzzles(conn, &key)?;
+        for p in &mut puzzles {
+            p.date = String::new();
+        }
+        report.puzzles = puzzles.len();
+        let files = super::formats::write_temporaries(
+            &opts.out,
+            writer,
+            &[(name.to_string(), puzzles)],
+            &|_, _, _| {},
+        )?;
+        for w in &files {
+            let file = w.fin.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            store::batches::record_file(conn, dir, file, &w.hash)?;
+        }
+        report.files = files.iter().map(|w| w.fin.clone()).collect();
+        Ok((report, files))
+    })();
+    // `finish` commits and renames, or rolls back; a book that ran short writes nothing.
+    let outcome = match result {
+        Ok((report, files)) => {
+            let shorts = report.shortages.clone();
+            let mut as_export = super::ExportReport {
+                shortages: shorts,
+                ..super::ExportReport::default()
+            };
+            as_export.files = report.files.clone();
+            finish(conn, writer, dir, Ok((as_export, files))).map(|_| report)
+        }
+        Err(e) => finish(conn, writer, dir, Err(e)).map(|_| BookReport::default()),
+    };
+    store::set_full_sync(conn, false)?;
+    outcome
+}

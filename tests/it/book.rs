@@ -1,0 +1,210 @@
+//! Books without dates: recorded under a name and written again byte for byte, never a class
+//! an earlier book or export used, refused under another mix, drawn anew by `--replace`.
+
+use crate::common::*;
+use rusqlite::Connection;
+use std::collections::HashSet;
+use std::path::Path;
+
+fn book(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
+    pseudoku()
+        .arg("book")
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// The ids of a book's CSV file (its last column).
+fn ids(csv: &Path) -> Vec<i64> {
+    std::fs::read_to_string(csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_book_is_written_again_identical_and_never_repeats_a_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 40, 2);
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // A week of daily files first: a book never takes their puzzles.
+    let o = pseudoku()
+        .args([
+            "export",
+            "--start",
+            "2028-01-01",
+            "--days",
+            "7",
+            "--mix",
+            "easy:1,hard:1",
+        ])
+        .args(["--format", "csv", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(dir.path().join("week"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.path().join("books");
+    let one = [
+        "--name",
+        "volume-1",
+        "--mix",
+        "easy:10,hard:5",
+        "--format",
+        "csv",
+    ];
+    let o = book(&db, &out, &one);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("wrote the book volume-1: 15 puzzles (15 new, 0 as recorded before)")
+    );
+    let file = out.join("volume-1.csv");
+    let first = std::fs::read(&file).unwrap();
+    let first_ids = ids(&file);
+    assert_eq!(first_ids.len(), 15);
+    // Numbered from 1 in the order of the mix, no dates.
+    let text = String::from_utf8(first.clone()).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(
+        rows[0].starts_with(",1,easy,") && rows[14].starts_with(",15,hard,"),
+        "{text}"
+    );
+    // The same command: the same bytes, nothing new drawn.
+    let o = book(&db, &out, &one);
+    assert!(o.status.success());
+    assert!(
+        stderr(&o).contains("(0 new, 15 as recorded before)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), first);
+    // Another mix under the name is refused, the recorded one named; nothing changes.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "volume-1",
+            "--mix",
+            "easy:10,hard:6",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the book volume-1 was recorded with the mix easy:10,hard:5;"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), first);
+    // A second book: no class of the first, nor of the week's exports.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "volume-2",
+            "--mix",
+            "easy:10,hard:5",
+            "--format",
+            "csv",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let second_ids = ids(&out.join("volume-2.csv"));
+    let conn = Connection::open(&db).unwrap();
+    let week: HashSet<i64> = column::<i64>(
+        &conn,
+        "SELECT puzzle_id FROM batches WHERE date NOT LIKE 'book:%'",
+    )
+    .into_iter()
+    .collect();
+    assert_eq!(week.len(), 14);
+    let mut all: HashSet<i64> = week.clone();
+    for id in first_ids.iter().chain(&second_ids) {
+        assert!(all.insert(*id), "puzzle {id} used twice");
+    }
+    // Every puzzle of a book is served: neither `get` nor an export hands it out.
+    let unserved: i64 = scalar(
+        &conn,
+        "SELECT COUNT(*) FROM batches b JOIN puzzles p ON p.id = b.puzzle_id \
+         WHERE b.date LIKE 'book:%' AND p.served_at IS NULL",
+    );
+    assert_eq!(unserved, 0);
+    // A book's puzzle is not put back while the book holds it.
+    let o = pseudoku()
+        .args(["unserve", "--id", &first_ids[0].to_string(), "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains(&format!(
+            "puzzle {} is number 1 of the book volume-1: left served",
+            first_ids[0]
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // --replace draws the book anew and says what it replaced; its old puzzles stay used.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "volume-1",
+            "--mix",
+            "hard:3",
+            "--format",
+            "csv",
+            "--replace",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "replaced the book volume-1 recorded with the mix easy:10,hard:5: 15 puzzles retired"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let third = ids(&file);
+    assert_eq!(third.len(), 3);
+    assert!(third.iter().all(|id| !all.contains(id)));
+}
+
+#[test]
+fn a_short_or_misnamed_book_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 10, 2);
+    let out = dir.path().join("books");
+    // More than the bank holds: which level and how many, exit 1, nothing recorded or made.
+    let o = book(&db, &out, &["--name", "big", "--mix", "easy:5,expert:50"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("level expert: 40 puzzles missing"));
+    assert!(!out.exists());
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(scalar::<i64>(&conn, "SELECT COUNT(*) FROM batches"), 0);
+    assert_eq!(
+        scalar::<i64>(
+            &conn,
+            "SELECT COUNT(*) FROM puzzles WHERE served_at IS NOT NULL"
+        ),
+        0
+    );
+    // A name that cannot name a file is a usage error.
+    for name in ["", "../up", "a b", ".hidden"] {
+        let o = book(&db, &out, &["--name", name, "--mix", "easy:1"]);
+        assert_eq!(o.status.code(), Some(2), "{name:?}");
+        assert!(!out.exists());
+    }
+}
