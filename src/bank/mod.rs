@@ -104,7 +104,7 @@ pub mod retrieve {
 /// Daily files and books for publishers (`export`).
 pub mod export {
     pub use crate::calendar::Date;
-    pub use crate::export::book::{book, BookOptions, BookReport, MAX_PER_BOOK};
+    pub use crate::export::book::{book, BookOptions, MAX_PER_BOOK};
     pub use crate::export::pages::{Paper, PrintOptions, Solutions};
     pub use crate::export::{
         export, export_with_progress, parse_date, ExportError, ExportOptions, ExportReport,

@@ -974,7 +974,7 @@ fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
         warn!("pseudoku: nothing written; build more puzzles of those levels");
         return Ok(Outcome::Short);
     }
-    if let Some(r) = &report.replaced {
+    for r in &report.replaced {
         warn!(
             "replaced the book {} recorded with the mix {}: {} retired, never used again",
             args.name,

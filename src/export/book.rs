@@ -6,7 +6,7 @@
 
 use super::{
     finish, grid_key, mix_text, recorded_puzzles, settle_temporaries, ExportError, ExportOptions,
-    Format, Mix, Replaced, Result, Shortage,
+    ExportReport, Format, Mix, Replaced, Result, Shortage,
 };
 use crate::calendar::Date;
 use crate::export::pages::PrintOptions;
@@ -39,21 +39,6 @@ pub struct BookOptions {
     pub rng_seed: u64,
 }
 
-/// What a book command did.
-#[derive(Clone, Debug, Default)]
-pub struct BookReport {
-    /// Files written.
-    pub files: Vec<PathBuf>,
-    /// Puzzles in the book.
-    pub puzzles: usize,
-    /// Of those, newly drawn (the rest written again from the book's record).
-    pub new: usize,
-    /// Entries of the mix the bank ran short of (nothing is then recorded or written).
-    pub shortages: Vec<Shortage>,
-    /// The book's earlier puzzles `--replace` retired.
-    pub replaced: Option<Replaced>,
-}
-
 /// The key a book's puzzles are recorded under.
 pub fn key(name: &str) -> String {
     format!("book:{name}")
@@ -62,7 +47,7 @@ pub fn key(name: &str) -> String {
 /// Writes the book `opts.name`: drawn and recorded the first time, written from its record
 /// after; a mix other than the recorded one is refused ([`ExportError::BookMixChanged`])
 /// unless `replace`. Nothing is recorded or written when a mix entry runs short.
-pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<BookReport> {
+pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
     let name = opts.name.trim();
     if name.is_empty()
         || !name
@@ -120,13 +105,16 @@ fn write_locked(
     wanted: &str,
     dir: &str,
     name: &str,
-) -> Result<BookReport> {
+) -> Result<ExportReport> {
     let key = key(name);
     store::set_full_sync(conn, true)?;
     store::begin_immediate(conn)?;
-    let result = (|| -> Result<(BookReport, Vec<super::formats::Written>)> {
+    let result = (|| -> Result<(ExportReport, Vec<super::formats::Written>)> {
         settle_temporaries(conn, &opts.out, dir)?;
-        let mut report = BookReport::default();
+        let mut report = ExportReport {
+            asked: items.iter().map(|i| i.count as usize).sum(),
+            ..ExportReport::default()
+        };
         let held = recorded_puzzles(conn, &key)?;
         let mut draw = held.is_empty();
         if !held.is_empty() {
@@ -134,7 +122,7 @@ fn write_locked(
             let was = store::batches::day_mix(conn, &key)?.unwrap_or_else(|| mix_text(&have));
             if opts.replace {
                 store::batches::retire(conn, &key)?;
-                report.replaced = Some(Replaced {
+                report.replaced.push(Replaced {
                     date: key.clone(),
                     mix: was,
                     puzzles: held.len(),
@@ -226,19 +214,8 @@ fn write_locked(
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })();
-    // `finish` commits and renames, or rolls back; a book that ran short writes nothing.
-    let outcome = match result {
-        Ok((report, files)) => {
-            let shorts = report.shortages.clone();
-            let mut as_export = super::ExportReport {
-                shortages: shorts,
-                ..super::ExportReport::default()
-            };
-            as_export.files = report.files.clone();
-            finish(conn, writer, dir, Ok((as_export, files))).map(|_| report)
-        }
-        Err(e) => finish(conn, writer, dir, Err(e)).map(|_| BookReport::default()),
-    };
+    // Commits and renames, or rolls back: a book that ran short writes nothing.
+    let outcome = finish(conn, writer, dir, result);
     store::set_full_sync(conn, false)?;
     outcome
 }
