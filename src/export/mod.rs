@@ -605,8 +605,19 @@ fn export_locked(
                 store::batches::record_day_mix(conn, &date, wanted)?;
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
+            // Entries that found no puzzle today: their later slots of the day find none
+            // either (the day's draws only narrow what is left), so they are not searched again.
+            let mut dry: HashSet<&str> = HashSet::new();
             for (slot, item) in &todo {
-                match choose(conn, scale, item.within, &placed, (day, window), &mut rng)? {
+                let found = if dry.contains(item.label.as_str()) {
+                    None
+                } else {
+                    choose(conn, scale, item.within, &placed, (day, window), &mut rng)?
+                };
+                if found.is_none() {
+                    dry.insert(item.label.as_str());
+                }
+                match found {
                     Some(p) => {
                         let grid = grid_key(&p.solution);
                         store::batches::record(
