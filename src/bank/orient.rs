@@ -63,14 +63,7 @@ fn flips() -> &'static [Flip] {
 
 /// Every band-preserving map of 9 lines: the bands permuted, the lines within each.
 fn line_maps() -> Vec<[u8; 9]> {
-    const PERMS: [[u8; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    use crate::grid::PERMS3 as PERMS;
     let mut out = Vec::with_capacity(1296);
     for bands in PERMS {
         for a in PERMS {
@@ -79,7 +72,7 @@ fn line_maps() -> Vec<[u8; 9]> {
                     let mut m = [0u8; 9];
                     for (i, lines) in [a, b, c].iter().enumerate() {
                         for j in 0..3 {
-                            m[3 * i + j] = 3 * bands[i] + lines[j];
+                            m[3 * i + j] = (3 * bands[i] + lines[j]) as u8;
                         }
                     }
                     out.push(m);

@@ -5,8 +5,8 @@
 //! used once, by one date or one book, ever; they are marked served like any export's.
 
 use super::{
-    finish, grid_key, mix_text, recorded_puzzles, settle_temporaries, ExportError, ExportOptions,
-    ExportReport, Format, Mix, Replaced, Result, Shortage,
+    grid_key, in_transaction, recorded_mix, recorded_puzzles, settle_temporaries, write_recorded,
+    ExportError, ExportOptions, ExportReport, Format, Mix, Replaced, Result, Shortage,
 };
 use crate::calendar::Date;
 use crate::export::pages::PrintOptions;
@@ -62,13 +62,7 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
     }
     let scale = crate::levels::Levels::read(conn)?;
     let mix = Mix::parse_up_to(&opts.mix, &scale.set, MAX_PER_BOOK)?;
-    let slots = mix.slots();
-    let wanted = mix_text(
-        &slots
-            .iter()
-            .map(|(s, i)| (*s, i.label.as_str()))
-            .collect::<Vec<_>>(),
-    );
+    let wanted = mix.text();
     let printed = matches!(opts.format, Format::Pdf | Format::Html);
     // The writer's options: one file named after the book, in the book's layout.
     let writer = ExportOptions {
@@ -107,9 +101,7 @@ fn write_locked(
     name: &str,
 ) -> Result<ExportReport> {
     let key = key(name);
-    store::set_full_sync(conn, true)?;
-    store::begin_immediate(conn)?;
-    let result = (|| -> Result<(ExportReport, Vec<super::formats::Written>)> {
+    in_transaction(conn, writer, dir, |conn| {
         settle_temporaries(conn, &opts.out, dir)?;
         let mut report = ExportReport {
             asked: items.iter().map(|i| i.count as usize).sum(),
@@ -118,8 +110,7 @@ fn write_locked(
         let held = recorded_puzzles(conn, &key)?;
         let mut draw = held.is_empty();
         if !held.is_empty() {
-            let have: Vec<(u32, &str)> = held.iter().map(|p| (p.slot, p.level.as_str())).collect();
-            let was = store::batches::day_mix(conn, &key)?.unwrap_or_else(|| mix_text(&have));
+            let was = recorded_mix(conn, &key, held.iter().map(|p| (p.slot, p.level.as_str())))?;
             if opts.replace {
                 store::batches::retire(conn, &key)?;
                 report.replaced.push(Replaced {
@@ -201,21 +192,14 @@ fn write_locked(
             p.date = String::new();
         }
         report.puzzles = puzzles.len();
-        let files = super::formats::write_temporaries(
-            &opts.out,
+        let files = write_recorded(
+            conn,
             writer,
             &[(name.to_string(), puzzles)],
+            dir,
             &|_, _, _| {},
         )?;
-        for w in &files {
-            let file = w.fin.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            store::batches::record_file(conn, dir, file, &w.hash)?;
-        }
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
-    })();
-    // Commits and renames, or rolls back: a book that ran short writes nothing.
-    let outcome = finish(conn, writer, dir, result);
-    store::set_full_sync(conn, false)?;
-    outcome
+    })
 }

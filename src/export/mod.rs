@@ -234,6 +234,17 @@ impl Mix {
         Ok(Mix { items })
     }
 
+    /// The mix as its slots name it, in slot order (`easy:2,hard:1`): what a date or a book
+    /// records, and compares a later request with.
+    pub fn text(&self) -> String {
+        let slots: Vec<(u32, &str)> = self
+            .slots()
+            .iter()
+            .map(|(s, i)| (*s, i.label.as_str()))
+            .collect();
+        mix_text(&slots)
+    }
+
     /// The slots of a day: (slot number, entry).
     pub fn slots(&self) -> Vec<(u32, &MixItem)> {
         let mut out = Vec::new();
@@ -484,12 +495,7 @@ pub fn export_with_progress(
     let levels = scale.set.clone();
     let mix = Mix::parse(&opts.mix, &levels)?;
     let slots = mix.slots();
-    let wanted = mix_text(
-        &slots
-            .iter()
-            .map(|(s, i)| (*s, i.label.as_str()))
-            .collect::<Vec<_>>(),
-    );
+    let wanted = mix.text();
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
     if Date::from_days(last).year > 9999 {
@@ -560,9 +566,7 @@ fn export_locked(
     (first, last): (i64, i64),
     progress: &dyn Fn(&'static str, u64, u64),
 ) -> Result<ExportReport> {
-    store::set_full_sync(conn, true)?;
-    store::begin_immediate(conn)?;
-    let result = (|| -> Result<(ExportReport, Vec<formats::Written>)> {
+    in_transaction(conn, opts, dir, |conn| {
         // Under the folder lock: no other export is between its commit and its renames.
         if !opts.check {
             settle_temporaries(conn, &opts.out, dir)?;
@@ -583,10 +587,8 @@ fn export_locked(
             // replaced.
             let mut todo: Vec<(u32, &MixItem)> = slots.to_vec();
             if let Some(rows) = placed.get(&day) {
-                let have: Vec<(u32, &str)> =
-                    rows.iter().map(|p| (p.slot, p.level.as_str())).collect();
-                let was = store::batches::day_mix(conn, &date)?.unwrap_or_else(|| mix_text(&have));
                 let filled: Vec<u32> = rows.iter().map(|p| p.slot).collect();
+                let was = recorded_mix(conn, &date, rows.iter().map(|p| (p.slot, p.level.as_str())))?;
                 if opts.replace {
                     store::batches::retire(conn, &date)?;
                     placed.remove(&day);
@@ -680,21 +682,47 @@ fn export_locked(
             report.puzzles += puzzles.len();
             days.push((date, puzzles));
         }
-        let files = formats::write_temporaries(&opts.out, opts, &days, progress)?;
-        for w in &files {
-            let name = w
-                .fin
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            store::batches::record_file(conn, dir, name, &w.hash)?;
-        }
+        let files = write_recorded(conn, opts, &days, dir, progress)?;
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
-    })();
+    })
+}
+
+/// Runs `work` in one write transaction (`synchronous = FULL`) that [`finish`] ends: committed
+/// and its files renamed into place, or rolled back.
+pub(crate) fn in_transaction(
+    conn: &mut Connection,
+    opts: &ExportOptions,
+    dir: &str,
+    work: impl FnOnce(&Connection) -> Result<(ExportReport, Vec<formats::Written>)>,
+) -> Result<ExportReport> {
+    store::set_full_sync(conn, true)?;
+    store::begin_immediate(conn)?;
+    let result = work(conn);
     let outcome = finish(conn, opts, dir, result);
     store::set_full_sync(conn, false)?;
     outcome
+}
+
+/// Writes `groups` (each a file's name and its puzzles) under temporary names in the folder
+/// `dir` (canonical) and records each file's name and hash, for [`finish`] to rename.
+pub(crate) fn write_recorded(
+    conn: &Connection,
+    opts: &ExportOptions,
+    groups: &[(String, Vec<Exported>)],
+    dir: &str,
+    progress: &dyn Fn(&'static str, u64, u64),
+) -> Result<Vec<formats::Written>> {
+    let files = formats::write_temporaries(&opts.out, opts, groups, progress)?;
+    for w in &files {
+        let name = w
+            .fin
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        store::batches::record_file(conn, dir, name, &w.hash)?;
+    }
+    Ok(files)
 }
 
 /// The puzzles recorded under `key` (a date, or a book's key), in slot order, as they were
@@ -769,7 +797,7 @@ fn same_file(_: &std::fs::File, _: &Path) -> bool {
 }
 
 /// Commits (then renames the files into place) or rolls back an export.
-pub(crate) fn finish(
+fn finish(
     conn: &Connection,
     opts: &ExportOptions,
     dir: &str,
@@ -816,9 +844,22 @@ fn sync_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The mix recorded for `key` (a date or a book), whose current records hold `slots`: the one
+/// stored with it, or for a key recorded before mixes were, its slots'.
+pub(crate) fn recorded_mix<'a>(
+    conn: &Connection,
+    key: &str,
+    slots: impl Iterator<Item = (u32, &'a str)>,
+) -> Result<String> {
+    Ok(match store::batches::day_mix(conn, key)? {
+        Some(mix) => mix,
+        None => mix_text(&slots.collect::<Vec<_>>()),
+    })
+}
+
 /// A day's slots (in slot order) as a mix that names them in that order: runs of one level
 /// counted (`easy:2,hard:1,easy:1`), so that the text parses back to the same slots.
-pub(crate) fn mix_text(slots: &[(u32, &str)]) -> String {
+fn mix_text(slots: &[(u32, &str)]) -> String {
     let mut runs: Vec<(&str, u32)> = Vec::new();
     for &(_, l) in slots {
         match runs.last_mut() {
