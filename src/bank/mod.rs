@@ -105,7 +105,8 @@ pub mod retrieve {
 pub mod export {
     pub use crate::calendar::Date;
     pub use crate::export::book::{book, BookOptions, MAX_PER_BOOK};
-    pub use crate::export::pages::{Paper, PrintOptions, Solutions};
+    pub use crate::export::pages::{PrintOptions, Solutions};
+    pub use crate::export::paper::{Length, PageSize, Stock};
     pub use crate::export::{
         export, export_with_progress, parse_date, ExportError, ExportOptions, ExportReport,
         Exported, Format, Replaced, Shortage, VARIETY_DAYS,

@@ -2,7 +2,7 @@
 //! [`super`] turns into the library's validated options.
 
 use clap::{Parser, Subcommand};
-use pseudoku::bank::export::{Format, Paper, Solutions};
+use pseudoku::bank::export::{Format, Length, PageSize, Solutions, Stock};
 use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
 
@@ -543,13 +543,10 @@ pub struct ExportArgs {
     /// Start each day on a new page.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub page_per_day: bool,
-    /// A book: one file with a cover, contents by level, the puzzles by level (easiest
-    /// first, numbered from 1) and compact solutions.
+    /// A book: one file with a title page, contents by level, the puzzles by level (easiest
+    /// first, numbered from 1) and the solutions, on facing pages.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub book: bool,
-    /// With --format sdk: one file per puzzle (DATE-SLOT.sdk, DATE-SLOT-solution.sdk).
-    #[arg(long)]
-    pub sdk_per_puzzle: bool,
     /// Seed of the random choices.
     #[arg(long = "seed", default_value_t = 1)]
     pub rng_seed: u64,
@@ -566,26 +563,56 @@ pub struct ExportArgs {
 /// The printed pages' options that `export` and `book` share.
 #[derive(Debug, clap::Args)]
 pub struct PrintArgs {
-    /// Puzzles per printed page, for html and pdf: 1, 2, 4 or 6 [default: 4].
+    /// The most puzzles a printed page holds: 1, 2, 4 or 6; a run of puzzles is spread
+    /// evenly over the fewest pages [default: as many as stay a readable size: 4 on A4 and
+    /// Letter, 2 on 6x9; in large print 2 or 1].
     #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
     pub per_page: Option<u8>,
-    /// Paper size [default: a4].
-    #[arg(long, value_parser = choice::<Paper>(), help_heading = "Printed pages (pdf, html)")]
-    pub paper: Option<Paper>,
-    /// The running heading [default: from the dates, e.g. "Sudoku, 4-10 January 2027"; a
+    /// The page (trim) size: a4, a5, letter, 6x9, 8x10, 8.5x11 (inches), or WxH with a unit,
+    /// e.g. 150x220mm or 5.5x8.5in [default: a4].
+    #[arg(long, alias = "paper", value_name = "SIZE", value_parser = page_size, help_heading = "Printed pages (pdf, html)")]
+    pub page: Option<PageSize>,
+    /// The outer, top and bottom margin, e.g. 15mm or 0.5in [default: 0.5in on pages narrower
+    /// than 7 in, else 15mm].
+    #[arg(long, value_name = "LENGTH", value_parser = length, help_heading = "Printed pages (pdf, html)")]
+    pub margin: Option<Length>,
+    /// Facing pages with this much more margin on the binding side, alternating left and
+    /// right [default: a book's grows with its page count, 0.125in up to 150 pages and
+    /// 0.125in more per further 150; other exports are single-sided].
+    #[arg(long, value_name = "LENGTH", value_parser = length, help_heading = "Printed pages (pdf, html)")]
+    pub gutter: Option<Length>,
+    /// Print 0.125 in past the trim on the outer edges (for print-on-demand interiors).
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub bleed: bool,
+    /// Large print: at most two grids a page, bigger cells, digits and labels.
+    #[arg(long, help_heading = "Printed pages (pdf, html)")]
+    pub large_print: bool,
+    /// The running heading and the document's title [default: "Sudoku" and the dates; a
     /// book: its name].
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub title: Option<String>,
-    /// How solutions are printed after the puzzles: compact (small grids, 16-20 a page),
-    /// full (full size) or none [default: compact].
+    /// How solutions are printed after the puzzles: compact (small grids), full (full size)
+    /// or none; each puzzle names the page of its solution [default: compact].
     #[arg(long, value_parser = choice::<Solutions>(), help_heading = "Printed pages (pdf, html)")]
     pub solutions: Option<Solutions>,
-    /// Begin with a cover page: the title, what the pages hold, how to play.
+    /// Also write a cover file (pdf): back, spine and front on one sheet with a bleed, the
+    /// spine as wide as the interior's pages on --stock.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub cover: bool,
+    /// The paper of the cover's spine width: white (0.002252 in a page), cream (0.0025 in)
+    /// or a leaf's thickness, e.g. 0.1mm [default: white].
+    #[arg(long, value_name = "PAPER", value_parser = stock, help_heading = "Printed pages (pdf, html)")]
+    pub stock: Option<Stock>,
     /// Print each puzzle's bank id, rating and percentile under its grid.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub show_ids: bool,
+    /// One grid per file and one per solution, in this format: sdk, pdf, svg or eps
+    /// (DATE-SLOT.svg and DATE-SLOT-solution.svg; a book's NAME-001.svg).
+    #[arg(long, value_name = "FORMAT", value_parser = per_puzzle, conflicts_with = "format", help_heading = "One grid per file")]
+    pub per_puzzle: Option<Format>,
+    /// The width of a grid in its own file (pdf, svg, eps), e.g. 2in or 50mm [default: 2in].
+    #[arg(long, value_name = "LENGTH", value_parser = length, help_heading = "One grid per file")]
+    pub grid_width: Option<Length>,
 }
 
 /// Arguments of `pseudoku book`.
@@ -615,6 +642,35 @@ pub struct BookArgs {
     /// Seed of the random choices.
     #[arg(long = "seed", default_value_t = 1)]
     pub rng_seed: u64,
+}
+
+/// Parses `--page`.
+fn page_size(s: &str) -> Result<PageSize, String> {
+    s.parse()
+}
+
+/// Parses a length (`--margin`, `--gutter`, `--grid-width`).
+fn length(s: &str) -> Result<Length, String> {
+    s.parse()
+}
+
+/// Parses `--stock`.
+fn stock(s: &str) -> Result<Stock, String> {
+    s.parse()
+}
+
+/// Parses `--per-puzzle`: a format that holds one grid a file.
+fn per_puzzle(s: &str) -> Result<Format, String> {
+    let ok: Vec<&str> = Format::ALL
+        .iter()
+        .filter(|f| f.per_puzzle())
+        .map(|f| f.extension())
+        .collect();
+    Format::ALL
+        .iter()
+        .find(|f| f.per_puzzle() && f.extension() == s.trim())
+        .copied()
+        .ok_or_else(|| format!("{s:?}: one grid per file is written as {}", ok.join(", ")))
 }
 
 /// Parses `--per-page`: 1, 2, 4 or 6.
@@ -905,6 +961,5 @@ macro_rules! choice_of {
 choice_of! {
     RatingKind: RatingKind::ALL, RatingKind::name, RatingKind::about;
     Format: Format::ALL, Format::extension, Format::about;
-    Paper: Paper::ALL, Paper::name, Paper::about;
     Solutions: Solutions::ALL, Solutions::name, Solutions::about;
 }

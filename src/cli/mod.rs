@@ -792,13 +792,13 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         start,
         days: args.days,
         mix: args.mix.clone(),
-        format: args.format,
+        format: output_format(args.format, &args.print),
         out: args.out.clone(),
         single_file: args.single_file,
         replace: args.replace,
         allow_partial: args.allow_partial,
         print,
-        sdk_per_puzzle: args.sdk_per_puzzle,
+        per_puzzle: per_puzzle(args.format, &args.print),
         rng_seed: args.rng_seed,
         variety_days: args.variety_days,
         check: args.check,
@@ -906,8 +906,18 @@ fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions
     Ok(bank::export::PrintOptions {
         page_per_day: args.page_per_day,
         book: args.book,
-        ..printed_pages(&args.print, args.format, &only)?
+        ..printed_pages(&args.print, output_format(args.format, &args.print), &only)?
     })
+}
+
+/// The format files are written in: `--per-puzzle`'s, else `--format`'s.
+fn output_format(format: bank::export::Format, print: &PrintArgs) -> bank::export::Format {
+    print.per_puzzle.unwrap_or(format)
+}
+
+/// Whether each grid goes in a file of its own.
+fn per_puzzle(format: bank::export::Format, print: &PrintArgs) -> bool {
+    print.per_puzzle.is_some() || format.single_grid()
 }
 
 /// The printed pages' options shared by `export` and `book`, with `more` (flags of the
@@ -921,43 +931,75 @@ fn printed_pages(
     use bank::export::{Format, PrintOptions};
     let given = [
         ("--per-page", args.per_page.is_some()),
-        ("--paper", args.paper.is_some()),
+        ("--page", args.page.is_some()),
+        ("--margin", args.margin.is_some()),
+        ("--gutter", args.gutter.is_some()),
+        ("--bleed", args.bleed),
+        ("--large-print", args.large_print),
         ("--title", args.title.is_some()),
         ("--solutions", args.solutions.is_some()),
         ("--cover", args.cover),
+        ("--stock", args.stock.is_some()),
         ("--show-ids", args.show_ids),
     ];
-    if !matches!(format, Format::Pdf | Format::Html) {
+    let single = per_puzzle(format, args);
+    if !format.printed() || single {
         if let Some((flag, _)) = given.iter().chain(more).find(|g| g.1) {
+            let what = if single {
+                "one grid per file".to_string()
+            } else {
+                format!("the format {}", format.extension())
+            };
             anyhow::bail!(
-                "{flag} is for printed pages: add --format pdf or --format html (the format is {})",
-                format.extension()
+                "{flag} is for printed pages: add --format pdf or --format html (this is {what})"
             );
         }
+    }
+    if args.grid_width.is_some() && !(single && format != Format::Sdk) {
+        anyhow::bail!("--grid-width is for one grid per file: add --per-puzzle pdf, svg or eps");
+    }
+    if args.cover && format != Format::Pdf {
+        anyhow::bail!("--cover writes a PDF cover: add --format pdf");
+    }
+    if args.stock.is_some() && !args.cover {
+        anyhow::bail!("--stock sets the cover's spine: add --cover");
+    }
+    if args.large_print && args.per_page.is_some_and(|n| n > 2) {
+        anyhow::bail!(
+            "--large-print holds at most 2 puzzles a page: leave out --per-page or give 1 or 2"
+        );
     }
     if args.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
         anyhow::bail!("--title is empty");
     }
     let d = PrintOptions::default();
     Ok(PrintOptions {
-        paper: args.paper.unwrap_or(d.paper),
+        page: args.page.unwrap_or(d.page),
+        margin: args.margin.map(|l| l.points()),
+        gutter: args.gutter.map(|l| l.points()),
+        bleed: args.bleed,
         title: args.title.clone(),
-        per_page: args.per_page.unwrap_or(d.per_page),
+        per_page: args.per_page,
         page_per_day: false,
         solutions: args.solutions.unwrap_or(d.solutions),
         cover: args.cover,
+        stock: args.stock.unwrap_or(d.stock),
         book: false,
+        large_print: args.large_print,
         show_ids: args.show_ids,
+        grid_width: args.grid_width.map_or(d.grid_width, |l| l.points()),
     })
 }
 
 fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
-    let print = printed_pages(&args.print, args.format, &[])?;
+    let format = output_format(args.format, &args.print);
+    let print = printed_pages(&args.print, format, &[])?;
     let mut conn = bank::open_existing(&args.db)?;
     let opts = bank::export::BookOptions {
         name: args.name.clone(),
         mix: args.mix.clone(),
-        format: args.format,
+        format,
+        per_puzzle: per_puzzle(format, &args.print),
         out: args.out.clone(),
         replace: args.replace,
         print: bank::export::PrintOptions {

@@ -33,6 +33,8 @@ pub struct BookOptions {
     pub out: PathBuf,
     /// Draw the book anew (its old puzzles stay retired, never used again).
     pub replace: bool,
+    /// One file per grid and per solution (`NAME-001.svg`): sdk, pdf; svg and eps always are.
+    pub per_puzzle: bool,
     /// How printed pages are laid out.
     pub print: PrintOptions,
     /// The seed of the random choices.
@@ -60,10 +62,10 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
             opts.name
         )));
     }
+    super::check_print(&opts.print)?;
     let scale = crate::levels::Levels::read(conn)?;
     let mix = Mix::parse_up_to(&opts.mix, &scale.set, MAX_PER_BOOK)?;
     let wanted = mix.text();
-    let printed = matches!(opts.format, Format::Pdf | Format::Html);
     // The writer's options: one file named after the book, in the book's layout.
     let writer = ExportOptions {
         start: Date::from_days(0),
@@ -71,14 +73,15 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
         mix: opts.mix.clone(),
         format: opts.format,
         out: opts.out.clone(),
-        single_file: true,
+        single_file: !opts.per_puzzle && !opts.format.single_grid(),
         replace: opts.replace,
         allow_partial: false,
         print: PrintOptions {
-            book: printed,
+            // A book's layout, and its grids numbered in book order.
+            book: true,
             ..opts.print.clone()
         },
-        sdk_per_puzzle: false,
+        per_puzzle: opts.per_puzzle,
         rng_seed: opts.rng_seed,
         variety_days: 1,
         check: false,

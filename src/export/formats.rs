@@ -7,12 +7,13 @@
 //! | csv | `DATE.csv` | a `solution` column |
 //! | json | `DATE.json` | a `solution` key per puzzle |
 //! | sdk | `DATE.sdk` | `DATE-solutions.sdk` |
-//! | sdk, `--sdk-per-puzzle` | `DATE-SLOT.sdk` | `DATE-SLOT-solution.sdk` |
 //! | html | `DATE.html` | pages after the puzzles ([`super::pages`]) |
-//! | pdf | `DATE.pdf` | pages after the puzzles ([`super::pages`]) |
+//! | pdf | `DATE.pdf` (and `DATE-cover.pdf`, `--cover`) | pages after the puzzles |
+//! | sdk, pdf `--per-puzzle`; svg, eps | `DATE-SLOT.EXT` | `DATE-SLOT-solution.EXT` |
 //!
 //! With `--single-file` (and in a `--book`), `DATE` is `FIRST_to_LAST` and the file holds the
-//! whole range. Printed puzzles are numbered 1..N across the export, whatever the files.
+//! whole range; a book's files are named after it, its grids by number (`NAME-007.svg`).
+//! Printed puzzles are numbered 1..N across the export, whatever the files.
 
 use super::{ExportOptions, Exported, Format};
 use std::fmt::Write as _;
@@ -85,24 +86,13 @@ pub fn render(
 ) -> super::Result<Vec<(String, Vec<u8>)>> {
     let ext = opts.format.extension();
     let pages = || super::pages::lay_out(&opts.print, puzzles, first_number);
+    if opts.per_puzzle || opts.format.single_grid() {
+        return single_grids(opts, name, puzzles, first_number);
+    }
     Ok(match opts.format {
         Format::Txt => vec![(format!("{name}.{ext}"), txt(name, puzzles).into_bytes())],
         Format::Csv => vec![(format!("{name}.{ext}"), csv(puzzles).into_bytes())],
         Format::Json => vec![(format!("{name}.{ext}"), json(name, puzzles).into_bytes())],
-        Format::Sdk if opts.sdk_per_puzzle => puzzles
-            .iter()
-            .flat_map(|p| {
-                let one = std::slice::from_ref(p);
-                let stem = format!("{}-{}", p.date, p.slot);
-                [
-                    (format!("{stem}.{ext}"), sdk(one, false).into_bytes()),
-                    (
-                        format!("{stem}-solution.{ext}"),
-                        sdk(one, true).into_bytes(),
-                    ),
-                ]
-            })
-            .collect(),
         Format::Sdk => vec![
             (format!("{name}.{ext}"), sdk(puzzles, false).into_bytes()),
             (
@@ -114,11 +104,52 @@ pub fn render(
             format!("{name}.{ext}"),
             super::html::render(&pages()).into_bytes(),
         )],
-        Format::Pdf => vec![(
-            format!("{name}.{ext}"),
-            super::pdf::render(&pages())?,
-        )],
+        Format::Pdf => {
+            let pages = pages();
+            let mut files = vec![(format!("{name}.{ext}"), super::pdf::render(&pages)?)];
+            if opts.print.cover {
+                let n = pages.pages.len();
+                let cover = super::cover::lay_out(&opts.print, &pages.title, puzzles, n);
+                files.push((format!("{name}-cover.{ext}"), super::pdf::render(&cover)?));
+            }
+            files
+        }
+        Format::Svg | Format::Eps => unreachable!("one grid per file, written above"),
     })
+}
+
+/// One file per grid and one per solution: `DATE-SLOT.EXT` and `DATE-SLOT-solution.EXT`, a
+/// book's `NAME-NUMBER.EXT` (numbers zero-padded to the same width).
+fn single_grids(
+    opts: &ExportOptions,
+    name: &str,
+    puzzles: &[Exported],
+    first_number: u32,
+) -> super::Result<Vec<(String, Vec<u8>)>> {
+    use super::single::{self, Vector};
+    let ext = opts.format.extension();
+    let numbered = super::pages::numbered(&opts.print, puzzles, first_number);
+    let digits = numbered.len().to_string().len();
+    let width = opts.print.grid_width;
+    let mut files = Vec::new();
+    for (number, p) in numbered {
+        let stem = if p.date.is_empty() {
+            format!("{name}-{number:0digits$}")
+        } else {
+            format!("{}-{}", p.date, p.slot)
+        };
+        for (suffix, solution) in [("", None), ("-solution", Some(p.solution))] {
+            let title = format!("Sudoku No. {number}{}", if solution.is_some() { ", solution" } else { "" });
+            let bytes = match opts.format {
+                Format::Sdk => sdk(std::slice::from_ref(p), solution.is_some()).into_bytes(),
+                Format::Svg => single::render(Vector::Svg, &p.puzzle, solution.as_ref(), width, &title),
+                Format::Eps => single::render(Vector::Eps, &p.puzzle, solution.as_ref(), width, &title),
+                _ => super::pdf::render(&super::pages::one_grid(&title, p.puzzle, solution, width))?,
+            };
+            files.push((format!("{stem}{suffix}.{ext}"), bytes));
+        }
+    }
+    Ok(files)
 }
 
 fn txt(name: &str, puzzles: &[Exported]) -> String {

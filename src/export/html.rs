@@ -18,19 +18,20 @@ fn esc(t: &str) -> String {
 
 /// The HTML of `pages`.
 pub fn render(pages: &Pages) -> String {
-    let (w, h) = pages.paper.size();
+    let (w, h) = pages.media;
     let mut s = String::new();
     let _ = write!(
         s,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <title>{title}</title>\n<style>\n\
-@page {{ size: {paper}; margin: 0; }}\n\
+@page {{ size: {w}pt {h}pt; margin: 0; }}\n\
 html, body {{ margin: 0; padding: 0; }}\n\
 body {{ font-family: \"DejaVu Sans\", Verdana, sans-serif; color: #000; background: #e8e8e8; }}\n\
 .sheet {{ position: relative; width: {w}pt; height: {h}pt; overflow: hidden; background: #fff; \
 margin: 12pt auto; box-shadow: 0 1pt 4pt rgba(0,0,0,.3); break-after: page; page-break-after: always; }}\n\
 .sheet:last-child {{ break-after: auto; page-break-after: auto; }}\n\
 .tx {{ position: absolute; white-space: nowrap; line-height: 1; }}\n\
+.turned {{ transform: translate(-50%, -50%) rotate(90deg); }}\n\
 .c {{ text-align: center; }}\n\
 .r {{ text-align: right; }}\n\
 .b {{ font-weight: bold; }}\n\
@@ -45,7 +46,6 @@ table.grid td.g {{ font-weight: bold; }}\n\
 @media print {{ body {{ background: none; }} .sheet {{ margin: 0; box-shadow: none; }} }}\n\
 </style>\n</head>\n<body>\n",
         title = esc(&pages.title),
-        paper = pages.paper.css_name(),
     );
     for page in &pages.pages {
         s.push_str("<section class=\"sheet\">\n");
@@ -85,6 +85,20 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
             let _ = writeln!(
                 s,
                 "<div class=\"tx{class}{}\" style=\"{pos};top:{top:.2}pt;font-size:{size:.2}pt{colour}\">{}</div>",
+                if *bold { " b" } else { "" },
+                esc(text)
+            );
+        }
+        Mark::Turned {
+            x,
+            y,
+            size,
+            bold,
+            text,
+        } => {
+            let _ = writeln!(
+                s,
+                "<div class=\"tx turned{}\" style=\"left:{x:.2}pt;top:{y:.2}pt;font-size:{size:.2}pt\">{}</div>",
                 if *bold { " b" } else { "" },
                 esc(text)
             );

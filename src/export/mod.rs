@@ -31,10 +31,13 @@
 //! from its record, identical.
 
 pub mod book;
+pub mod cover;
 pub mod formats;
 pub mod html;
 pub mod pages;
+pub mod paper;
 pub mod pdf;
+pub mod single;
 
 use crate::calendar::Date;
 use crate::canon::Key;
@@ -317,17 +320,23 @@ pub enum Format {
     Html,
     /// A printable PDF: the puzzles, then their solutions (see `pages`).
     Pdf,
+    /// One SVG drawing per grid (and one per solution), for newspapers.
+    Svg,
+    /// One EPS drawing per grid (and one per solution), for newspapers.
+    Eps,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Txt,
         Format::Csv,
         Format::Json,
         Format::Sdk,
         Format::Html,
         Format::Pdf,
+        Format::Svg,
+        Format::Eps,
     ];
 
     /// What it holds, in a line for people (the command line's help).
@@ -339,6 +348,8 @@ impl Format {
             Format::Sdk => "The common .sdk layout; solutions in a second file",
             Format::Html => "Printable HTML: the PDF's pages, with print CSS",
             Format::Pdf => "A printable PDF: the puzzles, then their solutions",
+            Format::Svg => "One SVG drawing per grid and per solution (newspapers)",
+            Format::Eps => "One EPS drawing per grid and per solution (newspapers)",
         }
     }
 
@@ -351,7 +362,24 @@ impl Format {
             Format::Sdk => "sdk",
             Format::Html => "html",
             Format::Pdf => "pdf",
+            Format::Svg => "svg",
+            Format::Eps => "eps",
         }
+    }
+
+    /// Whether it is laid out on printed pages (the print options apply).
+    pub fn printed(self) -> bool {
+        matches!(self, Format::Pdf | Format::Html)
+    }
+
+    /// Whether it can hold one grid per file (`--per-puzzle`).
+    pub fn per_puzzle(self) -> bool {
+        matches!(self, Format::Sdk | Format::Pdf | Format::Svg | Format::Eps)
+    }
+
+    /// Whether it is always one grid per file.
+    pub fn single_grid(self) -> bool {
+        matches!(self, Format::Svg | Format::Eps)
     }
 }
 
@@ -376,8 +404,9 @@ pub struct ExportOptions {
     pub allow_partial: bool,
     /// How printed pages (html, pdf) are laid out.
     pub print: pages::PrintOptions,
-    /// One `.sdk` file per puzzle (and one per solution) instead of one per day.
-    pub sdk_per_puzzle: bool,
+    /// One file per puzzle and one per solution (`DATE-SLOT`, a book's `NAME-NUMBER`) instead
+    /// of one per day: sdk, pdf (a grid `print.grid_width` wide); svg and eps always are.
+    pub per_puzzle: bool,
     /// The seed of the random choices.
     pub rng_seed: u64,
     /// The variety rule's window: no two puzzles from one seed or of one solution grid within
@@ -455,6 +484,38 @@ pub(crate) fn grid_key(solution: &Grid) -> Key {
     crate::canon::canonical_grid(solution).key()
 }
 
+/// The printed pages' options checked: a page count a page the layout knows, a margin and a
+/// gutter that leave room for a grid, a per-puzzle grid of a sensible width.
+pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
+    if print.per_page.is_some_and(|n| !matches!(n, 1 | 2 | 4 | 6)) {
+        return Err(ExportError::Option(
+            "--per-page must be 1, 2, 4 or 6".into(),
+        ));
+    }
+    if print.large_print && print.per_page.is_some_and(|n| n > 2) {
+        return Err(ExportError::Option(
+            "--large-print holds at most 2 puzzles a page".into(),
+        ));
+    }
+    let page = print.page;
+    let margin = print.margin.unwrap_or(page.default_margin());
+    let gutter = print.gutter.unwrap_or(0.0);
+    let narrow = page.width.min(page.height);
+    if 2.0 * margin + gutter > narrow * 0.5 {
+        return Err(ExportError::Option(format!(
+            "--margin and --gutter leave less than half of the page's width ({} by {} in) to print on",
+            paper::Length(page.width),
+            paper::Length(page.height)
+        )));
+    }
+    if !(36.0..=720.0).contains(&print.grid_width) {
+        return Err(ExportError::Option(
+            "--grid-width must be between 0.5 in and 10 in".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Exports `opts` from the open bank `conn` (see the module docs).
 pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportReport> {
     export_with_progress(conn, opts, &|_, _, _| {})
@@ -467,11 +528,7 @@ pub fn export_with_progress(
     opts: &ExportOptions,
     progress: &dyn Fn(&'static str, u64, u64),
 ) -> Result<ExportReport> {
-    if !matches!(opts.print.per_page, 1 | 2 | 4 | 6) {
-        return Err(ExportError::Option(
-            "--per-page must be 1, 2, 4 or 6".into(),
-        ));
-    }
+    check_print(&opts.print)?;
     if opts.days < 1 {
         return Err(ExportError::Option("--days must be at least 1".into()));
     }
@@ -480,15 +537,21 @@ pub fn export_with_progress(
             "--variety-days must be between 1 and {MAX_VARIETY_DAYS}"
         )));
     }
-    let printed = matches!(opts.format, Format::Pdf | Format::Html);
+    let printed = opts.format.printed();
     if opts.print.book && !printed {
         return Err(ExportError::Option(
             "--book is for printed formats: --format pdf or html".into(),
         ));
     }
-    if opts.sdk_per_puzzle && (opts.format != Format::Sdk || opts.single_file) {
+    if opts.per_puzzle && !opts.format.per_puzzle() {
+        return Err(ExportError::Option(format!(
+            "--per-puzzle is for sdk, pdf, svg and eps (the format is {})",
+            opts.format.extension()
+        )));
+    }
+    if (opts.per_puzzle || opts.format.single_grid()) && (opts.single_file || opts.print.book) {
         return Err(ExportError::Option(
-            "--sdk-per-puzzle is for --format sdk without --single-file".into(),
+            "one grid per file cannot be one file: leave out --single-file and --book".into(),
         ));
     }
     let scale = crate::levels::Levels::read(conn)?;

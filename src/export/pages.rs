@@ -1,84 +1,42 @@
 //! The printed pages of an export (`--format pdf` and `--format html`): which puzzles go on
 //! which page and where every grid and line of text sits, in points (1/72 inch) from the
-//! page's top-left corner. The PDF and HTML writers draw the same [`Pages`], so both formats
-//! follow the same layout rules.
+//! sheet's top-left corner. The PDF and HTML writers draw the same [`Pages`], so both formats
+//! follow the same layout rules. The sheet itself (trim size, margins, gutter, bleed) is
+//! [`super::paper`]'s.
 //!
 //! ```text
-//!  margin 42 pt (15 mm) all round
+//!  inside the margins (the gutter on the binding side of facing pages)
 //! +---------------------------------------------+
-//! | Sudoku, 4-10 January 2027     Puzzles 1-4   |  running heading: title, what the page holds
-//! |---------------------------------------------|
-//! | Fill the grid so that ... (first page,      |  the instruction, unless there is a cover
-//! |  without a cover)                           |
-//! | No. 1  Monday 4 January 2027    Easy        |  label: number (1..N across the export),
-//! | +-----------+                               |  weekday and date, level
-//! | |  9 x 9    |   ... 1, 2, 4 or 6 grids      |
-//! | +-----------+                               |
-//! | id 12 - difficulty 3.1 - percentile 40.2    |  only with --show-ids
-//! |                 Page 2 of 9                 |  page number (every page but the cover)
+//! | Sudoku                 Monday 4 January 2027|  running heading: the title; the day when
+//! |---------------------------------------------|  the page holds one, else "Puzzles 5-8"
+//! | Fill the grid so that ... (first page,      |  the instruction, unless there is a
+//! |  without a title page)                      |  title page
+//! | No. 1                              Easy     |  label: number (1..N across the export),
+//! | +-----------+                               |  the date when the heading does not say
+//! | |  9 x 9    |   ... up to 1, 2, 4 or 6      |  it (once per day on a page), level
+//! | +-----------+       grids, balanced         |
+//! | id 12 - ...          Solution on page 9     |  ids (--show-ids), where the solution is
+//! |                                          3  |  the page number, at the outer corner
 //! +---------------------------------------------+
 //! ```
 //!
-//! Order: the cover (`--cover`, always in a book), the contents (a book), the puzzle pages
-//! (each day on a new page with `--page-per-day`; each level on a new page in a book), then the
-//! solutions: compact (small grids, 16 or 20 a page), full (the puzzle pages' layout) or none.
+//! Order: a book's title page and contents, the puzzle pages (each day on a new page with
+//! `--page-per-day`; each level on a new page in a book), then the solutions: compact (small
+//! grids, as many columns as stay legible), full (the puzzle pages' layout) or none. A run of
+//! puzzles is spread evenly over the fewest pages that hold it, so no page holds a lone grid
+//! unless one grid a page is asked for (5 puzzles at up to 4 a page: 3 + 2).
 
+use super::paper::{default_gutter, Area, PageSize, Sheet, Stock};
 use super::Exported;
 use crate::calendar::{self, Date};
 use crate::fonts::text_width;
 use crate::grid::{Grid, Puzzle};
-
-/// A paper size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Paper {
-    /// ISO A4, 210 x 297 mm.
-    #[default]
-    A4,
-    /// US Letter, 8.5 x 11 in.
-    Letter,
-}
-
-impl Paper {
-    /// Every paper size.
-    pub const ALL: [Paper; 2] = [Paper::A4, Paper::Letter];
-
-    /// Its name (`--paper`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Paper::A4 => "a4",
-            Paper::Letter => "letter",
-        }
-    }
-
-    /// Its size, for people.
-    pub fn about(self) -> &'static str {
-        match self {
-            Paper::A4 => "ISO A4, 210 x 297 mm",
-            Paper::Letter => "US Letter, 8.5 x 11 in",
-        }
-    }
-
-    /// Width and height in points.
-    pub fn size(self) -> (f32, f32) {
-        match self {
-            Paper::A4 => (595.0, 842.0),
-            Paper::Letter => (612.0, 792.0),
-        }
-    }
-
-    /// Its name in CSS (`@page { size: ... }`).
-    pub fn css_name(self) -> &'static str {
-        match self {
-            Paper::A4 => "A4",
-            Paper::Letter => "letter",
-        }
-    }
-}
+use std::collections::HashMap;
 
 /// How the solutions are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Solutions {
-    /// Small grids after the puzzles, 16 (Letter) or 20 (A4) a page.
+    /// Small grids after the puzzles, as many columns as stay legible.
     #[default]
     Compact,
     /// Full-size grids after the puzzles, in the puzzle pages' layout.
@@ -103,7 +61,7 @@ impl Solutions {
     /// What it prints, for people.
     pub fn about(self) -> &'static str {
         match self {
-            Solutions::Compact => "Small grids after the puzzles, 16 (Letter) or 20 (A4) a page",
+            Solutions::Compact => "Small grids after the puzzles (20 a page on A4)",
             Solutions::Full => "Full-size grids after the puzzles, in the puzzle pages' layout",
             Solutions::None => "No solutions",
         }
@@ -113,41 +71,69 @@ impl Solutions {
 /// How printed pages are laid out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PrintOptions {
-    /// The paper size.
-    pub paper: Paper,
-    /// The running heading; `None`: `Sudoku, ` and the dates (`Sudoku, 4-10 January 2027`).
+    /// The trim size.
+    pub page: PageSize,
+    /// The outer, top and bottom margin in points; `None`: the page size's default.
+    pub margin: Option<f32>,
+    /// Added to the inner margin of facing pages, in points; given, the pages face each other
+    /// (page numbers and gutter alternate). `None`: a book's grows with its page count
+    /// ([`default_gutter`]), other exports are single-sided.
+    pub gutter: Option<f32>,
+    /// Print 0.125 in past the trim on the outer edges (MediaBox larger than TrimBox).
+    pub bleed: bool,
+    /// The title: the running heading and the document's; `None`: `Sudoku` in the heading,
+    /// `Sudoku, ` and the dates as the document's (`Sudoku, 4-10 January 2027`).
     pub title: Option<String>,
-    /// Puzzles per page: 1, 2, 4 or 6.
-    pub per_page: u8,
+    /// The most puzzles a page: 1, 2, 4 or 6; `None`: as many as stay a readable size.
+    pub per_page: Option<u8>,
     /// Each day starts a new page.
     pub page_per_day: bool,
     /// How the solutions are printed.
     pub solutions: Solutions,
-    /// A cover page with the title, what the pages hold and the instruction.
+    /// Write a separate cover file (front, spine and back) beside the PDF.
     pub cover: bool,
-    /// A numbered collection by level: cover, contents, puzzles by level (easiest first),
-    /// solutions. Its puzzles are labelled by number and level (no dates).
+    /// The paper the book is printed on (the cover's spine width).
+    pub stock: Stock,
+    /// A numbered collection by level: title page, contents, puzzles by level (easiest first),
+    /// solutions, on facing pages. Its puzzles are labelled by number and level (no dates).
     pub book: bool,
+    /// Large print: at most two grids a page, bigger cells, digits and labels.
+    pub large_print: bool,
     /// Print each puzzle's bank id, rating and percentile under its grid.
     pub show_ids: bool,
+    /// The width of a grid in a file of its own (`--per-puzzle`), in points.
+    pub grid_width: f32,
 }
 
 impl Default for PrintOptions {
     fn default() -> Self {
         PrintOptions {
-            paper: Paper::A4,
+            page: PageSize::A4,
+            margin: None,
+            gutter: None,
+            bleed: false,
             title: None,
-            per_page: 4,
+            per_page: None,
             page_per_day: false,
             solutions: Solutions::Compact,
             cover: false,
+            stock: Stock::White,
             book: false,
+            large_print: false,
             show_ids: false,
+            grid_width: 144.0,
         }
     }
 }
 
-/// The one-line rule printed on the cover, or on the first page without a cover.
+impl PrintOptions {
+    /// Whether the pages face each other (a book, or a gutter given).
+    pub fn facing(&self) -> bool {
+        self.book || self.gutter.is_some()
+    }
+}
+
+/// The one-line rule printed on the title page, or on the first page without one.
 pub const INSTRUCTION: &str = "Fill the grid so that every row, column and 3x3 box contains 1-9.";
 
 /// Horizontal alignment of a line of text on its anchor point.
@@ -172,7 +158,7 @@ impl Align {
     }
 }
 
-/// Something drawn on a page. Coordinates are points from the page's top-left corner, y down.
+/// Something drawn on a page. Coordinates are points from the sheet's top-left corner, y down.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
     /// A line of text; `y` is its baseline.
@@ -189,6 +175,20 @@ pub enum Mark {
         grey: u8,
         /// Alignment on `x`.
         align: Align,
+        /// The text.
+        text: String,
+    },
+    /// A line of text turned a quarter clockwise (reading top to bottom, as on a spine),
+    /// centred on (x, y) both ways.
+    Turned {
+        /// The centre's x.
+        x: f32,
+        /// The centre's y.
+        y: f32,
+        /// Font size in points.
+        size: f32,
+        /// Bold or regular.
+        bold: bool,
         /// The text.
         text: String,
     },
@@ -218,11 +218,78 @@ pub enum Mark {
     },
 }
 
+impl Mark {
+    /// The box its ink may cover (text: capitals rise 0.75 em, descenders drop 0.24 em).
+    pub fn extent(&self) -> Area {
+        match self {
+            Mark::Grid { x, y, cell, .. } => {
+                let half = super::pdf::THICK / 2.0;
+                Area {
+                    left: x - half,
+                    top: y - half,
+                    right: x + 9.0 * cell + half,
+                    bottom: y + 9.0 * cell + half,
+                }
+            }
+            Mark::Rule {
+                x,
+                y,
+                length,
+                weight,
+            } => Area {
+                left: *x,
+                top: y - weight / 2.0,
+                right: x + length,
+                bottom: y + weight / 2.0,
+            },
+            Mark::Text {
+                x,
+                y,
+                size,
+                bold,
+                align,
+                text,
+                ..
+            } => {
+                let w = text_width(text, *size, *bold);
+                let left = align.left(*x, w);
+                Area {
+                    left,
+                    top: y - 0.75 * size,
+                    right: left + w,
+                    bottom: y + 0.24 * size,
+                }
+            }
+            Mark::Turned {
+                x,
+                y,
+                size,
+                bold,
+                text,
+            } => {
+                let w = text_width(text, *size, *bold);
+                Area {
+                    left: x - size / 2.0,
+                    top: y - w / 2.0,
+                    right: x + size / 2.0,
+                    bottom: y + w / 2.0,
+                }
+            }
+        }
+    }
+}
+
 /// One printed page.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Page {
     /// What is drawn on it, in drawing order.
     pub marks: Vec<Mark>,
+    /// Its trim on the sheet (the PDF's TrimBox).
+    pub trim: Area,
+    /// Inside its margins: every mark lies here.
+    pub inside: Area,
+    /// The number printed on it (`None`: a title page or a cover).
+    pub number: Option<usize>,
 }
 
 /// An entry of the document's outline (PDF bookmarks).
@@ -237,26 +304,52 @@ pub struct Bookmark {
 /// The laid-out pages of one file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pages {
-    /// The document's title (the running heading).
+    /// The document's title.
     pub title: String,
-    /// The paper size.
-    pub paper: Paper,
+    /// Every sheet's width and height with its bleed (the PDF's MediaBox).
+    pub media: (f32, f32),
+    /// Whether the sheets carry a bleed (the PDF's BleedBox is then the whole sheet).
+    pub bleed: bool,
     /// The pages, in order.
     pub pages: Vec<Page>,
     /// The outline: days or levels, and the solutions.
     pub bookmarks: Vec<Bookmark>,
 }
 
-/// The page margin on every side: 42 pt, about 15 mm, inside what any printer can print.
-pub const MARGIN: f32 = 42.0;
 /// Room for the running heading above the body.
 const HEAD: f32 = 30.0;
-/// Room for the page number below the body.
-const FOOT: f32 = 20.0;
-/// The largest cell size (a puzzle alone on a page: 13 cm wide).
-const MAX_CELL: f32 = 40.0;
-/// Columns of compact solution grids.
-const COMPACT_COLUMNS: usize = 4;
+/// The type sizes and the smallest grids of normal and of large print.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    /// The running heading.
+    head: f32,
+    /// Labels over grids: smallest and largest.
+    label: (f32, f32),
+    /// Page numbers, and the line under a grid.
+    small: f32,
+    /// The smallest cell a full-size grid may have, and the largest.
+    cell: (f32, f32),
+    /// The smallest cell of a compact solution.
+    compact_cell: f32,
+}
+
+/// Normal print: cells of 24-40 pt (8.5-14 mm).
+const NORMAL: Style = Style {
+    head: 11.0,
+    label: (8.0, 11.0),
+    small: 8.5,
+    cell: (24.0, 40.0),
+    compact_cell: 9.0,
+};
+
+/// Large print: cells of 28-56 pt (10-20 mm), bigger text.
+const LARGE: Style = Style {
+    head: 14.0,
+    label: (12.0, 16.0),
+    small: 11.5,
+    cell: (28.0, 56.0),
+    compact_cell: 14.0,
+};
 
 /// A puzzle with its number in the export.
 #[derive(Clone, Copy, Debug)]
@@ -266,9 +359,9 @@ struct Numbered<'a> {
 }
 
 /// A run of puzzles that starts on a new page: a day (`--page-per-day`), a level (a book) or
-/// all of them, with what the running heading says of it (`None`: the numbers on the page).
+/// all of them, with its level's name (a book) and its outline entry.
 struct Section<'a> {
-    heading: Option<String>,
+    level: Option<String>,
     bookmark: Option<String>,
     puzzles: Vec<Numbered<'a>>,
 }
@@ -289,7 +382,7 @@ pub fn level_name(level: &str) -> String {
     }
 }
 
-/// The date of a puzzle (exported dates always parse).
+/// The date of a puzzle (exported dates always parse; a book's puzzles have none).
 fn date_of(p: &Exported) -> Option<Date> {
     super::parse_date(&p.date).ok()
 }
@@ -303,19 +396,50 @@ pub fn default_title(puzzles: &[Exported]) -> String {
     }
 }
 
+/// The sheet `opts` lays pages out on, with `gutter` on facing pages.
+fn sheet(opts: &PrintOptions, gutter: f32) -> Sheet {
+    Sheet {
+        page: opts.page,
+        margin: opts.margin.unwrap_or(opts.page.default_margin()),
+        gutter,
+        facing: opts.facing(),
+        bleed: opts.bleed,
+    }
+}
+
 /// Lays out `puzzles` (in date and slot order), numbered from `first_number` (a book numbers
-/// its own collection from 1).
+/// its own collection from 1). A book's gutter follows its page count: laid out again when
+/// the count moves it.
 pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> Pages {
-    let mut book = Book::new(opts, puzzles);
-    let sections = sections(opts, puzzles, first_number);
+    let mut gutter = opts.gutter.unwrap_or(default_gutter(0));
+    let mut pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+    for _ in 0..4 {
+        if opts.gutter.is_some() || !opts.facing() {
+            break;
+        }
+        let wanted = default_gutter(pages.pages.len());
+        if wanted == gutter {
+            break;
+        }
+        gutter = wanted;
+        pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+    }
+    pages
+}
+
+/// [`lay_out`] on a given sheet.
+fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u32) -> Pages {
+    let mut book = Book::new(opts, sheet, puzzles);
+    let sections = sections(opts, puzzles, first);
     let numbered: Vec<Numbered> = sections.iter().flat_map(|s| s.puzzles.clone()).collect();
-    if opts.cover || opts.book {
-        book.cover(&numbered);
+    if opts.book {
+        book.title_page(&numbered);
     }
     let contents_page = opts.book.then(|| book.blank());
     let mut starts = Vec::new();
-    let mut instruction = !(opts.cover || opts.book);
-    for s in &sections {
+    let instruction = !opts.book;
+    book.cell = book.cell_size(instruction);
+    for (i, s) in sections.iter().enumerate() {
         starts.push(book.pages.len());
         if let Some(b) = &s.bookmark {
             book.bookmarks.push(Bookmark {
@@ -323,8 +447,7 @@ pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> 
                 page: book.pages.len(),
             });
         }
-        book.items(s, false, instruction);
-        instruction = false;
+        book.items(s, false, instruction && i == 0);
     }
     if numbered.is_empty() {
         let page = book.blank();
@@ -349,10 +472,16 @@ pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> 
     if let Some(page) = contents_page {
         book.contents(page, &sections, &starts, solutions_page);
     }
+    book.solution_references();
     book.page_numbers();
+    debug_assert!(book
+        .pages
+        .iter()
+        .all(|p| p.marks.iter().all(|m| p.inside.holds(&m.extent(), 0.5))));
     Pages {
         title: book.title,
-        paper: opts.paper,
+        media: sheet.media(),
+        bleed: sheet.bleed,
         pages: book.pages,
         bookmarks: book.bookmarks,
     }
@@ -385,7 +514,7 @@ fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec
                     })
                     .collect();
                 Section {
-                    heading: Some(level_name(l)),
+                    level: Some(level_name(l)),
                     bookmark: Some(level_name(l)),
                     puzzles,
                 }
@@ -403,22 +532,32 @@ fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec
         .collect();
     if opts.page_per_day || days.len() == 1 {
         days.into_iter()
-            .map(|puzzles| {
-                let day = date_of(puzzles[0].puzzle).map(Date::long);
-                Section {
-                    heading: day.clone(),
-                    bookmark: day,
-                    puzzles,
-                }
+            .map(|puzzles| Section {
+                level: None,
+                bookmark: date_of(puzzles[0].puzzle).map(Date::long),
+                puzzles,
             })
             .collect()
     } else {
         vec![Section {
-            heading: None,
+            level: None,
             bookmark: None,
             puzzles: numbered,
         }]
     }
+}
+
+/// The puzzles with the numbers they are printed with (a book's by level, in book order).
+pub fn numbered<'a>(
+    opts: &PrintOptions,
+    puzzles: &'a [Exported],
+    first: u32,
+) -> Vec<(u32, &'a Exported)> {
+    sections(opts, puzzles, first)
+        .into_iter()
+        .flat_map(|s| s.puzzles)
+        .map(|n| (n.number, n.puzzle))
+        .collect()
 }
 
 /// (columns, rows) of grids on a page.
@@ -431,23 +570,50 @@ fn grid_layout(per_page: u8) -> (usize, usize) {
     }
 }
 
+/// `n` puzzles spread evenly over the fewest pages of at most `most`: the count on each page
+/// (the fuller pages first).
+fn balanced(n: usize, most: usize) -> Vec<usize> {
+    let pages = n.div_ceil(most.max(1));
+    (0..pages)
+        .map(|i| n / pages + usize::from(i < n % pages))
+        .collect()
+}
+
+/// Space between grids across and down, and the label over a grid.
+const GAP: (f32, f32) = (28.0, 22.0);
+
+/// A "Solution on page N" line drawn right after its puzzle's grid (its page is known once
+/// the solutions are laid out): its page and its mark there, and the puzzle.
+struct Reference {
+    page: usize,
+    mark: usize,
+    number: u32,
+}
+
 /// Pages being laid out.
 struct Book<'o> {
     opts: &'o PrintOptions,
+    sheet: Sheet,
+    style: Style,
+    /// The document's title.
     title: String,
-    width: f32,
-    height: f32,
+    /// The running heading's title.
+    head: String,
+    /// The puzzle pages' grid layout (columns, rows) and cell size.
+    layout: (usize, usize),
+    cell: f32,
     pages: Vec<Page>,
     bookmarks: Vec<Bookmark>,
-    /// Pages without a page number (the cover).
-    unnumbered: Vec<usize>,
-    /// Puzzles per level name, in order, for the cover.
+    /// Puzzles per level name, in order, for the title page.
     levels: Vec<(String, usize)>,
+    /// Where each puzzle says where its solution is.
+    references: Vec<Reference>,
+    /// The page each puzzle's solution is on, by number.
+    solved_on: HashMap<u32, usize>,
 }
 
 impl<'o> Book<'o> {
-    fn new(opts: &'o PrintOptions, puzzles: &[Exported]) -> Book<'o> {
-        let (width, height) = opts.paper.size();
+    fn new(opts: &'o PrintOptions, sheet: Sheet, puzzles: &[Exported]) -> Book<'o> {
         let mut levels: Vec<(String, usize)> = Vec::new();
         for p in puzzles {
             match levels.iter_mut().find(|l| l.0 == p.level) {
@@ -455,32 +621,91 @@ impl<'o> Book<'o> {
                 None => levels.push((p.level.clone(), 1)),
             }
         }
-        Book {
+        let style = if opts.large_print { LARGE } else { NORMAL };
+        let mut book = Book {
             opts,
+            sheet,
+            style,
             title: opts.title.clone().unwrap_or_else(|| default_title(puzzles)),
-            width,
-            height,
+            head: opts.title.clone().unwrap_or_else(|| "Sudoku".into()),
+            layout: (1, 1),
+            cell: 0.0,
             pages: Vec::new(),
             bookmarks: Vec::new(),
-            unnumbered: Vec::new(),
             levels,
+            references: Vec::new(),
+            solved_on: HashMap::new(),
+        };
+        book.layout = book.choose_layout();
+        book
+    }
+
+    /// The area inside the margins (the same size on every page).
+    fn inside(&self) -> Area {
+        self.sheet.inside(0)
+    }
+
+    /// The body's top and bottom on page `page`, below the heading and above the number.
+    fn body(&self, page: usize) -> (f32, f32) {
+        let a = self.sheet.inside(page);
+        (a.top + HEAD, a.bottom - 1.8 * self.style.small - 6.0)
+    }
+
+    /// The height of a grid's label, and of the line under it (ids, solution's page; 0 when
+    /// there is none).
+    fn item_lines(&self) -> (f32, f32) {
+        let label = self.style.label.1 + 5.0;
+        let under = self.opts.show_ids || self.opts.solutions != Solutions::None;
+        (label, if under { self.style.small + 5.0 } else { 0.0 })
+    }
+
+    /// The cell of `cols` x `rows` grids on a page (`instruction`: the first page holds it).
+    fn cell_for(&self, cols: usize, rows: usize, instruction: bool) -> f32 {
+        let (top, bottom) = self.body(0);
+        let top = top + if instruction { 20.0 } else { 0.0 };
+        let col_w = (self.inside().width() - (cols - 1) as f32 * GAP.0) / cols as f32;
+        let row_h = (bottom - top - (rows - 1) as f32 * GAP.1) / rows as f32;
+        let (label, under) = self.item_lines();
+        // The frame's line is half outside the cells.
+        let line = super::pdf::THICK;
+        ((col_w - line) / 9.0)
+            .min((row_h - label - under - line) / 9.0)
+            .min(self.style.cell.1)
+    }
+
+    /// The puzzle pages' layout: the one asked for, else the most grids a page whose cells
+    /// stay at least the style's smallest (one a page when none does).
+    fn choose_layout(&self) -> (usize, usize) {
+        if let Some(n) = self.opts.per_page {
+            return grid_layout(n);
         }
+        let most: &[u8] = if self.opts.large_print {
+            &[2, 1]
+        } else {
+            &[6, 4, 2, 1]
+        };
+        most.iter()
+            .map(|&n| grid_layout(n))
+            .find(|&(c, r)| self.cell_for(c, r, false) >= self.style.cell.0)
+            .unwrap_or((1, 1))
     }
 
-    /// The body's top and bottom.
-    fn body(&self) -> (f32, f32) {
-        (MARGIN + HEAD, self.height - MARGIN - FOOT)
-    }
-
-    /// The body's width.
-    fn body_width(&self) -> f32 {
-        self.width - 2.0 * MARGIN
+    /// The cell of every full-size grid in the document.
+    fn cell_size(&self, instruction: bool) -> f32 {
+        let (c, r) = self.layout;
+        self.cell_for(c, r, instruction)
     }
 
     /// A new empty page; its index.
     fn blank(&mut self) -> usize {
-        self.pages.push(Page::default());
-        self.pages.len() - 1
+        let index = self.pages.len();
+        self.pages.push(Page {
+            marks: Vec::new(),
+            trim: self.sheet.trim(index),
+            inside: self.sheet.inside(index),
+            number: Some(index + 1),
+        });
+        index
     }
 
     fn mark(&mut self, page: usize, mark: Mark) {
@@ -505,92 +730,88 @@ impl<'o> Book<'o> {
 
     /// The running heading: the title on the left, what the page holds on the right, a rule.
     fn heading(&mut self, page: usize, right: &str) {
-        let y = MARGIN + 10.0;
-        let room = self.body_width() - text_width(right, 10.0, false) - 16.0;
-        let size = fit(&self.title, 11.0, true, room).max(6.0);
-        let title = self.title.clone();
-        self.text(page, MARGIN, y, size, true, Align::Left, &title);
-        self.text(
-            page,
-            self.width - MARGIN,
-            y,
-            10.0,
-            false,
-            Align::Right,
-            right,
-        );
+        let a = self.sheet.inside(page);
+        let size = self.style.head;
+        let y = a.top + size * 0.9;
+        let right_size = size * 0.9;
+        let room = a.width() - text_width(right, right_size, false) - 16.0;
+        let title_size = fit(&self.head, size, true, room).max(6.0);
+        let head = self.head.clone();
+        self.text(page, a.left, y, title_size, true, Align::Left, &head);
+        self.text(page, a.right, y, right_size, false, Align::Right, right);
         self.mark(
             page,
             Mark::Rule {
-                x: MARGIN,
-                y: MARGIN + 16.0,
-                length: self.body_width(),
+                x: a.left,
+                y: y + 6.0,
+                length: a.width(),
                 weight: 0.6,
             },
         );
     }
 
-    /// `Page N of M` under every page but the cover.
+    /// The bare page number at the outer corner of every numbered page.
     fn page_numbers(&mut self) {
-        let n = self.pages.len();
-        for i in 0..n {
-            if self.unnumbered.contains(&i) {
+        for i in 0..self.pages.len() {
+            let Some(n) = self.pages[i].number else {
                 continue;
-            }
-            let t = format!("Page {} of {n}", i + 1);
-            let (x, y) = (self.width / 2.0, self.height - MARGIN - 3.0);
-            self.text(i, x, y, 9.0, false, Align::Centre, &t);
+            };
+            let a = self.pages[i].inside;
+            let (x, align) = if self.sheet.recto(i) {
+                (a.right, Align::Right)
+            } else {
+                (a.left, Align::Left)
+            };
+            let size = self.style.small + 1.0;
+            self.text(i, x, a.bottom - 0.3 * size, size, false, align, &n.to_string());
         }
     }
 
-    /// The cover: the title, what the pages hold, the instruction.
-    fn cover(&mut self, numbered: &[Numbered]) {
+    /// "Solution on page N" under every puzzle whose solution is printed.
+    fn solution_references(&mut self) {
+        for r in std::mem::take(&mut self.references) {
+            let n = self
+                .solved_on
+                .get(&r.number)
+                .and_then(|&page| self.pages[page].number);
+            if let (Some(n), Mark::Text { text, .. }) = (n, &mut self.pages[r.page].marks[r.mark])
+            {
+                *text = format!("Solution on page {n}");
+            }
+        }
+    }
+
+    /// A book's title page: the title, what the pages hold, how to play. Not numbered.
+    fn title_page(&mut self, numbered: &[Numbered]) {
         let page = self.blank();
-        self.unnumbered.push(page);
-        let centre = self.width / 2.0;
-        let room = self.body_width();
+        self.pages[page].number = None;
+        let a = self.sheet.inside(page);
+        let centre = (a.left + a.right) / 2.0;
+        let room = a.width();
         let title = self.title.clone();
-        let y = self.height * 0.3;
+        let y = a.top + a.height() * 0.25;
         let size = fit(&title, 32.0, true, room);
         self.text(page, centre, y, size, true, Align::Centre, &title);
+        let rule = room.min(180.0);
         self.mark(
             page,
             Mark::Rule {
-                x: centre - 90.0,
+                x: centre - rule / 2.0,
                 y: y + 20.0,
-                length: 180.0,
+                length: rule,
                 weight: 1.5,
             },
         );
-        let n = numbered.len();
-        let counts: Vec<String> = self
-            .levels
-            .iter()
-            .map(|(l, c)| format!("{c} {}", level_name(l).to_lowercase()))
-            .collect();
-        let what = format!(
-            "{n} puzzle{}{}",
-            if n == 1 { "" } else { "s" },
-            if counts.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", counts.join(", "))
-            }
-        );
+        let what = contents_line(numbered.len(), &self.levels);
         let size = fit(&what, 14.0, false, room);
         self.text(page, centre, y + 52.0, size, false, Align::Centre, &what);
-        let order = if self.opts.book {
-            "Numbered from 1, easiest first"
-        } else {
-            "Numbered from 1, in date order"
-        };
         let order = match self.opts.solutions {
-            Solutions::None => format!("{order}."),
-            _ => format!("{order}; the solutions are at the back."),
+            Solutions::None => "Numbered from 1, easiest first.",
+            _ => "Numbered from 1, easiest first; the solutions are at the back.",
         };
-        let size = fit(&order, 12.0, false, room);
-        self.text(page, centre, y + 74.0, size, false, Align::Centre, &order);
-        let y = self.height * 0.62;
+        let size = fit(order, 12.0, false, room);
+        self.text(page, centre, y + 74.0, size, false, Align::Centre, order);
+        let y = a.top + a.height() * 0.6;
         self.text(page, centre, y, 13.0, true, Align::Centre, "How to play");
         let size = fit(INSTRUCTION, 12.0, false, room);
         self.text(
@@ -607,72 +828,99 @@ impl<'o> Book<'o> {
     /// The contents of a book on `page`: each level's numbers and first page, the solutions.
     fn contents(&mut self, page: usize, sections: &[Section], starts: &[usize], solutions: usize) {
         self.heading(page, "Contents");
-        let (top, _) = self.body();
+        let a = self.sheet.inside(page);
+        let (top, _) = self.body(page);
         let mut y = top + 30.0;
-        self.text(page, MARGIN, y, 18.0, true, Align::Left, "Contents");
+        self.text(page, a.left, y, 18.0, true, Align::Left, "Contents");
         y += 36.0;
-        let right = self.width - MARGIN;
+        let size = if a.width() < 380.0 { 11.0 } else { 12.5 };
         for (s, &start) in sections.iter().zip(starts) {
             let (Some(first), Some(last)) = (s.puzzles.first(), s.puzzles.last()) else {
                 continue;
             };
-            let name = s.heading.clone().unwrap_or_default();
+            let name = s.level.clone().unwrap_or_default();
             let numbers = format!("Puzzles {}-{}", first.number, last.number);
-            self.text(page, MARGIN, y, 13.0, true, Align::Left, &name);
-            self.text(page, MARGIN + 150.0, y, 12.0, false, Align::Left, &numbers);
+            self.text(page, a.left, y, size, true, Align::Left, &name);
+            self.text(
+                page,
+                a.left + a.width() * 0.38,
+                y,
+                size,
+                false,
+                Align::Left,
+                &numbers,
+            );
             let p = format!("page {}", start + 1);
-            self.text(page, right, y, 12.0, false, Align::Right, &p);
-            y += 26.0;
+            self.text(page, a.right, y, size, false, Align::Right, &p);
+            y += 2.1 * size;
         }
         if solutions < self.pages.len() {
-            self.text(page, MARGIN, y, 13.0, true, Align::Left, "Solutions");
+            self.text(page, a.left, y, size, true, Align::Left, "Solutions");
             let p = format!("page {}", solutions + 1);
-            self.text(page, right, y, 12.0, false, Align::Right, &p);
+            self.text(page, a.right, y, size, false, Align::Right, &p);
         }
     }
 
-    /// The full-size pages of a section: its puzzles (or their solutions), `per_page` a page.
+    /// The full-size pages of a section: its puzzles (or their solutions), spread evenly over
+    /// the fewest pages of the layout.
     fn items(&mut self, section: &Section, solutions: bool, mut instruction: bool) {
-        let (cols, rows) = grid_layout(self.opts.per_page);
-        let per_page = cols * rows;
-        for chunk in section.puzzles.chunks(per_page) {
+        let (cols, rows) = self.layout;
+        let cell = self.cell;
+        let size = 9.0 * cell;
+        let (label_h, under_h) = self.item_lines();
+        let item_h = label_h + size + under_h;
+        let label_size = (cell * 0.42).clamp(self.style.label.0, self.style.label.1);
+        let mut rest = &section.puzzles[..];
+        for count in balanced(rest.len(), cols * rows) {
+            let (chunk, more) = rest.split_at(count);
+            rest = more;
             let page = self.blank();
-            let right = match (&section.heading, solutions) {
-                (Some(h), false) => h.clone(),
-                (Some(h), true) => format!("Solutions, {h}"),
-                (None, s) => numbers(if s { "Solutions" } else { "Puzzles" }, chunk),
+            // The date once on the page: in the heading when the page holds one day, else in
+            // the label of each day's first puzzle on it.
+            let dates: Vec<Option<Date>> = chunk.iter().map(|n| date_of(n.puzzle)).collect();
+            let one_day = !self.opts.book && dates.iter().all(|d| *d == dates[0]);
+            let right = match (&section.level, one_day, dates[0]) {
+                (Some(l), _, _) if solutions => format!("Solutions, {l}"),
+                (Some(l), _, _) => l.clone(),
+                (None, true, Some(d)) if solutions => format!("Solutions, {}", d.long()),
+                (None, true, Some(d)) => d.long(),
+                (None, _, _) => numbers(if solutions { "Solutions" } else { "Puzzles" }, chunk),
             };
             self.heading(page, &right);
-            let (mut top, bottom) = self.body();
+            let a = self.sheet.inside(page);
+            let (mut top, bottom) = self.body(page);
             if instruction {
-                self.text(
-                    page,
-                    MARGIN,
-                    top + 4.0,
-                    10.0,
-                    false,
-                    Align::Left,
-                    INSTRUCTION,
-                );
+                let s = self.style.label.0 + 2.0;
+                let t = fit(INSTRUCTION, s, false, a.width());
+                self.text(page, a.left, top + 4.0, t, false, Align::Left, INSTRUCTION);
                 top += 20.0;
                 instruction = false;
             }
-            let (gap_x, gap_y) = (28.0, 22.0);
-            let col_w = (self.body_width() - (cols - 1) as f32 * gap_x) / cols as f32;
-            let row_h = (bottom - top - (rows - 1) as f32 * gap_y) / rows as f32;
-            let label_h = 16.0;
-            let ids_h = if self.opts.show_ids { 14.0 } else { 0.0 };
-            let cell = (col_w / 9.0)
-                .min((row_h - label_h - ids_h) / 9.0)
-                .min(MAX_CELL);
-            let size = 9.0 * cell;
-            let item_h = label_h + size + ids_h;
+            let col_w = (a.width() - (cols - 1) as f32 * GAP.0) / cols as f32;
+            let used_rows = count.div_ceil(cols);
+            let row_h = (bottom - top - (used_rows - 1) as f32 * GAP.1) / used_rows as f32;
             for (i, n) in chunk.iter().enumerate() {
                 let (c, r) = (i % cols, i / cols);
-                let x = MARGIN + c as f32 * (col_w + gap_x) + (col_w - size) / 2.0;
-                let y = top + r as f32 * (row_h + gap_y) + (row_h - item_h) / 2.0;
-                self.label(page, x, y + 11.0, size, n, (cell * 0.42).clamp(8.0, 11.0));
+                let in_row = cols.min(count - r * cols);
+                let row_w = in_row as f32 * col_w + (in_row - 1) as f32 * GAP.0;
+                let row_left = a.left + (a.width() - row_w) / 2.0;
+                let x = row_left + c as f32 * (col_w + GAP.0) + (col_w - size) / 2.0;
+                let y = top + r as f32 * (row_h + GAP.1) + (row_h - item_h) / 2.0;
+                let dated = !one_day && (i == 0 || dates[i] != dates[i - 1]);
+                self.label(page, x, y + label_size + 1.0, size, n, label_size, dated);
                 self.mark(page, grid(x, y + label_h, cell, n.puzzle, solutions));
+                let under = y + label_h + size + self.style.small + 3.0;
+                if solutions {
+                    self.solved_on.insert(n.number, page);
+                } else if self.opts.solutions != Solutions::None {
+                    self.references.push(Reference {
+                        page,
+                        mark: self.pages[page].marks.len(),
+                        number: n.number,
+                    });
+                    let small = self.style.small;
+                    self.text(page, x + size, under, small, false, Align::Right, "");
+                }
                 if self.opts.show_ids {
                     let p = n.puzzle;
                     let t = format!(
@@ -681,13 +929,18 @@ impl<'o> Book<'o> {
                         p.shown_rating(),
                         p.percentile
                     );
-                    let size = fit(&t, 7.5, false, size);
+                    let reference = if solutions || self.opts.solutions == Solutions::None {
+                        0.0
+                    } else {
+                        text_width("Solution on page 0000", self.style.small, false) + 6.0
+                    };
+                    let s = fit(&t, self.style.small, false, size - reference);
                     self.mark(
                         page,
                         Mark::Text {
                             x,
-                            y: y + label_h + 9.0 * cell + 11.0,
-                            size,
+                            y: under,
+                            size: s,
                             bold: false,
                             grey: 80,
                             align: Align::Left,
@@ -699,17 +952,16 @@ impl<'o> Book<'o> {
         }
     }
 
-    /// A grid's label over `width` at baseline `y`: `No. 12`, the weekday and date (not in a
-    /// book; shortened when the full date does not fit), the level on the right.
-    fn label(&mut self, page: usize, x: f32, y: f32, width: f32, n: &Numbered, size: f32) {
+    /// A grid's label over `width` at baseline `y`: `No. 12`, the weekday and date when
+    /// `dated` (shortened when the full date does not fit), the level on the right.
+    #[allow(clippy::too_many_arguments)]
+    fn label(&mut self, page: usize, x: f32, y: f32, width: f32, n: &Numbered, size: f32, dated: bool) {
         let number = format!("No. {}", n.number);
         let level = level_name(&n.puzzle.level);
         self.text(page, x, y, size, true, Align::Left, &number);
         self.text(page, x + width, y, size, true, Align::Right, &level);
-        if self.opts.book {
-            return;
-        }
-        let Some(date) = date_of(n.puzzle) else {
+        let date = date_of(n.puzzle).filter(|_| dated && !self.opts.book);
+        let Some(date) = date else {
             return;
         };
         let start = x + text_width(&number, size, true) + size * 0.8;
@@ -722,32 +974,62 @@ impl<'o> Book<'o> {
         }
     }
 
-    /// The compact solutions: small grids, four across, as many rows as fit.
+    /// The compact solutions: small grids, as many columns (2 to 4) as keep their cells at
+    /// least the style's smallest, as many rows as fit.
     fn compact(&mut self, numbered: &[Numbered]) {
-        let (top, bottom) = self.body();
+        let width = self.inside().width();
         let gap_x = 16.0;
         let gap_y = 14.0;
-        let label_h = 12.0;
-        let col_w =
-            (self.body_width() - (COMPACT_COLUMNS - 1) as f32 * gap_x) / COMPACT_COLUMNS as f32;
-        let cell = col_w / 9.0;
+        let label_size = if self.opts.large_print { 11.0 } else { 8.0 };
+        let label_h = label_size + 4.0;
+        let col_w = |cols: usize| (width - (cols - 1) as f32 * gap_x) / cols as f32;
+        let cols = (2..=4)
+            .rev()
+            .find(|&c| col_w(c) / 9.0 >= self.style.compact_cell)
+            .unwrap_or(2);
+        let col_w = col_w(cols);
+        let line = super::pdf::THICK;
+        let cell = (col_w - line) / 9.0;
         let item_h = label_h + 9.0 * cell;
+        let (top, bottom) = self.body(0);
         let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
-        for chunk in numbered.chunks(rows * COMPACT_COLUMNS) {
+        for chunk in numbered.chunks(rows * cols) {
             let page = self.blank();
             self.heading(page, &numbers("Solutions", chunk));
+            let a = self.sheet.inside(page);
             for (i, n) in chunk.iter().enumerate() {
-                let (c, r) = (i % COMPACT_COLUMNS, i / COMPACT_COLUMNS);
-                let x = MARGIN + c as f32 * (col_w + gap_x);
+                let (c, r) = (i % cols, i / cols);
+                let x = a.left + c as f32 * (col_w + gap_x);
                 let y = top + r as f32 * (item_h + gap_y);
                 let number = format!("No. {}", n.number);
-                self.text(page, x, y + 8.5, 8.0, true, Align::Left, &number);
+                let base = y + label_size + 0.5;
+                self.text(page, x, base, label_size, true, Align::Left, &number);
                 let level = level_name(&n.puzzle.level);
-                self.text(page, x + col_w, y + 8.5, 8.0, false, Align::Right, &level);
-                self.mark(page, grid(x, y + label_h, cell, n.puzzle, true));
+                let s = fit(&level, label_size, false, col_w * 0.6);
+                self.text(page, x + col_w, base, s, false, Align::Right, &level);
+                let half = line / 2.0;
+                self.mark(page, grid(x + half, y + label_h, cell, n.puzzle, true));
+                self.solved_on.insert(n.number, page);
             }
         }
     }
+}
+
+/// `35 puzzles: 14 easy, 14 medium, 7 hard`.
+pub(crate) fn contents_line(n: usize, levels: &[(String, usize)]) -> String {
+    let counts: Vec<String> = levels
+        .iter()
+        .map(|(l, c)| format!("{c} {}", level_name(l).to_lowercase()))
+        .collect();
+    format!(
+        "{n} puzzle{}{}",
+        if n == 1 { "" } else { "s" },
+        if counts.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", counts.join(", "))
+        }
+    )
 }
 
 /// The grid of `p` at (x, y): the puzzle, or its solution when `solved`.
@@ -773,7 +1055,7 @@ fn numbers(what: &str, chunk: &[Numbered]) -> String {
 }
 
 /// The font size, at most `size`, at which `text` fits in `room` points.
-fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
+pub(crate) fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
     let w = text_width(text, size, bold);
     if w <= room || w == 0.0 {
         size
@@ -782,19 +1064,53 @@ fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
     }
 }
 
+/// One grid alone on a page exactly its size (`--per-puzzle pdf`): `width` points wide
+/// including the frame's line.
+pub fn one_grid(title: &str, puzzle: Puzzle, solution: Option<Grid>, width: f32) -> Pages {
+    let half = super::pdf::THICK / 2.0;
+    let cell = (width - 2.0 * half) / 9.0;
+    let area = Area {
+        left: 0.0,
+        top: 0.0,
+        right: width,
+        bottom: width,
+    };
+    Pages {
+        title: title.to_string(),
+        media: (width, width),
+        bleed: false,
+        pages: vec![Page {
+            marks: vec![Mark::Grid {
+                x: half,
+                y: half,
+                cell,
+                puzzle,
+                solution,
+            }],
+            trim: area,
+            inside: area,
+            number: None,
+        }],
+        bookmarks: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::paper::BLEED;
 
     const SOLUTION: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn puzzle(date: &str, slot: u32, level: &str) -> Exported {
         Exported {
             date: date.into(),
             slot,
             level: level.into(),
-            puzzle: SOLUTION.parse().unwrap(),
+            puzzle: PUZZLE.parse().unwrap(),
             solution: SOLUTION.parse().unwrap(),
             difficulty: Some(2.5),
             hsolve: 100.0,
@@ -830,11 +1146,14 @@ mod tests {
             .collect()
     }
 
-    fn grids(page: &Page) -> usize {
+    fn grids(page: &Page) -> Vec<(f32, Option<Grid>)> {
         page.marks
             .iter()
-            .filter(|m| matches!(m, Mark::Grid { .. }))
-            .count()
+            .filter_map(|m| match m {
+                Mark::Grid { cell, solution, .. } => Some((*cell, *solution)),
+                _ => None,
+            })
+            .collect()
     }
 
     #[test]
@@ -843,75 +1162,208 @@ mod tests {
         let opts = PrintOptions::default();
         let p = lay_out(&opts, &week, 1);
         assert_eq!(p.title, "Sudoku, 4-10 January 2027");
-        // 35 puzzles at 4 a page: 9 pages; 35 solutions at 20 a page (A4): 2 pages.
+        // 35 puzzles at up to 4 a page on A4: 9 pages (8 of 4, one of 3); 35 solutions at 20
+        // a page: 2 pages.
         assert_eq!(p.pages.len(), 11);
+        let counts: Vec<usize> = p.pages[..9].iter().map(|p| grids(p).len()).collect();
+        assert_eq!(counts, [4, 4, 4, 4, 4, 4, 4, 4, 3]);
         let t = texts(&p);
         assert!(t[0].contains(&INSTRUCTION.to_string()));
-        assert!(t[0].contains(&"Puzzles 1-4".to_string()));
+        assert!(t[0].contains(&"Sudoku".to_string()));
+        // Page 1 holds one day: its date once, in the heading; page 2 two days: the heading
+        // says the numbers and each day's first label its date.
         assert!(t[0].contains(&"Monday 4 January 2027".to_string()));
+        assert!(t[1].contains(&"Puzzles 5-8".to_string()));
+        assert!(t[1].contains(&"Monday 4 January 2027".to_string()));
+        assert!(t[1].contains(&"Tuesday 5 January 2027".to_string()));
         assert!(t[8].contains(&"No. 35".to_string()));
         assert!(t[9].contains(&"Solutions 1-20".to_string()));
         for (i, page) in t.iter().enumerate() {
-            assert!(page.contains(&format!("Page {} of 11", i + 1)));
-            assert!(!page.iter().any(|s| s.contains("percentile")));
+            assert!(page.contains(&format!("{}", i + 1)), "a bare page number");
+            assert!(!page.iter().any(|s| s.contains("percentile") || s.contains(" of ")));
         }
-        assert_eq!(grids(&p.pages[9]), 20);
+        assert_eq!(grids(&p.pages[9]).len(), 20);
         // Letter: 16 compact solutions a page.
         let letter = PrintOptions {
-            paper: Paper::Letter,
+            page: PageSize::LETTER,
             ..opts.clone()
         };
         let p = lay_out(&letter, &week, 1);
-        assert_eq!(grids(&p.pages[9]), 16);
+        assert_eq!(grids(&p.pages[9]).len(), 16);
         assert_eq!(p.pages.len(), 9 + 3);
     }
 
     #[test]
-    fn every_mark_is_inside_the_margins() {
+    fn runs_are_spread_evenly_so_no_page_holds_a_lone_grid() {
+        for n in 1..60 {
+            for most in 1..=6 {
+                let b = balanced(n, most);
+                assert_eq!(b.iter().sum::<usize>(), n);
+                assert_eq!(b.len(), n.div_ceil(most));
+                assert!(b.iter().all(|&c| c <= most && c >= n / b.len()));
+                assert!(b.windows(2).all(|w| w[0] >= w[1] && w[0] - w[1] <= 1));
+                if most >= 2 && n >= 2 && n.div_ceil(most) * 2 <= n {
+                    assert!(b.iter().all(|&c| c >= 2), "{n} at {most}: {b:?}");
+                }
+            }
+        }
+        // A day of 5 a page: 3 + 2 at up to 4; all 5 on one page at up to 6.
         let week = week();
-        for paper in [Paper::A4, Paper::Letter] {
-            for per_page in [1, 2, 4, 6] {
-                for book in [false, true] {
+        for (per_page, counts) in [(Some(4), vec![3, 2]), (Some(6), vec![5]), (None, vec![3, 2])] {
+            let opts = PrintOptions {
+                per_page,
+                page_per_day: true,
+                solutions: Solutions::None,
+                ..Default::default()
+            };
+            let p = lay_out(&opts, &week, 1);
+            let got: Vec<usize> = p.pages.iter().map(|p| grids(p).len()).collect();
+            let want: Vec<usize> = (0..7).flat_map(|_| counts.clone()).collect();
+            assert_eq!(got, want, "{per_page:?}");
+        }
+    }
+
+    #[test]
+    fn the_date_is_printed_once_a_page() {
+        let week = week();
+        for page_per_day in [false, true] {
+            for per_page in [2, 4, 6] {
+                let opts = PrintOptions {
+                    per_page: Some(per_page),
+                    page_per_day,
+                    ..Default::default()
+                };
+                let p = lay_out(&opts, &week, 1);
+                for page in texts(&p) {
+                    for d in 4..=10 {
+                        let day = super::super::parse_date(&format!("2027-01-{d:02}")).unwrap();
+                        let n = page
+                            .iter()
+                            .filter(|s| **s == day.long() || **s == day.short() || s.ends_with(&day.long()))
+                            .count();
+                        assert!(n <= 1, "{page:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_puzzle_names_the_page_of_its_solution() {
+        let week = week();
+        for solutions in [Solutions::Compact, Solutions::Full] {
+            for book in [false, true] {
+                let opts = PrintOptions {
+                    solutions,
+                    book,
+                    show_ids: true,
+                    ..Default::default()
+                };
+                let p = lay_out(&opts, &week, 1);
+                let t = texts(&p);
+                let mut seen = 0;
+                for page in &p.pages {
+                    for m in &page.marks {
+                        let Mark::Text { x, y, text, .. } = m else {
+                            continue;
+                        };
+                        let Some(n) = text.strip_prefix("Solution on page ") else {
+                            continue;
+                        };
+                        seen += 1;
+                        // Its grid ends at its right end just above it; the grid's label is
+                        // the "No. K" at the grid's left just above the grid.
+                        let (gx, gy) = page
+                            .marks
+                            .iter()
+                            .find_map(|g| match g {
+                                Mark::Grid { x: gx, y: gy, cell, .. }
+                                    if (gx + 9.0 * cell - x).abs() < 0.01
+                                        && *y > gy + 9.0 * cell
+                                        && *y < gy + 9.0 * cell + 30.0 =>
+                                {
+                                    Some((*gx, *gy))
+                                }
+                                _ => None,
+                            })
+                            .unwrap();
+                        let k = page
+                            .marks
+                            .iter()
+                            .find_map(|l| match l {
+                                Mark::Text { x, y, text, .. }
+                                    if *x == gx && *y < gy && *y > gy - 30.0 =>
+                                {
+                                    text.starts_with("No. ").then_some(text.clone())
+                                }
+                                _ => None,
+                            })
+                            .unwrap();
+                        let target: usize = n.parse().unwrap();
+                        let on = &p.pages[target - 1];
+                        assert_eq!(on.number, Some(target));
+                        assert!(t[target - 1].contains(&k), "{k} says page {target}");
+                        assert!(grids(on).iter().all(|g| g.1.is_some()));
+                    }
+                }
+                assert_eq!(seen, 35, "{solutions:?} book {book}");
+            }
+        }
+        let none = PrintOptions {
+            solutions: Solutions::None,
+            ..Default::default()
+        };
+        let t = texts(&lay_out(&none, &week, 1));
+        assert!(!t.iter().flatten().any(|s| s.starts_with("Solution on")));
+    }
+
+    #[test]
+    fn every_mark_is_inside_the_margins_on_every_sheet() {
+        let week = week();
+        let mut sizes: Vec<PageSize> = PageSize::NAMED.iter().map(|n| n.1).collect();
+        sizes.push("5x8in".parse().unwrap());
+        for page in sizes {
+            for per_page in [None, Some(1), Some(2), Some(4), Some(6)] {
+                for (book, large_print, bleed) in
+                    [(false, false, false), (true, false, true), (true, true, false), (false, true, true)]
+                {
+                    if large_print && per_page.is_some_and(|n| n > 2) {
+                        continue;
+                    }
                     for solutions in [Solutions::Compact, Solutions::Full] {
                         let opts = PrintOptions {
-                            paper,
+                            page,
                             per_page,
                             book,
+                            large_print,
+                            bleed,
                             solutions,
                             show_ids: true,
                             ..Default::default()
                         };
                         let p = lay_out(&opts, &week, 1);
-                        let (w, h) = paper.size();
-                        for m in p.pages.iter().flat_map(|p| &p.marks) {
-                            let (x0, y0, x1, y1) = match m {
-                                Mark::Grid { x, y, cell, .. } => {
-                                    (*x, *y, x + 9.0 * cell, y + 9.0 * cell)
+                        let (w, h) = p.media;
+                        let b = if bleed { BLEED } else { 0.0 };
+                        let sides = if book { 1.0 } else { 2.0 };
+                        assert_eq!((w, h), (page.width + sides * b, page.height + 2.0 * b));
+                        for (i, pg) in p.pages.iter().enumerate() {
+                            assert_eq!(pg.trim.width(), page.width);
+                            for m in &pg.marks {
+                                assert!(pg.inside.holds(&m.extent(), 0.5), "{page:?} {per_page:?} {m:?}");
+                            }
+                            if book {
+                                // The gutter alternates: the wider margin is on the binding side.
+                                let left = pg.inside.left - pg.trim.left;
+                                let right = pg.trim.right - pg.inside.right;
+                                if i % 2 == 0 {
+                                    assert!(left > right, "recto {i}");
+                                } else {
+                                    assert!(right > left, "verso {i}");
                                 }
-                                Mark::Rule { x, y, length, .. } => (*x, *y, x + length, *y),
-                                Mark::Text {
-                                    x,
-                                    y,
-                                    size,
-                                    bold,
-                                    align,
-                                    text,
-                                    ..
-                                } => {
-                                    let tw = text_width(text, *size, *bold);
-                                    let left = align.left(*x, tw);
-                                    // Capitals rise 0.73 em, descenders drop 0.24 em.
-                                    (left, y - 0.75 * size, left + tw, y + 0.24 * size)
-                                }
-                            };
-                            let e = 0.5;
-                            assert!(
-                                x0 >= MARGIN - e
-                                    && y0 >= MARGIN - e
-                                    && x1 <= w - MARGIN + e
-                                    && y1 <= h - MARGIN + e,
-                                "{paper:?} {per_page} {m:?}"
-                            );
+                            }
+                            if large_print {
+                                assert!(grids(pg).len() <= 2 || grids(pg)[0].1.is_some());
+                            }
                         }
                     }
                 }
@@ -920,7 +1372,48 @@ mod tests {
     }
 
     #[test]
-    fn a_book_has_a_cover_contents_and_levels_in_order() {
+    fn page_numbers_are_bare_at_the_outer_corner() {
+        let week = week();
+        let opts = PrintOptions {
+            book: true,
+            page: PageSize::TRADE,
+            ..Default::default()
+        };
+        let p = lay_out(&opts, &week, 1);
+        assert_eq!(p.pages[0].number, None, "the title page is not numbered");
+        for (i, page) in p.pages.iter().enumerate().skip(1) {
+            let n = (i + 1).to_string();
+            let mark = page
+                .marks
+                .iter()
+                .rev()
+                .find_map(|m| match m {
+                    Mark::Text { x, align, text, .. } if *text == n => Some((*x, *align)),
+                    _ => None,
+                })
+                .unwrap();
+            if i % 2 == 0 {
+                assert_eq!(mark, (page.inside.right, Align::Right));
+            } else {
+                assert_eq!(mark, (page.inside.left, Align::Left));
+            }
+        }
+        // A 6x9 book fits two grids a page, in large print one.
+        assert!(p.pages.iter().all(|p| grids(p).len() <= 2 || grids(p)[0].1.is_some()));
+        let large = lay_out(&PrintOptions { large_print: true, ..opts }, &week, 1);
+        let cells: Vec<f32> = large
+            .pages
+            .iter()
+            .flat_map(grids)
+            .filter(|g| g.1.is_none())
+            .map(|g| g.0)
+            .collect();
+        assert_eq!(cells.len(), 35);
+        assert!(cells.iter().all(|&c| c >= 28.0), "{cells:?}");
+    }
+
+    #[test]
+    fn a_book_has_a_title_page_contents_and_levels_in_order() {
         let week = week();
         let opts = PrintOptions {
             book: true,
@@ -928,11 +1421,10 @@ mod tests {
         };
         let p = lay_out(&opts, &week, 1);
         let t = texts(&p);
-        // Cover, contents, easy 14 (4 pages), medium 14 (4), hard 7 (2), solutions 2.
+        // Title page, contents, easy 14 (4 pages), medium 14 (4), hard 7 (2), solutions 2.
         assert_eq!(p.pages.len(), 1 + 1 + 4 + 4 + 2 + 2);
         assert!(t[0].contains(&INSTRUCTION.to_string()));
         assert!(t[0].contains(&"35 puzzles: 14 easy, 14 medium, 7 hard".to_string()));
-        assert!(!t[0].iter().any(|s| s.starts_with("Page ")));
         assert!(t[1].contains(&"Puzzles 1-14".to_string()));
         assert!(t[1].contains(&"page 3".to_string()));
         assert!(t[1].contains(&"Puzzles 29-35".to_string()));
@@ -952,22 +1444,21 @@ mod tests {
     fn page_per_day_starts_each_day_on_a_new_page() {
         let week = week();
         let opts = PrintOptions {
-            per_page: 6,
+            per_page: Some(6),
             page_per_day: true,
             solutions: Solutions::None,
-            cover: true,
             ..Default::default()
         };
         let p = lay_out(&opts, &week, 36);
-        assert_eq!(p.pages.len(), 1 + 7);
+        assert_eq!(p.pages.len(), 7);
         let t = texts(&p);
-        assert!(t[1].contains(&"Monday 4 January 2027".to_string()));
-        assert!(t[7].contains(&"Sunday 10 January 2027".to_string()));
-        assert!(t[7].contains(&"No. 70".to_string()));
-        assert!(t[1].contains(&"No. 36".to_string()));
-        // With a cover, the instruction is on the cover only.
+        assert!(t[0].contains(&"Monday 4 January 2027".to_string()));
+        assert!(t[6].contains(&"Sunday 10 January 2027".to_string()));
+        assert!(t[6].contains(&"No. 70".to_string()));
+        assert!(t[0].contains(&"No. 36".to_string()));
+        assert!(t[0].contains(&INSTRUCTION.to_string()));
         assert!(!t[1].contains(&INSTRUCTION.to_string()));
-        assert!(t[1..]
+        assert!(t
             .iter()
             .all(|p| p.iter().filter(|s| s.starts_with("No.")).count() == 5));
         assert_eq!(p.bookmarks.len(), 7);
@@ -983,7 +1474,16 @@ mod tests {
         };
         let p = lay_out(&opts, &week, 1);
         let t = texts(&p);
+        assert_eq!(p.title, "The Daily Grid");
         assert!(t[0].contains(&"The Daily Grid".to_string()));
         assert!(t[0].contains(&"id 7 - difficulty 2.5 - percentile 50".to_string()));
+    }
+
+    #[test]
+    fn one_grid_fills_its_page() {
+        let p = one_grid("x", PUZZLE.parse().unwrap(), None, 144.0);
+        assert_eq!(p.media, (144.0, 144.0));
+        let e = p.pages[0].marks[0].extent();
+        assert!((e.left).abs() < 1e-4 && (e.right - 144.0).abs() < 1e-3);
     }
 }

@@ -14,7 +14,7 @@ use super::pages::{Mark, Pages};
 use crate::fonts::{text_width, SANS, SANS_BOLD};
 use crate::grid::{Grid, Puzzle};
 use krilla::color::luma;
-use krilla::geom::{PathBuilder, Point, Rect};
+use krilla::geom::{PathBuilder, Point, Rect, Transform};
 use krilla::metadata::Metadata;
 use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
@@ -26,7 +26,7 @@ use krilla::{Document, SerializeSettings};
 /// Thin cell lines.
 const THIN: f32 = 0.5;
 /// Box borders and the frame.
-const THICK: f32 = 1.8;
+pub const THICK: f32 = 1.8;
 
 /// Why the PDF could not be made (none of these happens with the shipped fonts and papers).
 #[derive(Debug, thiserror::Error)]
@@ -58,9 +58,14 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
         regular: Font::new(SANS.into(), 0).ok_or(PdfError::Font("DejaVu Sans"))?,
         bold: Font::new(SANS_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Sans Bold"))?,
     };
-    let (w, h) = pages.paper.size();
+    let (w, h) = pages.media;
     for page in &pages.pages {
-        let settings = PageSettings::from_wh(w, h).ok_or(PdfError::Paper)?;
+        let t = page.trim;
+        let trim = Rect::from_ltrb(t.left, t.top, t.right, t.bottom);
+        let settings = PageSettings::from_wh(w, h)
+            .ok_or(PdfError::Paper)?
+            .with_trim_box(trim)
+            .with_bleed_box(Rect::from_xywh(0.0, 0.0, w, h).filter(|_| pages.bleed));
         let mut p = doc.start_page_with(settings);
         let mut surface = p.surface();
         for mark in &page.marks {
@@ -167,6 +172,19 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
             puzzle,
             solution,
         } => grid(s, fonts, *x, *y, *cell, puzzle, solution.as_ref()),
+        Mark::Turned {
+            x,
+            y,
+            size,
+            bold,
+            text: t,
+        } => {
+            // Turned a quarter clockwise about the centre: the line runs down the page.
+            let w = text_width(t, *size, *bold);
+            s.push_transform(&Transform::from_row(0.0, 1.0, -1.0, 0.0, *x, *y));
+            text(s, fonts, -w / 2.0, 0.365 * size, *size, *bold, 0, t);
+            s.pop();
+        }
     }
 }
 
