@@ -664,7 +664,7 @@ fn completions_for_every_shell_and_a_manual_page() {
         let o = run_cli(&["completions", shell]);
         assert!(o.status.success(), "{shell}");
         let script = text(&o.stdout);
-        for word in ["pseudoku", "export", "unserve", "per-level", "paper"] {
+        for word in ["pseudoku", "export", "unserve", "per-level", "per-puzzle"] {
             assert!(script.contains(word), "{shell}: {word}");
         }
     }
