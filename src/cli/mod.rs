@@ -903,6 +903,11 @@ fn replaced_by_mix(
 /// not printed.
 fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions> {
     let only = [("--page-per-day", args.page_per_day), ("--book", args.book)];
+    if args.print.cover && !(args.single_file || args.book) {
+        anyhow::bail!(
+            "--cover is the cover of one file: add --single-file or --book (a book's cover)"
+        );
+    }
     Ok(bank::export::PrintOptions {
         page_per_day: args.page_per_day,
         book: args.book,

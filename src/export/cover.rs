@@ -1,6 +1,6 @@
 //! A book's cover file (`--cover`): one sheet holding the back, the spine and the front, as a
 //! print-on-demand service takes it, with a bleed all round. The spine's width is the
-//! interior's page count on the chosen paper ([`Stock::spine`]).
+//! interior's page count on the chosen paper (`Stock::spine`).
 //!
 //! ```text
 //!  bleed 0.125 in all round

@@ -77,7 +77,7 @@ pub struct PrintOptions {
     pub margin: Option<f32>,
     /// Added to the inner margin of facing pages, in points; given, the pages face each other
     /// (page numbers and gutter alternate). `None`: a book's grows with its page count
-    /// ([`default_gutter`]), other exports are single-sided.
+    /// (0.125 in more a 150 pages), other exports are single-sided.
     pub gutter: Option<f32>,
     /// Print 0.125 in past the trim on the outer edges (MediaBox larger than TrimBox).
     pub bleed: bool,

@@ -648,15 +648,19 @@ fn print_options_belong_to_printed_formats() {
         (vec!["--format", "pdf", "--margin", "2"], "give a unit"),
         (vec!["--format", "pdf", "--solutions", "tiny"], "tiny"),
         (
-            vec!["--format", "html", "--cover"],
+            vec!["--format", "html", "--cover", "--book"],
             "--cover writes a PDF cover",
+        ),
+        (
+            vec!["--format", "pdf", "--cover"],
+            "--cover is the cover of one file",
         ),
         (
             vec!["--format", "pdf", "--stock", "cream"],
             "--stock sets the cover's spine",
         ),
         (
-            vec!["--format", "pdf", "--cover", "--stock", "glossy"],
+            vec!["--format", "pdf", "--book", "--cover", "--stock", "glossy"],
             "white, cream",
         ),
         (
