@@ -223,7 +223,7 @@ impl Mark {
     pub fn extent(&self) -> Area {
         match self {
             Mark::Grid { x, y, cell, .. } => {
-                let half = super::pdf::THICK / 2.0;
+                let half = THICK / 2.0;
                 Area {
                     left: x - half,
                     top: y - half,
@@ -315,6 +315,11 @@ pub struct Pages {
     /// The outline: days or levels, and the solutions.
     pub bookmarks: Vec<Bookmark>,
 }
+
+/// A grid's thin cell lines, in points (every writer draws grids with these weights).
+pub const THIN: f32 = 0.5;
+/// A grid's box borders and frame, in points; half of the frame lies outside the cells.
+pub const THICK: f32 = 1.8;
 
 /// Room for the running heading above the body.
 const HEAD: f32 = 30.0;
@@ -667,7 +672,7 @@ impl<'o> Book<'o> {
         let row_h = (bottom - top - (rows - 1) as f32 * GAP.1) / rows as f32;
         let (label, under) = self.item_lines();
         // The frame's line is half outside the cells.
-        let line = super::pdf::THICK;
+        let line = THICK;
         ((col_w - line) / 9.0)
             .min((row_h - label - under - line) / 9.0)
             .min(self.style.cell.1)
@@ -988,14 +993,20 @@ impl<'o> Book<'o> {
             .find(|&c| col_w(c) / 9.0 >= self.style.compact_cell)
             .unwrap_or(2);
         let col_w = col_w(cols);
-        let line = super::pdf::THICK;
+        let line = THICK;
         let cell = (col_w - line) / 9.0;
         let item_h = label_h + 9.0 * cell;
         let (top, bottom) = self.body(0);
         let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
         for chunk in numbered.chunks(rows * cols) {
             let page = self.blank();
-            self.heading(page, &numbers("Solutions", chunk));
+            let day = date_of(chunk[0].puzzle)
+                .filter(|_| !self.opts.book)
+                .filter(|&d| chunk.iter().all(|n| date_of(n.puzzle) == Some(d)));
+            match day {
+                Some(d) => self.heading(page, &format!("Solutions, {}", d.long())),
+                None => self.heading(page, &numbers("Solutions", chunk)),
+            }
             let a = self.sheet.inside(page);
             for (i, n) in chunk.iter().enumerate() {
                 let (c, r) = (i % cols, i / cols);
@@ -1067,7 +1078,7 @@ pub(crate) fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
 /// One grid alone on a page exactly its size (`--per-puzzle pdf`): `width` points wide
 /// including the frame's line.
 pub fn one_grid(title: &str, puzzle: Puzzle, solution: Option<Grid>, width: f32) -> Pages {
-    let half = super::pdf::THICK / 2.0;
+    let half = THICK / 2.0;
     let cell = (width - 2.0 * half) / 9.0;
     let area = Area {
         left: 0.0,

@@ -10,7 +10,7 @@
 //! |---+---+---|---+---+---|   cell lines: 0.5 pt, grey 40%   solved cells: regular, grey
 //! ```
 
-use super::pages::{Mark, Pages};
+use super::pages::{Mark, Pages, THICK, THIN};
 use crate::fonts::{text_width, SANS, SANS_BOLD};
 use crate::grid::{Grid, Puzzle};
 use krilla::color::luma;
@@ -23,10 +23,6 @@ use krilla::surface::Surface;
 use krilla::text::{Font, GlyphId, KrillaGlyph};
 use krilla::{Document, SerializeSettings};
 
-/// Thin cell lines.
-const THIN: f32 = 0.5;
-/// Box borders and the frame.
-pub const THICK: f32 = 1.8;
 
 /// Why the PDF could not be made (none of these happens with the shipped fonts and papers).
 #[derive(Debug, thiserror::Error)]

@@ -13,6 +13,7 @@
 //! ```
 
 use crate::fonts::{glyphs, SANS, SANS_BOLD};
+use super::pages::{THICK, THIN};
 use crate::grid::{Grid, Puzzle};
 use skrifa::instance::{LocationRef, Size};
 use skrifa::outline::pen::PathElement;
@@ -21,10 +22,6 @@ use skrifa::{GlyphId, MetadataProvider};
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-/// Thin cell lines (pt).
-const THIN: f32 = 0.5;
-/// Box borders and the frame (pt).
-const THICK: f32 = 1.8;
 /// The grey of the cell lines, and of a solution's solved cells (of 255, 0 = black).
 const LINE_GREY: u8 = 100;
 const SOLVED_GREY: u8 = 90;

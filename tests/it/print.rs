@@ -330,6 +330,9 @@ fn daily_files_spread_a_day_and_print_its_date_once_a_page() {
     assert!(monday.pages[0]
         .text
         .contains(pseudoku::export::pages::INSTRUCTION));
+    assert!(monday.pages[2]
+        .text
+        .contains("Solutions, Monday 4 January 2027"));
     // Up to 6 a page: the day on one page.
     let f = export(
         &db,
