@@ -636,6 +636,10 @@ pub struct BookArgs {
     /// Draw the book anew (its old puzzles are never used again).
     #[arg(long)]
     pub replace: bool,
+    /// Draw among every puzzle of each entry, those an earlier book or export used included
+    /// (a collection of published puzzles); each puzzle still once in the book.
+    #[arg(long)]
+    pub reprint: bool,
     /// How printed pages are laid out.
     #[command(flatten)]
     pub print: PrintArgs,

@@ -1007,6 +1007,7 @@ fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
         per_puzzle: per_puzzle(format, &args.print),
         out: args.out.clone(),
         replace: args.replace,
+        reprint: args.reprint,
         print: bank::export::PrintOptions {
             title: args.print.title.clone().or_else(|| Some(args.name.clone())),
             ..print

@@ -33,6 +33,9 @@ pub struct BookOptions {
     pub out: PathBuf,
     /// Draw the book anew (its old puzzles stay retired, never used again).
     pub replace: bool,
+    /// Draw among every puzzle of each entry, those an earlier book or export used included (a
+    /// collection of published puzzles); each class still once in the book.
+    pub reprint: bool,
     /// One file per grid and per solution (`NAME-001.svg`): sdk, pdf; svg and eps always are.
     pub per_puzzle: bool,
     /// How printed pages are laid out.
@@ -138,39 +141,51 @@ fn write_locked(
             ));
             let mut missing: Vec<(String, u64, u32, store::retrieval::Selection)> = Vec::new();
             let mut first_slot = 1;
+            // A replaced book's puzzles stay out of it, reprinted or not.
+            let mut in_book: std::collections::HashSet<i64> = held.iter().map(|p| p.id).collect();
             for entry in items {
-                // No variety rule in a book: any unserved puzzle of the entry.
-                let keep = |_: &crate::retrieve::Handout| Ok(true);
-                let mut draws =
-                    Draws::new(conn, scale, entry.within, Recipient::Slot { keep: &keep })?;
-                let slot_of = |k: u32| first_slot + k;
-                for k in 0..entry.count {
-                    match draws.next(&mut rng)? {
-                        Some(p) => {
-                            store::batches::record(
-                                conn,
-                                &store::batches::NewRecord {
-                                    date: &key,
-                                    slot: slot_of(k),
-                                    level: &entry.label,
-                                    puzzle_id: p.id,
-                                    grid_key: &grid_key(&p.solution),
-                                    bank_rating: p.rating,
-                                    percentile: p.percentile,
-                                },
-                            )?;
-                            report.new += 1;
-                        }
-                        None => {
-                            missing.push((
-                                entry.label.clone(),
-                                u64::from(entry.count - k),
-                                entry.count,
-                                entry.within,
-                            ));
+                let mut drawn = 0;
+                if opts.reprint {
+                    // Every puzzle of the entry, served or not, in a shuffled order: uniform
+                    // without replacement, each class once in the book.
+                    let mut ids = store::retrieval::ids_within(conn, scale.measure(), entry.within)?;
+                    rng.shuffle(&mut ids);
+                    for id in ids {
+                        if drawn == entry.count {
                             break;
                         }
+                        if !in_book.insert(id) {
+                            continue;
+                        }
+                        let Some(p) = crate::retrieve::by_id(conn, scale, id)? else {
+                            continue;
+                        };
+                        store::retrieval::mark_served(conn, p.id)?;
+                        record(conn, &key, first_slot + drawn, &entry.label, &p, true)?;
+                        drawn += 1;
                     }
+                } else {
+                    // No variety rule in a book: any unserved puzzle of the entry.
+                    let keep = |_: &crate::retrieve::Handout| Ok(true);
+                    let mut draws =
+                        Draws::new(conn, scale, entry.within, Recipient::Slot { keep: &keep })?;
+                    while drawn < entry.count {
+                        let Some(p) = draws.next(&mut rng)? else {
+                            break;
+                        };
+                        in_book.insert(p.id);
+                        record(conn, &key, first_slot + drawn, &entry.label, &p, false)?;
+                        drawn += 1;
+                    }
+                }
+                report.new += drawn as usize;
+                if drawn < entry.count {
+                    missing.push((
+                        entry.label.clone(),
+                        u64::from(entry.count - drawn),
+                        entry.count,
+                        entry.within,
+                    ));
                 }
                 first_slot += entry.count;
             }
@@ -205,4 +220,29 @@ fn write_locked(
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })
+}
+
+/// Records `p` in the book `key` at `slot`.
+fn record(
+    conn: &Connection,
+    key: &str,
+    slot: u32,
+    level: &str,
+    p: &crate::retrieve::Handout,
+    reprint: bool,
+) -> Result<()> {
+    store::batches::record(
+        conn,
+        &store::batches::NewRecord {
+            date: key,
+            slot,
+            level,
+            puzzle_id: p.id,
+            grid_key: &grid_key(&p.solution),
+            bank_rating: p.rating,
+            percentile: p.percentile,
+            reprint,
+        },
+    )?;
+    Ok(())
 }

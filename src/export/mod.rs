@@ -695,6 +695,7 @@ fn export_locked(
                                 grid_key: &grid,
                                 bank_rating: p.rating,
                                 percentile: p.percentile,
+                                reprint: false,
                             },
                         )?;
                         let day_rows = placed.entry(day).or_default();

@@ -1,5 +1,5 @@
 //! What publisher exports recorded: the puzzles of each date and slot (`batches`, one row per
-//! class key, replaced rows kept) and the files written with their hashes (`export_files`).
+//! class key, replaced rows kept, besides a book's reprints) and the files written with their hashes (`export_files`).
 
 use super::puzzles::stored_puzzle;
 use super::{Result, StoreError};
@@ -61,6 +61,8 @@ pub struct NewRecord<'a> {
     pub bank_rating: f64,
     /// Its percentile now.
     pub percentile: f64,
+    /// A book's reprint of a class an earlier book or export used.
+    pub reprint: bool,
 }
 
 /// The current (not replaced) records of the dates `from..=to` (`YYYY-MM-DD`), by date and
@@ -117,9 +119,9 @@ pub fn record_day_mix(conn: &Connection, date: &str, mix: &str) -> Result<()> {
 pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     conn.execute(
         "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id,
-            bank_rating, percentile, difficulty, hsolve)
+            bank_rating, percentile, difficulty, hsolve, reprint)
          SELECT ?1, ?2, ?3, id, lower(hex(canon_key)), ?4, seed_id, ?6, ?7, difficulty / 1000.0,
-            hsolve / 100.0
+            hsolve / 100.0, ?8
          FROM puzzles WHERE id = ?5",
         params![
             r.date,
@@ -128,7 +130,8 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
             r.grid_key.to_hex(),
             r.puzzle_id,
             r.bank_rating,
-            r.percentile
+            r.percentile,
+            r.reprint
         ],
     )?;
     Ok(())

@@ -660,6 +660,17 @@ pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Pu
     first_row(&mut conn.prepare_cached(&sql)?.query([id])?, rating)
 }
 
+/// The ids of every puzzle of `within`, served or not, in id order (a book's reprints draw
+/// among them).
+pub fn ids_within(conn: &Connection, measure: Measure, within: Selection) -> Result<Vec<i64>> {
+    let (cond, params) = within.any_list_condition(measure);
+    let mut stmt = conn.prepare(&format!("SELECT id FROM puzzles WHERE {cond} ORDER BY id"))?;
+    let ids = stmt
+        .query_map(params_from_iter(params), |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}
+
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it
 /// out again.
 pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {

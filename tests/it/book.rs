@@ -208,3 +208,90 @@ fn a_short_or_misnamed_book_writes_nothing() {
         assert!(!out.exists());
     }
 }
+
+/// The ids of a daily CSV export's files.
+fn exported_ids(dir: &Path) -> HashSet<i64> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .flat_map(|p| ids(&p))
+        .collect()
+}
+
+#[test]
+fn a_reprint_takes_published_puzzles_only_when_told_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 20, 2);
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // Two weeks of one easy puzzle a day: 14 of the 20 easy puzzles published.
+    let week = dir.path().join("weeks");
+    let o = pseudoku()
+        .args([
+            "export",
+            "--start",
+            "2028-01-01",
+            "--days",
+            "14",
+            "--mix",
+            "easy:1",
+        ])
+        .args(["--format", "csv", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&week)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let published = exported_ids(&week);
+    assert_eq!(published.len(), 14);
+    let out = dir.path().join("books");
+    // Without being told: 6 unserved easy puzzles are left, a book of 20 runs short.
+    let all = ["--name", "best-of", "--mix", "easy:20", "--format", "csv"];
+    let o = book(&db, &out, &all);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("easy: 14 puzzles missing"),
+        "{}",
+        stderr(&o)
+    );
+    // Told to: every easy puzzle once, the 14 published ones included.
+    let mut told = all.to_vec();
+    told.push("--reprint");
+    let o = book(&db, &out, &told);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = out.join("best-of.csv");
+    let bytes = std::fs::read(&file).unwrap();
+    let drawn: Vec<i64> = ids(&file);
+    let distinct: HashSet<i64> = drawn.iter().copied().collect();
+    assert_eq!((drawn.len(), distinct.len()), (20, 20));
+    assert!(published.is_subset(&distinct));
+    // Written again from its record, with or without the flag: the same bytes.
+    for args in [&told[..], &all[..]] {
+        let o = book(&db, &out, args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    }
+    // The reprint marked the 6 left served: no export or book draws an easy puzzle now, and the
+    // days already exported are written again unchanged.
+    let o = book(
+        &db,
+        &out,
+        &["--name", "more", "--mix", "easy:1", "--format", "csv"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let conn = Connection::open(&db).unwrap();
+    let reprints: i64 = conn
+        .query_row("SELECT count(*) FROM batches WHERE reprint = 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(reprints, 20);
+    let o = pseudoku()
+        .args(["verify", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
