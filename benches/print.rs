@@ -1,5 +1,6 @@
 //! Printed pages, single thread: a year of five puzzles a day (1,825) laid out and drawn as one
-//! PDF book, as 365 daily PDFs, and as one HTML book. The whole command (drawing the puzzles
+//! PDF book (A4, and 6x9 with a bleed and its cover file), as 365 daily PDFs, as one HTML book,
+//! and as one SVG or EPS file per grid and per solution (3,650 files). The whole command (drawing the puzzles
 //! from a bank, recording them, writing the files) is timed in BENCHMARKS.md.
 //!
 //! Run: `cargo bench --bench print`. The puzzles are made here (a valid solution grid per
@@ -9,7 +10,9 @@
 use divan::Bencher;
 use pseudoku::calendar::Date;
 use pseudoku::export::pages::{lay_out, PrintOptions};
-use pseudoku::export::{html, pdf, Exported};
+use pseudoku::export::paper::PageSize;
+use pseudoku::export::single::{self, Vector};
+use pseudoku::export::{cover, html, pdf, Exported};
 use pseudoku::Rng;
 
 fn main() {
@@ -104,4 +107,47 @@ fn html_book(b: Bencher) {
         ..Default::default()
     };
     b.bench(|| html::render(&lay_out(&opts, &year, 1)).len());
+}
+
+/// The year as a 6x9 print-on-demand book with a bleed, and its cover file.
+#[divan::bench(sample_count = 5)]
+fn pdf_book_6x9_and_cover(b: Bencher) {
+    let year = year();
+    let opts = PrintOptions {
+        book: true,
+        page: PageSize::TRADE,
+        bleed: true,
+        cover: true,
+        ..Default::default()
+    };
+    b.bench(|| {
+        let pages = lay_out(&opts, &year, 1);
+        let sheet = cover::lay_out(&opts, &pages.title, &year, pages.pages.len());
+        pdf::render(&pages).unwrap().len() + pdf::render(&sheet).unwrap().len()
+    });
+}
+
+/// The year's grids and solutions, one file each, 2 in wide.
+fn grids(b: Bencher, format: Vector) {
+    let year = year();
+    b.bench(|| {
+        year.iter()
+            .map(|p| {
+                single::render(format, &p.puzzle, None, 144.0, "Sudoku").len()
+                    + single::render(format, &p.puzzle, Some(&p.solution), 144.0, "Sudoku").len()
+            })
+            .sum::<usize>()
+    });
+}
+
+/// The year as 3,650 SVG files.
+#[divan::bench(sample_count = 5)]
+fn svg_grids(b: Bencher) {
+    grids(b, Vector::Svg);
+}
+
+/// The year as 3,650 EPS files.
+#[divan::bench(sample_count = 5)]
+fn eps_grids(b: Bencher) {
+    grids(b, Vector::Eps);
 }
