@@ -565,7 +565,7 @@ pub struct ExportArgs {
 pub struct PrintArgs {
     /// The most puzzles a printed page holds: 1, 2, 4 or 6; a run of puzzles is spread
     /// evenly over the fewest pages [default: as many as stay a readable size: 4 on A4 and
-    /// Letter, 2 on 6x9; in large print 2 or 1].
+    /// Letter, 2 in a 6x9 book; in large print 2 or 1].
     #[arg(long, value_parser = per_page, help_heading = "Printed pages (pdf, html)")]
     pub per_page: Option<u8>,
     /// The page (trim) size: a4, a5, letter, 6x9, 8x10, 8.5x11 (inches), or WxH with a unit,
@@ -636,8 +636,8 @@ pub struct BookArgs {
     /// Draw the book anew (its old puzzles are never used again).
     #[arg(long)]
     pub replace: bool,
-    /// Draw among every puzzle of each entry, those an earlier book or export used included
-    /// (a collection of published puzzles); each puzzle still once in the book.
+    /// Draw among every puzzle of each entry, those an earlier book or an export dated up to
+    /// today used included (a collection of published puzzles); each still once in the book.
     #[arg(long)]
     pub reprint: bool,
     /// How printed pages are laid out.

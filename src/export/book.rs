@@ -33,8 +33,9 @@ pub struct BookOptions {
     pub out: PathBuf,
     /// Draw the book anew (its old puzzles stay retired, never used again).
     pub replace: bool,
-    /// Draw among every puzzle of each entry, those an earlier book or export used included (a
-    /// collection of published puzzles); each class still once in the book.
+    /// Draw among every puzzle of each entry, those an earlier book or an export dated up to
+    /// today used included (a collection of published puzzles); each class still once in the
+    /// book, never one of its earlier versions, one retired by `--replace` or one to come.
     pub reprint: bool,
     /// One file per grid and per solution (`NAME-001.svg`): sdk, pdf; svg and eps always are.
     pub per_puzzle: bool,
@@ -141,8 +142,14 @@ fn write_locked(
             ));
             let mut missing: Vec<(String, u64, u32, store::retrieval::Selection)> = Vec::new();
             let mut first_slot = 1;
-            // A replaced book's puzzles stay out of it, reprinted or not.
-            let mut in_book: std::collections::HashSet<i64> = held.iter().map(|p| p.id).collect();
+            // The puzzles of the book's earlier versions stay out of it, reprinted or not; a
+            // reprint takes no puzzle before its date, nor one retired by --replace.
+            let mut in_book: std::collections::HashSet<i64> =
+                store::batches::ever_recorded(conn, &key)?.into_iter().collect();
+            if opts.reprint {
+                let today = Date::today().to_string();
+                in_book.extend(store::batches::not_reprintable(conn, &today)?);
+            }
             for entry in items {
                 let mut drawn = 0;
                 if opts.reprint {
@@ -160,6 +167,7 @@ fn write_locked(
                         let Some(p) = crate::retrieve::by_id(conn, scale, id)? else {
                             continue;
                         };
+                        // Marked served if it was not (its first publication).
                         store::retrieval::mark_served(conn, p.id)?;
                         record(conn, &key, first_slot + drawn, &entry.label, &p, true)?;
                         drawn += 1;

@@ -129,7 +129,7 @@ fn single_grids(
     use super::single::{self, Vector};
     let ext = opts.format.extension();
     let numbered = super::pages::numbered(&opts.print, puzzles, first_number);
-    let digits = numbered.len().to_string().len();
+    let digits = numbered.len().to_string().len().max(3);
     let width = opts.print.grid_width;
     let mut files = Vec::new();
     for (number, p) in numbered {

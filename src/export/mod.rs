@@ -508,6 +508,9 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
             paper::Length(page.height)
         )));
     }
+    if let Some(why) = pages::unfit(print) {
+        return Err(ExportError::Option(why));
+    }
     if !(36.0..=720.0).contains(&print.grid_width) {
         return Err(ExportError::Option(
             "--grid-width must be between 0.5 in and 10 in".into(),

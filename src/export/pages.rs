@@ -584,6 +584,31 @@ fn balanced(n: usize, most: usize) -> Vec<usize> {
         .collect()
 }
 
+/// Space between compact solutions across and down.
+const COMPACT_GAP: (f32, f32) = (16.0, 14.0);
+
+/// The smallest cell a page may print a puzzle with (4.2 mm), and a compact solution (2.1 mm).
+const LEGIBLE: (f32, f32) = (12.0, 6.0);
+
+/// Why pages laid out with `opts` cannot print legible grids (a page too small for its
+/// margins), if they cannot.
+pub fn unfit(opts: &PrintOptions) -> Option<String> {
+    // The widest gutter a book's page count may bring.
+    let gutter = opts.gutter.unwrap_or(default_gutter(usize::MAX));
+    let book = Book::new(opts, sheet(opts, gutter), &[]);
+    let cell = book.cell_size(!opts.book);
+    let compact = book.compact_grid().2;
+    let short = cell < LEGIBLE.0 || (opts.solutions == Solutions::Compact && compact < LEGIBLE.1);
+    short.then(|| {
+        format!(
+            "a {} page leaves too little room inside its margins for a grid: cells of {cell:.1} pt \
+             (at least {} pt); give a larger --page or a smaller --margin",
+            opts.page.name(),
+            LEGIBLE.0
+        )
+    })
+}
+
 /// Space between grids across and down, and the label over a grid.
 const GAP: (f32, f32) = (28.0, 22.0);
 
@@ -593,6 +618,8 @@ struct Reference {
     page: usize,
     mark: usize,
     number: u32,
+    /// The grid's width, which the line may not exceed.
+    room: f32,
 }
 
 /// Pages being laid out.
@@ -691,7 +718,7 @@ impl<'o> Book<'o> {
         };
         most.iter()
             .map(|&n| grid_layout(n))
-            .find(|&(c, r)| self.cell_for(c, r, false) >= self.style.cell.0)
+            .find(|&(c, r)| self.cell_for(c, r, !self.opts.book) >= self.style.cell.0)
             .unwrap_or((1, 1))
     }
 
@@ -738,11 +765,15 @@ impl<'o> Book<'o> {
         let a = self.sheet.inside(page);
         let size = self.style.head;
         let y = a.top + size * 0.9;
-        let right_size = size * 0.9;
+        // What the page holds takes at most 60% of the width, the title the rest; a title that
+        // would print below 6 pt is left out.
+        let right_size = fit(right, size * 0.9, false, a.width() * 0.6);
         let room = a.width() - text_width(right, right_size, false) - 16.0;
-        let title_size = fit(&self.head, size, true, room).max(6.0);
-        let head = self.head.clone();
-        self.text(page, a.left, y, title_size, true, Align::Left, &head);
+        let title_size = fit(&self.head, size, true, room);
+        if title_size >= 6.0 {
+            let head = self.head.clone();
+            self.text(page, a.left, y, title_size, true, Align::Left, &head);
+        }
         self.text(page, a.right, y, right_size, false, Align::Right, right);
         self.mark(
             page,
@@ -779,9 +810,11 @@ impl<'o> Book<'o> {
                 .solved_on
                 .get(&r.number)
                 .and_then(|&page| self.pages[page].number);
-            if let (Some(n), Mark::Text { text, .. }) = (n, &mut self.pages[r.page].marks[r.mark])
+            if let (Some(n), Mark::Text { text, size, .. }) =
+                (n, &mut self.pages[r.page].marks[r.mark])
             {
                 *text = format!("Solution on page {n}");
+                *size = fit(text, *size, false, r.room);
             }
         }
     }
@@ -922,6 +955,7 @@ impl<'o> Book<'o> {
                         page,
                         mark: self.pages[page].marks.len(),
                         number: n.number,
+                        room: size,
                     });
                     let small = self.style.small;
                     self.text(page, x + size, under, small, false, Align::Right, "");
@@ -979,23 +1013,39 @@ impl<'o> Book<'o> {
         }
     }
 
-    /// The compact solutions: small grids, as many columns (2 to 4) as keep their cells at
-    /// least the style's smallest, as many rows as fit.
-    fn compact(&mut self, numbered: &[Numbered]) {
+    /// The label size of a compact solution.
+    fn compact_label(&self) -> f32 {
+        if self.opts.large_print {
+            11.0
+        } else {
+            8.0
+        }
+    }
+
+    /// The compact solutions' columns, column width and cell: as many columns (2 to 4) as keep
+    /// the cell at least the style's smallest, the cell no taller than the body holds.
+    fn compact_grid(&self) -> (usize, f32, f32) {
         let width = self.inside().width();
-        let gap_x = 16.0;
-        let gap_y = 14.0;
-        let label_size = if self.opts.large_print { 11.0 } else { 8.0 };
-        let label_h = label_size + 4.0;
-        let col_w = |cols: usize| (width - (cols - 1) as f32 * gap_x) / cols as f32;
+        let col_w = |cols: usize| (width - (cols - 1) as f32 * COMPACT_GAP.0) / cols as f32;
         let cols = (2..=4)
             .rev()
             .find(|&c| col_w(c) / 9.0 >= self.style.compact_cell)
             .unwrap_or(2);
-        let col_w = col_w(cols);
+        let (top, bottom) = self.body(0);
+        let label_h = self.compact_label() + 4.0;
+        let cell = ((col_w(cols) - THICK) / 9.0).min((bottom - top - label_h - THICK) / 9.0);
+        (cols, col_w(cols), cell)
+    }
+
+    /// The compact solutions: small grids, as many columns (2 to 4) as keep their cells at
+    /// least the style's smallest, as many rows as fit.
+    fn compact(&mut self, numbered: &[Numbered]) {
+        let (cols, col_w, cell) = self.compact_grid();
+        let (gap_x, gap_y) = COMPACT_GAP;
+        let label_size = self.compact_label();
+        let label_h = label_size + 4.0;
         let line = THICK;
-        let cell = (col_w - line) / 9.0;
-        let item_h = label_h + 9.0 * cell;
+        let item_h = label_h + 9.0 * cell + line;
         let (top, bottom) = self.body(0);
         let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
         for chunk in numbered.chunks(rows * cols) {
@@ -1332,7 +1382,9 @@ mod tests {
     fn every_mark_is_inside_the_margins_on_every_sheet() {
         let week = week();
         let mut sizes: Vec<PageSize> = PageSize::NAMED.iter().map(|n| n.1).collect();
-        sizes.push("5x8in".parse().unwrap());
+        for small in ["5x8in", "4x6in", "4.25x6.87in"] {
+            sizes.push(small.parse().unwrap());
+        }
         for page in sizes {
             for per_page in [None, Some(1), Some(2), Some(4), Some(6)] {
                 for (book, large_print, bleed) in
@@ -1352,6 +1404,11 @@ mod tests {
                             show_ids: true,
                             ..Default::default()
                         };
+                        if unfit(&opts).is_some() {
+                            // Refused before anything is laid out.
+                            assert!(per_page.is_some(), "{opts:?}");
+                            continue;
+                        }
                         let p = lay_out(&opts, &week, 1);
                         let (w, h) = p.media;
                         let b = if bleed { BLEED } else { 0.0 };

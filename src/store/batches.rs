@@ -99,6 +99,32 @@ pub fn retire(conn: &Connection, date: &str) -> Result<()> {
     Ok(())
 }
 
+/// The puzzles ever recorded under `key` (a date or a book's key), retired ones included.
+pub fn ever_recorded(conn: &Connection, key: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare("SELECT puzzle_id FROM batches WHERE date = ?1 ORDER BY id")?;
+    let ids = stmt
+        .query_map([key], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}
+
+/// The puzzles a reprint may not take on `today` (`YYYY-MM-DD`): those recorded for a date
+/// after it (not published yet), and those whose every record was retired by `--replace`
+/// (never to be used again).
+pub fn not_reprintable(conn: &Connection, today: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare(
+        "SELECT puzzle_id FROM batches
+         GROUP BY puzzle_id
+         HAVING max(replaced = 0 AND date GLOB '[0-9]*' AND date > ?1) = 1
+             OR min(replaced) = 1
+         ORDER BY puzzle_id",
+    )?;
+    let ids = stmt
+        .query_map([today], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}
+
 /// The mix `date` was exported with, as recorded (`None`: never recorded, or exported before
 /// mixes were).
 pub fn day_mix(conn: &Connection, date: &str) -> Result<Option<String>> {

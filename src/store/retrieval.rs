@@ -672,10 +672,11 @@ pub fn ids_within(conn: &Connection, measure: Measure, within: Selection) -> Res
 }
 
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it
-/// out again.
+/// out again. A puzzle served before keeps the time it was first served.
 pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
     conn.prepare_cached(
-        "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+        "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?1 AND served_at IS NULL",
     )?
     .execute([id])?;
     Ok(())

@@ -225,30 +225,27 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
     let db = dir.path().join("bank.db");
     build_levels(&db, 20, 2);
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
-    // Two weeks of one easy puzzle a day: 14 of the 20 easy puzzles published.
-    let week = dir.path().join("weeks");
-    let o = pseudoku()
-        .args([
-            "export",
-            "--start",
-            "2028-01-01",
-            "--days",
-            "14",
-            "--mix",
-            "easy:1",
-        ])
-        .args(["--format", "csv", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(&week)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let published = exported_ids(&week);
-    assert_eq!(published.len(), 14);
+    let export = |start: &str, days: &str, out: &Path| {
+        let o = pseudoku()
+            .args([
+                "export", "--start", start, "--days", days, "--mix", "easy:1",
+            ])
+            .args(["--format", "csv", "--db"])
+            .arg(&db)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        exported_ids(out)
+    };
+    // Two weeks of one easy puzzle a day, published; one more scheduled for a day to come.
+    let published = export("2025-01-01", "14", &dir.path().join("past"));
+    let scheduled = export("2099-01-01", "1", &dir.path().join("future"));
+    assert_eq!((published.len(), scheduled.len()), (14, 1));
     let out = dir.path().join("books");
-    // Without being told: 6 unserved easy puzzles are left, a book of 20 runs short.
-    let all = ["--name", "best-of", "--mix", "easy:20", "--format", "csv"];
+    // Without being told: 5 unserved easy puzzles are left, a book of 19 runs short.
+    let all = ["--name", "best-of", "--mix", "easy:19", "--format", "csv"];
     let o = book(&db, &out, &all);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
@@ -256,7 +253,7 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
         "{}",
         stderr(&o)
     );
-    // Told to: every easy puzzle once, the 14 published ones included.
+    // Told to: every easy puzzle once, the 14 published included, not the one to come.
     let mut told = all.to_vec();
     told.push("--reprint");
     let o = book(&db, &out, &told);
@@ -265,16 +262,53 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
     let bytes = std::fs::read(&file).unwrap();
     let drawn: Vec<i64> = ids(&file);
     let distinct: HashSet<i64> = drawn.iter().copied().collect();
-    assert_eq!((drawn.len(), distinct.len()), (20, 20));
+    assert_eq!((drawn.len(), distinct.len()), (19, 19));
     assert!(published.is_subset(&distinct));
+    assert!(scheduled.is_disjoint(&distinct));
     // Written again from its record, with or without the flag: the same bytes.
     for args in [&told[..], &all[..]] {
         let o = book(&db, &out, args);
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(std::fs::read(&file).unwrap(), bytes);
     }
-    // The reprint marked the 6 left served: no export or book draws an easy puzzle now, and the
-    // days already exported are written again unchanged.
+    // Drawn anew, a reprint never takes a puzzle of the book's earlier versions: 19 reprintable
+    // puzzles hold three versions of 5, not a fourth.
+    let mut seen: HashSet<i64> = HashSet::new();
+    let again = [
+        "--name",
+        "five",
+        "--mix",
+        "easy:5",
+        "--format",
+        "csv",
+        "--reprint",
+    ];
+    for version in 0..4 {
+        let mut args = again.to_vec();
+        if version > 0 {
+            args.push("--replace");
+        }
+        let o = book(&db, &out, &args);
+        if version == 3 {
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert!(
+                stderr(&o).contains("easy: 1 puzzles missing"),
+                "{}",
+                stderr(&o)
+            );
+            break;
+        }
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: HashSet<i64> = ids(&out.join("five.csv")).into_iter().collect();
+        assert_eq!(v.len(), 5);
+        assert!(
+            v.is_disjoint(&seen),
+            "version {version} reuses an earlier one"
+        );
+        assert!(v.is_disjoint(&scheduled));
+        seen.extend(v);
+    }
+    // The reprint marked the 5 left served: no book without --reprint draws an easy puzzle.
     let o = book(
         &db,
         &out,
@@ -287,7 +321,7 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
             r.get(0)
         })
         .unwrap();
-    assert_eq!(reprints, 20);
+    assert_eq!(reprints, 19 + 15);
     let o = pseudoku()
         .args(["verify", "--db"])
         .arg(&db)

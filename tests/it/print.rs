@@ -575,8 +575,8 @@ fn newspapers_get_one_grid_a_file() {
         &["--name", "news", "--mix", "easy:12", "--per-puzzle", "svg"],
     );
     assert_eq!(b.len(), 24);
-    assert_eq!(b[0].0, "news-01-solution.svg");
-    assert_eq!(b[23].0, "news-12.svg");
+    assert_eq!(b[0].0, "news-001-solution.svg");
+    assert_eq!(b[23].0, "news-012.svg");
 }
 
 #[test]
@@ -648,6 +648,10 @@ fn print_options_belong_to_printed_formats() {
         (vec!["--format", "pdf", "--page", "a3"], "a3"),
         (vec!["--format", "pdf", "--page", "5x7"], "give the unit"),
         (vec!["--format", "pdf", "--margin", "3in"], "less than half"),
+        (
+            vec!["--format", "pdf", "--page", "5x2in"],
+            "too little room",
+        ),
         (vec!["--format", "pdf", "--margin", "2"], "give a unit"),
         (vec!["--format", "pdf", "--solutions", "tiny"], "tiny"),
         (
