@@ -26,7 +26,7 @@
 //! puzzles is spread evenly over the fewest pages that hold it, so no page holds a lone grid
 //! unless one grid a page is asked for (5 puzzles at up to 4 a page: 3 + 2).
 
-use super::paper::{default_gutter, Area, PageSize, Sheet, Stock};
+use super::paper::{default_gutter, Area, Length, PageSize, Sheet, Stock};
 use super::Exported;
 use crate::calendar::{self, Date};
 use crate::fonts::text_width;
@@ -61,7 +61,7 @@ impl Solutions {
     /// What it prints, for people.
     pub fn about(self) -> &'static str {
         match self {
-            Solutions::Compact => "Small grids after the puzzles (20 a page on A4)",
+            Solutions::Compact => "Small grids after the puzzles (up to 20 a page on A4)",
             Solutions::Full => "Full-size grids after the puzzles, in the puzzle pages' layout",
             Solutions::None => "No solutions",
         }
@@ -601,9 +601,10 @@ pub fn unfit(opts: &PrintOptions) -> Option<String> {
     let short = cell < LEGIBLE.0 || (opts.solutions == Solutions::Compact && compact < LEGIBLE.1);
     short.then(|| {
         format!(
-            "a {} page leaves too little room inside its margins for a grid: cells of {cell:.1} pt \
-             (at least {} pt); give a larger --page or a smaller --margin",
-            opts.page.name(),
+            "a page of {} by {} leaves too little room inside its margins for a legible grid \
+             (cells of at least {} pt, 4.2 mm): give a larger --page or a smaller --margin",
+            Length(opts.page.width),
+            Length(opts.page.height),
             LEGIBLE.0
         )
     })
@@ -1037,7 +1038,7 @@ impl<'o> Book<'o> {
         (cols, col_w(cols), cell)
     }
 
-    /// The compact solutions: small grids, as many columns (2 to 4) as keep their cells at
+    /// The compact solutions (spread evenly over the fewest pages): small grids, as many columns (2 to 4) as keep their cells at
     /// least the style's smallest, as many rows as fit.
     fn compact(&mut self, numbered: &[Numbered]) {
         let (cols, col_w, cell) = self.compact_grid();
@@ -1048,7 +1049,10 @@ impl<'o> Book<'o> {
         let item_h = label_h + 9.0 * cell + line;
         let (top, bottom) = self.body(0);
         let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
-        for chunk in numbered.chunks(rows * cols) {
+        let mut rest = numbered;
+        for count in balanced(numbered.len(), rows * cols) {
+            let (chunk, more) = rest.split_at(count);
+            rest = more;
             let page = self.blank();
             let day = date_of(chunk[0].puzzle)
                 .filter(|_| !self.opts.book)
@@ -1223,8 +1227,8 @@ mod tests {
         let opts = PrintOptions::default();
         let p = lay_out(&opts, &week, 1);
         assert_eq!(p.title, "Sudoku, 4-10 January 2027");
-        // 35 puzzles at up to 4 a page on A4: 9 pages (8 of 4, one of 3); 35 solutions at 20
-        // a page: 2 pages.
+        // 35 puzzles at up to 4 a page on A4: 9 pages (8 of 4, one of 3); 35 solutions at up
+        // to 20 a page: 2 pages.
         assert_eq!(p.pages.len(), 11);
         let counts: Vec<usize> = p.pages[..9].iter().map(|p| grids(p).len()).collect();
         assert_eq!(counts, [4, 4, 4, 4, 4, 4, 4, 4, 3]);
@@ -1238,19 +1242,22 @@ mod tests {
         assert!(t[1].contains(&"Monday 4 January 2027".to_string()));
         assert!(t[1].contains(&"Tuesday 5 January 2027".to_string()));
         assert!(t[8].contains(&"No. 35".to_string()));
-        assert!(t[9].contains(&"Solutions 1-20".to_string()));
+        assert!(t[9].contains(&"Solutions 1-18".to_string()));
         for (i, page) in t.iter().enumerate() {
             assert!(page.contains(&format!("{}", i + 1)), "a bare page number");
             assert!(!page.iter().any(|s| s.contains("percentile") || s.contains(" of ")));
         }
-        assert_eq!(grids(&p.pages[9]).len(), 20);
-        // Letter: 16 compact solutions a page.
+        // Up to 20 compact solutions a page, spread evenly: 18 + 17.
+        assert_eq!(grids(&p.pages[9]).len(), 18);
+        assert_eq!(grids(&p.pages[10]).len(), 17);
+        // Letter: up to 16 a page, 12 + 12 + 11.
         let letter = PrintOptions {
             page: PageSize::LETTER,
             ..opts.clone()
         };
         let p = lay_out(&letter, &week, 1);
-        assert_eq!(grids(&p.pages[9]).len(), 16);
+        assert_eq!(grids(&p.pages[9]).len(), 12);
+        assert_eq!(grids(&p.pages[11]).len(), 11);
         assert_eq!(p.pages.len(), 9 + 3);
     }
 

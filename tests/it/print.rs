@@ -295,7 +295,7 @@ fn every_trim_size_keeps_its_boxes_and_its_margins() {
             assert!(text.contains(&format!("No. {n} ")), "{page}: No. {n}");
         }
         if page == "a4" || page == "letter" {
-            // 35 puzzles at up to 4 a page: 9 pages; compact solutions 20 (A4) or 16 a page.
+            // 35 puzzles at up to 4 a page: 9 pages; compact solutions up to 20 (A4) or 16 a page.
             let compact = if page == "a4" { 2 } else { 3 };
             assert_eq!(pdf.pages.len(), 9 + compact, "{page}");
         }
