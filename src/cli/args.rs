@@ -648,6 +648,29 @@ pub struct BookArgs {
     pub rng_seed: u64,
 }
 
+/// Parses a `--cors` origin: `*`, or `http(s)://host[:port]` with nothing after it.
+fn origin(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s == "*" {
+        return Ok(s.to_string());
+    }
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .ok_or_else(|| format!("{s:?}: an origin is http:// or https:// and a host, or *"))?;
+    let ok = !rest.is_empty()
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?}: an origin is a scheme and a host (and a port), with no path: e.g. https://app.example.com"
+        ))
+    }
+}
+
 /// Parses `--page`.
 fn page_size(s: &str) -> Result<PageSize, String> {
     s.parse()
@@ -844,6 +867,10 @@ pub struct ServeArgs {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
+    /// Web origins whose pages may call the API from a browser (CORS), e.g.
+    /// https://app.example.com, or * for any; off unless given.
+    #[arg(long, value_name = "ORIGIN", num_args = 1.., value_delimiter = ',', value_parser = origin)]
+    pub cors: Vec<String>,
     /// A file holding a bearer token that every route but /healthz and the play page's own
     /// files requires (`Authorization: Bearer TOKEN`).
     #[arg(long, value_name = "FILE")]

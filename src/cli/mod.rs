@@ -255,6 +255,7 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         },
         request_time: secs(args.request_timeout),
         read_only: args.read_only,
+        cors: args.cors.clone(),
     };
     bank::serve::run(&opts, |addr| {
         warn!(

@@ -49,9 +49,22 @@ impl Board {
         }
     }
 
-    /// The clues with the player's entries: 81 characters, `1`-`9`, `.` or `0` for empty.
+    /// The clues with the player's entries: 81 characters, `1`-`9`, `.` or `0` for empty; a
+    /// digit on a clue cell must repeat the clue.
     pub fn with_entries(mut self, entries: &str) -> Result<Board, HintError> {
         self.entries = parse_cells(entries)?;
+        let clues = self.clues.as_bytes();
+        if let Some(i) =
+            (0..81).find(|&i| clues[i] != 0 && ![0, clues[i]].contains(&self.entries[i]))
+        {
+            return Err(HintError::Entries(format!(
+                "cell r{}c{} holds the clue {}, which an entry cannot change (found {})",
+                i / 9 + 1,
+                i % 9 + 1,
+                clues[i],
+                self.entries[i]
+            )));
+        }
         Ok(self)
     }
 }

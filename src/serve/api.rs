@@ -156,9 +156,10 @@ pub struct ErrorBody {
 
 type Reply<T> = Result<Json<T>, ApiError>;
 
-/// Every route.
-pub fn router(shared: Arc<Shared>) -> Router {
-    Router::new()
+/// Every route; with `cors` origins, the CORS layer outside them all (a preflight is answered
+/// before the token is asked for).
+pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
+    let routes = Router::new()
         .route("/", get(super::page::index))
         .route("/app.js", get(super::page::script))
         .route("/style.css", get(super::page::style))
@@ -182,7 +183,37 @@ pub fn router(shared: Arc<Shared>) -> Router {
             super::metrics::track,
         ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(shared)
+        .with_state(shared);
+    match cors_layer(cors) {
+        Some(layer) => routes.layer(layer),
+        None => routes,
+    }
+}
+
+/// The CORS layer for `origins` (`*`: any origin), if any: GET and POST with JSON bodies and
+/// a bearer token, preflights cached for 10 minutes.
+fn cors_layer(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
+    use axum::http::{HeaderValue, Method};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o).ok()),
+        )
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
 }
 
 /// The API's OpenAPI document, generated from the routes' types.
@@ -571,11 +602,11 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
         (None, Some(band), None) => band
             .parse::<Band>()
             .map(Selector::Band)
-            .map_err(|e| ApiError::BadRequest(format!("bad band: {e}"))),
+            .map_err(|e| ApiError::BadRequest(e.to_string())),
         (None, None, Some(range)) => range
             .parse::<PercentileRange>()
             .map(Selector::Percentile)
-            .map_err(|e| ApiError::BadRequest(format!("bad percentile range: {e}"))),
+            .map_err(|e| ApiError::BadRequest(e.to_string())),
         _ => Err(ApiError::BadRequest(
             "give exactly one of level=NAME, band=K/M, percentile=A..B, or technique=NAME or \
              rating=NAME&range=A..B (which may go with one of them)"

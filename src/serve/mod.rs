@@ -50,6 +50,9 @@ pub struct ServeOptions {
     pub request_time: std::time::Duration,
     /// Serve without recording deliveries (a bank that cannot be written: a read-only copy).
     pub read_only: bool,
+    /// The web origins whose pages may call the API (`https://app.example.com`; `*`: any):
+    /// preflights are answered and the CORS headers set. Empty: none (the default).
+    pub cors: Vec<String>,
 }
 
 /// Why the server could not run.
@@ -360,7 +363,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);
-        let app = api::router(shared.clone());
+        let app = api::router(shared.clone(), &opts.cors);
         listen::serve(listener, app, opts.limits, stop_signal()).await
     });
     // The requests answered are done (or abandoned after the drain): let the writer commit

@@ -947,3 +947,102 @@ fn a_user_draws_by_a_named_rating_without_repeats() {
         );
     }
 }
+
+#[test]
+fn reasons_are_said_once_entries_keep_the_clues_and_cors_is_given_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    // Each reason once, not under a second prefix.
+    let (status, e) = server.deliver("/v1/puzzles/next?user=u&band=5/4");
+    let reason = e["error"].as_str().unwrap();
+    assert_eq!(status, 400);
+    assert_eq!(reason.matches("bad band").count(), 1, "{reason}");
+    let (status, e) = server.deliver("/v1/puzzles/next?user=u&percentile=9..1");
+    let reason = e["error"].as_str().unwrap();
+    assert_eq!(status, 400);
+    assert_eq!(
+        reason.matches("bad percentile range").count(),
+        1,
+        "{reason}"
+    );
+    // Entries that change a clue are a malformed board, named by its cell (r1c1 holds 4).
+    let mut entries = vec!['.'; 81];
+    entries[0] = '5';
+    let entries: String = entries.into_iter().collect();
+    let body = serde_json::json!({"puzzle": HARD, "entries": entries}).to_string();
+    let (status, e) = server.post("/v1/hint", &body);
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("r1c1"), "{e}");
+    // Repeating the clue is fine; 80 cells are not.
+    let same = format!("4{}", ".".repeat(80));
+    let body = serde_json::json!({"puzzle": HARD, "entries": same}).to_string();
+    assert_eq!(server.post("/v1/hint", &body).0, 200);
+    let body = serde_json::json!({"puzzle": HARD, "entries": ".".repeat(80)}).to_string();
+    let (status, e) = server.post("/v1/hint", &body);
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("81"), "{e}");
+    // No CORS unless asked.
+    let r = ureq::get(&format!("{}/v1/levels", server.base))
+        .set("Origin", "https://app.example.com")
+        .call()
+        .unwrap();
+    assert_eq!(r.header("access-control-allow-origin"), None);
+    drop(server);
+
+    // --cors ORIGIN: preflights answered (before the token), the header on answers; another
+    // origin gets none.
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let t = token.to_str().unwrap();
+    let server = Server::start(
+        &db,
+        &["--cors", "https://app.example.com", "--token-file", t],
+    );
+    let pre = ureq::request("OPTIONS", &format!("{}/v1/puzzles/next", server.base))
+        .set("Origin", "https://app.example.com")
+        .set("Access-Control-Request-Method", "POST")
+        .set(
+            "Access-Control-Request-Headers",
+            "authorization,content-type",
+        )
+        .call()
+        .unwrap();
+    assert!(pre.status() < 300, "{}", pre.status());
+    assert_eq!(
+        pre.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    let methods = pre
+        .header("access-control-allow-methods")
+        .unwrap()
+        .to_string();
+    assert!(methods.contains("POST"), "{methods}");
+    let r = ureq::post(&format!(
+        "{}/v1/puzzles/next?user=w&level=easy",
+        server.base
+    ))
+    .set("Origin", "https://app.example.com")
+    .set("Authorization", "Bearer s3cret")
+    .call()
+    .unwrap();
+    assert_eq!(
+        r.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    let other = ureq::get(&format!("{}/healthz", server.base))
+        .set("Origin", "https://elsewhere.example")
+        .call()
+        .unwrap();
+    assert_eq!(other.header("access-control-allow-origin"), None);
+    drop(server);
+
+    // A bad origin is a usage error.
+    let o = crate::common::pseudoku()
+        .args(["serve", "--cors", "app.example.com/path", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("origin"));
+}
