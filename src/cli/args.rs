@@ -867,6 +867,11 @@ pub struct ServeArgs {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
+    /// With --token-file: a file holding the play page's token, which the server writes into
+    /// the page; it opens only what the page plays with (levels, puzzles, hints), so the page
+    /// works while the other routes keep the token.
+    #[arg(long, value_name = "FILE", requires = "token_file")]
+    pub page_token_file: Option<PathBuf>,
     /// Web origins whose pages may call the API from a browser (CORS), e.g.
     /// https://app.example.com, or * for any; off unless given.
     #[arg(long, value_name = "ORIGIN", num_args = 1.., value_delimiter = ',', value_parser = origin)]

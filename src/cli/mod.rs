@@ -228,22 +228,38 @@ fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     )
 }
 
+/// The token a file holds (surrounding whitespace trimmed; an empty file is refused).
+fn read_token(f: &std::path::Path) -> anyhow::Result<String> {
+    let t = std::fs::read_to_string(f)
+        .with_context(|| format!("reading the token file {}", f.display()))?;
+    let t = t.trim().to_string();
+    anyhow::ensure!(!t.is_empty(), "{}: the token file is empty", f.display());
+    Ok(t)
+}
+
 fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
-    let token = match &args.token_file {
-        Some(f) => {
-            let t = std::fs::read_to_string(f)
-                .with_context(|| format!("reading the token file {}", f.display()))?;
-            let t = t.trim().to_string();
-            anyhow::ensure!(!t.is_empty(), "{}: the token file is empty", f.display());
-            Some(t)
-        }
-        None => None,
-    };
+    let token = args.token_file.as_deref().map(read_token).transpose()?;
+    let page_token = args
+        .page_token_file
+        .as_deref()
+        .map(read_token)
+        .transpose()?;
+    if let Some(t) = &page_token {
+        anyhow::ensure!(
+            t.bytes().all(|b| b.is_ascii_graphic() && !b"\"'<>&".contains(&b)),
+            "the page token: printable characters without quotes, <, > or & (it is written into the page)"
+        );
+        anyhow::ensure!(
+            Some(t) != token.as_ref(),
+            "the page token must differ from the token (the page's is public to its players)"
+        );
+    }
     let secs = std::time::Duration::from_secs;
     let opts = bank::serve::ServeOptions {
         db: args.db.clone(),
         listen: args.listen,
         token,
+        page_token,
         readers: args.readers as usize,
         rng_seed: args.rng_seed,
         limits: bank::serve::Limits {

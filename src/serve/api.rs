@@ -306,7 +306,7 @@ async fn guard(
     next: axum::middleware::Next,
 ) -> Response {
     if !open_without_token(req.uri().path()) {
-        if let Err(e) = authorize(&s, req.headers()) {
+        if let Err(e) = authorize(&s, req.method(), req.uri().path(), req.headers()) {
             return e.into_response();
         }
     }
@@ -617,7 +617,12 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
 
 /// Checks the bearer token (`Authorization: Bearer TOKEN`, the scheme in any case), when
 /// the server has one.
-fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
+fn authorize(
+    s: &Shared,
+    method: &axum::http::Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
     let Some(token) = &s.token else {
         return Ok(());
     };
@@ -627,10 +632,27 @@ fn authorize(s: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
         .and_then(|v| v.trim().split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, given)| given.trim());
-    if given == Some(token.as_str()) {
+    let page = given.is_some() && given == s.page_token.as_deref() && plays(method, path);
+    if given == Some(token.as_str()) || page {
         Ok(())
     } else {
         Err(ApiError::Unauthorized)
+    }
+}
+
+/// Whether a request is one the play page makes (what its token opens): the levels, a
+/// delivery, a puzzle by id, a hint.
+fn plays(method: &axum::http::Method, path: &str) -> bool {
+    use axum::http::Method;
+    match *method {
+        Method::GET => {
+            path == "/v1/levels"
+                || path
+                    .strip_prefix("/v1/puzzles/")
+                    .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+        }
+        Method::POST => matches!(path, "/v1/puzzles/next" | "/v1/hint"),
+        _ => false,
     }
 }
 

@@ -40,6 +40,9 @@ pub struct ServeOptions {
     pub listen: SocketAddr,
     /// The bearer token every route but `/healthz` and the play page's files requires, if any.
     pub token: Option<String>,
+    /// The play page's token, if any: written into the page, which sends it; it opens the
+    /// routes the page plays with (levels, next, a puzzle by id, hint) and no other.
+    pub page_token: Option<String>,
     /// Reading connections.
     pub readers: usize,
     /// The seed of the draws (each request draws from its own stream of it).
@@ -96,6 +99,7 @@ struct Shared {
     db: PathBuf,
     writer: Mutex<Option<mpsc::Sender<Delivery>>>,
     token: Option<String>,
+    page_token: Option<String>,
     rng_seed: u64,
     draws: AtomicU64,
     metrics: Arc<metrics::Metrics>,
@@ -338,6 +342,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         db: opts.db.clone(),
         writer: Mutex::new((!opts.read_only).then_some(tx)),
         token: opts.token.clone(),
+        page_token: opts.page_token.clone(),
         rng_seed: opts.rng_seed,
         draws: AtomicU64::new(0),
         metrics,

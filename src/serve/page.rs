@@ -1,19 +1,37 @@
 //! The play page at `/`: static HTML, JavaScript and CSS compiled into the binary (no build
 //! step, nothing fetched from elsewhere).
 
+use super::Shared;
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
 
-/// The play page.
+/// The page's HTML.
+const INDEX: &str = include_str!("page/index.html");
+
+/// The play page; with a page token, the token written into it (a `pseudoku-token` meta
+/// element the script sends as its bearer token).
 #[utoipa::path(get, path = "/", responses(
     (status = 200, description = "HTML", content_type = "text/html", body = String)
 ))]
-pub async fn index() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        include_str!("page/index.html"),
+pub async fn index(State(s): State<Arc<Shared>>) -> Response {
+    let html = match &s.page_token {
+        Some(t) => with_token(t),
+        None => INDEX.to_string(),
+    };
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+}
+
+/// The page with `token` in a meta element after its charset (the token is checked to be
+/// printable ASCII without quotes or angle brackets when the server starts).
+fn with_token(token: &str) -> String {
+    let charset = "<meta charset=\"utf-8\">";
+    INDEX.replacen(
+        charset,
+        &format!("{charset}\n<meta name=\"pseudoku-token\" content=\"{token}\">"),
+        1,
     )
-        .into_response()
 }
 
 /// `GET /app.js`.

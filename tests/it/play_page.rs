@@ -1,6 +1,6 @@
 //! The play page in a real browser: chromium (headless, through chromedriver) loads `/`,
 //! gets a puzzle, enters a digit with the keyboard, asks for a hint in three steps, undoes the
-//! digit. Skips with a message only when no browser is installed and
+//! digit; the same page on a server with a token plays with its page token. Skips with a message only when no browser is installed and
 //! `PSEUDOKU_REQUIRE_BROWSER` is unset (CI sets it, and installs chromium and
 //! chromium-driver). Leaves a screenshot in `target/tmp/play-page.png`.
 
@@ -61,6 +61,32 @@ fn the_play_page_plays_in_a_real_browser() {
     let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("play-page.png");
     std::fs::write(&shot, browser.screenshot()).unwrap();
     eprintln!("screenshot: {}", shot.display());
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
+    let _ = server.wait();
+
+    // A server with a token: the page plays with the page token the server wrote into it.
+    let token = dir.path().join("token");
+    let page = dir.path().join("page-token");
+    std::fs::write(&token, "s3cret").unwrap();
+    std::fs::write(&page, "pl4y").unwrap();
+    let (mut server, base) = crate::common::serve(
+        &db,
+        &[
+            "--token-file",
+            token.to_str().unwrap(),
+            "--page-token-file",
+            page.to_str().unwrap(),
+        ],
+    );
+    browser.goto(&base);
+    browser.wait_for(
+        "document.querySelectorAll('#level option').length === 4",
+        10,
+    );
+    browser.click("#new");
+    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
     let _ = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status();

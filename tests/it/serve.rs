@@ -1046,3 +1046,87 @@ fn reasons_are_said_once_entries_keep_the_clues_and_cors_is_given_when_asked() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("origin"));
 }
+
+#[test]
+fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let (token, page) = (dir.path().join("token"), dir.path().join("page-token"));
+    std::fs::write(&token, "s3cret\n").unwrap();
+    std::fs::write(&page, "pl4y-0nly\n").unwrap();
+    let server = Server::start(
+        &db,
+        &[
+            "--token-file",
+            token.to_str().unwrap(),
+            "--page-token-file",
+            page.to_str().unwrap(),
+        ],
+    );
+    // The page carries its token.
+    let (status, html) = server.get("/");
+    assert_eq!(status, 200);
+    let html = html.as_str().unwrap();
+    assert!(html.contains(r#"<meta name="pseudoku-token" content="pl4y-0nly">"#));
+    let with = |method: &str, path: &str, bearer: &str, body: Option<&str>| -> u16 {
+        let r = ureq::request(method, &format!("{}{path}", server.base))
+            .set("Authorization", &format!("Bearer {bearer}"));
+        let r = match body {
+            Some(b) => r.set("Content-Type", "application/json").send_string(b),
+            None => r.call(),
+        };
+        answer(r).0
+    };
+    let hint = format!(r#"{{"puzzle":"{HARD}"}}"#);
+    let solve = format!(r#"{{"puzzles":["{HARD}"]}}"#);
+    // What the page plays with: open to either token.
+    for bearer in ["pl4y-0nly", "s3cret"] {
+        assert_eq!(with("GET", "/v1/levels", bearer, None), 200, "{bearer}");
+        assert_eq!(
+            with("POST", "/v1/puzzles/next?user=p&level=easy", bearer, None),
+            200
+        );
+        assert_eq!(with("GET", "/v1/puzzles/1", bearer, None), 200);
+        assert_eq!(with("POST", "/v1/hint", bearer, Some(&hint)), 200);
+    }
+    // Everything else keeps the server's token.
+    for (method, path, body) in [
+        ("GET", "/metrics", None),
+        ("GET", "/openapi.json", None),
+        ("POST", "/v1/solve", Some(solve.as_str())),
+        ("POST", "/v1/rate", Some(solve.as_str())),
+    ] {
+        assert_eq!(with(method, path, "pl4y-0nly", body), 401, "{path}");
+        assert_eq!(with(method, path, "s3cret", body), 200, "{path}");
+    }
+    assert_eq!(with("GET", "/v1/levels", "wrong", None), 401);
+    drop(server);
+    // Without --token-file, or the same as the token, or unsafe in a page: refused (exit 2).
+    std::fs::write(dir.path().join("same"), "s3cret").unwrap();
+    std::fs::write(dir.path().join("quote"), "a\"b").unwrap();
+    for extra in [
+        vec!["--page-token-file", page.to_str().unwrap()],
+        vec![
+            "--token-file",
+            token.to_str().unwrap(),
+            "--page-token-file",
+            dir.path().join("same").to_str().unwrap(),
+        ],
+        vec![
+            "--token-file",
+            token.to_str().unwrap(),
+            "--page-token-file",
+            dir.path().join("quote").to_str().unwrap(),
+        ],
+    ] {
+        let o = crate::common::pseudoku()
+            .arg("serve")
+            .args(&extra)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_ne!(o.status.code(), Some(0), "{extra:?}");
+        assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+    }
+}

@@ -102,8 +102,18 @@ function clearFlags() {
   for (const el of $("board").children) el.classList.remove("wrong", "flag");
 }
 
+// The page's token, when the server gives it one (a server started with --page-token-file).
+const pageToken = (document.querySelector('meta[name="pseudoku-token"]') || {}).content;
+
+// fetch, with the page's token when there is one.
+function api(url, opts) {
+  opts = opts || {};
+  if (pageToken) opts.headers = Object.assign({}, opts.headers, { Authorization: "Bearer " + pageToken });
+  return fetch(url, opts);
+}
+
 async function loadLevels() {
-  const r = await fetch("/v1/levels");
+  const r = await api("/v1/levels");
   const body = await r.json();
   const sel = $("level");
   sel.innerHTML = "";
@@ -118,7 +128,7 @@ async function loadLevels() {
 async function newPuzzle() {
   const level = $("level").value;
   $("status").textContent = "Fetching a puzzle...";
-  const r = await fetch("/v1/puzzles/next?solution=true&user=" + encodeURIComponent(user) + "&level=" + encodeURIComponent(level), { method: "POST" });
+  const r = await api("/v1/puzzles/next?solution=true&user=" + encodeURIComponent(user) + "&level=" + encodeURIComponent(level), { method: "POST" });
   const body = await r.json();
   if (!r.ok) { $("status").textContent = body.error || ("error " + r.status); return; }
   puzzle = body.puzzle;
@@ -147,7 +157,7 @@ async function askHint() {
     if (empty.length > 0 && empty.every((i) => marks[i].size > 0)) {
       req.candidates = [...Array(81).keys()].map((i) => [...marks[i]].sort().join(""));
     }
-    const r = await fetch("/v1/hint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
+    const r = await api("/v1/hint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
     const body = await r.json();
     if (!r.ok) { $("hint-text").textContent = body.error || ("error " + r.status); return; }
     lastHint = body;
