@@ -8,6 +8,17 @@ use crate::browser::Browser;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// Opens the page at `base`: the levels arrive, a puzzle is fetched for this browser's user.
+fn open_a_puzzle(browser: &Browser, base: &str) {
+    browser.goto(base);
+    browser.wait_for(
+        "document.querySelectorAll('#level option').length === 4",
+        10,
+    );
+    browser.click("#new");
+    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
+}
+
 #[test]
 fn the_play_page_plays_in_a_real_browser() {
     let Some(browser) = Browser::start(1100, 800) else {
@@ -17,14 +28,7 @@ fn the_play_page_plays_in_a_real_browser() {
     let db = dir.path().join("b.db");
     crate::common::build_levels(&db, 5, 2);
     let (mut server, base) = crate::common::serve(&db, &[]);
-    browser.goto(&base);
-    // The levels arrive, a puzzle is fetched for this browser's user.
-    browser.wait_for(
-        "document.querySelectorAll('#level option').length === 4",
-        10,
-    );
-    browser.click("#new");
-    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
+    open_a_puzzle(&browser, &base);
     let info = browser.text("document.getElementById('info').textContent");
     assert!(info.starts_with("Puzzle #"), "{info}");
     // Enter a digit in the first empty cell, with the mouse and the keyboard.
@@ -80,13 +84,7 @@ fn the_play_page_plays_in_a_real_browser() {
             page.to_str().unwrap(),
         ],
     );
-    browser.goto(&base);
-    browser.wait_for(
-        "document.querySelectorAll('#level option').length === 4",
-        10,
-    );
-    browser.click("#new");
-    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
+    open_a_puzzle(&browser, &base);
     let _ = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status();
