@@ -29,8 +29,25 @@ fn the_play_page_plays_in_a_real_browser() {
     crate::common::build_levels(&db, 5, 2);
     let (mut server, base) = crate::common::serve(&db, &[]);
     open_a_puzzle(&browser, &base);
+    // Players see names, not the bank's internals: levels without counts, the puzzle's number
+    // and level, the figures only behind "About this puzzle".
+    let options = browser
+        .text("[...document.querySelectorAll('#level option')].map(o => o.textContent).join(',')");
+    assert_eq!(options, "Easy,Medium,Hard,Expert");
     let info = browser.text("document.getElementById('info').textContent");
-    assert!(info.starts_with("Puzzle #"), "{info}");
+    assert!(
+        info.starts_with("Puzzle #") && info.ends_with(" \u{b7} Easy"),
+        "{info}"
+    );
+    let about = browser.text("document.getElementById('about-text').textContent");
+    assert!(
+        about.contains(" clues") && about.contains("rating "),
+        "{about}"
+    );
+    assert_eq!(
+        browser.text("String(document.getElementById('about').open)"),
+        "false"
+    );
     // Enter a digit in the first empty cell, with the mouse and the keyboard.
     let empty = browser.text(
         "String([...document.querySelectorAll('.cell')].findIndex(c => !c.classList.contains('given')))",

@@ -112,6 +112,11 @@ function api(url, opts) {
   return fetch(url, opts);
 }
 
+// A level's name as a player reads it: "hard" -> "Hard".
+function title(name) {
+  return name ? name.charAt(0).toUpperCase() + name.slice(1) : "";
+}
+
 async function loadLevels() {
   const r = await api("/v1/levels");
   const body = await r.json();
@@ -120,7 +125,7 @@ async function loadLevels() {
   for (const l of body.levels || []) {
     const o = document.createElement("option");
     o.value = l.name;
-    o.textContent = l.name + " (" + l.count + ")";
+    o.textContent = title(l.name);
     sel.appendChild(o);
   }
 }
@@ -139,7 +144,14 @@ async function newPuzzle() {
   selected = 0;
   clearFlags();
   $("hint-text").textContent = "";
-  $("info").textContent = "Puzzle #" + body.id + ", " + body.level + ", difficulty " + (body.difficulty == null ? "?" : body.difficulty.toFixed(2)) + ", " + body.clues + " clues";
+  // The player sees the puzzle's number and level; the bank's figures wait behind "About this puzzle".
+  $("info").textContent = "Puzzle #" + body.id + " \u00b7 " + title(body.level);
+  const about = [body.clues + " clues"];
+  if (body.hardest_step) about.push("the hardest step: " + body.hardest_step);
+  about.push("harder than " + Math.round(body.percentile) + "% of puzzles");
+  if (body.difficulty != null) about.push("rating " + body.difficulty.toFixed(2));
+  $("about-text").textContent = about.join(", ") + ".";
+  $("about").hidden = false;
   $("status").textContent = "";
   draw();
 }
