@@ -986,11 +986,6 @@ fn printed_pages(
     if args.stock.is_some() && !args.cover {
         anyhow::bail!("--stock sets the cover's spine: add --cover");
     }
-    if args.large_print && args.per_page.is_some_and(|n| n > 2) {
-        anyhow::bail!(
-            "--large-print holds at most 2 puzzles a page: leave out --per-page or give 1 or 2"
-        );
-    }
     if args.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
         anyhow::bail!("--title is empty");
     }

@@ -22,7 +22,7 @@
 //! spines are not reliably folded within the text.
 
 use super::pages::{
-    contents_line, fit, level_name, Align, Mark, Page, Pages, PrintOptions, Solutions, INSTRUCTION,
+    contents_line, fit, level_counts, level_name, Align, Mark, Page, Pages, PrintOptions, Solutions, INSTRUCTION,
 };
 use super::paper::{Area, BLEED, POINTS_PER_INCH};
 use super::Exported;
@@ -74,7 +74,7 @@ pub fn lay_out(opts: &PrintOptions, title: &str, puzzles: &[Exported], pages: us
         length: rule,
         weight: 2.0,
     });
-    let levels = levels(puzzles);
+    let levels = level_counts(puzzles);
     let what = contents_line(puzzles.len(), &levels);
     if let Some(p) = puzzles.first() {
         let side = (room * 0.62).min(front.height() * 0.45);
@@ -151,18 +151,6 @@ fn panel(left: f32, w: f32, h: f32) -> Area {
         right: left + w - SAFE,
         bottom: BLEED + h - SAFE,
     }
-}
-
-/// The puzzles of each level, in order.
-fn levels(puzzles: &[Exported]) -> Vec<(String, usize)> {
-    let mut levels: Vec<(String, usize)> = Vec::new();
-    for p in puzzles {
-        match levels.iter_mut().find(|l| l.0 == p.level) {
-            Some(l) => l.1 += 1,
-            None => levels.push((p.level.clone(), 1)),
-        }
-    }
-    levels
 }
 
 #[cfg(test)]

@@ -494,7 +494,8 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
     }
     if print.large_print && print.per_page.is_some_and(|n| n > 2) {
         return Err(ExportError::Option(
-            "--large-print holds at most 2 puzzles a page".into(),
+            "--large-print holds at most 2 puzzles a page: leave out --per-page or give 1 or 2"
+                .into(),
         ));
     }
     let page = print.page;

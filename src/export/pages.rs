@@ -497,19 +497,13 @@ fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec
     if opts.book {
         // By level, in the order the levels first appear (the mix's order), numbered in
         // book order.
-        let mut levels: Vec<&str> = Vec::new();
-        for p in puzzles {
-            if !levels.contains(&p.level.as_str()) {
-                levels.push(&p.level);
-            }
-        }
         let mut number = 1;
-        return levels
+        return level_counts(puzzles)
             .iter()
-            .map(|&l| {
+            .map(|(l, _)| {
                 let puzzles: Vec<Numbered> = puzzles
                     .iter()
-                    .filter(|p| p.level == l)
+                    .filter(|p| &p.level == l)
                     .map(|puzzle| {
                         number += 1;
                         Numbered {
@@ -647,13 +641,7 @@ struct Book<'o> {
 
 impl<'o> Book<'o> {
     fn new(opts: &'o PrintOptions, sheet: Sheet, puzzles: &[Exported]) -> Book<'o> {
-        let mut levels: Vec<(String, usize)> = Vec::new();
-        for p in puzzles {
-            match levels.iter_mut().find(|l| l.0 == p.level) {
-                Some(l) => l.1 += 1,
-                None => levels.push((p.level.clone(), 1)),
-            }
-        }
+        let levels = level_counts(puzzles);
         let style = if opts.large_print { LARGE } else { NORMAL };
         let mut book = Book {
             opts,
@@ -1078,6 +1066,18 @@ impl<'o> Book<'o> {
             }
         }
     }
+}
+
+/// The puzzles of each level, in the order the levels first appear (the mix's order).
+pub(crate) fn level_counts(puzzles: &[Exported]) -> Vec<(String, usize)> {
+    let mut levels: Vec<(String, usize)> = Vec::new();
+    for p in puzzles {
+        match levels.iter_mut().find(|l| l.0 == p.level) {
+            Some(l) => l.1 += 1,
+            None => levels.push((p.level.clone(), 1)),
+        }
+    }
+    levels
 }
 
 /// `35 puzzles: 14 easy, 14 medium, 7 hard`.

@@ -7,15 +7,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 fn book(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
-    pseudoku()
-        .arg("book")
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap()
+    run_out("book", db, out, args)
 }
 
 /// The ids of a book's CSV file (its last column).

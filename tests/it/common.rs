@@ -56,6 +56,19 @@ pub fn build(db: &Path, count: u64, threads: u32) {
 }
 
 /// `pseudoku ARGS`, run to the end: its status and output.
+/// `pseudoku COMMAND ARGS --db DB --out OUT` (export, book), run to its end.
+pub fn run_out(command: &str, db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
+    pseudoku()
+        .arg(command)
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 pub fn run_cli(args: &[&str]) -> std::process::Output {
     pseudoku().args(args).output().unwrap()
 }

@@ -10,15 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 fn export(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
-    pseudoku()
-        .arg("export")
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap()
+    run_out("export", db, out, args)
 }
 
 /// Every file of `dir` (name, bytes), sorted, but the export's lock file.

@@ -44,16 +44,8 @@ fn files(out: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Runs `pseudoku COMMAND ARGS --db DB --out OUT`, which must succeed; the files written.
-fn run(command: &[&str], db: &Path, out: &Path, args: &[&str]) -> Vec<(String, Vec<u8>)> {
-    let o = pseudoku()
-        .args(command)
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
+fn run(command: &str, db: &Path, out: &Path, args: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let o = run_out(command, db, out, args);
     assert!(
         o.status.success(),
         "{args:?}: {}",
@@ -66,7 +58,7 @@ fn run(command: &[&str], db: &Path, out: &Path, args: &[&str]) -> Vec<(String, V
 fn export(db: &Path, out: &Path, args: &[&str]) -> Vec<(String, Vec<u8>)> {
     let mut a = WEEK.to_vec();
     a.extend(args);
-    run(&["export"], db, out, &a)
+    run("export", db, out, &a)
 }
 
 /// A rectangle (x0, y0, x1, y1) in PDF points, y up.
@@ -363,7 +355,7 @@ fn a_6x9_book_with_a_bleed_alternates_its_gutter_and_names_its_solution_pages() 
     let dir = tempfile::tempdir().unwrap();
     let db = bank(dir.path());
     let f = run(
-        &["book"],
+        "book",
         &db,
         &dir.path().join("book"),
         &[
@@ -444,7 +436,7 @@ fn the_spine_follows_the_paper_and_carries_the_title_when_wide_enough() {
     let mut widths = Vec::new();
     for stock in ["white", "cream", "0.4mm"] {
         let f = run(
-            &["book"],
+            "book",
             &db,
             &dir.path().join(stock),
             &[
@@ -480,7 +472,7 @@ fn large_print_holds_at_most_two_grids_a_page() {
     let dir = tempfile::tempdir().unwrap();
     let db = bank(dir.path());
     let f = run(
-        &["book"],
+        "book",
         &db,
         &dir.path().join("large"),
         &[
@@ -505,7 +497,7 @@ fn large_print_holds_at_most_two_grids_a_page() {
         assert!(p.text.matches("No. ").count() <= 2);
     }
     let normal = run(
-        &["book"],
+        "book",
         &db,
         &dir.path().join("normal"),
         &[
@@ -569,7 +561,7 @@ fn newspapers_get_one_grid_a_file() {
     }
     // A book's grids are named by number.
     let b = run(
-        &["book"],
+        "book",
         &db,
         &dir.path().join("book"),
         &["--name", "news", "--mix", "easy:12", "--per-puzzle", "svg"],
