@@ -320,6 +320,68 @@ impl<'c> Draws<'c> {
     }
 }
 
+/// The daily puzzle of a date and level ([`daily`]), or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Daily {
+    /// The puzzle of that date and level.
+    Puzzle(Box<Handout>),
+    /// A date before yesterday that nothing recorded: old dates are an archive of what was
+    /// recorded, so that asking for them cannot use up the bank.
+    NotRecorded,
+    /// Every puzzle of the level has been handed out for good.
+    Exhausted,
+}
+
+/// The daily puzzle of `date` at the level `level` (its index `index` on `levels`): the one
+/// recorded for them; else the puzzle an export recorded for that date at that level; else,
+/// for a date from yesterday on (`today` is the server's date), a puzzle drawn among the
+/// level's unserved puzzles with a stream seeded by the date and level (the same bank gives
+/// the same puzzle), marked served. What it hands out is recorded as that date's and level's
+/// for good; a class is the daily puzzle of one date and level only. The caller holds a write
+/// transaction.
+pub fn daily(
+    conn: &Connection,
+    levels: &Levels,
+    date: crate::calendar::Date,
+    (level, index): (&str, u32),
+    today: crate::calendar::Date,
+) -> Result<Daily, RetrieveError> {
+    let day = date.to_string();
+    if let Some(id) = store::daily::recorded(conn, &day, level)? {
+        return Ok(by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h))));
+    }
+    let published = match store::batches::published(conn, &day, level)? {
+        Some(id) => by_id(conn, levels, id)?,
+        None => None,
+    };
+    let chosen = match published {
+        Some(h) if !store::daily::has_class(conn, &h.key)? => Some(h),
+        _ if date.days() < today.days() - 1 => return Ok(Daily::NotRecorded),
+        _ => {
+            let seed = blake3::hash(format!("daily {day} {level}").as_bytes());
+            let mut rng = Rng::new(u64::from_le_bytes(
+                seed.as_bytes()[..8].try_into().expect("8 bytes"),
+            ));
+            let mut draws = Draws::new(conn, levels, Within::Level(index), Recipient::Anyone)?;
+            loop {
+                match draws.next(&mut rng)? {
+                    Some(h) if store::daily::has_class(conn, &h.key)? => continue,
+                    Some(h) => {
+                        store::retrieval::mark_served(conn, h.id)?;
+                        break Some(h);
+                    }
+                    None => break None,
+                }
+            }
+        }
+    };
+    let Some(h) = chosen else {
+        return Ok(Daily::Exhausted);
+    };
+    store::daily::record(conn, &day, level, h.id, &h.key)?;
+    Ok(Daily::Puzzle(Box::new(h)))
+}
+
 /// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from
 /// the open bank `conn` to
 /// `deliver`, one at a time, uniformly without replacement. With `mark`, each is marked served

@@ -151,6 +151,9 @@ pub struct Hint {
     pub eliminations: Vec<(Cell, Digit)>,
     /// The player's mistakes: wrong entries, or solution digits removed from the marks.
     pub errors: Vec<(Cell, Digit)>,
+    /// Where the nudge sends the player to look: the house or cells it names (empty when it
+    /// names none, as for several mistakes or a solved board).
+    pub focus: CellSet,
     /// The application found, for techniques.
     pub application: Option<Application>,
     /// How far up the ladder the step is: 0 for a full house or a hidden single in a box
@@ -184,6 +187,14 @@ pub struct HintView<'a> {
     /// The candidates the move removes.
     #[schema(value_type = Vec<Vec<u8>>)]
     pub eliminations: Vec<[u8; 3]>,
+    /// Where the nudge sends the player to look, as `[row, column]`: the house or cells it
+    /// names.
+    #[schema(value_type = Vec<Vec<u8>>)]
+    pub focus: Vec<[u8; 2]>,
+    /// The cells of the step's pattern (the technique's cells; the mistakes' cells), as
+    /// `[row, column]`.
+    #[schema(value_type = Vec<Vec<u8>>)]
+    pub pattern: Vec<[u8; 2]>,
     /// The player's wrong entries, first of all (hints only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<Vec<u8>>>)]
@@ -198,9 +209,14 @@ fn triple(&(c, d): &(Cell, Digit)) -> [u8; 3] {
     [c.row() + 1, c.col() + 1, d.get()]
 }
 
+/// `[row, col]`, one-based.
+fn pair(c: Cell) -> [u8; 2] {
+    [c.row() + 1, c.col() + 1]
+}
+
 impl Hint {
     /// The hint as JSON shows it: `technique`, `nudge`, `hint`, `move`, `placements`,
-    /// `eliminations`, `errors`.
+    /// `eliminations`, `focus`, `pattern`, `errors`.
     pub fn view(&self) -> HintView<'_> {
         self.view_of(None, Some(self.errors.iter().map(triple).collect()), None)
     }
@@ -232,8 +248,18 @@ impl Hint {
             words: &self.step,
             placements: self.placements.iter().map(triple).collect(),
             eliminations: self.eliminations.iter().map(triple).collect(),
+            focus: self.focus.iter().map(pair).collect(),
+            pattern: self.pattern().iter().map(pair).collect(),
             errors,
             candidates,
+        }
+    }
+
+    /// The cells of the step's pattern: the application's, or the mistakes'.
+    pub fn pattern(&self) -> CellSet {
+        match &self.application {
+            Some(a) => a.cells,
+            None => self.errors.iter().map(|&(c, _)| c).collect(),
         }
     }
 
@@ -258,6 +284,11 @@ impl Hint {
             .collect::<Vec<_>>()
             .join("; ")
             + ".";
+        // A nudge names the first mistake's box when it names a place at all.
+        let focus = match (kind, errors.as_slice()) {
+            (HintKind::WrongEntry, [_, _, ..]) | (_, []) => CellSet::EMPTY,
+            (_, [(c, _), ..]) => CellSet::house(House::Box(c.box_index())),
+        };
         Hint {
             kind,
             nudge,
@@ -265,6 +296,7 @@ impl Hint {
             step,
             placements: Vec::new(),
             eliminations: Vec::new(),
+            focus,
             errors,
             application: None,
             rung: 0,
@@ -330,6 +362,7 @@ pub fn hint(board: &Board) -> Result<Hint, HintError> {
             placements: Vec::new(),
             eliminations: Vec::new(),
             errors: Vec::new(),
+            focus: CellSet::EMPTY,
             application: None,
             rung: 0,
         });

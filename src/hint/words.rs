@@ -204,8 +204,34 @@ pub(super) fn describe(st: &Candidates, a: &Application, full_house: bool) -> Hi
         placements,
         eliminations,
         errors: Vec::new(),
+        focus: focus_of(st, a, &effect),
         application: Some(*a),
         rung: super::rung_of(a, full_house),
+    }
+}
+
+/// Where the nudge sends the player to look, as cells: the house it names (a single's or a
+/// subset's house, a locked candidate's first house, a fish's base lines), the cell (a naked
+/// single, a wing's pivot, a chain's start, a trial's cell), the digit's places (colouring),
+/// else the pattern's cells.
+fn focus_of(st: &Candidates, a: &Application, effect: &Effect) -> CellSet {
+    let first = a.cells.first().map_or(CellSet::EMPTY, CellSet::single);
+    match a.strategy {
+        Strategy::LockedCandidates => locked_from(a, effect).map_or(a.cells, CellSet::house),
+        s if strategies::Strategy::FISH.contains(&s) => {
+            let by_rows = fish_by_rows(a, effect);
+            let lines = lines_of(a.cells, by_rows);
+            CellSet::from_iter(
+                Cell::all().filter(|c| lines >> if by_rows { c.row() } else { c.col() } & 1 != 0),
+            )
+        }
+        Strategy::XyWing | Strategy::XyzWing => Cell::new(a.unit).map_or(a.cells, CellSet::single),
+        Strategy::Colouring => a.digits.first().map_or(a.cells, |d| st.cells_with(d)),
+        Strategy::NakedSingle
+        | Strategy::XyChain
+        | Strategy::Backtracking
+        | Strategy::TrialAndError => first,
+        _ => a.house.map_or(a.cells, CellSet::house),
     }
 }
 
@@ -282,8 +308,7 @@ fn locked_words(st: &Candidates, a: &Application, effect: &Effect) -> (String, S
             continue;
         }
         let places = st.cells_with(d) & shared;
-        let claiming = gone.is_subset(CellSet::house(bx));
-        let (from, to, how) = if claiming {
+        let (from, to, how) = if claims(gone, bx) {
             (line, bx, "claiming")
         } else {
             (bx, line, "pointing")
@@ -302,18 +327,43 @@ fn locked_words(st: &Candidates, a: &Application, effect: &Effect) -> (String, S
     (nudge, hint, steps.join("; ") + ".")
 }
 
-/// Fish: the base lines holding the digit's places, the cover lines they lie in.
-fn fish_words(a: &Application, effect: &Effect, elim: &str) -> (String, String, String) {
+/// Whether locked candidates removing `gone` claim (from a line, for the box `bx`) rather
+/// than point (from the box, for a line).
+fn claims(gone: CellSet, bx: House) -> bool {
+    gone.is_subset(CellSet::house(bx))
+}
+
+/// The house locked candidates start from (the nudge's): the line when they claim, the box
+/// when they point; that of the first digit they remove.
+fn locked_from(a: &Application, effect: &Effect) -> Option<House> {
+    let Effect::Remove(r) = effect else {
+        return None;
+    };
+    let line = shared_line(a.cells)?;
+    let bx = House::Box(a.cells.first()?.box_index());
+    let gone = r.iter().find(|g| !g.is_empty())?;
+    Some(if claims(*gone, bx) { line } else { bx })
+}
+
+/// Whether a fish's base lines are rows: its removals lie in the places' columns but outside
+/// their rows.
+fn fish_by_rows(a: &Application, effect: &Effect) -> bool {
     let d = a.digits.first().expect("a digit");
-    let n = a.strategy;
     let gone = match effect {
         Effect::Remove(r) => r[d.index()],
         Effect::Place(..) => CellSet::EMPTY,
     };
-    // Base rows when the removals lie in the places' columns but outside their rows.
+    let rows = lines_of(a.cells, true);
+    gone.iter().all(|c| rows >> c.row() & 1 == 0)
+}
+
+/// Fish: the base lines holding the digit's places, the cover lines they lie in.
+fn fish_words(a: &Application, effect: &Effect, elim: &str) -> (String, String, String) {
+    let d = a.digits.first().expect("a digit");
+    let n = a.strategy;
     let rows = lines_of(a.cells, true);
     let cols = lines_of(a.cells, false);
-    let by_rows = gone.iter().all(|c| rows >> c.row() & 1 == 0);
+    let by_rows = fish_by_rows(a, effect);
     let (base, cover) = if by_rows {
         (lines_words(rows, true), lines_words(cols, false))
     } else {

@@ -169,6 +169,7 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         .route("/v1/levels", get(levels))
         .route("/v1/puzzles/next", post(next).get(next_by_get))
         .route("/v1/puzzles/{id}", get(puzzle_by_id))
+        .route("/v1/daily", get(daily))
         .route("/v1/hint", post(hint_route))
         .route("/v1/rate", post(rate))
         .route("/v1/solve", post(solve_route))
@@ -226,7 +227,7 @@ fn cors_layer(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
             class for a user, hints, ratings, solving, canonical forms."
     ),
     paths(
-        next, next_by_get, puzzle_by_id, hint_route, rate, solve_route, canon, levels, healthz,
+        next, next_by_get, puzzle_by_id, daily, hint_route, rate, solve_route, canon, levels, healthz,
         metrics, openapi, super::page::index
     ),
     modifiers(&CommonAnswers)
@@ -641,12 +642,12 @@ fn authorize(
 }
 
 /// Whether a request is one the play page makes (what its token opens): the levels, a
-/// delivery, a puzzle by id, a hint.
+/// delivery, a puzzle by id, the daily puzzle, a hint.
 fn plays(method: &axum::http::Method, path: &str) -> bool {
     use axum::http::Method;
     match *method {
         Method::GET => {
-            path == "/v1/levels"
+            matches!(path, "/v1/levels" | "/v1/daily")
                 || path
                     .strip_prefix("/v1/puzzles/")
                     .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
@@ -759,6 +760,105 @@ async fn puzzle_by_id(
     })
     .await?;
     Ok(Json(view))
+}
+
+/// The query of `GET /v1/daily`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DailyQuery {
+    /// The date, `YYYY-MM-DD` (the player's own): from the archive of recorded dates to
+    /// tomorrow in UTC.
+    #[param(required = true)]
+    pub date: Option<String>,
+    /// A level's name.
+    #[param(required = true)]
+    pub level: Option<String>,
+    /// `true` to include the solution.
+    pub solution: Option<String>,
+}
+
+/// A daily puzzle as the API gives it: the puzzle and its date.
+#[derive(Serialize, ToSchema)]
+pub struct DailyView {
+    /// The date it is the daily puzzle of, `YYYY-MM-DD`.
+    pub date: String,
+    /// The puzzle.
+    #[serde(flatten)]
+    pub puzzle: PuzzleView,
+}
+
+/// The daily puzzle of a date and level: the same for every user, recorded the first time it
+/// is asked for and never changed; a class is the daily puzzle of one date and level only. A
+/// date an export recorded gives the export's puzzle of that level; otherwise one is drawn
+/// among the level's unserved puzzles (and marked served) for dates from yesterday to
+/// tomorrow in UTC (the players' time zones); earlier dates are an archive of the recorded
+/// ones.
+#[utoipa::path(get, path = "/v1/daily", params(DailyQuery),
+    responses(
+        (status = 200, description = "ok", body = DailyView),
+        (status = 400, description = "bad request, or a date after tomorrow", body = ErrorBody),
+        (status = 404, description = "an earlier date that has no daily puzzle, or a level with no puzzle left", body = ErrorBody),
+        (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
+    )
+)]
+async fn daily(State(s): State<Arc<Shared>>, Query(q): Query<DailyQuery>) -> Reply<DailyView> {
+    let text = q
+        .date
+        .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
+    let date =
+        crate::export::parse_date(&text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let today = crate::calendar::Date::today();
+    if date.days() > today.days() + 1 {
+        return Err(ApiError::BadRequest(format!(
+            "the daily puzzle of {date} is not out yet (today is {today} in UTC)"
+        )));
+    }
+    let level = q
+        .level
+        .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs level=NAME".into()))?;
+    let solution = wants_solution(q.solution.as_deref())?;
+    let lv = {
+        let s = s.clone();
+        blocking(move || Ok(s.levels()?)).await?
+    };
+    let index = lv.set.index(&level).ok_or_else(|| {
+        let unknown = crate::levels::LevelsError::UnknownLevel {
+            name: level.clone(),
+            levels: lv.set.names().clone(),
+        };
+        ApiError::BadRequest(unknown.to_string())
+    })? as u32;
+    // Recorded already (every request but the first of a date and level): a read.
+    let found = {
+        let (s, day, level, lv) = (s.clone(), date.to_string(), level.clone(), lv.clone());
+        blocking(move || {
+            Ok(s.read(|c| match store::daily::recorded(c, &day, &level)? {
+                Some(id) => retrieve::by_id(c, &lv, id),
+                None => Ok(None),
+            })?)
+        })
+        .await?
+    };
+    let daily = match found {
+        Some(h) => retrieve::Daily::Puzzle(Box::new(h)),
+        None => s
+            .daily(date, (&level, index), lv)
+            .await
+            .map_err(|e| ApiError::Unavailable(format!("the daily puzzle: {e}")))?,
+    };
+    match daily {
+        retrieve::Daily::Puzzle(h) => Ok(Json(DailyView {
+            date: date.to_string(),
+            puzzle: PuzzleView::of(*h, solution),
+        })),
+        retrieve::Daily::NotRecorded => Err(ApiError::NotFound(format!(
+            "{date} has no daily puzzle at level {level} (dates before yesterday give only \
+             what was recorded)"
+        ))),
+        retrieve::Daily::Exhausted => Err(ApiError::NotFound(format!(
+            "level {level} has no puzzle left for a daily puzzle"
+        ))),
+    }
 }
 
 /// The body of `POST /v1/hint`.

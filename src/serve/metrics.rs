@@ -58,7 +58,7 @@ struct Route {
 #[derive(Default)]
 pub struct Metrics {
     routes: Mutex<BTreeMap<String, Route>>,
-    /// Writes by kind (`commit`, `checkpoint`, `restart`).
+    /// Writes by kind (`commit`, `checkpoint`, `restart`, `daily`).
     writes: Mutex<BTreeMap<&'static str, Histogram>>,
     /// Deliveries committed.
     deliveries: AtomicI64,

@@ -41,7 +41,8 @@ pub struct ServeOptions {
     /// The bearer token every route but `/healthz` and the play page's files requires, if any.
     pub token: Option<String>,
     /// The play page's token, if any: written into the page, which sends it; it opens the
-    /// routes the page plays with (levels, next, a puzzle by id, hint) and no other.
+    /// routes the page plays with (levels, next, a puzzle by id, the daily puzzle, hint) and
+    /// no other.
     pub page_token: Option<String>,
     /// Reading connections.
     pub readers: usize,
@@ -84,6 +85,24 @@ pub enum ServeError {
     },
 }
 
+/// What the writer is asked to write.
+enum Job {
+    /// A user's delivery.
+    Deliver(Delivery),
+    /// A daily puzzle, recorded unless it was.
+    Daily(DailyAsk),
+}
+
+/// A daily puzzle for the writer to find or draw, record and answer (each in a transaction of
+/// its own: one is written per date and level, ever).
+struct DailyAsk {
+    date: crate::calendar::Date,
+    level: String,
+    index: u32,
+    levels: Arc<Levels>,
+    reply: tokio::sync::oneshot::Sender<Result<crate::retrieve::Daily, String>>,
+}
+
 /// A delivery for the writer: record it, then answer whether it was new. One whose request
 /// was dropped before the commit (its client went away) is not recorded.
 struct Delivery {
@@ -97,7 +116,7 @@ struct Delivery {
 struct Shared {
     readers: Mutex<Vec<Connection>>,
     db: PathBuf,
-    writer: Mutex<Option<mpsc::Sender<Delivery>>>,
+    writer: Mutex<Option<mpsc::Sender<Job>>>,
     token: Option<String>,
     page_token: Option<String>,
     rng_seed: u64,
@@ -171,26 +190,50 @@ impl Shared {
         Rng::for_job(self.rng_seed, self.draws.fetch_add(1, Ordering::Relaxed))
     }
 
-    /// Records a delivery through the writer; whether it was new for the user. Awaits the
-    /// commit without holding a thread.
-    async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, String> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
+    /// Hands `job` to the writer.
+    fn send(&self, job: Job) -> Result<(), String> {
         let writer = self.writer.lock().expect("writer").clone();
         let Some(writer) = writer else {
             return Err(if self.health.read_only() {
-                "this server is read-only: it records no delivery".into()
+                "this server is read-only: it records nothing".into()
             } else {
                 "the server is stopping".into()
             });
         };
         writer
-            .send(Delivery {
-                user: user.to_string(),
-                canon_key,
-                puzzle_id,
-                reply,
-            })
-            .map_err(|_| "the writer stopped".to_string())?;
+            .send(job)
+            .map_err(|_| "the writer stopped".to_string())
+    }
+
+    /// Records a delivery through the writer; whether it was new for the user. Awaits the
+    /// commit without holding a thread.
+    async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, String> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Job::Deliver(Delivery {
+            user: user.to_string(),
+            canon_key,
+            puzzle_id,
+            reply,
+        }))?;
+        answer.await.map_err(|_| "the writer stopped".to_string())?
+    }
+
+    /// The daily puzzle of `date` at a level (its name and index on `levels`), found or drawn
+    /// and recorded by the writer. Awaits the commit without holding a thread.
+    async fn daily(
+        &self,
+        date: crate::calendar::Date,
+        (level, index): (&str, u32),
+        levels: Arc<Levels>,
+    ) -> Result<crate::retrieve::Daily, String> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Job::Daily(DailyAsk {
+            date,
+            level: level.to_string(),
+            index,
+            levels,
+            reply,
+        }))?;
         answer.await.map_err(|_| "the writer stopped".to_string())?
     }
 }
@@ -202,7 +245,25 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
     })
 }
 
-/// The writer: takes every delivery waiting, commits them in one transaction, answers each.
+/// A daily puzzle found or drawn and recorded in a transaction of its own.
+fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<crate::retrieve::Daily, String> {
+    let today = crate::calendar::Date::today();
+    store::begin_immediate(conn).map_err(|e| e.to_string())?;
+    let levels = &ask.levels;
+    match crate::retrieve::daily(conn, levels, ask.date, (&ask.level, ask.index), today) {
+        Ok(daily) => {
+            store::commit(conn).map_err(|e| e.to_string())?;
+            Ok(daily)
+        }
+        Err(e) => {
+            let _ = store::rollback(conn);
+            Err(e.to_string())
+        }
+    }
+}
+
+/// The writer: takes every job waiting, commits the deliveries among them in one
+/// transaction and answers each, then each daily puzzle in a transaction of its own.
 ///
 /// The log starts over (instead of growing) only when a write begins after a checkpoint that
 /// copied all of it. The checkpointer thread never quite gets there while deliveries keep
@@ -211,16 +272,28 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
 /// log over.
 fn writer_loop(
     conn: Connection,
-    inbox: mpsc::Receiver<Delivery>,
+    inbox: mpsc::Receiver<Job>,
     metrics: &metrics::Metrics,
     health: &health::Health,
 ) {
     while let Ok(first) = inbox.recv() {
-        let mut batch = vec![first];
-        while batch.len() < 512 {
+        let mut jobs = vec![first];
+        while jobs.len() < 512 {
             match inbox.try_recv() {
-                Ok(d) => batch.push(d),
+                Ok(j) => jobs.push(j),
                 Err(_) => break,
+            }
+        }
+        let mut batch = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            match job {
+                Job::Deliver(d) => batch.push(d),
+                Job::Daily(ask) => {
+                    let start = std::time::Instant::now();
+                    let outcome = write_daily(&conn, &ask);
+                    metrics.observe_write("daily", start.elapsed().as_secs_f64());
+                    let _ = ask.reply.send(outcome);
+                }
             }
         }
         // A request dropped meanwhile (its client closed the connection) is not charged.

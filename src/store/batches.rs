@@ -90,6 +90,17 @@ pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>
     Ok(out)
 }
 
+/// The puzzle an export recorded for `date` at `level` (the first such slot), if any.
+pub fn published(conn: &Connection, date: &str, level: &str) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT puzzle_id FROM batches WHERE date = ?1 AND level = ?2 AND replaced = 0
+             ORDER BY slot LIMIT 1",
+        )?
+        .query_row(params![date, level], |r| r.get(0))
+        .optional()?)
+}
+
 /// Retires the current records of `date` (they stay, so their classes are never used again).
 pub fn retire(conn: &Connection, date: &str) -> Result<()> {
     conn.execute(

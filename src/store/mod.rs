@@ -25,6 +25,7 @@
 
 pub mod batches;
 pub mod builds;
+pub mod daily;
 pub mod history;
 pub mod inventory;
 pub mod lock;

@@ -68,7 +68,13 @@ fn singles_known_answers() {
     assert_eq!(h.step, "In box 4, 4 can only go in r6c2: r6c2 is 4.");
     let json = h.to_json();
     assert!(json.starts_with(r#"{"technique":"hidden single","nudge":"box 4, digit 4","#));
-    assert!(json.contains(r#""placements":[[6,2,4]],"eliminations":[],"errors":[]"#));
+    // Where to look: box 4's nine cells; the pattern: the cell it fills.
+    assert!(json.contains(
+        r#""placements":[[6,2,4]],"eliminations":[],"focus":[[4,1],[4,2],[4,3],[5,1],[5,2],[5,3],[6,1],[6,2],[6,3]],"pattern":[[6,2]],"errors":[]"#
+    ));
+    // The full house's row, all nine cells.
+    let h = hint(&board(&solution_with(20, '.'))).unwrap();
+    assert_eq!(h.focus.iter().map(|c| c.row()).collect::<Vec<_>>(), [2; 9]);
 }
 
 #[test]
@@ -83,6 +89,37 @@ fn puzzles_without_one_solution_are_refused() {
         .parse()
         .unwrap();
     assert_eq!(hint(&Board::new(none)), Err(HintError::NoSolution));
+}
+
+/// Where a hint sends the player to look agrees with its nudge: a single's house holds the
+/// cell it fills, a naked single looks at that cell alone, one mistake at its box; a
+/// technique's pattern is never empty, a mistake's is its cells.
+fn check_focus(h: &pseudoku::hint::Hint) {
+    let pattern = h.pattern();
+    match h.kind {
+        HintKind::WrongEntry | HintKind::MissingCandidate => {
+            assert!(
+                h.errors.iter().all(|&(c, _)| pattern.contains(c)),
+                "{}",
+                h.nudge
+            );
+            if h.errors.len() == 1 || h.kind == HintKind::MissingCandidate {
+                assert_eq!(h.focus.len(), 9, "{}", h.nudge);
+                assert!(h.focus.contains(h.errors[0].0), "{}", h.nudge);
+            }
+        }
+        HintKind::Solved => assert!(h.focus.is_empty()),
+        HintKind::FullHouse | HintKind::Technique(Strategy::HiddenSingle) => {
+            assert_eq!(h.focus.len(), 9, "{}", h.nudge);
+            assert!(h.focus.contains(h.placements[0].0), "{}", h.nudge);
+        }
+        HintKind::Technique(Strategy::NakedSingle) => {
+            assert_eq!(h.focus.iter().collect::<Vec<_>>(), vec![h.placements[0].0]);
+        }
+        HintKind::Technique(_) => {
+            assert!(!h.focus.is_empty() && !pattern.is_empty(), "{}", h.nudge);
+        }
+    }
 }
 
 #[test]
@@ -105,6 +142,7 @@ fn hints_are_sound_on_random_positions() {
                 panic!("puzzle {i} ({p}): {why}");
             }
             checked += 1;
+            check_focus(&h);
             match h.kind {
                 HintKind::WrongEntry => wrong += 1,
                 HintKind::MissingCandidate => missing += 1,

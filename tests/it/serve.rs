@@ -1130,3 +1130,96 @@ fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
         assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
     }
 }
+
+/// `GET /v1/daily?date=DATE&level=LEVEL`.
+fn daily(server: &Server, date: &str, level: &str) -> (u16, Value) {
+    server.get(&format!(
+        "/v1/daily?date={date}&level={level}&solution=true"
+    ))
+}
+
+#[test]
+fn the_daily_puzzle_is_one_per_date_and_level_for_everyone_and_never_changes() {
+    use pseudoku::calendar::Date;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 2);
+    let today = Date::today();
+    let day = |offset: i64| Date::from_days(today.days() + offset).to_string();
+    // A publisher's export of tomorrow, made before: the site's daily puzzle of tomorrow at
+    // that level is the export's.
+    let out = dir.path().join("out");
+    let done = crate::common::run_out(
+        "export",
+        &db,
+        &out,
+        &["--start", &day(1), "--days", "1", "--mix", "easy:1"],
+    );
+    assert!(done.status.success(), "{done:?}");
+    let exported: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT puzzle_id FROM batches", [], |r| r.get(0))
+        .unwrap();
+    let server = Server::start(&db, &[]);
+    let (status, tomorrow) = daily(&server, &day(1), "easy");
+    assert_eq!(status, 200, "{tomorrow}");
+    assert_eq!(tomorrow["id"], exported);
+    assert_eq!(tomorrow["date"], day(1));
+    assert_eq!(tomorrow["level"], "easy");
+    assert_eq!(tomorrow["solution"].as_str().unwrap().len(), 81);
+    // Today and yesterday at medium: two puzzles, the same at every ask; a level of two
+    // puzzles has none left for tomorrow.
+    let (_, medium) = daily(&server, &day(0), "medium");
+    let (_, before) = daily(&server, &day(-1), "medium");
+    assert_ne!(medium["id"], before["id"]);
+    for _ in 0..3 {
+        assert_eq!(daily(&server, &day(0), "medium").1["id"], medium["id"]);
+        assert_eq!(daily(&server, &day(-1), "medium").1["id"], before["id"]);
+    }
+    let (status, none) = daily(&server, &day(1), "medium");
+    assert_eq!(status, 404, "{none}");
+    assert!(none["error"].as_str().unwrap().contains("no puzzle left"));
+    // Easy: the export took one, today takes the other, yesterday has none left.
+    let (status, easy) = daily(&server, &day(0), "easy");
+    assert_eq!(status, 200, "{easy}");
+    assert_ne!(easy["id"], tomorrow["id"]);
+    assert_eq!(daily(&server, &day(-1), "easy").0, 404);
+    // Before yesterday: only what was recorded; after tomorrow: not out yet; bad asks.
+    let (status, old) = daily(&server, &day(-2), "hard");
+    assert_eq!(status, 404, "{old}");
+    assert!(old["error"].as_str().unwrap().contains("recorded"), "{old}");
+    let (status, later) = daily(&server, &day(2), "hard");
+    assert_eq!(status, 400, "{later}");
+    assert!(
+        later["error"].as_str().unwrap().contains("not out yet"),
+        "{later}"
+    );
+    for ask in [
+        format!("/v1/daily?date={}", day(0)),
+        "/v1/daily?level=easy".to_string(),
+        format!("/v1/daily?date={}&level=nope", day(0)),
+        "/v1/daily?date=2026-02-30&level=easy".to_string(),
+        "/v1/daily?date=27-11-2026&level=easy".to_string(),
+    ] {
+        let (status, body) = server.get(&ask);
+        assert_eq!(status, 400, "{ask}: {body}");
+        assert!(body["error"].is_string(), "{ask}: {body}");
+    }
+    server.stop();
+    // Recorded for good: a restarted server gives the same puzzles; they are marked served,
+    // so no export or later draw hands them out again.
+    let server = Server::start(&db, &[]);
+    assert_eq!(daily(&server, &day(0), "medium").1["id"], medium["id"]);
+    assert_eq!(daily(&server, &day(-1), "medium").1["id"], before["id"]);
+    assert_eq!(daily(&server, &day(1), "easy").1["id"], exported);
+    server.stop();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (rows, served): (i64, i64) = conn
+        .query_row(
+            "SELECT count(*), sum(p.served_at IS NOT NULL) FROM daily d
+             JOIN puzzles p ON p.id = d.puzzle_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((rows, served), (4, 4));
+}
