@@ -1,7 +1,8 @@
 //! Load on `serve`: a bank (`--per-level 2500`, seed 2026, in a temporary folder), the server
 //! as its own process on loopback, and 64 client threads for 30 s: 80% next-puzzle requests
-//! for 10,000 users (a random level each), 20% hints on puzzles already handed out (a random
-//! share of their solution entered). Then the same again while a `build --threads 1` adds
+//! for 10,000 users (a random level each), 15% hints on puzzles already handed out (a random
+//! share of their solution entered), 5% daily puzzles (yesterday's, today's or tomorrow's, a
+//! random level). Then the same again while a `build --threads 1` adds
 //! puzzles to the same bank (one worker and its writer: the machine's other core is shared). Prints requests per second, p50 and p99 per route, errors, and the repeats per
 //! user found in the bank afterwards.
 //!
@@ -81,7 +82,9 @@ fn phase(
                         }
                         None => Instant::now(),
                     };
-                    let hint = rng.below(5) == 0;
+                    // 80% deliveries, 15% hints, 5% daily puzzles.
+                    let ask = rng.below(20);
+                    let hint = ask < 3;
                     let picked = if hint {
                         let list = puzzles.lock().expect("puzzles");
                         (!list.is_empty()).then(|| list[rng.index(list.len())].clone())
@@ -89,6 +92,25 @@ fn phase(
                         None
                     };
                     let (route, result) = match picked {
+                        None if ask == 3 => {
+                            // Yesterday, today or tomorrow: the first ask of each date and
+                            // level draws and records it, the others read it.
+                            let day = pseudoku::calendar::Date::from_days(
+                                pseudoku::calendar::Date::today().days() + i64::from(rng.below(3))
+                                    - 1,
+                            );
+                            let level = levels[rng.index(levels.len())];
+                            let url =
+                                format!("{base}/v1/daily?date={day}&level={level}&solution=true");
+                            (
+                                "GET /v1/daily",
+                                agent
+                                    .get(&url)
+                                    .call()
+                                    .map(|_| None)
+                                    .map_err(|e| e.to_string()),
+                            )
+                        }
                         Some((puzzle, solution)) => {
                             let entries: String = puzzle
                                 .chars()

@@ -33,8 +33,10 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// A window of `width` x `height` CSS pixels; `None` (the test skips) when chromium or
-    /// chromedriver is missing and `PSEUDOKU_REQUIRE_BROWSER` is unset.
+    /// A viewport of exactly `width` x `height` CSS pixels (chromium's device emulation: a
+    /// headless window is never narrower than 500 px), a phone's (touch, mobile) below
+    /// 760 px; `None` (the test skips) when chromium or chromedriver is missing and
+    /// `PSEUDOKU_REQUIRE_BROWSER` is unset.
     pub fn start(width: u32, height: u32) -> Option<Browser> {
         let chrome = std::env::var_os("PSEUDOKU_CHROME")
             .map(PathBuf::from)
@@ -73,9 +75,15 @@ impl Browser {
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                    format!("--window-size={width},{height}"),
+                    format!("--window-size={},{}", width.max(800), height + 200),
                     format!("--user-data-dir={}", profile.path().display()),
                 ],
+                "mobileEmulation": {
+                    "deviceMetrics": {
+                        "width": width, "height": height, "pixelRatio": 1.0,
+                        "touch": width < 760, "mobile": width < 760,
+                    },
+                },
             }),
         );
         let url = format!("http://127.0.0.1:{port}");
