@@ -394,6 +394,24 @@ fn the_openapi_description_is_generated_and_real_answers_follow_it() {
             server.post("/v1/hint", r#"{"puzzle":"1"}"#),
         ),
         ("/v1/levels", "get", server.get("/v1/levels")),
+        (
+            "/v1/daily",
+            "get",
+            server.get(&format!(
+                "/v1/daily?date={}&level=hard&solution=true",
+                pseudoku::calendar::Date::today()
+            )),
+        ),
+        (
+            "/v1/daily",
+            "get",
+            server.get("/v1/daily?date=2001-01-01&level=hard"),
+        ),
+        (
+            "/v1/daily",
+            "get",
+            server.get("/v1/daily?date=2999-01-01&level=hard"),
+        ),
         ("/v1/solve", "post", server.post("/v1/solve", &puzzles)),
         ("/v1/canon", "post", server.post("/v1/canon", &puzzles)),
         (
