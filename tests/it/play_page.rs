@@ -298,6 +298,11 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
             browser.wait_for("!document.getElementById('win').hidden", 5);
             let streak = browser.text("document.getElementById('win-streak').textContent");
             assert!(streak.contains("1 day"), "{streak}");
+            // Daily again the same day: no replay.
+            browser.click("#win-close");
+            browser.click("#daily");
+            let status = browser.text("document.getElementById('status').textContent");
+            assert!(status.contains("solved today's daily"), "{status}");
         }
     }
     assert_ne!(users[0], users[1]);

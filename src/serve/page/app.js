@@ -531,8 +531,8 @@
   async function onDaily() {
     const date = localDate(new Date());
     const level = $("level").value;
-    if (game !== null && game.daily === date && game.level === level && !game.solved) {
-      setStatus("This is today's daily puzzle.");
+    if (game !== null && game.daily === date && game.level === level) {
+      setStatus(game.solved ? "You have solved today's daily puzzle: come back tomorrow." : "This is today's daily puzzle.");
       return;
     }
     if (await mayLeave("Start today's daily puzzle? Your progress on this one will be lost.")) dailyPuzzle(date, level);
