@@ -24,6 +24,7 @@ mod rating;
 mod reference;
 mod reference_data;
 mod retrieval;
+mod scheduler;
 mod seeds;
 mod serve;
 mod shards;
