@@ -332,24 +332,38 @@ pub enum Daily {
     Exhausted,
 }
 
-/// The daily puzzle of `date` at the level `level` (its index `index` on `levels`): the one
-/// recorded for them; else the puzzle an export recorded for that date at that level; else,
-/// for a date from yesterday on (`today` is the server's date), a puzzle drawn among the
-/// level's unserved puzzles with a stream seeded by the date and level (the same bank gives
-/// the same puzzle), marked served. What it hands out is recorded as that date's and level's
-/// for good; a class is the daily puzzle of one date and level only. The caller holds a write
-/// transaction.
+/// The daily puzzle recorded for `date` at `level`, if one was: the puzzle, or
+/// [`Daily::Exhausted`] should its row be gone from the bank. Reads only.
+pub fn recorded_daily(
+    conn: &Connection,
+    levels: &Levels,
+    date: crate::calendar::Date,
+    level: &str,
+) -> Result<Option<Daily>, RetrieveError> {
+    let Some(id) = store::daily::recorded(conn, &date.to_string(), level)? else {
+        return Ok(None);
+    };
+    Ok(Some(by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h)))))
+}
+
+/// The daily puzzle of `date` at the level `level` (the puzzles `within` it on `levels`): the
+/// one recorded for them ([`recorded_daily`]); else the puzzle an export recorded for that
+/// date at that level; else, for a date from yesterday on (`today` is the server's date), a
+/// puzzle drawn among the level's unserved puzzles with a stream seeded by the date and level
+/// (the same bank gives the same puzzle), marked served. What it hands out is recorded as that
+/// date's and level's for good; a class is the daily puzzle of one date and level only. The
+/// caller holds a write transaction.
 pub fn daily(
     conn: &Connection,
     levels: &Levels,
     date: crate::calendar::Date,
-    (level, index): (&str, u32),
+    (level, within): (&str, Within),
     today: crate::calendar::Date,
 ) -> Result<Daily, RetrieveError> {
-    let day = date.to_string();
-    if let Some(id) = store::daily::recorded(conn, &day, level)? {
-        return Ok(by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h))));
+    if let Some(recorded) = recorded_daily(conn, levels, date, level)? {
+        return Ok(recorded);
     }
+    let day = date.to_string();
     let published = match store::batches::published(conn, &day, level)? {
         Some(id) => by_id(conn, levels, id)?,
         None => None,
@@ -362,7 +376,7 @@ pub fn daily(
             let mut rng = Rng::new(u64::from_le_bytes(
                 seed.as_bytes()[..8].try_into().expect("8 bytes"),
             ));
-            let mut draws = Draws::new(conn, levels, Within::Level(index), Recipient::Anyone)?;
+            let mut draws = Draws::new(conn, levels, within, Recipient::Anyone)?;
             loop {
                 match draws.next(&mut rng)? {
                     Some(h) if store::daily::has_class(conn, &h.key)? => continue,

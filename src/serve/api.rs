@@ -657,6 +657,17 @@ fn plays(method: &axum::http::Method, path: &str) -> bool {
     }
 }
 
+/// The bank's levels: the cached ones, else read off the async threads.
+async fn levels_now(s: &Arc<Shared>) -> Result<Arc<crate::levels::Levels>, ApiError> {
+    match s.cached_levels() {
+        Some(cached) => Ok(cached),
+        None => {
+            let s = s.clone();
+            blocking(move || Ok(s.levels()?)).await
+        }
+    }
+}
+
 /// A delivery: a puzzle of a level, band or percentile range this user has never been given,
 /// recorded as the user's before it is answered. A POST (a GET changes nothing: 405). A
 /// request whose client closes the connection before the delivery is committed is not
@@ -678,13 +689,7 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
     let sel = selector(&q)?;
     let narrowing = narrowing(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
-    let lv = match s.cached_levels() {
-        Some(cached) => cached,
-        None => {
-            let s = s.clone();
-            blocking(move || Ok(s.levels()?)).await?
-        }
-    };
+    let lv = levels_now(&s).await?;
     let within: Selection = sel
         .selection(&lv, &narrowing)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -817,32 +822,19 @@ async fn daily(State(s): State<Arc<Shared>>, Query(q): Query<DailyQuery>) -> Rep
         .level
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs level=NAME".into()))?;
     let solution = wants_solution(q.solution.as_deref())?;
-    let lv = {
-        let s = s.clone();
-        blocking(move || Ok(s.levels()?)).await?
-    };
-    let index = lv.set.index(&level).ok_or_else(|| {
-        let unknown = crate::levels::LevelsError::UnknownLevel {
-            name: level.clone(),
-            levels: lv.set.names().clone(),
-        };
-        ApiError::BadRequest(unknown.to_string())
-    })? as u32;
+    let lv = levels_now(&s).await?;
+    let within = Selector::Level(level.clone())
+        .within(&lv.set)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     // Recorded already (every request but the first of a date and level): a read.
     let found = {
-        let (s, day, level, lv) = (s.clone(), date.to_string(), level.clone(), lv.clone());
-        blocking(move || {
-            Ok(s.read(|c| match store::daily::recorded(c, &day, &level)? {
-                Some(id) => retrieve::by_id(c, &lv, id),
-                None => Ok(None),
-            })?)
-        })
-        .await?
+        let (s, level, lv) = (s.clone(), level.clone(), lv.clone());
+        blocking(move || Ok(s.read(|c| retrieve::recorded_daily(c, &lv, date, &level))?)).await?
     };
     let daily = match found {
-        Some(h) => retrieve::Daily::Puzzle(Box::new(h)),
+        Some(recorded) => recorded,
         None => s
-            .daily(date, (&level, index), lv)
+            .daily(date, (&level, within), lv)
             .await
             .map_err(|e| ApiError::Unavailable(format!("the daily puzzle: {e}")))?,
     };

@@ -98,7 +98,7 @@ enum Job {
 struct DailyAsk {
     date: crate::calendar::Date,
     level: String,
-    index: u32,
+    within: crate::store::retrieval::Within,
     levels: Arc<Levels>,
     reply: tokio::sync::oneshot::Sender<Result<crate::retrieve::Daily, String>>,
 }
@@ -218,19 +218,19 @@ impl Shared {
         answer.await.map_err(|_| "the writer stopped".to_string())?
     }
 
-    /// The daily puzzle of `date` at a level (its name and index on `levels`), found or drawn
-    /// and recorded by the writer. Awaits the commit without holding a thread.
+    /// The daily puzzle of `date` at a level (its name and its puzzles on `levels`), found or
+    /// drawn and recorded by the writer. Awaits the commit without holding a thread.
     async fn daily(
         &self,
         date: crate::calendar::Date,
-        (level, index): (&str, u32),
+        (level, within): (&str, crate::store::retrieval::Within),
         levels: Arc<Levels>,
     ) -> Result<crate::retrieve::Daily, String> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Job::Daily(DailyAsk {
             date,
             level: level.to_string(),
-            index,
+            within,
             levels,
             reply,
         }))?;
@@ -248,18 +248,11 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
 /// A daily puzzle found or drawn and recorded in a transaction of its own.
 fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<crate::retrieve::Daily, String> {
     let today = crate::calendar::Date::today();
-    store::begin_immediate(conn).map_err(|e| e.to_string())?;
-    let levels = &ask.levels;
-    match crate::retrieve::daily(conn, levels, ask.date, (&ask.level, ask.index), today) {
-        Ok(daily) => {
-            store::commit(conn).map_err(|e| e.to_string())?;
-            Ok(daily)
-        }
-        Err(e) => {
-            let _ = store::rollback(conn);
-            Err(e.to_string())
-        }
-    }
+    let level = (ask.level.as_str(), ask.within);
+    store::immediate(conn, || {
+        crate::retrieve::daily(conn, &ask.levels, ask.date, level, today)
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// The writer: takes every job waiting, commits the deliveries among them in one

@@ -9,20 +9,6 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The first of `names` found on the PATH (or an existing absolute path among them).
-fn find(names: &[&str]) -> Option<PathBuf> {
-    names.iter().find_map(|name| {
-        let path = PathBuf::from(name);
-        if path.is_absolute() {
-            return path.is_file().then_some(path);
-        }
-        let out = Command::new("which").arg(name).output().ok()?;
-        let found = String::from_utf8(out.stdout).ok()?;
-        let found = found.trim();
-        (out.status.success() && !found.is_empty()).then(|| PathBuf::from(found))
-    })
-}
-
 /// A headless chromium window of a given size, and the chromedriver that drives it; both go
 /// when it is dropped.
 pub struct Browser {
@@ -40,8 +26,14 @@ impl Browser {
     pub fn start(width: u32, height: u32) -> Option<Browser> {
         let chrome = std::env::var_os("PSEUDOKU_CHROME")
             .map(PathBuf::from)
-            .or_else(|| find(&["/usr/lib/chromium/chromium", "chromium", "google-chrome"]));
-        let driver = find(&["chromedriver"]);
+            .or_else(|| {
+                crate::common::find_program(&[
+                    "/usr/lib/chromium/chromium",
+                    "chromium",
+                    "google-chrome",
+                ])
+            });
+        let driver = crate::common::find_program(&["chromedriver"]);
         let (Some(chrome), Some(driver)) = (chrome, driver) else {
             assert!(
                 std::env::var_os("PSEUDOKU_REQUIRE_BROWSER").is_none(),
@@ -50,11 +42,7 @@ impl Browser {
             eprintln!("skipping: no chromium (apt-get install chromium chromium-driver)");
             return None;
         };
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::common::free_port();
         let driver = Command::new(driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())

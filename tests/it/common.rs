@@ -3,7 +3,7 @@
 use assert_cmd::Command;
 use rusqlite::types::FromSql;
 use rusqlite::Connection;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The `pseudoku` binary.
 pub fn pseudoku() -> Command {
@@ -134,4 +134,30 @@ pub fn serve(db: &Path, extra: &[&str]) -> (std::process::Child, String) {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
     (child, format!("http://{addr}"))
+}
+
+/// The first of `names` found on the PATH (or an existing absolute path among them).
+pub fn find_program(names: &[&str]) -> Option<PathBuf> {
+    names.iter().find_map(|name| {
+        let path = PathBuf::from(name);
+        if path.is_absolute() {
+            return path.is_file().then_some(path);
+        }
+        let out = std::process::Command::new("which")
+            .arg(name)
+            .output()
+            .ok()?;
+        let found = String::from_utf8(out.stdout).ok()?;
+        let found = found.trim();
+        (out.status.success() && !found.is_empty()).then(|| PathBuf::from(found))
+    })
+}
+
+/// A free TCP port on this machine.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }

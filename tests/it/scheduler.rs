@@ -10,14 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Whether `program` is on the PATH.
-fn has(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// The output of `sh -c script` with `env`, which must succeed.
 fn sh(script: &str, env: &[(&str, String)]) -> String {
     let out = Command::new("bash")
@@ -44,15 +36,6 @@ fn documented() -> (String, String) {
         .skip(1)
         .map(|b| b.split("```").next().expect("a closed block").to_string());
     (blocks.next().unwrap(), blocks.next().unwrap())
-}
-
-/// A free TCP port on this machine.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A one-node cluster: its configuration file; the daemons stop when it is dropped.
@@ -92,8 +75,8 @@ impl Cluster {
              SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n\
              NodeName={host} CPUs=32 State=UNKNOWN\n\
              PartitionName=main Nodes={host} Default=YES MaxTime=INFINITE State=UP\n",
-            free_port(),
-            free_port()
+            crate::common::free_port(),
+            crate::common::free_port()
         );
         std::fs::create_dir_all(state.join("state")).unwrap();
         std::fs::create_dir_all(state.join("spool")).unwrap();
@@ -138,7 +121,11 @@ const PER_LEVEL: &str = "5000";
 fn the_documented_slurm_array_resumes_a_requeued_task_and_builds_the_same_bank_as_one_machine() {
     let tools = ["munged", "slurmctld", "slurmd", "sbatch"];
     let root = sh("id -u", &[]) == "0";
-    if !root || !tools.iter().all(|t| has(t)) {
+    if !root
+        || !tools
+            .iter()
+            .all(|t| crate::common::find_program(&[t]).is_some())
+    {
         assert!(
             std::env::var_os("PSEUDOKU_REQUIRE_SLURM").is_none(),
             "PSEUDOKU_REQUIRE_SLURM is set, but Slurm cannot run here (root: {root})"
