@@ -60,6 +60,7 @@ internal! {
     export;
     fonts;
     grid;
+    history;
     hsolve;
     input;
     inventory;

@@ -346,54 +346,93 @@ pub fn recorded_daily(
     Ok(Some(by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h)))))
 }
 
-/// The daily puzzle of `date` at the level `level` (the puzzles `within` it on `levels`): the
-/// one recorded for them ([`recorded_daily`]); else the puzzle an export recorded for that
-/// date at that level; else, for a date from yesterday on (`today` is the server's date), a
-/// puzzle drawn among the level's unserved puzzles with a stream seeded by the date and level
-/// (the same bank gives the same puzzle), marked served. What it hands out is recorded as that
-/// date's and level's for good; a class is the daily puzzle of one date and level only. The
-/// caller holds a write transaction.
-pub fn daily(
+/// The puzzle a daily puzzle of `date` at the level `level` (the puzzles `within` it on
+/// `levels`) would be, when none is recorded: the puzzle an export recorded for that date at
+/// that level; else, for a date from yesterday on (`today` is the server's date), a puzzle
+/// drawn among the level's unserved puzzles with a stream seeded by the date and level (the
+/// same bank gives the same puzzle); never a class `taken` says is another date's daily
+/// puzzle. Reads only: recording it (and marking it served) is the caller's. `Err` is why
+/// there is none ([`Daily::NotRecorded`], [`Daily::Exhausted`]).
+pub fn choose_daily(
     conn: &Connection,
     levels: &Levels,
     date: crate::calendar::Date,
     (level, within): (&str, Within),
     today: crate::calendar::Date,
-) -> Result<Daily, RetrieveError> {
-    if let Some(recorded) = recorded_daily(conn, levels, date, level)? {
-        return Ok(recorded);
-    }
+    mut taken: impl FnMut(&Key) -> Result<bool, RetrieveError>,
+) -> Result<Result<Handout, Daily>, RetrieveError> {
     let day = date.to_string();
     let published = match store::batches::published(conn, &day, level)? {
         Some(id) => by_id(conn, levels, id)?,
         None => None,
     };
-    let chosen = match published {
-        Some(h) if !store::daily::has_class(conn, &h.key)? => Some(h),
-        _ if date.days() < today.days() - 1 => return Ok(Daily::NotRecorded),
-        _ => {
-            let seed = blake3::hash(format!("daily {day} {level}").as_bytes());
-            let mut rng = Rng::new(u64::from_le_bytes(
-                seed.as_bytes()[..8].try_into().expect("8 bytes"),
-            ));
-            let mut draws = Draws::new(conn, levels, within, Recipient::Anyone)?;
-            loop {
-                match draws.next(&mut rng)? {
-                    Some(h) if store::daily::has_class(conn, &h.key)? => continue,
-                    Some(h) => {
-                        store::retrieval::mark_served(conn, h.id)?;
-                        break Some(h);
-                    }
-                    None => break None,
-                }
-            }
+    match published {
+        Some(h) if !taken(&h.key)? => return Ok(Ok(h)),
+        _ if date.days() < today.days() - 1 => return Ok(Err(Daily::NotRecorded)),
+        _ => {}
+    }
+    let seed = blake3::hash(format!("daily {day} {level}").as_bytes());
+    let mut rng = Rng::new(u64::from_le_bytes(
+        seed.as_bytes()[..8].try_into().expect("8 bytes"),
+    ));
+    let mut draws = Draws::new(conn, levels, within, Recipient::Anyone)?;
+    loop {
+        match draws.next(&mut rng)? {
+            Some(h) if taken(&h.key)? => continue,
+            Some(h) => return Ok(Ok(h)),
+            None => return Ok(Err(Daily::Exhausted)),
         }
-    };
-    let Some(h) = chosen else {
-        return Ok(Daily::Exhausted);
-    };
-    store::daily::record(conn, &day, level, h.id, &h.key)?;
-    Ok(Daily::Puzzle(Box::new(h)))
+    }
+}
+
+/// The daily puzzle of `date` at the level `level` (the puzzles `within` it on `levels`): the
+/// one recorded for them ([`recorded_daily`]); else the one [`choose_daily`] chooses, marked
+/// served and recorded as that date's and level's for good; a class is the daily puzzle of
+/// one date and level only. The caller holds a write transaction.
+pub fn daily(
+    conn: &Connection,
+    levels: &Levels,
+    date: crate::calendar::Date,
+    level: (&str, Within),
+    today: crate::calendar::Date,
+) -> Result<Daily, RetrieveError> {
+    if let Some(recorded) = recorded_daily(conn, levels, date, level.0)? {
+        return Ok(recorded);
+    }
+    let taken = |key: &Key| Ok(store::daily::has_class(conn, key)?);
+    match choose_daily(conn, levels, date, level, today, taken)? {
+        Ok(h) => {
+            store::retrieval::mark_served(conn, h.id)?;
+            store::daily::record(conn, &date.to_string(), level.0, h.id, &h.key)?;
+            Ok(Daily::Puzzle(Box::new(h)))
+        }
+        Err(none) => Ok(none),
+    }
+}
+
+/// Up to `want` distinct puzzles of `within` on `levels`, each uniform among the range,
+/// whatever any history says, as rows (not yet handed out): the candidates of a delivery
+/// whose history is kept elsewhere ([`store::history::sample`]). Reads only.
+pub fn sample(
+    conn: &Connection,
+    levels: &Levels,
+    within: impl Into<Selection>,
+    want: usize,
+    rng: &mut Rng,
+) -> Result<Vec<PuzzleRow>, RetrieveError> {
+    Ok(store::history::sample(conn, levels.measure(), within, want, rng)?)
+}
+
+/// A puzzle of `within` on `levels` whose id is not among `given`, uniformly among those;
+/// `None` when `given` holds them all. Reads only.
+pub fn pick_except(
+    conn: &Connection,
+    levels: &Levels,
+    within: impl Into<Selection>,
+    given: &std::collections::HashSet<i64>,
+    rng: &mut Rng,
+) -> Result<Option<PuzzleRow>, RetrieveError> {
+    Ok(store::history::pick_except(conn, levels.measure(), within, given, rng)?)
 }
 
 /// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from

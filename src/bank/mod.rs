@@ -93,6 +93,13 @@ pub mod levels {
     pub use crate::store::settings::{levels as stored_levels, reference_description};
 }
 
+/// A fleet's shared history in PostgreSQL (`history export|import`, `serve --history`).
+pub mod history {
+    pub use crate::history::{
+        export, import, BankIdentity, Binding, DailyRow, Delivery, HistoryError, Moved, Postgres,
+    };
+}
+
 /// Handing out a bank's puzzles (`get`).
 pub mod retrieve {
     pub use crate::retrieve::{

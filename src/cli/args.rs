@@ -143,6 +143,10 @@ pub enum Command {
     /// The seed library: mine seeds, import them, list them.
     #[command(subcommand)]
     Seeds(SeedsCommand),
+    /// A fleet's shared history in PostgreSQL (`serve --history`): move a bank's per-user
+    /// history and daily puzzles there, or back.
+    #[command(subcommand)]
+    History(HistoryCommand),
     /// Put served puzzles back: `get` and exports can hand them out again.
     ///
     /// Clears the served mark of each puzzle and forgets the export records `export --replace`
@@ -731,6 +735,34 @@ pub enum SeedsCommand {
     List(ListArgs),
 }
 
+/// The `history` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Copy the bank's per-user history and daily puzzles into a fleet's PostgreSQL history
+    /// (creating its schema): before its servers start with --history, so that no user gets
+    /// again what the single server gave. Rows there already are kept; it can run again.
+    Export(HistoryArgs),
+    /// Copy a fleet's PostgreSQL history (per-user deliveries and daily puzzles) into the
+    /// bank, in one transaction: back to one server, or before an export, so that no daily
+    /// puzzle the site showed is printed (each is marked served). Rows there already are kept.
+    Import(HistoryArgs),
+}
+
+/// Arguments of `pseudoku history export` and `history import`.
+#[derive(Debug, clap::Args)]
+pub struct HistoryArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The fleet's history: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.
+    #[arg(value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    pub url: String,
+    /// Go on when the history was recorded against another bank (or a larger copy of this
+    /// one), recording this bank as the history's.
+    #[arg(long)]
+    pub rebind: bool,
+}
+
 /// Which seeds: a bank's (its seed library and imports) or a library file's.
 #[derive(Debug, clap::Args)]
 pub struct LibraryArg {
@@ -888,8 +920,18 @@ pub struct ServeArgs {
     pub rng_seed: u64,
     /// Serve a bank that cannot be written (a read-only copy): every read, no delivery
     /// (POST /v1/puzzles/next answers 503). Without it, such a bank is refused.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "history")]
     pub read_only: bool,
+    /// Record deliveries and daily puzzles in a fleet's PostgreSQL history
+    /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead of the bank, which is then
+    /// only read: several servers, each on a copy of one bank, never give a user a class twice.
+    /// The schema is created or updated at start; a bank other than the history's is refused.
+    #[arg(long, value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    pub history: Option<String>,
+    /// With --history: serve even when the history was recorded against another bank (or a
+    /// larger copy of this one), recording this bank as the history's.
+    #[arg(long, requires = "history")]
+    pub history_rebind: bool,
     /// Open connections at most; more are closed at once.
     #[arg(long, value_name = "N", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]

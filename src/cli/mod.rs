@@ -105,6 +105,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Stats(a) => run_stats(&a),
         Command::Export(a) => run_export(&a),
         Command::Book(a) => run_book(&a),
+        Command::History(HistoryCommand::Export(a)) => run_history(&a, true),
+        Command::History(HistoryCommand::Import(a)) => run_history(&a, false),
         Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
         Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
@@ -271,6 +273,8 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         },
         request_time: secs(args.request_timeout),
         read_only: args.read_only,
+        history: args.history.clone(),
+        history_rebind: args.history_rebind,
         cors: args.cors.clone(),
     };
     bank::serve::run(&opts, |addr| {
@@ -279,6 +283,8 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
             args.db.display(),
             if args.read_only {
                 " (read-only: no deliveries)"
+            } else if args.history.is_some() {
+                " (deliveries recorded in the fleet's history)"
             } else {
                 ""
             }
@@ -286,6 +292,33 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
     })
     .with_context(|| format!("serving {}", args.db.display()))?;
     warn!("pseudoku: stopped");
+    Ok(Outcome::Success)
+}
+
+fn run_history(args: &HistoryArgs, export: bool) -> anyhow::Result<Outcome> {
+    let moved = if export {
+        bank::history::export(&args.db, &args.url, args.rebind)
+    } else {
+        bank::history::import(&args.db, &args.url, args.rebind)
+    }
+    .with_context(|| format!("history {}", if export { "export" } else { "import" }))?;
+    let (from, to) = if export {
+        (args.db.display().to_string(), "the history".to_string())
+    } else {
+        ("the history".to_string(), args.db.display().to_string())
+    };
+    say!(
+        "{from} -> {to}: {} deliveries ({} new), {} daily puzzles ({} new){}",
+        moved.deliveries,
+        moved.deliveries_added,
+        moved.daily,
+        moved.daily_added,
+        match moved.binding {
+            bank::history::Binding::New => "; the history now records this bank",
+            bank::history::Binding::Rebound => "; the history now records this bank (rebound)",
+            bank::history::Binding::Same => "",
+        }
+    );
     Ok(Outcome::Success)
 }
 

@@ -38,7 +38,10 @@ pub const MAX_RATE: usize = 50;
 pub const MAX_TIME: Duration = Duration::from_secs(10);
 /// Deliveries tried before a draw gives up (each retry follows a race with another request
 /// of the same user).
-const DRAW_RETRIES: usize = 8;
+pub(super) const DRAW_RETRIES: usize = 8;
+
+/// How long `/healthz` waits for a fleet's history to answer.
+const HISTORY_PING: Duration = Duration::from_secs(2);
 
 /// How many `rate`, `solve` or `canon` lists run at once (each can take a thread for a
 /// second); the others wait their turn.
@@ -318,7 +321,7 @@ async fn guard(
 }
 
 /// Runs blocking work (the bank, CPU) off the async threads, within [`MAX_TIME`].
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let work = tokio::task::spawn_blocking(f);
@@ -352,11 +355,26 @@ pub struct Health {
     (status = 503, description = "not ready: the reason says why", body = Health)
 ))]
 async fn healthz(State(s): State<Arc<Shared>>) -> Response {
-    let found = blocking(move || {
+    let fleet = s.fleet.clone();
+    let mut found = blocking(move || {
         let deliveries = !s.health.read_only();
         Ok((s.read(|c| Ok::<_, store::StoreError>(s.health.check(c)))?, deliveries))
     })
     .await;
+    // A fleet's server delivers only while its history answers.
+    if let (Some(pg), Ok((bank @ Ok(()), _))) = (fleet, &mut found) {
+        match tokio::time::timeout(HISTORY_PING, pg.ping()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => *bank = Err(e.to_string()),
+            Err(_) => {
+                *bank = Err(format!(
+                    "the history at {} did not answer within {} s",
+                    pg.at(),
+                    HISTORY_PING.as_secs()
+                ))
+            }
+        }
+    }
     let (status, health) = match found {
         Ok((Ok(()), deliveries)) => (
             StatusCode::OK,
@@ -693,9 +711,30 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
     let within: Selection = sel
         .selection(&lv, &narrowing)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let drawn = match s.fleet.clone() {
+        Some(pg) => super::fleet::deliver(&s, &pg, &user, lv.clone(), within).await?,
+        None => deliver(&s, &user, lv.clone(), within).await?,
+    };
+    match drawn {
+        Some(h) => Ok(Json(PuzzleView::of(h, solution))),
+        None => Err(ApiError::NotFound(format!(
+            "user {user} has had every puzzle of {}",
+            sel.describe(&lv, &narrowing)
+        ))),
+    }
+}
+
+/// A puzzle of `within` whose class `user` has never been given, recorded in the bank's
+/// history by the writer before it is answered; `None` when the user has had them all.
+async fn deliver(
+    s: &Arc<Shared>,
+    user: &str,
+    lv: Arc<crate::levels::Levels>,
+    within: Selection,
+) -> Result<Option<Handout>, ApiError> {
     for _ in 0..DRAW_RETRIES {
         let drawn = {
-            let (s, user, lv) = (s.clone(), user.clone(), lv.clone());
+            let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
             blocking(move || {
                 let mut rng = s.rng();
                 Ok(s.read(|c| {
@@ -705,16 +744,13 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
             .await?
         };
         let Some(h) = drawn else {
-            return Err(ApiError::NotFound(format!(
-                "user {user} has had every puzzle of {}",
-                sel.describe(&lv, &narrowing)
-            )));
+            return Ok(None);
         };
-        if s.record(&user, h.key, h.id)
+        if s.record(user, h.key, h.id)
             .await
             .map_err(|e| ApiError::Unavailable(format!("recording: {e}")))?
         {
-            return Ok(Json(PuzzleView::of(h, solution)));
+            return Ok(Some(h));
         }
     }
     Err(ApiError::Conflict)
@@ -826,14 +862,25 @@ async fn daily(State(s): State<Arc<Shared>>, Query(q): Query<DailyQuery>) -> Rep
     let within = Selector::Level(level.clone())
         .within(&lv.set)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    // Recorded already (every request but the first of a date and level): a read.
-    let found = {
-        let (s, level, lv) = (s.clone(), level.clone(), lv.clone());
-        blocking(move || Ok(s.read(|c| retrieve::recorded_daily(c, &lv, date, &level))?)).await?
+    // One daily puzzle per level, however a request spells its name (`hard`, `Hard`).
+    let level = match within {
+        store::retrieval::Within::Level(i) => lv.set.name(i as usize).map_or(level, str::to_string),
+        _ => level,
     };
-    let daily = match found {
-        Some(recorded) => recorded,
-        None => s
+    // Recorded already (every request but the first of a date and level): a read. A fleet's
+    // daily puzzles are in its history.
+    let found = match s.fleet {
+        Some(_) => None,
+        None => {
+            let (s, level, lv) = (s.clone(), level.clone(), lv.clone());
+            blocking(move || Ok(s.read(|c| retrieve::recorded_daily(c, &lv, date, &level))?))
+                .await?
+        }
+    };
+    let daily = match (found, s.fleet.clone()) {
+        (Some(recorded), _) => recorded,
+        (None, Some(pg)) => super::fleet::daily(&s, &pg, date, (&level, within), lv).await?,
+        (None, None) => s
             .daily(date, (&level, within), lv)
             .await
             .map_err(|e| ApiError::Unavailable(format!("the daily puzzle: {e}")))?,

@@ -1,7 +1,8 @@
 //! Whether the server can do its job, for `/healthz`: it can take deliveries only when its last
 //! commit did not fail, the bank's indexes are in place (without them nothing in the bank
 //! stops a second row of a class, and draws by rating scan the table) and the bank's disk has
-//! room. A server started `--read-only` takes none, by design, and is healthy for reads.
+//! room (or, for a fleet's server, its history answers). A server started `--read-only` takes
+//! none, by design, and is healthy for reads.
 
 use crate::store::{self, StoreError};
 use rusqlite::Connection;
@@ -20,6 +21,8 @@ const TTL: Duration = Duration::from_secs(1);
 pub struct Health {
     db: PathBuf,
     read_only: bool,
+    /// Whether deliveries are written to the bank (not to a fleet's history).
+    in_bank: bool,
     /// Why the last commit of deliveries failed, until one succeeds.
     last_write: Mutex<Option<String>>,
     /// The last finding, and when it was made.
@@ -27,11 +30,13 @@ pub struct Health {
 }
 
 impl Health {
-    /// The health of a server of the bank `db` (`read_only`: one that records nothing).
-    pub fn new(db: PathBuf, read_only: bool) -> Health {
+    /// The health of a server of the bank `db` (`read_only`: one that records nothing;
+    /// `in_bank`: one that records deliveries in the bank, not in a fleet's history).
+    pub fn new(db: PathBuf, read_only: bool, in_bank: bool) -> Health {
         Health {
             db,
             read_only,
+            in_bank,
             last_write: Mutex::new(None),
             found: Mutex::new(None),
         }
@@ -45,6 +50,15 @@ impl Health {
     /// The writer's report of a commit: `failed` with its error, or succeeded.
     pub fn wrote(&self, failed: Option<&StoreError>) {
         *self.last_write.lock().expect("health") = failed.map(ToString::to_string);
+    }
+
+    /// A fleet's server's report of a delivery: `failed` with the history's error, or
+    /// recorded.
+    pub fn wrote_history(&self, failed: Option<String>) {
+        let mut last = self.last_write.lock().expect("health");
+        if *last != failed {
+            *last = failed;
+        }
     }
 
     /// Whether the server can take deliveries (read-only: serve reads), and if not why, as
@@ -74,6 +88,9 @@ impl Health {
         }
         if let Some(e) = &*self.last_write.lock().expect("health") {
             return Err(format!("the last deliveries could not be recorded: {e}"));
+        }
+        if !self.in_bank {
+            return Ok(());
         }
         match store::free_bytes(&self.db) {
             Some(free) if free < MIN_FREE_BYTES => Err(format!(

@@ -8,12 +8,17 @@
 //! without holding a thread. A delivery is answered only once committed, so a stopped server
 //! (SIGTERM, Ctrl-C: in-flight requests are drained) has recorded every puzzle it handed out.
 //!
+//! A fleet (`--history postgres://...`): several servers, each on its own copy of one bank
+//! (only read), record deliveries and daily puzzles in one PostgreSQL history (`fleet`), whose
+//! uniqueness constraints decide races between them; no writer thread, no checkpoints.
+//!
 //! The log: a checkpointer thread copies it into the bank every 100 ms (passive: it never
 //! waits for readers or the writer). Under steady deliveries the log would never start over,
 //! so past `WAL_FRAMES` the writer checkpoints its tail between two commits and the next
 //! commit starts it over.
 
 mod api;
+mod fleet;
 mod health;
 mod listen;
 mod metrics;
@@ -54,6 +59,12 @@ pub struct ServeOptions {
     pub request_time: std::time::Duration,
     /// Serve without recording deliveries (a bank that cannot be written: a read-only copy).
     pub read_only: bool,
+    /// A fleet's shared history (`postgres://USER@HOST:PORT/DATABASE`) in which deliveries
+    /// and daily puzzles are recorded instead of the bank, which is then only read.
+    pub history: Option<String>,
+    /// Record this bank as the history's bank when the history was recorded against another
+    /// (or a larger copy of this one), instead of refusing to start.
+    pub history_rebind: bool,
     /// The web origins whose pages may call the API (`https://app.example.com`; `*`: any):
     /// preflights are answered and the CORS headers set. Empty: none (the default).
     pub cors: Vec<String>,
@@ -68,6 +79,9 @@ pub enum ServeError {
     /// The bank could not be set up for serving.
     #[error("{0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The fleet's history could not be used.
+    #[error(transparent)]
+    History(#[from] crate::history::HistoryError),
     /// The address could not be bound, or the runtime failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -129,6 +143,8 @@ struct Shared {
     health: health::Health,
     /// The longest a request may take.
     request_time: std::time::Duration,
+    /// A fleet's shared history, where deliveries and daily puzzles are recorded.
+    fleet: Option<crate::history::Postgres>,
 }
 
 /// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
@@ -347,14 +363,35 @@ fn writer_loop(
 /// commits the deliveries it has answered, and returns.
 pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     let write_conn = store::open_existing(&opts.db)?;
+    // A fleet's server records in the history: the bank is only read.
+    let in_bank = !opts.read_only && opts.history.is_none();
     if let Err(reason) = store::can_write(&write_conn) {
-        if !opts.read_only {
+        if in_bank {
             return Err(ServeError::ReadOnly {
                 db: opts.db.clone(),
                 reason,
             });
         }
     }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("pseudoku-serve")
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()?;
+    // A fleet's history: its schema brought up to date and this bank checked against the
+    // one it was recorded against, before anything is served.
+    let fleet = match &opts.history {
+        Some(url) => {
+            let pg = crate::history::Postgres::connect(url, crate::history::CONNECTIONS)?;
+            let bank = crate::history::BankIdentity::of(&write_conn)?;
+            runtime.block_on(async {
+                pg.migrate().await?;
+                pg.bind(&bank, opts.history_rebind).await
+            })?;
+            Some(pg)
+        }
+        None => None,
+    };
     let mut readers = Vec::new();
     for _ in 0..opts.readers.max(1) {
         readers.push(store::open_existing(&opts.db)?);
@@ -372,9 +409,9 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     let checkpoints = store::open_existing(&opts.db)?;
     let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let metrics = Arc::new(metrics::Metrics::default());
-    let health = health::Health::new(opts.db.clone(), opts.read_only);
-    // A read-only server records nothing: no writer, no checkpoints.
-    let checkpointer = (!opts.read_only).then(|| {
+    let health = health::Health::new(opts.db.clone(), opts.read_only, in_bank);
+    // A read-only server, or a fleet's, writes nothing to the bank: no writer, no checkpoints.
+    let checkpointer = in_bank.then(|| {
         let (stopping, metrics) = (stopping.clone(), metrics.clone());
         std::thread::Builder::new()
             .name("pseudoku-checkpoint".into())
@@ -406,7 +443,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     let shared = Arc::new(Shared {
         readers: Mutex::new(readers),
         db: opts.db.clone(),
-        writer: Mutex::new((!opts.read_only).then_some(tx)),
+        writer: Mutex::new(in_bank.then_some(tx)),
         token: opts.token.clone(),
         page_token: opts.page_token.clone(),
         rng_seed: opts.rng_seed,
@@ -415,8 +452,9 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         levels: Mutex::new(None),
         health,
         request_time: opts.request_time,
+        fleet,
     });
-    let writer = if opts.read_only {
+    let writer = if !in_bank {
         None
     } else {
         let shared = shared.clone();
@@ -426,11 +464,6 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
                 .spawn(move || writer_loop(write_conn, inbox, &shared.metrics, &shared.health))?,
         )
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("pseudoku-serve")
-        .max_blocking_threads(BLOCKING_THREADS)
-        .build()?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);

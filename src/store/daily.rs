@@ -32,3 +32,53 @@ pub fn record(conn: &Connection, date: &str, level: &str, puzzle_id: i64, key: &
         .execute(params![date, level, puzzle_id, &key.0[..]])?;
     Ok(n == 1)
 }
+
+/// One daily puzzle, as the bank and a fleet's history keep it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyRow {
+    /// Its date, `YYYY-MM-DD`.
+    pub day: String,
+    /// Its level's name.
+    pub level: String,
+    /// The puzzle's id in the bank.
+    pub puzzle_id: i64,
+    /// Its class.
+    pub key: Key,
+}
+
+/// Every daily puzzle of the bank, by date and level.
+pub fn all(conn: &Connection) -> Result<Vec<DailyRow>> {
+    let mut stmt =
+        conn.prepare("SELECT date, level, puzzle_id, canon_key FROM daily ORDER BY date, level")?;
+    let rows = stmt.query_map([], |r| {
+        let key: Vec<u8> = r.get(3)?;
+        Ok(DailyRow {
+            day: r.get(0)?,
+            level: r.get(1)?,
+            puzzle_id: r.get(2)?,
+            key: Key(key
+                .try_into()
+                .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(3, 0))?),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Adds `rows` to the bank's daily puzzles, each only when the bank's puzzle of that id is of
+/// that class (a row recorded against another bank is skipped) and its date and level and its
+/// class are free; each added puzzle is marked served. How many were added. The caller holds
+/// a write transaction.
+pub fn add(conn: &Connection, rows: &[DailyRow]) -> Result<u64> {
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO daily (date, level, puzzle_id, canon_key) \
+         SELECT ?1, ?2, id, canon_key FROM puzzles WHERE id = ?3 AND canon_key = ?4",
+    )?;
+    let mut added = 0;
+    for r in rows {
+        if insert.execute(params![r.day, r.level, r.puzzle_id, &r.key.0[..]])? == 1 {
+            super::retrieval::mark_served(conn, r.puzzle_id)?;
+            added += 1;
+        }
+    }
+    Ok(added)
+}

@@ -107,3 +107,119 @@ pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) ->
         .execute(rusqlite::params![user, &canon_key.0[..], puzzle_id])?;
     Ok(n == 1)
 }
+
+/// One delivery of the per-user history, as the bank and a fleet's history keep it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// The app's user id.
+    pub user: String,
+    /// The class given.
+    pub key: Key,
+    /// The puzzle's id in the bank.
+    pub puzzle_id: i64,
+    /// When, `YYYY-MM-DDTHH:MM:SS.SSSZ` in UTC.
+    pub given_at: String,
+}
+
+/// Every delivery of the bank's per-user history, by user and time.
+pub fn all(conn: &Connection) -> Result<Vec<Delivery>> {
+    let mut stmt = conn.prepare(
+        "SELECT user, canon_key, puzzle_id, given_at FROM user_history \
+         ORDER BY user, given_at, puzzle_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let key: Vec<u8> = r.get(1)?;
+        Ok(Delivery {
+            user: r.get(0)?,
+            key: Key(key.try_into().map_err(|_| {
+                rusqlite::Error::IntegralValueOutOfRange(1, 0)
+            })?),
+            puzzle_id: r.get(2)?,
+            given_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Adds `rows` to the bank's per-user history, keeping any row there for a user and class;
+/// how many were added. The caller holds a write transaction.
+pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<u64> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id, given_at) \
+         VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    let mut added = 0;
+    for d in rows {
+        added += stmt.execute(rusqlite::params![d.user, &d.key.0[..], d.puzzle_id, d.given_at])?
+            as u64;
+    }
+    Ok(added)
+}
+
+/// Up to `want` distinct puzzles of `within` (measured by `measure`), each uniform among the
+/// range, from at most `TRIES` random ids of the table's span, whatever any history says:
+/// the candidates of a draw whose history is kept elsewhere (a fleet's), which keeps the
+/// first its history has not given. Reads only.
+pub fn sample(
+    conn: &Connection,
+    measure: Measure,
+    within: impl Into<Selection>,
+    want: usize,
+    rng: &mut Rng,
+) -> Result<Vec<PuzzleRow>> {
+    let within = within.into();
+    let (cond, params) = within.any_condition(measure);
+    let by_id = format!(
+        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond}",
+        row_columns(measure.rating),
+        params.len() + 1
+    );
+    let (lo, hi): (Option<i64>, Option<i64>) =
+        conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(Vec::new());
+    };
+    let Ok(span) = u32::try_from(hi - lo + 1) else {
+        return Ok(Vec::new());
+    };
+    let mut stmt = conn.prepare_cached(&by_id)?;
+    let mut found: Vec<PuzzleRow> = Vec::with_capacity(want);
+    for _ in 0..TRIES {
+        if found.len() >= want {
+            break;
+        }
+        let id = lo + i64::from(rng.below(span));
+        if found.iter().any(|r| r.id == id) {
+            continue;
+        }
+        let mut p = params.clone();
+        p.push(id.into());
+        if let Some(row) = first_row(&mut stmt.query(params_from_iter(p))?, measure.rating)? {
+            found.push(row);
+        }
+    }
+    Ok(found)
+}
+
+/// A puzzle of `within` whose id is not among `given`, uniformly among those (the range's
+/// ids listed through its index, less `given`); `None` when `given` holds them all. Reads
+/// only.
+pub fn pick_except(
+    conn: &Connection,
+    measure: Measure,
+    within: impl Into<Selection>,
+    given: &std::collections::HashSet<i64>,
+    rng: &mut Rng,
+) -> Result<Option<PuzzleRow>> {
+    let within = within.into();
+    let (list_cond, params) = within.any_list_condition(measure);
+    let ids: Vec<i64> = conn
+        .prepare_cached(&format!("SELECT id FROM puzzles WHERE {list_cond}"))?
+        .query_map(params_from_iter(params), |r| r.get(0))?
+        .filter(|id| id.as_ref().map_or(true, |id| !given.contains(id)))
+        .collect::<rusqlite::Result<_>>()?;
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    super::retrieval::by_id(conn, measure.rating, ids[rng.index(ids.len())])
+}

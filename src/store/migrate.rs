@@ -68,6 +68,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0021_export_mixes.sql"),
     sql_file!("0022_reprints.sql"),
     sql_file!("0023_daily.sql"),
+    sql_file!("0024_bank_id.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

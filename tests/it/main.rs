@@ -12,6 +12,7 @@ mod cli;
 mod difficulty;
 mod docs;
 mod export;
+mod fleet;
 mod grid;
 mod hint;
 mod hint_examples;

@@ -1,0 +1,573 @@
+//! A fleet's shared history in PostgreSQL (`serve --history postgres://...`, `history
+//! export|import`): the classes each app user has been given and the site's daily puzzles,
+//! recorded by every server of one bank, so that any server can answer any user. Owns all of
+//! the project's PostgreSQL: the schema (an append-only list of files, `migrations/postgres/`,
+//! the version their count), the connection pool, the bank identity check, and every query.
+//!
+//! The puzzles stay in each server's own copy of the bank file (read-only data); a puzzle id
+//! means the same row in every copy of one bank, which the identity check makes sure of.
+
+mod transfer;
+
+pub use transfer::{export, import, Moved};
+
+use crate::canon::Key;
+pub use crate::store::daily::DailyRow;
+pub use crate::store::history::Delivery;
+
+use crate::store::{self, StoreError};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use rusqlite::Connection;
+use std::collections::HashSet;
+use std::time::Duration;
+use tokio_postgres::NoTls;
+
+/// The schema's files, in order. Append only; never edit a shipped one.
+const MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_history.sql",
+    include_str!("../../migrations/postgres/0001_history.sql"),
+)];
+
+/// The schema version this program writes: the number of files in [`MIGRATIONS`].
+pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
+
+/// The advisory lock that servers starting together take to create or migrate the schema
+/// one at a time ("pseudoku" in ASCII).
+const SCHEMA_LOCK: i64 = 0x7073_6575_646f_6b75;
+
+/// Connections a server keeps to the history at most.
+pub const CONNECTIONS: usize = 16;
+
+/// How long a connection may take to open, and a request may wait for a free one.
+const WAIT: Duration = Duration::from_secs(5);
+
+/// Why the history could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// The address is not a PostgreSQL connection address.
+    #[error(
+        "bad history address {url:?}: {reason} (expected postgres://USER@HOST:PORT/DATABASE)"
+    )]
+    Address {
+        /// The address given, its password hidden.
+        url: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// PostgreSQL refused or failed a request.
+    #[error("the history at {at}: {source}")]
+    Postgres {
+        /// The history's address, its password hidden.
+        at: String,
+        /// What PostgreSQL or the connection said.
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// No connection could be had.
+    #[error("the history at {at}: no connection: {reason}")]
+    Pool {
+        /// The history's address, its password hidden.
+        at: String,
+        /// Why.
+        reason: String,
+    },
+    /// A newer pseudoku made the schema.
+    #[error(
+        "the history at {at} has schema version {found}, newer than this program's {known}: \
+         use the newer pseudoku"
+    )]
+    Newer {
+        /// The history's address.
+        at: String,
+        /// The schema's version.
+        found: i32,
+        /// This program's.
+        known: i32,
+    },
+    /// The history was recorded against another bank, or a larger copy of this one.
+    #[error(
+        "the history at {at} was recorded against bank {recorded} with {recorded_puzzles} \
+         puzzles; this is bank {bank} with {puzzles}: {advice}"
+    )]
+    OtherBank {
+        /// The history's address.
+        at: String,
+        /// The bank id the history holds.
+        recorded: String,
+        /// How many puzzles a copy it was recorded against had.
+        recorded_puzzles: i64,
+        /// This bank's id.
+        bank: String,
+        /// This bank's puzzles.
+        puzzles: i64,
+        /// What to do.
+        advice: &'static str,
+    },
+    /// The bank.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The runtime could not start.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The history's result type.
+pub type Result<T> = std::result::Result<T, HistoryError>;
+
+/// A bank's identity as the history records it: the id every copy of its file keeps, and how
+/// many puzzles this copy holds (a bank only grows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankIdentity {
+    /// The bank's id (its `bank_id` setting).
+    pub id: String,
+    /// Its puzzles.
+    pub puzzles: i64,
+}
+
+impl BankIdentity {
+    /// The identity of the open bank `conn`.
+    pub fn of(conn: &Connection) -> Result<BankIdentity> {
+        let id = store::settings::get(conn, "bank_id")?
+            .expect("every migrated bank has an id (migration 0024)");
+        let puzzles = i64::try_from(store::puzzles::count(conn)?).unwrap_or(i64::MAX);
+        Ok(BankIdentity { id, puzzles })
+    }
+}
+
+/// How a bank stands against the history ([`Postgres::bind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The history was empty: this bank is now its bank.
+    New,
+    /// The same bank, as large as the history has seen or larger (a refreshed copy).
+    Same,
+    /// Another bank, or an older copy, recorded as the history's bank because it was asked.
+    Rebound,
+}
+
+/// The history's address with any password hidden, for messages.
+fn redact(url: &str) -> String {
+    if !url.contains("://") {
+        // The key=value form: hide the value of `password`.
+        return url
+            .split_whitespace()
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                _ => kv.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// A key from the 32 bytes PostgreSQL holds.
+fn key_of(bytes: &[u8]) -> Key {
+    Key(bytes
+        .try_into()
+        .expect("the schema keeps 32-byte keys (a CHECK constraint)"))
+}
+
+/// A pool of connections to a fleet's history.
+#[derive(Clone)]
+pub struct Postgres {
+    pool: Pool,
+    at: String,
+}
+
+impl Postgres {
+    /// A pool of at most `connections` connections to the PostgreSQL database at `url`
+    /// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, or the key=value form); opens none
+    /// until one is needed. Plain TCP or a Unix socket: no TLS.
+    pub fn connect(url: &str, connections: usize) -> Result<Postgres> {
+        let at = redact(url);
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|e: tokio_postgres::Error| HistoryError::Address {
+                url: at.clone(),
+                reason: e.to_string(),
+            })?;
+        if config.get_hosts().is_empty() {
+            return Err(HistoryError::Address {
+                url: at,
+                reason: "no host".into(),
+            });
+        }
+        config.connect_timeout(WAIT);
+        config.application_name("pseudoku");
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(connections.max(1))
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(WAIT))
+            .create_timeout(Some(WAIT))
+            .build()
+            .map_err(|e| HistoryError::Pool {
+                at: at.clone(),
+                reason: e.to_string(),
+            })?;
+        Ok(Postgres { pool, at })
+    }
+
+    /// The history's address, its password hidden.
+    pub fn at(&self) -> &str {
+        &self.at
+    }
+
+    fn failed(&self) -> impl Fn(tokio_postgres::Error) -> HistoryError + '_ {
+        |source| HistoryError::Postgres {
+            at: self.at.clone(),
+            source,
+        }
+    }
+
+    /// A connection from the pool.
+    async fn client(&self) -> Result<deadpool_postgres::Object> {
+        self.pool.get().await.map_err(|e| match e {
+            deadpool_postgres::PoolError::Backend(source) => HistoryError::Postgres {
+                at: self.at.clone(),
+                source,
+            },
+            other => HistoryError::Pool {
+                at: self.at.clone(),
+                reason: other.to_string(),
+            },
+        })
+    }
+
+    /// Whether the history answers (`SELECT 1`).
+    pub async fn ping(&self) -> Result<()> {
+        let client = self.client().await?;
+        client.simple_query("SELECT 1").await.map_err(self.failed())?;
+        Ok(())
+    }
+
+    /// Brings the schema up to date: creates it in an empty database, applies the files this
+    /// program has and the database has not, each in the one transaction that records its
+    /// version; refuses a schema newer than this program's. Servers starting together take
+    /// turns (an advisory lock). Returns the version.
+    pub async fn migrate(&self) -> Result<i32> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(self.failed())?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+            .await
+            .map_err(self.failed())?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS pseudoku_schema (
+                 version INTEGER PRIMARY KEY,
+                 name TEXT NOT NULL,
+                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+        )
+        .await
+        .map_err(self.failed())?;
+        let found: i32 = tx
+            .query_one("SELECT COALESCE(MAX(version), 0) FROM pseudoku_schema", &[])
+            .await
+            .map_err(self.failed())?
+            .get(0);
+        if found > SCHEMA_VERSION {
+            return Err(HistoryError::Newer {
+                at: self.at.clone(),
+                found,
+                known: SCHEMA_VERSION,
+            });
+        }
+        for (version, (name, sql)) in (1..).zip(MIGRATIONS).skip(found as usize) {
+            tx.batch_execute(sql).await.map_err(self.failed())?;
+            tx.execute(
+                "INSERT INTO pseudoku_schema (version, name) VALUES ($1, $2)",
+                &[&version, name],
+            )
+            .await
+            .map_err(self.failed())?;
+        }
+        tx.commit().await.map_err(self.failed())?;
+        Ok(SCHEMA_VERSION)
+    }
+
+    /// Checks `bank` against the bank the history was recorded against: an empty history
+    /// takes it; the same bank with as many puzzles or more (a refreshed copy) is the same (the
+    /// count recorded grows); another bank, or a copy with fewer puzzles than a server has
+    /// had, is refused unless `rebind`, which records `bank` as the history's bank.
+    pub async fn bind(&self, bank: &BankIdentity, rebind: bool) -> Result<Binding> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(self.failed())?;
+        let row = tx
+            .query_opt(
+                "SELECT bank_id, puzzles FROM pseudoku_bank FOR UPDATE",
+                &[],
+            )
+            .await
+            .map_err(self.failed())?;
+        let binding = match row {
+            None => {
+                tx.execute(
+                    "INSERT INTO pseudoku_bank (bank_id, puzzles) VALUES ($1, $2)",
+                    &[&bank.id, &bank.puzzles],
+                )
+                .await
+                .map_err(self.failed())?;
+                Binding::New
+            }
+            Some(row) => {
+                let (recorded, recorded_puzzles): (String, i64) = (row.get(0), row.get(1));
+                let same = recorded == bank.id;
+                if same && bank.puzzles >= recorded_puzzles {
+                    tx.execute(
+                        "UPDATE pseudoku_bank SET puzzles = $1, recorded_at = now()",
+                        &[&bank.puzzles],
+                    )
+                    .await
+                    .map_err(self.failed())?;
+                    Binding::Same
+                } else if rebind {
+                    tx.execute(
+                        "UPDATE pseudoku_bank SET bank_id = $1, puzzles = $2, recorded_at = now()",
+                        &[&bank.id, &bank.puzzles],
+                    )
+                    .await
+                    .map_err(self.failed())?;
+                    Binding::Rebound
+                } else {
+                    return Err(HistoryError::OtherBank {
+                        at: self.at.clone(),
+                        recorded,
+                        recorded_puzzles,
+                        bank: bank.id.clone(),
+                        puzzles: bank.puzzles,
+                        advice: if same {
+                            "this copy of the bank is older than one a server had: copy the \
+                             bank again (or rebind: serve --history-rebind, history \
+                             export|import --rebind)"
+                        } else {
+                            "give every server a copy of the same bank (or record this bank \
+                             as the history's: serve --history-rebind, history export|import \
+                             --rebind; classes stay classes, so users still get none twice)"
+                        },
+                    });
+                }
+            }
+        };
+        tx.commit().await.map_err(self.failed())?;
+        Ok(binding)
+    }
+
+    /// The classes among `keys` that `user` has been given.
+    pub async fn had(&self, user: &str, keys: &[Key]) -> Result<HashSet<Key>> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT canon_key FROM pseudoku_user_history \
+                 WHERE user_id = $1 AND canon_key = ANY($2)",
+            )
+            .await
+            .map_err(self.failed())?;
+        let keys: Vec<&[u8]> = keys.iter().map(|k| &k.0[..]).collect();
+        let rows = client
+            .query(&stmt, &[&user, &keys])
+            .await
+            .map_err(self.failed())?;
+        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+    }
+
+    /// The ids of the puzzles `user` has been given.
+    pub async fn given_ids(&self, user: &str) -> Result<HashSet<i64>> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT puzzle_id FROM pseudoku_user_history WHERE user_id = $1")
+            .await
+            .map_err(self.failed())?;
+        let rows = client.query(&stmt, &[&user]).await.map_err(self.failed())?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Records that `user` was given puzzle `puzzle_id` of class `key`; false (changing
+    /// nothing) when the user had that class, given by this server or another.
+    pub async fn record(&self, user: &str, key: &Key, puzzle_id: i64) -> Result<bool> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
+                 VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            )
+            .await
+            .map_err(self.failed())?;
+        let n = client
+            .execute(&stmt, &[&user, &&key.0[..], &puzzle_id])
+            .await
+            .map_err(self.failed())?;
+        Ok(n == 1)
+    }
+
+    /// The puzzle recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level`, if any.
+    pub async fn daily(&self, day: &str, level: &str) -> Result<Option<i64>> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT puzzle_id FROM pseudoku_daily WHERE day = $1 AND level = $2")
+            .await
+            .map_err(self.failed())?;
+        let row = client
+            .query_opt(&stmt, &[&day, &level])
+            .await
+            .map_err(self.failed())?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    /// Every class that is some date's and level's daily puzzle.
+    pub async fn daily_classes(&self) -> Result<HashSet<Key>> {
+        let client = self.client().await?;
+        let rows = client
+            .query("SELECT canon_key FROM pseudoku_daily", &[])
+            .await
+            .map_err(self.failed())?;
+        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+    }
+
+    /// Records puzzle `puzzle_id` (class `key`) as the daily puzzle of `day` and `level`;
+    /// false, changing nothing, when the date and level has one (another server's, maybe) or
+    /// the class is another date's.
+    pub async fn record_daily(&self, day: &str, level: &str, puzzle_id: i64, key: &Key) -> Result<bool> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                &[&day, &level, &puzzle_id, &&key.0[..]],
+            )
+            .await
+            .map_err(self.failed())?;
+        Ok(n == 1)
+    }
+
+    /// Adds `rows` to the per-user history in one transaction, keeping any row already there
+    /// for a user and class; how many were added.
+    pub async fn add_deliveries(&self, rows: &[Delivery]) -> Result<u64> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(self.failed())?;
+        let mut added = 0;
+        for chunk in rows.chunks(10_000) {
+            let users: Vec<&str> = chunk.iter().map(|r| r.user.as_str()).collect();
+            let keys: Vec<&[u8]> = chunk.iter().map(|r| &r.key.0[..]).collect();
+            let ids: Vec<i64> = chunk.iter().map(|r| r.puzzle_id).collect();
+            let at: Vec<&str> = chunk.iter().map(|r| r.given_at.as_str()).collect();
+            added += tx
+                .execute(
+                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id, given_at) \
+                     SELECT * FROM UNNEST($1::text[], $2::bytea[], $3::int8[], \
+                     $4::text[]::timestamptz[]) ON CONFLICT DO NOTHING",
+                    &[&users, &keys, &ids, &at],
+                )
+                .await
+                .map_err(self.failed())?;
+        }
+        tx.commit().await.map_err(self.failed())?;
+        Ok(added)
+    }
+
+    /// Every delivery of the per-user history, by user and time.
+    pub async fn deliveries(&self) -> Result<Vec<Delivery>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT user_id, canon_key, puzzle_id, \
+                 to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
+                 FROM pseudoku_user_history ORDER BY user_id, given_at, puzzle_id",
+                &[],
+            )
+            .await
+            .map_err(self.failed())?;
+        Ok(rows
+            .iter()
+            .map(|r| Delivery {
+                user: r.get(0),
+                key: key_of(r.get(1)),
+                puzzle_id: r.get(2),
+                given_at: r.get(3),
+            })
+            .collect())
+    }
+
+    /// Adds `rows` to the daily puzzles in one transaction, keeping those there; how many
+    /// were added.
+    pub async fn add_daily(&self, rows: &[DailyRow]) -> Result<u64> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(self.failed())?;
+        let mut added = 0;
+        for r in rows {
+            added += tx
+                .execute(
+                    "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
+                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    &[&r.day, &r.level, &r.puzzle_id, &&r.key.0[..]],
+                )
+                .await
+                .map_err(self.failed())?;
+        }
+        tx.commit().await.map_err(self.failed())?;
+        Ok(added)
+    }
+
+    /// Every daily puzzle, by date and level.
+    pub async fn daily_rows(&self) -> Result<Vec<DailyRow>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT day, level, puzzle_id, canon_key FROM pseudoku_daily ORDER BY day, level",
+                &[],
+            )
+            .await
+            .map_err(self.failed())?;
+        Ok(rows
+            .iter()
+            .map(|r| DailyRow {
+                day: r.get(0),
+                level: r.get(1),
+                puzzle_id: r.get(2),
+                key: key_of(r.get(3)),
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hidden() {
+        assert_eq!(
+            redact("postgres://app:secret@db:5432/bank"),
+            "postgres://app:***@db:5432/bank"
+        );
+        assert_eq!(redact("postgres://app@db/bank"), "postgres://app@db/bank");
+        assert_eq!(redact("host=db user=app"), "host=db user=app");
+        assert_eq!(redact("host=db password=pw"), "host=db password=***");
+    }
+
+    #[test]
+    fn bad_addresses_are_refused_before_connecting() {
+        for url in ["mysql://x", "postgres://app:pw@db:notaport/bank"] {
+            match Postgres::connect(url, 1) {
+                Err(HistoryError::Address { url: shown, .. }) => {
+                    assert!(!shown.contains("pw"), "{shown}")
+                }
+                Err(e) => panic!("{url}: {e}"),
+                Ok(_) => panic!("{url} accepted"),
+            }
+        }
+    }
+}

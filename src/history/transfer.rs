@@ -1,0 +1,81 @@
+//! A bank's history moved to a fleet's PostgreSQL history and back (`history export`,
+//! `history import`): the per-user deliveries and the daily puzzles, each row added unless
+//! its user and class (or date and level) is there already, so that a move can be run again.
+
+use super::{BankIdentity, Binding, Postgres, Result};
+use crate::store;
+use std::path::Path;
+
+/// What a move did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    /// How the bank stood against the history.
+    pub binding: Binding,
+    /// Deliveries read from the source.
+    pub deliveries: u64,
+    /// Of those, the ones added (the others were there).
+    pub deliveries_added: u64,
+    /// Daily puzzles read from the source.
+    pub daily: u64,
+    /// Of those, the ones added.
+    pub daily_added: u64,
+}
+
+/// A runtime for one command's few requests.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?)
+}
+
+/// Copies the bank `db`'s per-user history and daily puzzles into the history at `url`
+/// (creating its schema if needed), after checking the bank against the history's (see
+/// [`Postgres::bind`]; `rebind` records this bank as the history's).
+pub fn export(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
+    let conn = store::open_existing(db)?;
+    let bank = BankIdentity::of(&conn)?;
+    let deliveries = store::history::all(&conn)?;
+    let daily = store::daily::all(&conn)?;
+    drop(conn);
+    runtime()?.block_on(async {
+        let pg = Postgres::connect(url, 1)?;
+        pg.migrate().await?;
+        let binding = pg.bind(&bank, rebind).await?;
+        let deliveries_added = pg.add_deliveries(&deliveries).await?;
+        let daily_added = pg.add_daily(&daily).await?;
+        Ok(Moved {
+            binding,
+            deliveries: deliveries.len() as u64,
+            deliveries_added,
+            daily: daily.len() as u64,
+            daily_added,
+        })
+    })
+}
+
+/// Copies the history at `url` (its per-user deliveries and daily puzzles) into the bank
+/// `db`, in one transaction, after the same check as [`export`]. A daily puzzle is added only
+/// where the bank's puzzle of its id is of its class, and is marked served.
+pub fn import(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
+    let conn = store::open_existing(db)?;
+    let bank = BankIdentity::of(&conn)?;
+    let (binding, deliveries, daily) = runtime()?.block_on(async {
+        let pg = Postgres::connect(url, 1)?;
+        pg.migrate().await?;
+        let binding = pg.bind(&bank, rebind).await?;
+        Ok::<_, super::HistoryError>((binding, pg.deliveries().await?, pg.daily_rows().await?))
+    })?;
+    let (deliveries_added, daily_added) = store::immediate(&conn, || {
+        Ok::<_, store::StoreError>((
+            store::history::add(&conn, &deliveries)?,
+            store::daily::add(&conn, &daily)?,
+        ))
+    })?;
+    Ok(Moved {
+        binding,
+        deliveries: deliveries.len() as u64,
+        deliveries_added,
+        daily: daily.len() as u64,
+        daily_added,
+    })
+}

@@ -1,0 +1,139 @@
+//! Deliveries and daily puzzles of a server in a fleet (`serve --history postgres://...`):
+//! drawn from the server's own copy of the bank, recorded in the fleet's shared history,
+//! whose uniqueness constraints decide every race between servers (never the draw). The bank
+//! copy is only read.
+
+use super::api::{blocking, ApiError, DRAW_RETRIES};
+use super::Shared;
+use crate::canon::Key;
+use crate::history::{HistoryError, Postgres};
+use crate::levels::Levels;
+use crate::retrieve::{self, Daily, Handout};
+use crate::store::retrieval::{Selection, Within};
+use std::sync::Arc;
+
+/// Candidates drawn at once: one query of the history says which the user has had.
+const CANDIDATES: usize = 16;
+
+/// Rounds of candidates before the draw lists what the user has left (a user who has had
+/// most of the range).
+const SAMPLES: usize = 4;
+
+/// The history's failure as the API answers it (503), noted for `/healthz`.
+fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
+    s.health.wrote_history(Some(e.to_string()));
+    ApiError::Unavailable(e.to_string())
+}
+
+/// A puzzle of `within` whose class `user` has never been given by any server, recorded as
+/// the user's in the history before it is answered; `None` when the user has had them all.
+///
+/// Candidates are drawn uniformly from the range (random ids of the bank copy) and the
+/// history says which the user has had; the first the user has not had is recorded with
+/// `INSERT ... ON CONFLICT DO NOTHING`: inserted, it is the user's; not inserted (another
+/// server gave the user that class meanwhile), the next is tried. After [`SAMPLES`] rounds
+/// without one left (the user has had most of the range), the ids the user was given are
+/// read and one of the range's other puzzles is picked uniformly.
+pub(super) async fn deliver(
+    s: &Arc<Shared>,
+    pg: &Postgres,
+    user: &str,
+    lv: Arc<Levels>,
+    within: Selection,
+) -> Result<Option<Handout>, ApiError> {
+    let mut listing = false;
+    for round in 0..SAMPLES + DRAW_RETRIES {
+        listing |= round >= SAMPLES;
+        let rows = if listing {
+            let given = pg.given_ids(user).await.map_err(|e| unavailable(s, e))?;
+            let (s, lv) = (s.clone(), lv.clone());
+            let picked = blocking(move || {
+                let mut rng = s.rng();
+                Ok(s.read(|c| retrieve::pick_except(c, &lv, within, &given, &mut rng))?)
+            })
+            .await?;
+            match picked {
+                Some(row) => vec![row],
+                None => return Ok(None),
+            }
+        } else {
+            let (s, lv) = (s.clone(), lv.clone());
+            blocking(move || {
+                let mut rng = s.rng();
+                Ok(s.read(|c| retrieve::sample(c, &lv, within, CANDIDATES, &mut rng))?)
+            })
+            .await?
+        };
+        if rows.is_empty() {
+            // Random ids found none of the range (a narrow one in a large bank): list it.
+            listing = true;
+            continue;
+        }
+        let keys: Vec<Key> = rows.iter().map(|r| r.key).collect();
+        let had = pg.had(user, &keys).await.map_err(|e| unavailable(s, e))?;
+        for row in rows.into_iter().filter(|r| !had.contains(&r.key)) {
+            if pg
+                .record(user, &row.key, row.id)
+                .await
+                .map_err(|e| unavailable(s, e))?
+            {
+                s.health.wrote_history(None);
+                s.metrics.delivered(1);
+                let lv = lv.clone();
+                return blocking(move || Ok(retrieve::hand_out(row, &lv)?))
+                    .await
+                    .map(Some);
+            }
+        }
+    }
+    Err(ApiError::Conflict)
+}
+
+/// The daily puzzle of `date` at a level (its name and its puzzles on `lv`), as the fleet's
+/// history records it: the one any server recorded; else the one this bank copy chooses
+/// ([`retrieve::choose_daily`], never a class that is another date's), recorded with `INSERT
+/// ... ON CONFLICT DO NOTHING` and read back, so that when two servers choose at once the
+/// first recorded is everyone's.
+pub(super) async fn daily(
+    s: &Arc<Shared>,
+    pg: &Postgres,
+    date: crate::calendar::Date,
+    (level, within): (&str, Within),
+    lv: Arc<Levels>,
+) -> Result<Daily, ApiError> {
+    let day = date.to_string();
+    for _ in 0..DRAW_RETRIES {
+        if let Some(id) = pg.daily(&day, level).await.map_err(|e| unavailable(s, e))? {
+            let (s, lv) = (s.clone(), lv.clone());
+            return blocking(move || {
+                let found = s.read(|c| retrieve::by_id(c, &lv, id))?;
+                Ok(found.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h))))
+            })
+            .await;
+        }
+        let taken = pg.daily_classes().await.map_err(|e| unavailable(s, e))?;
+        let chosen = {
+            let (s, lv, level) = (s.clone(), lv.clone(), level.to_string());
+            blocking(move || {
+                let today = crate::calendar::Date::today();
+                Ok(s.read(|c| {
+                    retrieve::choose_daily(c, &lv, date, (&level, within), today, |k| {
+                        Ok(taken.contains(k))
+                    })
+                })?)
+            })
+            .await?
+        };
+        match chosen {
+            Ok(h) => {
+                // Inserted or not (another server's puzzle of the date, or this class
+                // another date's meanwhile), the next round reads what is recorded.
+                pg.record_daily(&day, level, h.id, &h.key)
+                    .await
+                    .map_err(|e| unavailable(s, e))?;
+            }
+            Err(none) => return Ok(none),
+        }
+    }
+    Err(ApiError::Conflict)
+}

@@ -1,0 +1,567 @@
+//! A fleet: several `serve --history postgres://...` processes, each on its own copy of one
+//! bank, recording in one PostgreSQL history; no user gets a class twice whichever server
+//! answers, a server killed with SIGKILL loses no delivery its clients received, the bank
+//! identity is checked, and `history export|import` move a bank's history there and back.
+//!
+//! Each test starts a throwaway PostgreSQL cluster (Debian's `postgresql`: `initdb` and
+//! `pg_ctl` in a temporary folder, as the unprivileged `postgres` user when run as root). It
+//! skips with a message where PostgreSQL is not installed, unless `PSEUDOKU_REQUIRE_POSTGRES`
+//! is set (CI sets it and installs the package), which makes that a failure.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A PostgreSQL cluster in a temporary folder on a free port; stopped when dropped.
+struct Cluster {
+    _dir: tempfile::TempDir,
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+/// The newest PostgreSQL server programs installed (Debian keeps them out of the PATH).
+fn postgres_bin() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| Some(e.ok()?.path().join("bin")))
+        .filter(|bin| bin.join("initdb").is_file() && bin.join("pg_ctl").is_file())
+        .collect();
+    found.sort_by_key(|p| {
+        p.parent()
+            .and_then(|v| v.file_name()?.to_str()?.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    found.pop()
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+impl Cluster {
+    /// A started cluster with the trusted superuser `pseudoku`, or `None` (after saying why)
+    /// where PostgreSQL is not installed and not required.
+    fn start() -> Option<Cluster> {
+        let Some(bin) = postgres_bin() else {
+            assert!(
+                std::env::var_os("PSEUDOKU_REQUIRE_POSTGRES").is_none(),
+                "PSEUDOKU_REQUIRE_POSTGRES is set, but no PostgreSQL is installed \
+                 (/usr/lib/postgresql/*/bin/initdb)"
+            );
+            eprintln!("skipping: no PostgreSQL (apt-get install postgresql)");
+            return None;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        // initdb refuses root: the cluster is the `postgres` user's, in a folder it can use.
+        let as_postgres = is_root();
+        if as_postgres {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+        let cluster = Cluster {
+            data: dir.path().join("data"),
+            _dir: dir,
+            bin,
+            port: crate::common::free_port(),
+            as_postgres,
+        };
+        let data = cluster.data.display().to_string();
+        cluster.run(
+            "initdb",
+            &["-D", &data, "-A", "trust", "-U", "pseudoku", "-E", "UTF8"],
+        );
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
+            cluster.port,
+            cluster._dir.path().display()
+        );
+        let log = cluster._dir.path().join("log").display().to_string();
+        cluster.run(
+            "pg_ctl",
+            &["-D", &data, "-o", &options, "-l", &log, "-w", "start"],
+        );
+        Some(cluster)
+    }
+
+    /// Runs a PostgreSQL program (as `postgres` when root), which must succeed.
+    fn run(&self, program: &str, args: &[&str]) -> String {
+        let path = self.bin.join(program);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&path);
+            c
+        } else {
+            Command::new(&path)
+        };
+        let out = cmd.args(args).current_dir("/").output().unwrap();
+        assert!(
+            out.status.success(),
+            "{program} {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// The address of database `db`.
+    fn url(&self, db: &str) -> String {
+        format!("postgres://pseudoku@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// A new empty database: its address.
+    fn database(&self, name: &str) -> String {
+        self.sql("postgres", &format!("CREATE DATABASE {name}"));
+        self.url(name)
+    }
+
+    /// The rows `sql` gives on database `db`, one line each, columns split by `|`.
+    fn sql(&self, db: &str, sql: &str) -> String {
+        let port = self.port.to_string();
+        self.run(
+            "psql",
+            &[
+                "-At",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                "pseudoku",
+                "-d",
+                db,
+                "-c",
+                sql,
+            ],
+        )
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let data = self.data.display().to_string();
+        let _ = std::panic::catch_unwind(|| {
+            self.run("pg_ctl", &["-D", &data, "-m", "immediate", "stop"]);
+        });
+    }
+}
+
+/// A `serve` process; SIGTERM when dropped (unless killed).
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &Path, history: &str) -> Server {
+        let (child, base) = crate::common::serve(db, &["--history", history]);
+        Server { child, base }
+    }
+
+    fn kill9(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    fn stop(mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let status = self.child.wait().unwrap();
+        std::mem::forget(self);
+        status
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a request got: an answer (status, JSON), or no answer (the server is gone).
+fn ask(agent: &ureq::Agent, method: &str, url: &str) -> Option<(u16, Value)> {
+    let resp = match agent.request(method, url).call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(ureq::Error::Transport(_)) => return None,
+    };
+    let status = resp.status();
+    let text = resp.into_string().ok()?;
+    Some((
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    ))
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(30))
+        .build()
+}
+
+/// Two copies of one bank of `per_level` puzzles a level.
+fn two_copies(dir: &Path, per_level: u64) -> (PathBuf, PathBuf) {
+    let db = dir.join("bank.db");
+    crate::common::build_levels(&db, per_level, 2);
+    let (a, b) = (dir.join("a.db"), dir.join("b.db"));
+    std::fs::copy(&db, &a).unwrap();
+    std::fs::copy(&db, &b).unwrap();
+    (a, b)
+}
+
+/// The history's deliveries: user -> the puzzle ids given.
+fn table(cluster: &Cluster, db: &str) -> BTreeMap<String, Vec<i64>> {
+    let mut rows: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    let out = cluster.sql(db, "SELECT user_id, puzzle_id FROM pseudoku_user_history");
+    for line in out.lines().filter(|l| !l.is_empty()) {
+        let (user, id) = line.split_once('|').unwrap();
+        rows.entry(user.to_string())
+            .or_default()
+            .push(id.parse().unwrap());
+    }
+    rows
+}
+
+#[test]
+fn two_servers_on_copies_of_one_bank_never_give_a_user_a_class_twice() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_copies(dir.path(), 40);
+    let history = cluster.database("fleet");
+    let servers = [Server::start(&a, &history), Server::start(&b, &history)];
+    // 8 clients: client c is user u(c mod 4) on server (c mod 2), so every user is asked for
+    // by two clients at once on two servers, until the level is used up for the user.
+    let got: Mutex<BTreeMap<String, Vec<i64>>> = Mutex::new(BTreeMap::new());
+    let ends: Mutex<Vec<(u16, String)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for c in 0..8 {
+            let (got, ends, server) = (&got, &ends, &servers[c % 2]);
+            s.spawn(move || {
+                let agent = agent();
+                let user = format!("u{}", c % 4);
+                let url = format!("{}/v1/puzzles/next?user={user}&level=easy", server.base);
+                for _ in 0..60 {
+                    let (status, v) = ask(&agent, "POST", &url).expect("the server answers");
+                    if status != 200 {
+                        ends.lock().unwrap().push((status, v["error"].to_string()));
+                        return;
+                    }
+                    let id = v["id"].as_i64().unwrap();
+                    got.lock()
+                        .unwrap()
+                        .entry(user.clone())
+                        .or_default()
+                        .push(id);
+                }
+                panic!("{user} got more than the level holds");
+            });
+        }
+    });
+    let got = got.into_inner().unwrap();
+    // Each user got the level's 40 puzzles exactly once, over both servers.
+    assert_eq!(got.len(), 4);
+    for (user, ids) in &got {
+        let distinct: BTreeSet<_> = ids.iter().collect();
+        assert_eq!(ids.len(), 40, "{user}: {ids:?}");
+        assert_eq!(distinct.len(), 40, "{user} got a class twice: {ids:?}");
+    }
+    // Every client then heard that the user had had them all.
+    let ends = ends.into_inner().unwrap();
+    assert_eq!(ends.len(), 8);
+    for (status, reason) in &ends {
+        assert_eq!(*status, 404, "{reason}");
+        assert!(
+            reason.contains("has had every puzzle of level easy"),
+            "{reason}"
+        );
+    }
+    // The table holds exactly what was handed out.
+    let recorded = table(&cluster, "fleet");
+    for (user, ids) in &got {
+        let mut ids = ids.clone();
+        ids.sort_unstable();
+        let mut rows = recorded[user].clone();
+        rows.sort_unstable();
+        assert_eq!(rows, ids, "{user}");
+    }
+
+    // The daily puzzle asked of both servers at once: one, the same from both, recorded once.
+    let today = cluster.sql(
+        "postgres",
+        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    );
+    let dailies: Vec<Value> = std::thread::scope(|s| {
+        let asks: Vec<_> = (0..4)
+            .map(|i| {
+                let url = format!("{}/v1/daily?date={today}&level=hard", servers[i % 2].base);
+                s.spawn(move || ask(&agent(), "GET", &url).unwrap())
+            })
+            .collect();
+        asks.into_iter()
+            .map(|h| {
+                let (status, v) = h.join().unwrap();
+                assert_eq!(status, 200, "{v}");
+                v
+            })
+            .collect()
+    });
+    assert!(
+        dailies.iter().all(|v| v["id"] == dailies[0]["id"]),
+        "{dailies:?}"
+    );
+    let daily = cluster.sql("fleet", "SELECT day, level, puzzle_id FROM pseudoku_daily");
+    assert_eq!(daily, format!("{today}|hard|{}", dailies[0]["id"]));
+
+    // A server on another bank is refused, and says why.
+    let other = dir.path().join("other.db");
+    crate::common::build_levels(&other, 5, 2);
+    let out = crate::common::pseudoku()
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--history",
+            &history,
+            "--db",
+        ])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("was recorded against bank"), "{err}");
+    assert!(err.contains("--history-rebind"), "{err}");
+    for server in servers {
+        assert_eq!(server.stop().code(), Some(0));
+    }
+}
+
+#[test]
+fn a_server_killed_mid_load_loses_nothing_its_clients_received() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_copies(dir.path(), 150);
+    let history = cluster.database("fleet");
+    let mut first = Server::start(&a, &history);
+    let second = Server::start(&b, &history);
+    let bases = [first.base.clone(), second.base.clone()];
+    // 8 clients, each a user, half on each server; a client whose server stops answering
+    // asks the other from then on (as a load balancer would send it).
+    const ASKS: usize = 100;
+    let delivered = AtomicUsize::new(0);
+    let got: Mutex<BTreeMap<String, Vec<i64>>> = Mutex::new(BTreeMap::new());
+    let failovers = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for c in 0..8 {
+            let (got, delivered, failovers, bases) = (&got, &delivered, &failovers, &bases);
+            s.spawn(move || {
+                let agent = agent();
+                let user = format!("k{c}");
+                let mut on = c % 2;
+                let mut ids = Vec::new();
+                while ids.len() < ASKS {
+                    let url = format!("{}/v1/puzzles/next?user={user}&level=easy", bases[on]);
+                    match ask(&agent, "POST", &url) {
+                        Some((200, v)) => {
+                            ids.push(v["id"].as_i64().unwrap());
+                            delivered.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Some((status, v)) => panic!("{user}: {status} {v}"),
+                        None => {
+                            assert_eq!(on, 0, "{user}: the surviving server stopped answering");
+                            on = 1;
+                            failovers.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                got.lock().unwrap().insert(user, ids);
+            });
+        }
+        // Mid-load (a quarter of the deliveries made), the first server is killed outright.
+        while delivered.load(Ordering::Relaxed) < 8 * ASKS / 4 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        first.kill9();
+    });
+    let got = got.into_inner().unwrap();
+    assert_eq!(
+        failovers.load(Ordering::Relaxed),
+        4,
+        "the first server's 4 clients moved"
+    );
+    let recorded = table(&cluster, "fleet");
+    for (user, ids) in &got {
+        let distinct: BTreeSet<i64> = ids.iter().copied().collect();
+        assert_eq!(distinct.len(), ASKS, "{user} got a class twice: {ids:?}");
+        // Every delivery received is recorded; at most the one in flight at the kill is
+        // recorded without having been received.
+        let rows: BTreeSet<i64> = recorded[user].iter().copied().collect();
+        assert_eq!(rows.len(), recorded[user].len());
+        assert!(
+            distinct.is_subset(&rows),
+            "{user}: received but not recorded"
+        );
+        assert!(rows.len() <= ASKS + 1, "{user}: {} recorded", rows.len());
+    }
+    // The killed server's copy of the bank serves again (it was only read), and the history
+    // keeps its users from getting what the other server gave them.
+    let again = Server::start(&a, &history);
+    let agent = agent();
+    for (user, ids) in &got {
+        let url = format!("{}/v1/puzzles/next?user={user}&level=easy", again.base);
+        let (status, v) = ask(&agent, "POST", &url).unwrap();
+        assert_eq!(status, 200, "{v}");
+        assert!(
+            !ids.contains(&v["id"].as_i64().unwrap()),
+            "{user} got a class again"
+        );
+    }
+    assert_eq!(again.stop().code(), Some(0));
+    assert_eq!(second.stop().code(), Some(0));
+}
+
+#[test]
+fn a_banks_history_moves_to_postgres_and_back() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    crate::common::build_levels(&db, 12, 2);
+    // One server on the bank alone: 5 deliveries to ann, the day's daily puzzle.
+    let (mut child, base) = crate::common::serve(&db, &[]);
+    let agent = agent();
+    let mut ann = BTreeSet::new();
+    for _ in 0..5 {
+        let url = format!("{base}/v1/puzzles/next?user=ann&level=easy");
+        let (status, v) = ask(&agent, "POST", &url).unwrap();
+        assert_eq!(status, 200);
+        ann.insert(v["id"].as_i64().unwrap());
+    }
+    let today = cluster.sql(
+        "postgres",
+        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    );
+    let (status, daily) = ask(
+        &agent,
+        "GET",
+        &format!("{base}/v1/daily?date={today}&level=Easy"),
+    )
+    .unwrap();
+    assert_eq!(status, 200);
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    child.wait().unwrap();
+
+    // Exported: the history holds them; again: nothing new.
+    let history = cluster.database("moved");
+    let export = |extra: &[&str]| {
+        crate::common::pseudoku()
+            .args(["history", "export", &history, "--db"])
+            .arg(&db)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = export(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!(
+            "{} -> the history: 5 deliveries (5 new), 1 daily puzzles (1 new); the history now \
+             records this bank",
+            db.display()
+        )
+    );
+    let out = export(&[]);
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("5 deliveries (0 new), 1 daily puzzles (0 new)"));
+    let recorded: BTreeSet<i64> = table(&cluster, "moved")["ann"].iter().copied().collect();
+    assert_eq!(recorded, ann);
+
+    // A fleet server on a copy goes on from there: ann gets the level's 7 others, then 404;
+    // the daily puzzle is the one the bank recorded.
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let fleet = Server::start(&copy, &history);
+    let mut more = BTreeSet::new();
+    loop {
+        let url = format!("{}/v1/puzzles/next?user=ann&level=easy", fleet.base);
+        let (status, v) = ask(&agent, "POST", &url).unwrap();
+        if status == 404 {
+            break;
+        }
+        assert_eq!(status, 200, "{v}");
+        assert!(more.insert(v["id"].as_i64().unwrap()));
+    }
+    assert_eq!(more.len(), 7);
+    assert!(more.is_disjoint(&ann));
+    let url = format!("{}/v1/daily?date={today}&level=easy", fleet.base);
+    let (status, v) = ask(&agent, "GET", &url).unwrap();
+    assert_eq!((status, &v["id"]), (200, &daily["id"]));
+    assert_eq!(fleet.stop().code(), Some(0));
+
+    // Imported back into the bank: ann's 12, once each; the daily puzzle once.
+    let out = crate::common::pseudoku()
+        .args(["history", "import", &history, "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("12 deliveries (7 new), 1 daily puzzles (0 new)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let n: i64 = crate::common::scalar(
+        &conn,
+        "SELECT COUNT(DISTINCT puzzle_id) FROM user_history WHERE user = 'ann'",
+    );
+    assert_eq!(n, 12);
+
+    // Another bank's history is refused (exit 2, the reason), unless --rebind.
+    let other = dir.path().join("other.db");
+    crate::common::build_levels(&other, 3, 2);
+    let out = crate::common::pseudoku()
+        .args(["history", "export", &history, "--db"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("was recorded against bank"));
+    let out = crate::common::pseudoku()
+        .args(["history", "export", &history, "--rebind", "--db"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(rebound)"));
+}
