@@ -10,10 +10,20 @@
 //! last is answered: the most the server takes) and paced at RATE requests per second in all
 //! (each client keeps a schedule, and a request's time runs from when it was due, so a slow
 //! answer delays no measurement). With `alone`, only the phases without a build; with `nice-build`, the build
-//! runs at the lowest priority (`nice -n 19`), as on a machine that serves first.
+//! runs at the lowest priority (`nice -n 19`), as on a machine that serves first. With
+//! `next-only`, every request is a next-puzzle request.
+//!
+//! A fleet: with `history=postgres://USER@HOST:PORT/DATABASE` (a PostgreSQL server; the
+//! example makes a new database on it for the run and drops it after), `servers=N` servers
+//! (default 1), each on its own copy of the bank, record in that history (`serve --history`);
+//! client t sends to server t mod N. With `with-sqlite`, a lone server on the bank's own
+//! history runs beside them on another copy, and the two take turns (each client's requests
+//! alternate; RATE is shared), so that both are measured over the same moments of the
+//! machine. The repeats are then counted on a copy of the bank the fleet's history is
+//! imported into (`history import`). Implies `alone`.
 //!
 //! ```text
-//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build]
+//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build] [next-only] [history=URL [servers=N] [with-sqlite]]
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
@@ -39,17 +49,20 @@ fn binary() -> PathBuf {
 /// What one phase measured.
 #[derive(Default)]
 struct Tally {
-    latencies: HashMap<&'static str, Vec<f64>>,
+    latencies: HashMap<String, Vec<f64>>,
     /// Requests over 10 ms, by the second of the phase they were due in.
     slow: HashMap<u64, u64>,
     errors: HashMap<String, u64>,
 }
 
+/// Servers measured side by side: a name and its servers' addresses.
+type Group = (String, Vec<String>);
+
 fn phase(
-    base: &str,
+    groups: &[Group],
     seconds: u64,
     clients: usize,
-    rate: f64,
+    (rate, next_only): (f64, bool),
     puzzles: &Mutex<Vec<(String, String)>>,
 ) -> Tally {
     let tally = Mutex::new(Tally::default());
@@ -65,6 +78,7 @@ fn phase(
                 let mut rng = pseudoku::Rng::for_job(2026, t as u64);
                 let levels = ["easy", "medium", "hard", "expert"];
                 let mut local = Tally::default();
+                let mut asked = 0usize;
                 // Paced: this client's requests are due every `gap`, from a staggered start.
                 let gap = (rate > 0.0).then(|| Duration::from_secs_f64(clients as f64 / rate));
                 let mut due = Instant::now()
@@ -83,7 +97,12 @@ fn phase(
                         None => Instant::now(),
                     };
                     // 80% deliveries, 15% hints, 5% daily puzzles.
-                    let ask = rng.below(20);
+                    // The groups take turns (the same machine's moments for each); a client
+                    // keeps to one server of a group.
+                    let (group, servers) = &groups[(t + asked) % groups.len()];
+                    asked += 1;
+                    let base = &servers[t % servers.len()];
+                    let ask = if next_only { 19 } else { rng.below(20) };
                     let hint = ask < 3;
                     let picked = if hint {
                         let list = puzzles.lock().expect("puzzles");
@@ -159,9 +178,14 @@ fn phase(
                         }
                     };
                     let ms = start.elapsed().as_secs_f64() * 1e3;
+                    let route = if groups.len() > 1 {
+                        format!("{group}: {route}")
+                    } else {
+                        route.to_string()
+                    };
                     match result {
                         Ok(got) => {
-                            local.latencies.entry(route).or_default().push(ms);
+                            local.latencies.entry(route.clone()).or_default().push(ms);
                             if ms > 10.0 {
                                 let second = start.saturating_duration_since(began).as_secs();
                                 *local.slow.entry(second).or_default() += 1;
@@ -294,8 +318,15 @@ fn main() {
         .nth(3)
         .map_or(3750.0, |a| a.parse().expect("a rate"));
     let flags: Vec<String> = std::env::args().skip(4).collect();
-    let alone = flags.iter().any(|f| f == "alone");
+    let history = flags.iter().find_map(|f| f.strip_prefix("history="));
+    let servers: usize = flags
+        .iter()
+        .find_map(|f| f.strip_prefix("servers="))
+        .map_or(1, |n| n.parse().expect("servers=N"));
+    let alone = history.is_some() || flags.iter().any(|f| f == "alone");
     let nice = flags.iter().any(|f| f == "nice-build");
+    let next_only = flags.iter().any(|f| f == "next-only");
+    let with_sqlite = flags.iter().any(|f| f == "with-sqlite");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
     bank::build(
@@ -305,32 +336,97 @@ fn main() {
         |_| {},
     )
     .expect("a bank");
-    let mut server = Command::new(binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server");
-    let mut line = String::new();
-    BufReader::new(server.stderr.as_mut().expect("stderr"))
-        .read_line(&mut line)
-        .expect("the address");
-    let base = format!(
-        "http://{}",
-        line.split("http://").nth(1).expect("an address").trim()
-    );
+    let fleet = history.map(Fleet::new);
+    // Each server of a fleet on its own copy of the bank (and, with `with-sqlite`, a lone
+    // server on another copy beside them), or the one server on the bank.
+    let mut groups: Vec<Group> = Vec::new();
+    let mut started = Vec::new();
+    match &fleet {
+        Some(f) => {
+            if with_sqlite {
+                let copy = dir.path().join("alone.db");
+                std::fs::copy(&db, &copy).expect("a copy of the bank");
+                let (server, base) = start_server(&copy, None);
+                started.push(server);
+                groups.push(("SQLite x1".to_string(), vec![base]));
+            }
+            let mut bases = Vec::new();
+            for i in 0..servers {
+                let copy = dir.path().join(format!("copy{i}.db"));
+                std::fs::copy(&db, &copy).expect("a copy of the bank");
+                let (server, base) = start_server(&copy, Some(&f.url));
+                started.push(server);
+                bases.push(base);
+            }
+            groups.push((format!("PostgreSQL x{servers}"), bases));
+        }
+        None => {
+            let (server, base) = start_server(&db, None);
+            started.push(server);
+            groups.push(("SQLite x1".to_string(), vec![base]));
+        }
+    }
+    let base = groups[0].1[0].clone();
     let puzzles = Mutex::new(Vec::new());
+    println!(
+        "{}; {}{}",
+        groups
+            .iter()
+            .map(|(name, servers)| format!("{name} ({} server(s))", servers.len()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if next_only {
+            "next-puzzle requests only"
+        } else {
+            "80% next, 15% hint, 5% daily"
+        },
+        if groups.len() > 1 {
+            "; the groups take turns, each at RATE / groups"
+        } else {
+            ""
+        }
+    );
 
     // One phase: its figures, then the log's size and the server's write times.
     let run = |name: &str, rate: f64| {
-        let mut tally = phase(&base, seconds, clients, rate, &puzzles);
+        let mut tally = phase(&groups, seconds, clients, (rate, next_only), &puzzles);
         report(name, seconds, &mut tally);
-        println!("  write-ahead log: {:.1} MB", wal_mb(&db));
-        writes(&base);
+        if fleet.is_none() {
+            println!("  write-ahead log: {:.1} MB", wal_mb(&db));
+            writes(&base);
+        }
     };
     run("serve alone, closed loop", 0.0);
     run(&format!("serve alone, paced at {rate}/s"), rate);
 
+    if let Some(fleet) = fleet {
+        for mut server in started {
+            let _ = Command::new("kill")
+                .args(["-TERM", &server.id().to_string()])
+                .status();
+            let _ = server.wait();
+        }
+        if with_sqlite {
+            print!("the lone server's ");
+            count(&dir.path().join("alone.db"));
+        }
+        // The history, imported into the bank, is counted as a lone server's would be.
+        let out = Command::new(binary())
+            .args(["history", "import", &fleet.url, "--db"])
+            .arg(&db)
+            .output()
+            .expect("history import");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        print!("the fleet's ");
+        count(&db);
+        fleet.drop_database();
+        return;
+    }
+    let mut server = started.pop().expect("a server");
     if alone {
         stop_and_count(&mut server, &db);
         return;
@@ -375,6 +471,81 @@ fn stop_and_count(server: &mut std::process::Child, db: &Path) {
         .args(["-TERM", &server.id().to_string()])
         .status();
     let _ = server.wait();
+    count(db);
+}
+
+/// `pseudoku serve` on `db` (recording in `history`, if any) on a free port: the process and
+/// its address.
+fn start_server(db: &Path, history: Option<&str>) -> (std::process::Child, String) {
+    let mut cmd = Command::new(binary());
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db);
+    if let Some(url) = history {
+        cmd.args(["--history", url]);
+    }
+    let mut server = cmd.stderr(Stdio::piped()).spawn().expect("the server");
+    let mut line = String::new();
+    BufReader::new(server.stderr.as_mut().expect("stderr"))
+        .read_line(&mut line)
+        .expect("the address");
+    let base = format!(
+        "http://{}",
+        line.split("http://")
+            .nth(1)
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+    );
+    (server, base)
+}
+
+/// A database made for one run on a PostgreSQL server, dropped by [`Fleet::drop_database`].
+struct Fleet {
+    /// The server's address as given.
+    server: String,
+    /// The new database's name.
+    name: String,
+    /// The new database's address.
+    url: String,
+}
+
+impl Fleet {
+    /// A new database on the server of `url` (its path names the database to connect to).
+    fn new(url: &str) -> Fleet {
+        let name = format!("serve_load_{}", std::process::id());
+        let (head, _) = url
+            .rsplit_once('/')
+            .expect("postgres://USER@HOST:PORT/DATABASE");
+        let fleet = Fleet {
+            server: url.to_string(),
+            url: format!("{head}/{name}"),
+            name,
+        };
+        fleet.admin(&format!("CREATE DATABASE {}", fleet.name));
+        fleet
+    }
+
+    /// Runs `sql` on the server's own database.
+    fn admin(&self, sql: &str) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&self.server, tokio_postgres::NoTls)
+                .await
+                .expect("the PostgreSQL server");
+            tokio::spawn(connection);
+            client.batch_execute(sql).await.expect(sql);
+        });
+    }
+
+    fn drop_database(self) {
+        self.admin(&format!("DROP DATABASE {}", self.name));
+    }
+}
+
+/// Counts the deliveries and repeats in the bank's history.
+fn count(db: &Path) {
     let conn = rusqlite::Connection::open(db).expect("the bank");
     let repeats: i64 = conn
         .query_row(

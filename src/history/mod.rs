@@ -55,13 +55,13 @@ pub enum HistoryError {
         reason: String,
     },
     /// PostgreSQL refused or failed a request.
-    #[error("the history at {at}: {source}")]
+    #[error("the history at {at}: {}", said(error))]
     Postgres {
         /// The history's address, its password hidden.
         at: String,
-        /// What PostgreSQL or the connection said.
-        #[source]
-        source: tokio_postgres::Error,
+        /// What PostgreSQL or the connection said (with its cause: not a separate source, so
+        /// that it is said once).
+        error: tokio_postgres::Error,
     },
     /// No connection could be had.
     #[error("the history at {at}: no connection: {reason}")]
@@ -143,6 +143,21 @@ pub enum Binding {
     Same,
     /// Another bank, or an older copy, recorded as the history's bank because it was asked.
     Rebound,
+}
+
+/// What a PostgreSQL error says, its causes included ("db error: FATAL: database \"x\" does
+/// not exist"), for messages and the API's reasons.
+fn said(error: &tokio_postgres::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.ends_with(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text
 }
 
 /// The history's address with any password hidden, for messages.
@@ -229,18 +244,18 @@ impl Postgres {
     }
 
     fn failed(&self) -> impl Fn(tokio_postgres::Error) -> HistoryError + '_ {
-        |source| HistoryError::Postgres {
+        |error| HistoryError::Postgres {
             at: self.at.clone(),
-            source,
+            error,
         }
     }
 
     /// A connection from the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object> {
         self.pool.get().await.map_err(|e| match e {
-            deadpool_postgres::PoolError::Backend(source) => HistoryError::Postgres {
+            deadpool_postgres::PoolError::Backend(error) => HistoryError::Postgres {
                 at: self.at.clone(),
-                source,
+                error,
             },
             other => HistoryError::Pool {
                 at: self.at.clone(),
@@ -366,24 +381,6 @@ impl Postgres {
         Ok(binding)
     }
 
-    /// The classes among `keys` that `user` has been given.
-    pub async fn had(&self, user: &str, keys: &[Key]) -> Result<HashSet<Key>> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(
-                "SELECT canon_key FROM pseudoku_user_history \
-                 WHERE user_id = $1 AND canon_key = ANY($2)",
-            )
-            .await
-            .map_err(self.failed())?;
-        let keys: Vec<&[u8]> = keys.iter().map(|k| &k.0[..]).collect();
-        let rows = client
-            .query(&stmt, &[&user, &keys])
-            .await
-            .map_err(self.failed())?;
-        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
-    }
-
     /// The ids of the puzzles `user` has been given.
     pub async fn given_ids(&self, user: &str) -> Result<HashSet<i64>> {
         let client = self.client().await?;
@@ -395,22 +392,31 @@ impl Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    /// Records that `user` was given puzzle `puzzle_id` of class `key`; false (changing
-    /// nothing) when the user had that class, given by this server or another.
-    pub async fn record(&self, user: &str, key: &Key, puzzle_id: i64) -> Result<bool> {
+    /// Records as `user`'s the first of `candidates` (class, puzzle id) whose class the user
+    /// has not been given, by this server or another, in one statement (one round trip, one
+    /// commit): its puzzle id, or `None` when the user had them all or another server gave
+    /// the user that class meanwhile (the primary key decides: `ON CONFLICT DO NOTHING`).
+    pub async fn claim(&self, user: &str, candidates: &[(Key, i64)]) -> Result<Option<i64>> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
                 "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
-                 VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                 SELECT $1, c.key, c.id \
+                 FROM unnest($2::bytea[], $3::int8[]) WITH ORDINALITY AS c(key, id, n) \
+                 WHERE NOT EXISTS (SELECT 1 FROM pseudoku_user_history h \
+                                   WHERE h.user_id = $1 AND h.canon_key = c.key) \
+                 ORDER BY c.n LIMIT 1 \
+                 ON CONFLICT DO NOTHING RETURNING puzzle_id",
             )
             .await
             .map_err(self.failed())?;
-        let n = client
-            .execute(&stmt, &[&user, &&key.0[..], &puzzle_id])
+        let keys: Vec<&[u8]> = candidates.iter().map(|(k, _)| &k.0[..]).collect();
+        let ids: Vec<i64> = candidates.iter().map(|(_, id)| *id).collect();
+        let row = client
+            .query_opt(&stmt, &[&user, &keys, &ids])
             .await
             .map_err(self.failed())?;
-        Ok(n == 1)
+        Ok(row.map(|r| r.get(0)))
     }
 
     /// The puzzle recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level`, if any.

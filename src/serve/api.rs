@@ -355,26 +355,25 @@ pub struct Health {
     (status = 503, description = "not ready: the reason says why", body = Health)
 ))]
 async fn healthz(State(s): State<Arc<Shared>>) -> Response {
-    let fleet = s.fleet.clone();
-    let mut found = blocking(move || {
+    // A fleet's server delivers only while its history answers; one that answers again clears
+    // an earlier failure (a server taken out of the balancer gets no delivery to clear it).
+    if let Some(pg) = s.fleet.clone() {
+        let answered = match tokio::time::timeout(HISTORY_PING, pg.ping()).await {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some(format!(
+                "the history at {} did not answer within {} s",
+                pg.at(),
+                HISTORY_PING.as_secs()
+            )),
+        };
+        s.health.wrote_history(answered);
+    }
+    let found = blocking(move || {
         let deliveries = !s.health.read_only();
         Ok((s.read(|c| Ok::<_, store::StoreError>(s.health.check(c)))?, deliveries))
     })
     .await;
-    // A fleet's server delivers only while its history answers.
-    if let (Some(pg), Ok((bank @ Ok(()), _))) = (fleet, &mut found) {
-        match tokio::time::timeout(HISTORY_PING, pg.ping()).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => *bank = Err(e.to_string()),
-            Err(_) => {
-                *bank = Err(format!(
-                    "the history at {} did not answer within {} s",
-                    pg.at(),
-                    HISTORY_PING.as_secs()
-                ))
-            }
-        }
-    }
     let (status, health) = match found {
         Ok((Ok(()), deliveries)) => (
             StatusCode::OK,

@@ -12,8 +12,10 @@ use crate::retrieve::{self, Daily, Handout};
 use crate::store::retrieval::{Selection, Within};
 use std::sync::Arc;
 
-/// Candidates drawn at once: one query of the history says which the user has had.
-const CANDIDATES: usize = 16;
+/// Candidates drawn at once, offered to the history in one statement, which records the first
+/// the user has not had: a user has seldom had more than a small part of a range, so a few
+/// are nearly always enough (each costs about four random probes of the bank copy).
+const CANDIDATES: usize = 4;
 
 /// Rounds of candidates before the draw lists what the user has left (a user who has had
 /// most of the range).
@@ -28,12 +30,12 @@ fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
 /// A puzzle of `within` whose class `user` has never been given by any server, recorded as
 /// the user's in the history before it is answered; `None` when the user has had them all.
 ///
-/// Candidates are drawn uniformly from the range (random ids of the bank copy) and the
-/// history says which the user has had; the first the user has not had is recorded with
-/// `INSERT ... ON CONFLICT DO NOTHING`: inserted, it is the user's; not inserted (another
-/// server gave the user that class meanwhile), the next is tried. After [`SAMPLES`] rounds
-/// without one left (the user has had most of the range), the ids the user was given are
-/// read and one of the range's other puzzles is picked uniformly.
+/// Candidates are drawn uniformly from the range (random ids of the bank copy) and offered
+/// to the history, which records the first the user has not had (`INSERT ... SELECT ... ON
+/// CONFLICT DO NOTHING`, one round trip): inserted, it is the user's; none inserted (the user
+/// had them all, or another server gave the user one meanwhile), new candidates are drawn.
+/// After [`SAMPLES`] rounds without one (the user has had most of the range), the ids the
+/// user was given are read and one of the range's other puzzles is picked uniformly.
 pub(super) async fn deliver(
     s: &Arc<Shared>,
     pg: &Postgres,
@@ -69,22 +71,21 @@ pub(super) async fn deliver(
             listing = true;
             continue;
         }
-        let keys: Vec<Key> = rows.iter().map(|r| r.key).collect();
-        let had = pg.had(user, &keys).await.map_err(|e| unavailable(s, e))?;
-        for row in rows.into_iter().filter(|r| !had.contains(&r.key)) {
-            if pg
-                .record(user, &row.key, row.id)
-                .await
-                .map_err(|e| unavailable(s, e))?
-            {
-                s.health.wrote_history(None);
-                s.metrics.delivered(1);
-                let lv = lv.clone();
-                return blocking(move || Ok(retrieve::hand_out(row, &lv)?))
-                    .await
-                    .map(Some);
-            }
-        }
+        let candidates: Vec<(Key, i64)> = rows.iter().map(|r| (r.key, r.id)).collect();
+        let claimed = pg
+            .claim(user, &candidates)
+            .await
+            .map_err(|e| unavailable(s, e))?;
+        s.health.wrote_history(None);
+        let Some(row) = claimed.and_then(|id| rows.into_iter().find(|r| r.id == id)) else {
+            // The user had them all, or another server gave one meanwhile: draw again.
+            continue;
+        };
+        s.metrics.delivered(1);
+        let lv = lv.clone();
+        return blocking(move || Ok(retrieve::hand_out(row, &lv)?))
+            .await
+            .map(Some);
     }
     Err(ApiError::Conflict)
 }

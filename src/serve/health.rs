@@ -52,12 +52,14 @@ impl Health {
         *self.last_write.lock().expect("health") = failed.map(ToString::to_string);
     }
 
-    /// A fleet's server's report of a delivery: `failed` with the history's error, or
-    /// recorded.
+    /// A fleet's server's report of its history (a delivery, or a look of `/healthz`):
+    /// `failed` with the history's error, or answering.
     pub fn wrote_history(&self, failed: Option<String>) {
         let mut last = self.last_write.lock().expect("health");
         if *last != failed {
             *last = failed;
+            // Seen at the next look, not a second later.
+            *self.found.lock().expect("health") = None;
         }
     }
 
@@ -87,7 +89,11 @@ impl Health {
             return Ok(());
         }
         if let Some(e) = &*self.last_write.lock().expect("health") {
-            return Err(format!("the last deliveries could not be recorded: {e}"));
+            return Err(if self.in_bank {
+                format!("the last deliveries could not be recorded: {e}")
+            } else {
+                e.clone()
+            });
         }
         if !self.in_bank {
             return Ok(());

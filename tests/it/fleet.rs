@@ -80,17 +80,29 @@ impl Cluster {
             "initdb",
             &["-D", &data, "-A", "trust", "-U", "pseudoku", "-E", "UTF8"],
         );
+        cluster.resume();
+        Some(cluster)
+    }
+
+    /// Starts the server (again).
+    fn resume(&self) {
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
-            cluster.port,
-            cluster._dir.path().display()
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self._dir.path().display()
         );
-        let log = cluster._dir.path().join("log").display().to_string();
-        cluster.run(
+        let log = self._dir.path().join("log").display().to_string();
+        let data = self.data.display().to_string();
+        self.run(
             "pg_ctl",
             &["-D", &data, "-o", &options, "-l", &log, "-w", "start"],
         );
-        Some(cluster)
+    }
+
+    /// Stops the server (its clients' connections are cut).
+    fn pause(&self) {
+        let data = self.data.display().to_string();
+        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"]);
     }
 
     /// Runs a PostgreSQL program (as `postgres` when root), which must succeed.
@@ -184,8 +196,10 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // A server killed already is gone: nothing to say.
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
+            .stderr(std::process::Stdio::null())
             .status();
         let _ = self.child.wait();
     }
@@ -349,6 +363,37 @@ fn two_servers_on_copies_of_one_bank_never_give_a_user_a_class_twice() {
     for server in servers {
         assert_eq!(server.stop().code(), Some(0));
     }
+
+    // A refresh: a build adds 10 puzzles a level to the bank (its id stays); a server
+    // restarted on a new copy serves, and its users get the new puzzles, once each; a server
+    // on an old copy is then refused.
+    let db = dir.path().join("bank.db");
+    crate::common::build_levels(&db, 10, 2);
+    std::fs::copy(&db, &b).unwrap();
+    let refreshed = Server::start(&b, &history);
+    let url = format!("{}/v1/puzzles/next?user=u0&level=easy", refreshed.base);
+    let mut fresh = BTreeSet::new();
+    while let Some((200, v)) = ask(&agent(), "POST", &url) {
+        fresh.insert(v["id"].as_i64().unwrap());
+    }
+    assert_eq!(fresh.len(), 10, "the level's 10 new puzzles: {fresh:?}");
+    assert!(fresh.iter().all(|id| !got["u0"].contains(id)));
+    assert_eq!(refreshed.stop().code(), Some(0));
+    let out = crate::common::pseudoku()
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--history",
+            &history,
+            "--db",
+        ])
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("this copy of the bank is older"), "{err}");
 }
 
 #[test]
@@ -407,6 +452,13 @@ fn a_server_killed_mid_load_loses_nothing_its_clients_received() {
         "the first server's 4 clients moved"
     );
     let recorded = table(&cluster, "fleet");
+    let unseen: usize = got.keys().map(|u| recorded[u].len() - ASKS).sum();
+    eprintln!(
+        "{} deliveries received, {} recorded; {unseen} recorded but not received (in flight at \
+         the kill)",
+        8 * ASKS,
+        recorded.values().map(Vec::len).sum::<usize>()
+    );
     for (user, ids) in &got {
         let distinct: BTreeSet<i64> = ids.iter().copied().collect();
         assert_eq!(distinct.len(), ASKS, "{user} got a class twice: {ids:?}");
@@ -564,4 +616,56 @@ fn a_banks_history_moves_to_postgres_and_back() {
         .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("(rebound)"));
+}
+
+#[test]
+fn a_history_that_stops_answering_is_a_503_with_its_reason_until_it_is_back() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    crate::common::build_levels(&db, 5, 2);
+    let server = Server::start(&db, &cluster.url("postgres"));
+    let agent = agent();
+    let next = format!("{}/v1/puzzles/next?user=ann&level=easy", server.base);
+    let health = format!("{}/healthz", server.base);
+    assert_eq!(ask(&agent, "POST", &next).unwrap().0, 200);
+    assert_eq!(ask(&agent, "GET", &health).unwrap().0, 200);
+    cluster.pause();
+    // A delivery cannot be recorded: 503 and why; health says so; reads still answer.
+    let (status, v) = ask(&agent, "POST", &next).unwrap();
+    assert_eq!(status, 503, "{v}");
+    let reason = v["error"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the history at postgres://pseudoku@127.0.0.1:"),
+        "{reason}"
+    );
+    let (status, v) = ask(&agent, "GET", &health).unwrap();
+    assert_eq!(
+        (status, v["status"].as_str()),
+        (503, Some("unavailable")),
+        "{v}"
+    );
+    assert!(
+        v["reason"].as_str().unwrap().starts_with("the history at"),
+        "{v}"
+    );
+    assert_eq!(
+        ask(&agent, "GET", &format!("{}/v1/levels", server.base))
+            .unwrap()
+            .0,
+        200
+    );
+    // Back: health sees it first (a server out of the balancer gets no delivery), then
+    // deliveries go on, none twice.
+    cluster.resume();
+    let (status, v) = ask(&agent, "GET", &health).unwrap();
+    assert_eq!(status, 200, "{v}");
+    let mut ids = BTreeSet::new();
+    while let Some((200, v)) = ask(&agent, "POST", &next) {
+        assert!(ids.insert(v["id"].as_i64().unwrap()));
+    }
+    assert_eq!(ids.len(), 4, "the level's other 4: {ids:?}");
+    assert_eq!(server.stop().code(), Some(0));
 }
