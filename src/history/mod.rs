@@ -103,6 +103,12 @@ pub enum HistoryError {
         /// What to do.
         advice: &'static str,
     },
+    /// The bank has no id (a bank opened only read-only since before ids were given).
+    #[error(
+        "the bank has no id: open it once with this pseudoku where it can be written (any \
+         command that opens it gives it one), then copy it to the servers"
+    )]
+    NoBankId,
     /// The bank.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -127,8 +133,7 @@ pub struct BankIdentity {
 impl BankIdentity {
     /// The identity of the open bank `conn`.
     pub fn of(conn: &Connection) -> Result<BankIdentity> {
-        let id = store::settings::get(conn, "bank_id")?
-            .expect("every migrated bank has an id (migration 0024)");
+        let id = store::settings::get(conn, "bank_id")?.ok_or(HistoryError::NoBankId)?;
         let puzzles = i64::try_from(store::puzzles::count(conn)?).unwrap_or(i64::MAX);
         Ok(BankIdentity { id, puzzles })
     }
@@ -460,7 +465,7 @@ impl Postgres {
     }
 
     /// Adds `rows` to the per-user history in one transaction, keeping any row already there
-    /// for a user and class; how many were added.
+    /// for a user and class; how many were added (pass a page at a time).
     pub async fn add_deliveries(&self, rows: &[Delivery]) -> Result<u64> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(self.failed())?;
@@ -484,15 +489,25 @@ impl Postgres {
         Ok(added)
     }
 
-    /// Every delivery of the per-user history, by user and time.
-    pub async fn deliveries(&self) -> Result<Vec<Delivery>> {
+    /// Up to `limit` deliveries of the per-user history after `after` (a user and class), in
+    /// the order of user and class: a page of a history too large to hold at once.
+    pub async fn deliveries(
+        &self,
+        after: Option<&(String, Key)>,
+        limit: usize,
+    ) -> Result<Vec<Delivery>> {
         let client = self.client().await?;
+        let (user, key) = match after {
+            Some((user, key)) => (user.as_str(), &key.0[..]),
+            None => ("", &[][..]),
+        };
         let rows = client
             .query(
                 "SELECT user_id, canon_key, puzzle_id, \
                  to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
-                 FROM pseudoku_user_history ORDER BY user_id, given_at, puzzle_id",
-                &[],
+                 FROM pseudoku_user_history WHERE (user_id, canon_key) > ($1, $2) \
+                 ORDER BY user_id, canon_key LIMIT $3",
+                &[&user, &key, &(limit as i64)],
             )
             .await
             .map_err(self.failed())?;

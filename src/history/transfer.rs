@@ -1,10 +1,14 @@
 //! A bank's history moved to a fleet's PostgreSQL history and back (`history export`,
 //! `history import`): the per-user deliveries and the daily puzzles, each row added unless
 //! its user and class (or date and level) is there already, so that a move can be run again.
+//! Deliveries move a page at a time ([`PAGE`]): a history of millions is never held at once.
 
 use super::{BankIdentity, Binding, Postgres, Result};
 use crate::store;
 use std::path::Path;
+
+/// Deliveries read and written at a time.
+const PAGE: usize = 10_000;
 
 /// What a move did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,18 +38,24 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 pub fn export(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
     let conn = store::open_existing(db)?;
     let bank = BankIdentity::of(&conn)?;
-    let deliveries = store::history::all(&conn)?;
     let daily = store::daily::all(&conn)?;
-    drop(conn);
     runtime()?.block_on(async {
         let pg = Postgres::connect(url, 1)?;
         pg.migrate().await?;
         let binding = pg.bind(&bank, rebind).await?;
-        let deliveries_added = pg.add_deliveries(&deliveries).await?;
+        let (mut deliveries, mut deliveries_added) = (0, 0);
+        let mut after = None;
+        loop {
+            let page = store::history::page(&conn, after.as_ref(), PAGE)?;
+            let Some(last) = page.last() else { break };
+            after = Some((last.user.clone(), last.key));
+            deliveries += page.len() as u64;
+            deliveries_added += pg.add_deliveries(&page).await?;
+        }
         let daily_added = pg.add_daily(&daily).await?;
         Ok(Moved {
             binding,
-            deliveries: deliveries.len() as u64,
+            deliveries,
             deliveries_added,
             daily: daily.len() as u64,
             daily_added,
@@ -59,23 +69,29 @@ pub fn export(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
 pub fn import(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
     let conn = store::open_existing(db)?;
     let bank = BankIdentity::of(&conn)?;
-    let (binding, deliveries, daily) = runtime()?.block_on(async {
-        let pg = Postgres::connect(url, 1)?;
+    let runtime = runtime()?;
+    let pg = Postgres::connect(url, 1)?;
+    let (binding, daily) = runtime.block_on(async {
         pg.migrate().await?;
         let binding = pg.bind(&bank, rebind).await?;
-        Ok::<_, super::HistoryError>((binding, pg.deliveries().await?, pg.daily_rows().await?))
+        Ok::<_, super::HistoryError>((binding, pg.daily_rows().await?))
     })?;
-    let (deliveries_added, daily_added) = store::immediate(&conn, || {
-        Ok::<_, store::StoreError>((
-            store::history::add(&conn, &deliveries)?,
-            store::daily::add(&conn, &daily)?,
-        ))
-    })?;
-    Ok(Moved {
-        binding,
-        deliveries: deliveries.len() as u64,
-        deliveries_added,
-        daily: daily.len() as u64,
-        daily_added,
+    store::immediate(&conn, || {
+        let (mut deliveries, mut deliveries_added) = (0, 0);
+        let mut after = None;
+        loop {
+            let page = runtime.block_on(pg.deliveries(after.as_ref(), PAGE))?;
+            let Some(last) = page.last() else { break };
+            after = Some((last.user.clone(), last.key));
+            deliveries += page.len() as u64;
+            deliveries_added += store::history::add(&conn, &page)?;
+        }
+        Ok(Moved {
+            binding,
+            deliveries,
+            deliveries_added,
+            daily: daily.len() as u64,
+            daily_added: store::daily::add(&conn, &daily)?,
+        })
     })
 }

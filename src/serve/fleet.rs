@@ -72,10 +72,13 @@ pub(super) async fn deliver(
             continue;
         }
         let candidates: Vec<(Key, i64)> = rows.iter().map(|r| (r.key, r.id)).collect();
+        let start = std::time::Instant::now();
         let claimed = pg
             .claim(user, &candidates)
             .await
             .map_err(|e| unavailable(s, e))?;
+        s.metrics
+            .observe_write("history", start.elapsed().as_secs_f64());
         s.health.wrote_history(None);
         let Some(row) = claimed.and_then(|id| rows.into_iter().find(|r| r.id == id)) else {
             // The user had them all, or another server gave one meanwhile: draw again.
@@ -129,9 +132,12 @@ pub(super) async fn daily(
             Ok(h) => {
                 // Inserted or not (another server's puzzle of the date, or this class
                 // another date's meanwhile), the next round reads what is recorded.
+                let start = std::time::Instant::now();
                 pg.record_daily(&day, level, h.id, &h.key)
                     .await
                     .map_err(|e| unavailable(s, e))?;
+                s.metrics
+                    .observe_write("daily", start.elapsed().as_secs_f64());
             }
             Err(none) => return Ok(none),
         }

@@ -110,8 +110,9 @@ impl Metrics {
         }
         drop(routes);
         out.push_str(
-            "# HELP pseudoku_write_seconds The bank's writes by kind: commits of deliveries, \
-             checkpoints of the log.\n",
+            "# HELP pseudoku_write_seconds Writes by kind: the bank's commits of deliveries, \
+             daily puzzles and checkpoints of the log; a fleet's server's deliveries (history) \
+             and daily puzzles in its history.\n",
         );
         out.push_str("# TYPE pseudoku_write_seconds histogram\n");
         for (kind, h) in self.writes.lock().expect("metrics").iter() {

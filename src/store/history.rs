@@ -121,19 +121,24 @@ pub struct Delivery {
     pub given_at: String,
 }
 
-/// Every delivery of the bank's per-user history, by user and time.
-pub fn all(conn: &Connection) -> Result<Vec<Delivery>> {
-    let mut stmt = conn.prepare(
+/// Up to `limit` deliveries of the bank's per-user history after `after` (a user and class),
+/// in the order of user and class: a page of a history too large to hold at once.
+pub fn page(conn: &Connection, after: Option<&(String, Key)>, limit: usize) -> Result<Vec<Delivery>> {
+    let (user, key) = match after {
+        Some((user, key)) => (user.as_str(), &key.0[..]),
+        None => ("", &[][..]),
+    };
+    let mut stmt = conn.prepare_cached(
         "SELECT user, canon_key, puzzle_id, given_at FROM user_history \
-         ORDER BY user, given_at, puzzle_id",
+         WHERE (user, canon_key) > (?1, ?2) ORDER BY user, canon_key LIMIT ?3",
     )?;
-    let rows = stmt.query_map([], |r| {
+    let rows = stmt.query_map(rusqlite::params![user, key, limit as i64], |r| {
         let key: Vec<u8> = r.get(1)?;
         Ok(Delivery {
             user: r.get(0)?,
-            key: Key(key.try_into().map_err(|_| {
-                rusqlite::Error::IntegralValueOutOfRange(1, 0)
-            })?),
+            key: Key(key
+                .try_into()
+                .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(1, 0))?),
             puzzle_id: r.get(2)?,
             given_at: r.get(3)?,
         })

@@ -489,6 +489,32 @@ fn a_server_killed_mid_load_loses_nothing_its_clients_received() {
     assert_eq!(second.stop().code(), Some(0));
 }
 
+/// The bank's per-user history: user, class (hex), puzzle id, time.
+fn bank_rows(db: &Path) -> BTreeSet<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    crate::common::column(
+        &conn,
+        "SELECT user || '|' || lower(hex(canon_key)) || '|' || puzzle_id || '|' || given_at \
+         FROM user_history",
+    )
+    .into_iter()
+    .collect()
+}
+
+/// The fleet's history, in the same form.
+fn history_rows(cluster: &Cluster, db: &str) -> BTreeSet<String> {
+    cluster
+        .sql(
+            db,
+            "SELECT user_id, encode(canon_key, 'hex'), puzzle_id, \
+             to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
+             FROM pseudoku_user_history",
+        )
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 #[test]
 fn a_banks_history_moves_to_postgres_and_back() {
     let Some(cluster) = Cluster::start() else {
@@ -523,6 +549,25 @@ fn a_banks_history_moves_to_postgres_and_back() {
         .status();
     child.wait().unwrap();
 
+    // 25,000 more deliveries (2,500 users, 10 classes each), so that the move takes pages.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 0..25_000u32 {
+            let key = blake3::hash(&i.to_le_bytes());
+            tx.execute(
+                "INSERT INTO user_history (user, canon_key, puzzle_id) VALUES (?1, ?2, ?3)",
+                rusqlite::params![
+                    format!("p{}", i / 10),
+                    &key.as_bytes()[..],
+                    i64::from(i % 7 + 1)
+                ],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+
     // Exported: the history holds them; again: nothing new.
     let history = cluster.database("moved");
     let export = |extra: &[&str]| {
@@ -542,16 +587,18 @@ fn a_banks_history_moves_to_postgres_and_back() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         format!(
-            "{} -> the history: 5 deliveries (5 new), 1 daily puzzles (1 new); the history now \
-             records this bank",
+            "{} -> the history: 25005 deliveries (25005 new), 1 daily puzzles (1 new); the \
+             history now records this bank",
             db.display()
         )
     );
     let out = export(&[]);
     assert!(String::from_utf8_lossy(&out.stdout)
-        .contains("5 deliveries (0 new), 1 daily puzzles (0 new)"));
+        .contains("25005 deliveries (0 new), 1 daily puzzles (0 new)"));
     let recorded: BTreeSet<i64> = table(&cluster, "moved")["ann"].iter().copied().collect();
     assert_eq!(recorded, ann);
+    // Row for row, the times to the millisecond.
+    assert_eq!(bank_rows(&db), history_rows(&cluster, "moved"));
 
     // A fleet server on a copy goes on from there: ann gets the level's 7 others, then 404;
     // the daily puzzle is the one the bank recorded.
@@ -588,11 +635,12 @@ fn a_banks_history_moves_to_postgres_and_back() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("12 deliveries (7 new), 1 daily puzzles (0 new)"),
+            .contains("25012 deliveries (7 new), 1 daily puzzles (0 new)"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
     let conn = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(bank_rows(&db), history_rows(&cluster, "moved"));
     let n: i64 = crate::common::scalar(
         &conn,
         "SELECT COUNT(DISTINCT puzzle_id) FROM user_history WHERE user = 'ann'",
