@@ -19,15 +19,16 @@
 //! client t sends to server t mod N. With `with-sqlite`, a lone server on the bank's own
 //! history runs beside them on another copy, and the two take turns (each client's requests
 //! alternate; RATE is shared), so that both are measured over the same moments of the
-//! machine. The repeats are then counted on a copy of the bank the fleet's history is
-//! imported into (`history import`). Implies `alone`.
+//! machine. Clients keep every id each user was handed by each group: a repeat they see is
+//! reported as an error. The repeats are also counted on a copy of the bank the fleet's
+//! history is imported into (`history import`). Implies `alone`.
 //!
 //! ```text
 //! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build] [next-only] [history=URL [servers=N] [with-sqlite]]
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -58,12 +59,17 @@ struct Tally {
 /// Servers measured side by side: a name and its servers' addresses.
 type Group = (String, Vec<String>);
 
+/// The puzzle ids each user was handed by each group (group, user): a repeat seen by a
+/// client is an id handed twice.
+type Received = Mutex<HashMap<(usize, u32), HashSet<i64>>>;
+
 fn phase(
     groups: &[Group],
     seconds: u64,
     clients: usize,
     (rate, next_only): (f64, bool),
     puzzles: &Mutex<Vec<(String, String)>>,
+    received: &Received,
 ) -> Tally {
     let tally = Mutex::new(Tally::default());
     let began = Instant::now();
@@ -99,7 +105,8 @@ fn phase(
                     // 80% deliveries, 15% hints, 5% daily puzzles.
                     // The groups take turns (the same machine's moments for each); a client
                     // keeps to one server of a group.
-                    let (group, servers) = &groups[(t + asked) % groups.len()];
+                    let g = (t + asked) % groups.len();
+                    let (group, servers) = &groups[g];
                     asked += 1;
                     let base = &servers[t % servers.len()];
                     let ask = if next_only { 19 } else { rng.below(20) };
@@ -169,6 +176,17 @@ fn phase(
                                         let text = r.into_string().map_err(|e| e.to_string())?;
                                         let v: serde_json::Value =
                                             serde_json::from_str(&text).unwrap_or_default();
+                                        let id =
+                                            v["id"].as_i64().ok_or_else(|| "no id".to_string())?;
+                                        if !received
+                                            .lock()
+                                            .expect("received")
+                                            .entry((g, user))
+                                            .or_default()
+                                            .insert(id)
+                                        {
+                                            return Err(format!("repeat: u{user} got {id} again"));
+                                        }
                                         Ok(Some((
                                             v["puzzle"].as_str().unwrap_or_default().to_string(),
                                             v["solution"].as_str().unwrap_or_default().to_string(),
@@ -368,6 +386,7 @@ fn main() {
     }
     let base = groups[0].1[0].clone();
     let puzzles = Mutex::new(Vec::new());
+    let received: Received = Mutex::new(HashMap::new());
     println!(
         "{}; {}{}",
         groups
@@ -389,7 +408,14 @@ fn main() {
 
     // One phase: its figures, then the log's size and the server's write times.
     let run = |name: &str, rate: f64| {
-        let mut tally = phase(&groups, seconds, clients, (rate, next_only), &puzzles);
+        let mut tally = phase(
+            &groups,
+            seconds,
+            clients,
+            (rate, next_only),
+            &puzzles,
+            &received,
+        );
         report(name, seconds, &mut tally);
         if fleet.is_none() {
             println!("  write-ahead log: {:.1} MB", wal_mb(&db));
@@ -398,6 +424,14 @@ fn main() {
     };
     run("serve alone, closed loop", 0.0);
     run(&format!("serve alone, paced at {rate}/s"), rate);
+    // A repeat a client saw is an error of its phase ("repeat: ..."); none is the rule.
+    let handed: usize = received
+        .lock()
+        .expect("received")
+        .values()
+        .map(HashSet::len)
+        .sum();
+    println!("deliveries the clients received: {handed}, each user's ids distinct (a repeat is an error above)");
 
     if let Some(fleet) = fleet {
         for mut server in started {

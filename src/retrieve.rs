@@ -423,16 +423,17 @@ pub fn sample(
     Ok(store::history::sample(conn, levels.measure(), within, want, rng)?)
 }
 
-/// A puzzle of `within` on `levels` whose id is not among `given`, uniformly among those;
+/// A puzzle of `within` on `levels` whose class is not among `given`, uniformly among those;
 /// `None` when `given` holds them all. Reads only.
 pub fn pick_except(
     conn: &Connection,
     levels: &Levels,
     within: impl Into<Selection>,
-    given: &std::collections::HashSet<i64>,
+    given: &[Key],
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>, RetrieveError> {
-    Ok(store::history::pick_except(conn, levels.measure(), within, given, rng)?)
+    let given = store::history::ids_of(conn, given)?;
+    Ok(store::history::pick_except(conn, levels.measure(), within, &given, rng)?)
 }
 
 /// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from
@@ -495,6 +496,15 @@ pub fn by_id(conn: &Connection, levels: &Levels, id: i64) -> Result<Option<Hando
         return Ok(None);
     };
     Ok(Some(hand_out(row, levels)?))
+}
+
+/// The puzzle of class `key`, served or not, on the bank's scale `levels`; reads only.
+/// `None` when the bank has no puzzle of that class.
+pub fn by_key(conn: &Connection, levels: &Levels, key: &Key) -> Result<Option<Handout>, RetrieveError> {
+    match store::history::ids_of(conn, std::slice::from_ref(key))?.into_iter().next() {
+        Some(id) => by_id(conn, levels, id),
+        None => Ok(None),
+    }
 }
 
 /// The puzzle of row `id`, served or not (`hint --id`, `explain --id`); reads only.

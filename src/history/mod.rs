@@ -117,6 +117,18 @@ pub enum HistoryError {
     Io(#[from] std::io::Error),
 }
 
+impl HistoryError {
+    /// Why, without the history's address: what a server tells its clients (`/healthz`, a
+    /// 503), which need not learn the database's host.
+    pub fn reason(&self) -> String {
+        match self {
+            HistoryError::Postgres { error, .. } => format!("the history: {}", said(error)),
+            HistoryError::Pool { reason, .. } => format!("the history: no connection: {reason}"),
+            other => other.to_string(),
+        }
+    }
+}
+
 /// The history's result type.
 pub type Result<T> = std::result::Result<T, HistoryError>;
 
@@ -167,6 +179,17 @@ fn said(error: &tokio_postgres::Error) -> String {
 
 /// The history's address with any password hidden, for messages.
 fn redact(url: &str) -> String {
+    // A password in the query (`?password=...`) too.
+    if let Some((head, query)) = url.split_once('?') {
+        let query: Vec<String> = query
+            .split('&')
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                _ => kv.to_string(),
+            })
+            .collect();
+        return format!("{}?{}", redact(head), query.join("&"));
+    }
     if !url.contains("://") {
         // The key=value form: hide the value of `password`.
         return url
@@ -320,12 +343,19 @@ impl Postgres {
     }
 
     /// Checks `bank` against the bank the history was recorded against: an empty history
-    /// takes it; the same bank with as many puzzles or more (a refreshed copy) is the same (the
-    /// count recorded grows); another bank, or a copy with fewer puzzles than a server has
-    /// had, is refused unless `rebind`, which records `bank` as the history's bank.
-    pub async fn bind(&self, bank: &BankIdentity, rebind: bool) -> Result<Binding> {
+    /// takes it; the same bank with as many puzzles or more (a refreshed copy) is the same
+    /// (with `grow`, a server's start, the count recorded grows to this copy's; `history
+    /// export|import` on a master bank leave it); another bank, or a copy with fewer puzzles
+    /// than a server has had, is refused unless `rebind`, which records `bank` as the
+    /// history's bank.
+    pub async fn bind(&self, bank: &BankIdentity, rebind: bool, grow: bool) -> Result<Binding> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(self.failed())?;
+        // Servers starting together on an empty history take turns (`FOR UPDATE` locks no row
+        // that is not there yet).
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+            .await
+            .map_err(self.failed())?;
         let row = tx
             .query_opt(
                 "SELECT bank_id, puzzles FROM pseudoku_bank FOR UPDATE",
@@ -335,9 +365,12 @@ impl Postgres {
             .map_err(self.failed())?;
         let binding = match row {
             None => {
+                // A move from a master bank records its id only: the servers' copies, maybe
+                // older, record their size when they start.
+                let puzzles = if grow { bank.puzzles } else { 0 };
                 tx.execute(
                     "INSERT INTO pseudoku_bank (bank_id, puzzles) VALUES ($1, $2)",
-                    &[&bank.id, &bank.puzzles],
+                    &[&bank.id, &puzzles],
                 )
                 .await
                 .map_err(self.failed())?;
@@ -347,12 +380,14 @@ impl Postgres {
                 let (recorded, recorded_puzzles): (String, i64) = (row.get(0), row.get(1));
                 let same = recorded == bank.id;
                 if same && bank.puzzles >= recorded_puzzles {
-                    tx.execute(
-                        "UPDATE pseudoku_bank SET puzzles = $1, recorded_at = now()",
-                        &[&bank.puzzles],
-                    )
-                    .await
-                    .map_err(self.failed())?;
+                    if grow {
+                        tx.execute(
+                            "UPDATE pseudoku_bank SET puzzles = $1, recorded_at = now()",
+                            &[&bank.puzzles],
+                        )
+                        .await
+                        .map_err(self.failed())?;
+                    }
                     Binding::Same
                 } else if rebind {
                     tx.execute(
@@ -386,15 +421,15 @@ impl Postgres {
         Ok(binding)
     }
 
-    /// The ids of the puzzles `user` has been given.
-    pub async fn given_ids(&self, user: &str) -> Result<HashSet<i64>> {
+    /// The classes `user` has been given.
+    pub async fn given(&self, user: &str) -> Result<Vec<Key>> {
         let client = self.client().await?;
         let stmt = client
-            .prepare_cached("SELECT puzzle_id FROM pseudoku_user_history WHERE user_id = $1")
+            .prepare_cached("SELECT canon_key FROM pseudoku_user_history WHERE user_id = $1")
             .await
             .map_err(self.failed())?;
         let rows = client.query(&stmt, &[&user]).await.map_err(self.failed())?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
     }
 
     /// Records as `user`'s the first of `candidates` (class, puzzle id) whose class the user
@@ -424,18 +459,23 @@ impl Postgres {
         Ok(row.map(|r| r.get(0)))
     }
 
-    /// The puzzle recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level`, if any.
-    pub async fn daily(&self, day: &str, level: &str) -> Result<Option<i64>> {
+    /// The class recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level` (its name
+    /// in any case), if any: a class, which every copy of the bank (and a bank the history
+    /// was rebound to) finds by its key.
+    pub async fn daily(&self, day: &str, level: &str) -> Result<Option<Key>> {
         let client = self.client().await?;
         let stmt = client
-            .prepare_cached("SELECT puzzle_id FROM pseudoku_daily WHERE day = $1 AND level = $2")
+            .prepare_cached(
+                "SELECT canon_key FROM pseudoku_daily WHERE day = $1 AND lower(level) = lower($2) \
+                 ORDER BY created_at LIMIT 1",
+            )
             .await
             .map_err(self.failed())?;
         let row = client
             .query_opt(&stmt, &[&day, &level])
             .await
             .map_err(self.failed())?;
-        Ok(row.map(|r| r.get(0)))
+        Ok(row.map(|r| key_of(r.get(0))))
     }
 
     /// Every class that is some date's and level's daily puzzle.
@@ -577,6 +617,10 @@ mod tests {
         assert_eq!(redact("postgres://app@db/bank"), "postgres://app@db/bank");
         assert_eq!(redact("host=db user=app"), "host=db user=app");
         assert_eq!(redact("host=db password=pw"), "host=db password=***");
+        assert_eq!(
+            redact("postgres://app@db/bank?sslmode=disable&password=pw"),
+            "postgres://app@db/bank?sslmode=disable&password=***"
+        );
     }
 
     #[test]

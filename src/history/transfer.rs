@@ -42,7 +42,7 @@ pub fn export(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
     runtime()?.block_on(async {
         let pg = Postgres::connect(url, 1)?;
         pg.migrate().await?;
-        let binding = pg.bind(&bank, rebind).await?;
+        let binding = pg.bind(&bank, rebind, false).await?;
         let (mut deliveries, mut deliveries_added) = (0, 0);
         let mut after = None;
         loop {
@@ -73,7 +73,7 @@ pub fn import(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
     let pg = Postgres::connect(url, 1)?;
     let (binding, daily) = runtime.block_on(async {
         pg.migrate().await?;
-        let binding = pg.bind(&bank, rebind).await?;
+        let binding = pg.bind(&bank, rebind, false).await?;
         Ok::<_, super::HistoryError>((binding, pg.daily_rows().await?))
     })?;
     store::immediate(&conn, || {

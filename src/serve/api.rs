@@ -360,10 +360,9 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     if let Some(pg) = s.fleet.clone() {
         let answered = match tokio::time::timeout(HISTORY_PING, pg.ping()).await {
             Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(e.to_string()),
+            Ok(Err(e)) => Some(e.reason()),
             Err(_) => Some(format!(
-                "the history at {} did not answer within {} s",
-                pg.at(),
+                "the history did not answer within {} s",
                 HISTORY_PING.as_secs()
             )),
         };

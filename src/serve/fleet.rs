@@ -23,8 +23,9 @@ const SAMPLES: usize = 4;
 
 /// The history's failure as the API answers it (503), noted for `/healthz`.
 fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
-    s.health.wrote_history(Some(e.to_string()));
-    ApiError::Unavailable(e.to_string())
+    let reason = e.reason();
+    s.health.wrote_history(Some(reason.clone()));
+    ApiError::Unavailable(reason)
 }
 
 /// A puzzle of `within` whose class `user` has never been given by any server, recorded as
@@ -34,7 +35,7 @@ fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
 /// to the history, which records the first the user has not had (`INSERT ... SELECT ... ON
 /// CONFLICT DO NOTHING`, one round trip): inserted, it is the user's; none inserted (the user
 /// had them all, or another server gave the user one meanwhile), new candidates are drawn.
-/// After [`SAMPLES`] rounds without one (the user has had most of the range), the ids the
+/// After [`SAMPLES`] rounds without one (the user has had most of the range), the classes the
 /// user was given are read and one of the range's other puzzles is picked uniformly.
 pub(super) async fn deliver(
     s: &Arc<Shared>,
@@ -47,7 +48,7 @@ pub(super) async fn deliver(
     for round in 0..SAMPLES + DRAW_RETRIES {
         listing |= round >= SAMPLES;
         let rows = if listing {
-            let given = pg.given_ids(user).await.map_err(|e| unavailable(s, e))?;
+            let given = pg.given(user).await.map_err(|e| unavailable(s, e))?;
             let (s, lv) = (s.clone(), lv.clone());
             let picked = blocking(move || {
                 let mut rng = s.rng();
@@ -107,13 +108,17 @@ pub(super) async fn daily(
 ) -> Result<Daily, ApiError> {
     let day = date.to_string();
     for _ in 0..DRAW_RETRIES {
-        if let Some(id) = pg.daily(&day, level).await.map_err(|e| unavailable(s, e))? {
+        if let Some(key) = pg.daily(&day, level).await.map_err(|e| unavailable(s, e))? {
             let (s, lv) = (s.clone(), lv.clone());
-            return blocking(move || {
-                let found = s.read(|c| retrieve::by_id(c, &lv, id))?;
-                Ok(found.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h))))
-            })
-            .await;
+            let found = blocking(move || Ok(s.read(|c| retrieve::by_key(c, &lv, &key))?)).await?;
+            return match found {
+                Some(h) => Ok(Daily::Puzzle(Box::new(h))),
+                // A server on an older copy, while the fleet is refreshed.
+                None => Err(ApiError::Unavailable(format!(
+                    "this server's copy of the bank lacks the daily puzzle of {day} (an older \
+                     copy: try again)"
+                ))),
+            };
         }
         let taken = pg.daily_classes().await.map_err(|e| unavailable(s, e))?;
         let chosen = {
@@ -130,14 +135,18 @@ pub(super) async fn daily(
         };
         match chosen {
             Ok(h) => {
-                // Inserted or not (another server's puzzle of the date, or this class
-                // another date's meanwhile), the next round reads what is recorded.
                 let start = std::time::Instant::now();
-                pg.record_daily(&day, level, h.id, &h.key)
+                let recorded = pg
+                    .record_daily(&day, level, h.id, &h.key)
                     .await
                     .map_err(|e| unavailable(s, e))?;
                 s.metrics
                     .observe_write("daily", start.elapsed().as_secs_f64());
+                if recorded {
+                    return Ok(Daily::Puzzle(Box::new(h)));
+                }
+                // Another server's puzzle of the date, or this class another date's
+                // meanwhile: the next round reads what is recorded.
             }
             Err(none) => return Ok(none),
         }

@@ -386,7 +386,7 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
             let bank = crate::history::BankIdentity::of(&write_conn)?;
             runtime.block_on(async {
                 pg.migrate().await?;
-                pg.bind(&bank, opts.history_rebind).await
+                pg.bind(&bank, opts.history_rebind, true).await
             })?;
             Some(pg)
         }

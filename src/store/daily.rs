@@ -5,10 +5,14 @@ use super::Result;
 use crate::canon::Key;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The puzzle recorded for `date` (`YYYY-MM-DD`) and `level`, if any.
+/// The puzzle recorded for `date` (`YYYY-MM-DD`) and `level` (its name in any case: rows
+/// recorded before names were the bank's spelling), if any.
 pub fn recorded(conn: &Connection, date: &str, level: &str) -> Result<Option<i64>> {
     Ok(conn
-        .prepare_cached("SELECT puzzle_id FROM daily WHERE date = ?1 AND level = ?2")?
+        .prepare_cached(
+            "SELECT puzzle_id FROM daily WHERE date = ?1 AND level = ?2 COLLATE NOCASE \
+             ORDER BY created_at LIMIT 1",
+        )?
         .query_row(params![date, level], |r| r.get(0))
         .optional()?)
 }

@@ -6,7 +6,7 @@ use super::retrieval::{first_row, row_columns, Measure, PuzzleRow, Selection, SP
 use super::Result;
 use crate::canon::Key;
 use crate::rng::Rng;
-use rusqlite::{params_from_iter, Connection};
+use rusqlite::{params_from_iter, Connection, OptionalExtension};
 
 /// Random draws by id before the draw lists the range (see [`draw`]).
 const TRIES: u32 = 64;
@@ -147,11 +147,13 @@ pub fn page(conn: &Connection, after: Option<&(String, Key)>, limit: usize) -> R
 }
 
 /// Adds `rows` to the bank's per-user history, keeping any row there for a user and class;
-/// how many were added. The caller holds a write transaction.
+/// how many were added. A row's puzzle id is this bank's puzzle of its class where the bank
+/// has it (a history recorded against another bank keeps its classes). The caller holds a
+/// write transaction.
 pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<u64> {
     let mut stmt = conn.prepare_cached(
         "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id, given_at) \
-         VALUES (?1, ?2, ?3, ?4)",
+         VALUES (?1, ?2, COALESCE((SELECT id FROM puzzles WHERE canon_key = ?2), ?3), ?4)",
     )?;
     let mut added = 0;
     for d in rows {
@@ -227,4 +229,19 @@ pub fn pick_except(
         return Ok(None);
     }
     super::retrieval::by_id(conn, measure.rating, ids[rng.index(ids.len())])
+}
+
+/// The ids of this bank's puzzles of the classes `keys` (those it has).
+pub fn ids_of(conn: &Connection, keys: &[Key]) -> Result<std::collections::HashSet<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM puzzles WHERE canon_key = ?1")?;
+    let mut ids = std::collections::HashSet::with_capacity(keys.len());
+    for key in keys {
+        if let Some(id) = stmt
+            .query_row([&key.0[..]], |r| r.get(0))
+            .optional()?
+        {
+            ids.insert(id);
+        }
+    }
+    Ok(ids)
 }

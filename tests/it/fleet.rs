@@ -686,7 +686,8 @@ fn a_history_that_stops_answering_is_a_503_with_its_reason_until_it_is_back() {
     assert_eq!(status, 503, "{v}");
     let reason = v["error"].as_str().unwrap();
     assert!(
-        reason.starts_with("the history at postgres://pseudoku@127.0.0.1:"),
+        reason.starts_with("the history: error connecting to server")
+            && !reason.contains("127.0.0.1"),
         "{reason}"
     );
     let (status, v) = ask(&agent, "GET", &health).unwrap();
@@ -696,7 +697,7 @@ fn a_history_that_stops_answering_is_a_503_with_its_reason_until_it_is_back() {
         "{v}"
     );
     assert!(
-        v["reason"].as_str().unwrap().starts_with("the history at"),
+        v["reason"].as_str().unwrap().starts_with("the history: "),
         "{v}"
     );
     assert_eq!(
