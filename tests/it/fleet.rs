@@ -257,7 +257,12 @@ fn two_servers_on_copies_of_one_bank_never_give_a_user_a_class_twice() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = two_copies(dir.path(), 40);
     let history = cluster.database("fleet");
-    let servers = [Server::start(&a, &history), Server::start(&b, &history)];
+    // Both started at once on the empty history: they take turns to make it, both serve.
+    let servers = std::thread::scope(|s| {
+        let first = s.spawn(|| Server::start(&a, &history));
+        let second = s.spawn(|| Server::start(&b, &history));
+        [first.join().unwrap(), second.join().unwrap()]
+    });
     // 8 clients: client c is user u(c mod 4) on server (c mod 2), so every user is asked for
     // by two clients at once on two servers, until the level is used up for the user.
     let got: Mutex<BTreeMap<String, Vec<i64>>> = Mutex::new(BTreeMap::new());
