@@ -501,7 +501,7 @@ pub fn by_id(conn: &Connection, levels: &Levels, id: i64) -> Result<Option<Hando
 /// The puzzle of class `key`, served or not, on the bank's scale `levels`; reads only.
 /// `None` when the bank has no puzzle of that class.
 pub fn by_key(conn: &Connection, levels: &Levels, key: &Key) -> Result<Option<Handout>, RetrieveError> {
-    match store::history::ids_of(conn, std::slice::from_ref(key))?.into_iter().next() {
+    match store::history::id_of(conn, key)? {
         Some(id) => by_id(conn, levels, id),
         None => Ok(None),
     }

@@ -266,11 +266,6 @@ impl Postgres {
         Ok(Postgres { pool, at })
     }
 
-    /// The history's address, its password hidden.
-    pub fn at(&self) -> &str {
-        &self.at
-    }
-
     fn failed(&self) -> impl Fn(tokio_postgres::Error) -> HistoryError + '_ {
         |error| HistoryError::Postgres {
             at: self.at.clone(),

@@ -366,7 +366,7 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
                 HISTORY_PING.as_secs()
             )),
         };
-        s.health.wrote_history(answered);
+        s.health.recorded(answered);
     }
     let found = blocking(move || {
         let deliveries = !s.health.read_only();

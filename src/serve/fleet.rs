@@ -24,7 +24,7 @@ const SAMPLES: usize = 4;
 /// The history's failure as the API answers it (503), noted for `/healthz`.
 fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
     let reason = e.reason();
-    s.health.wrote_history(Some(reason.clone()));
+    s.health.recorded(Some(reason.clone()));
     ApiError::Unavailable(reason)
 }
 
@@ -80,7 +80,7 @@ pub(super) async fn deliver(
             .map_err(|e| unavailable(s, e))?;
         s.metrics
             .observe_write("history", start.elapsed().as_secs_f64());
-        s.health.wrote_history(None);
+        s.health.recorded(None);
         let Some(row) = claimed.and_then(|id| rows.into_iter().find(|r| r.id == id)) else {
             // The user had them all, or another server gave one meanwhile: draw again.
             continue;

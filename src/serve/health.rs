@@ -4,7 +4,7 @@
 //! room (or, for a fleet's server, its history answers). A server started `--read-only` takes
 //! none, by design, and is healthy for reads.
 
-use crate::store::{self, StoreError};
+use crate::store;
 use rusqlite::Connection;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -47,14 +47,9 @@ impl Health {
         self.read_only
     }
 
-    /// The writer's report of a commit: `failed` with its error, or succeeded.
-    pub fn wrote(&self, failed: Option<&StoreError>) {
-        *self.last_write.lock().expect("health") = failed.map(ToString::to_string);
-    }
-
-    /// A fleet's server's report of its history (a delivery, or a look of `/healthz`):
-    /// `failed` with the history's error, or answering.
-    pub fn wrote_history(&self, failed: Option<String>) {
+    /// The last recording's outcome (the writer's commit of deliveries; a fleet's server's
+    /// delivery or look of `/healthz` at its history): `failed` with why, or done.
+    pub fn recorded(&self, failed: Option<String>) {
         let mut last = self.last_write.lock().expect("health");
         if *last != failed {
             *last = failed;

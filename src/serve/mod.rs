@@ -327,7 +327,7 @@ fn writer_loop(
             Ok(new)
         })();
         metrics.observe_write("commit", start.elapsed().as_secs_f64());
-        health.wrote(outcome.as_ref().err());
+        health.recorded(outcome.as_ref().err().map(ToString::to_string));
         match outcome {
             Ok(new) => {
                 metrics.delivered(new.len());

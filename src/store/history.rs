@@ -2,7 +2,7 @@
 //! class, and draws among the puzzles of a range whose class a user has not had yet. Separate
 //! from `served_at`, the publisher's global flag.
 
-use super::retrieval::{first_row, row_columns, Measure, PuzzleRow, Selection, SPAN};
+use super::retrieval::{first_row, row_columns, span, Measure, PuzzleRow, Selection};
 use super::Result;
 use crate::canon::Key;
 use crate::rng::Rng;
@@ -60,13 +60,9 @@ fn draw_in(
         p.push(user.to_string().into());
         params_from_iter(p)
     };
-    let (lo, hi): (Option<i64>, Option<i64>) =
-        conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let (Some(lo), Some(hi)) = (lo, hi) else {
-        return Ok(None);
-    };
     let mut stmt = conn.prepare_cached(&by_id)?;
-    if let Ok(span) = u32::try_from(hi - lo + 1) {
+    // An empty table lists nothing below; a span too wide for random ids goes straight there.
+    if let Some((lo, span)) = span(conn)? {
         for _ in 0..TRIES {
             let id = lo + i64::from(rng.below(span));
             if let Some(found) = first_row(&mut stmt.query(with(id))?, measure.rating)? {
@@ -181,12 +177,7 @@ pub fn sample(
         row_columns(measure.rating),
         params.len() + 1
     );
-    let (lo, hi): (Option<i64>, Option<i64>) =
-        conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let (Some(lo), Some(hi)) = (lo, hi) else {
-        return Ok(Vec::new());
-    };
-    let Ok(span) = u32::try_from(hi - lo + 1) else {
+    let Some((lo, span)) = span(conn)? else {
         return Ok(Vec::new());
     };
     let mut stmt = conn.prepare_cached(&by_id)?;
@@ -231,17 +222,19 @@ pub fn pick_except(
     super::retrieval::by_id(conn, measure.rating, ids[rng.index(ids.len())])
 }
 
+/// The id of this bank's puzzle of class `key`, if it has one.
+pub fn id_of(conn: &Connection, key: &Key) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM puzzles WHERE canon_key = ?1")?
+        .query_row([&key.0[..]], |r| r.get(0))
+        .optional()?)
+}
+
 /// The ids of this bank's puzzles of the classes `keys` (those it has).
 pub fn ids_of(conn: &Connection, keys: &[Key]) -> Result<std::collections::HashSet<i64>> {
-    let mut stmt = conn.prepare_cached("SELECT id FROM puzzles WHERE canon_key = ?1")?;
     let mut ids = std::collections::HashSet::with_capacity(keys.len());
     for key in keys {
-        if let Some(id) = stmt
-            .query_row([&key.0[..]], |r| r.get(0))
-            .optional()?
-        {
-            ids.insert(id);
-        }
+        ids.extend(id_of(conn, key)?);
     }
     Ok(ids)
 }

@@ -218,6 +218,17 @@ const SKIPS_PER_BATCH: f64 = 3_300.0;
 /// aggregates would scan the table).
 pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX(id) FROM puzzles)";
 
+/// The table's ids for draws by random id: the smallest and how many ids lie from it to the
+/// largest; `None` for an empty table, or a span too wide to draw in (over `u32::MAX` ids).
+pub(super) fn span(conn: &Connection) -> Result<Option<(i64, u32)>> {
+    let (lo, hi): (Option<i64>, Option<i64>) =
+        conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(match (lo, hi) {
+        (Some(lo), Some(hi)) => u32::try_from(hi - lo + 1).ok().map(|n| (lo, n)),
+        _ => None,
+    })
+}
+
 /// The columns of a [`PuzzleRow`], in [`read_row`]'s order (`rating` is the bank's rating),
 /// each prefixed with `p.` (the `puzzles` table's alias in every query that reads them).
 pub(super) fn row_columns(rating: RatingKind) -> String {
@@ -364,12 +375,7 @@ impl<'c> Sampler<'c> {
                 ids.join(", ")
             )
         });
-        let (lo, hi): (Option<i64>, Option<i64>) =
-            conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        let span = match (lo, hi) {
-            (Some(lo), Some(hi)) => u32::try_from(hi - lo + 1).ok().map(|n| (lo, n)),
-            _ => None,
-        };
+        let span = span(conn)?;
         Ok(Sampler {
             conn,
             measure,

@@ -161,3 +161,26 @@ pub fn free_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// True when the tests run as root (file permissions do not stop a write; daemons and
+/// services that refuse root are run as their own users).
+pub fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// The standard output of `cmd` (`what` names it in the failure), which must succeed,
+/// trimmed.
+pub fn succeed(cmd: &mut std::process::Command, what: &str) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}

@@ -40,14 +40,6 @@ fn postgres_bin() -> Option<PathBuf> {
     found.pop()
 }
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
-}
-
 impl Cluster {
     /// A started cluster with the trusted superuser `pseudoku`, or `None` (after saying why)
     /// where PostgreSQL is not installed and not required.
@@ -63,7 +55,7 @@ impl Cluster {
         };
         let dir = tempfile::tempdir().unwrap();
         // initdb refuses root: the cluster is the `postgres` user's, in a folder it can use.
-        let as_postgres = is_root();
+        let as_postgres = crate::common::is_root();
         if as_postgres {
             use std::os::unix::fs::PermissionsExt as _;
             std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
@@ -115,14 +107,10 @@ impl Cluster {
         } else {
             Command::new(&path)
         };
-        let out = cmd.args(args).current_dir("/").output().unwrap();
-        assert!(
-            out.status.success(),
-            "{program} {args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        crate::common::succeed(
+            cmd.args(args).current_dir("/"),
+            &format!("{program} {args:?}"),
+        )
     }
 
     /// The address of database `db`.
@@ -224,6 +212,24 @@ fn agent() -> ureq::Agent {
     ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(30))
         .build()
+}
+
+/// What `serve` on `db` with the history `history` says when it refuses to start (exit 2).
+fn refused(db: &Path, history: &str) -> String {
+    let out = crate::common::pseudoku()
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--history",
+            history,
+            "--db",
+        ])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Two copies of one bank of `per_level` puzzles a level.
@@ -349,20 +355,7 @@ fn two_servers_on_copies_of_one_bank_never_give_a_user_a_class_twice() {
     // A server on another bank is refused, and says why.
     let other = dir.path().join("other.db");
     crate::common::build_levels(&other, 5, 2);
-    let out = crate::common::pseudoku()
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--history",
-            &history,
-            "--db",
-        ])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&other, &history);
     assert!(err.contains("was recorded against bank"), "{err}");
     assert!(err.contains("--history-rebind"), "{err}");
     for server in servers {
@@ -384,20 +377,7 @@ fn two_servers_on_copies_of_one_bank_never_give_a_user_a_class_twice() {
     assert_eq!(fresh.len(), 10, "the level's 10 new puzzles: {fresh:?}");
     assert!(fresh.iter().all(|id| !got["u0"].contains(id)));
     assert_eq!(refreshed.stop().code(), Some(0));
-    let out = crate::common::pseudoku()
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--history",
-            &history,
-            "--db",
-        ])
-        .arg(&a)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&a, &history);
     assert!(err.contains("this copy of the bank is older"), "{err}");
 }
 

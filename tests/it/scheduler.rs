@@ -12,18 +12,12 @@ use std::time::{Duration, Instant};
 
 /// The output of `sh -c script` with `env`, which must succeed.
 fn sh(script: &str, env: &[(&str, String)]) -> String {
-    let out = Command::new("bash")
-        .args(["-c", script])
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{script}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    crate::common::succeed(
+        Command::new("bash")
+            .args(["-c", script])
+            .envs(env.iter().map(|(k, v)| (k, v))),
+        script,
+    )
 }
 
 /// The `sh no_run` blocks of the Slurm section of the scaling document: the array script and
@@ -120,7 +114,7 @@ const PER_LEVEL: &str = "5000";
 #[test]
 fn the_documented_slurm_array_resumes_a_requeued_task_and_builds_the_same_bank_as_one_machine() {
     let tools = ["munged", "slurmctld", "slurmd", "sbatch"];
-    let root = sh("id -u", &[]) == "0";
+    let root = crate::common::is_root();
     if !root
         || !tools
             .iter()

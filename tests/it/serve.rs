@@ -823,7 +823,7 @@ struct ReadOnly(std::path::PathBuf, bool);
 
 impl ReadOnly {
     fn make(path: &Path) -> Option<ReadOnly> {
-        if is_root() {
+        if crate::common::is_root() {
             let ok = std::process::Command::new("chattr")
                 .arg("+i")
                 .arg(path)
@@ -848,15 +848,6 @@ impl Drop for ReadOnly {
                 .status();
         }
     }
-}
-
-/// True when the tests run as root, for whom file permissions do not stop a write.
-fn is_root() -> bool {
-    std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
 }
 
 #[test]
