@@ -437,13 +437,16 @@ pub fn pick_except(
 }
 
 /// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from
-/// the open bank `conn` to
-/// `deliver`, one at a time, uniformly without replacement. With `mark`, each is marked served
-/// once `deliver` has taken it, in one write transaction (`BEGIN IMMEDIATE`: concurrent
-/// callers queue, and no puzzle is handed out twice): when `deliver` fails (its output cannot
-/// be written), that puzzle and the rest stay unserved, the ones taken before stay served,
-/// and the error is [`RetrieveError::Deliver`]. Returns the bank's scale and how many puzzles
-/// were handed over (fewer than `count` when the selection runs out).
+/// the open bank `conn` to `deliver`, one at a time, uniformly without replacement. With
+/// `mark`, they are drawn and marked served first, in one short write transaction (`BEGIN
+/// IMMEDIATE`: concurrent callers queue, and no puzzle is handed out twice, while the bank is
+/// not held for as long as `deliver` takes); when `deliver` fails (its output cannot be
+/// written, or its reader went away before reading it), that puzzle and the rest are marked
+/// unserved again, the ones taken before stay served, and the error is
+/// [`RetrieveError::Deliver`]. A process killed while delivering leaves the puzzles it had
+/// not handed over served: lost to later draws, never handed out twice. Returns the bank's
+/// scale and how many puzzles were handed over (fewer than `count` when the selection runs
+/// out).
 pub fn get(
     conn: &Connection,
     selector: &Selector,
@@ -455,32 +458,34 @@ pub fn get(
 ) -> Result<(Levels, usize), RetrieveError> {
     let levels = Levels::read(conn)?;
     let within = selector.selection(&levels, narrowing)?;
-    let mut handed = 0;
-    let mut failed = None;
-    let mut work = || -> Result<(), RetrieveError> {
+    if !mark {
         let mut draws = Draws::new(conn, &levels, within, Recipient::Anyone)?;
+        let mut handed = 0;
         while handed < count {
             let Some(h) = draws.next(rng)? else { break };
-            if let Err(e) = deliver(&h) {
-                failed = Some(e);
-                break;
-            }
-            if mark {
-                store::retrieval::mark_served(conn, h.id)?;
-            }
+            deliver(&h).map_err(RetrieveError::Deliver)?;
             handed += 1;
         }
-        Ok(())
-    };
-    if mark {
-        store::immediate(conn, work)?;
-    } else {
-        work()?;
+        return Ok((levels, handed));
     }
-    match failed {
-        Some(e) => Err(RetrieveError::Deliver(e)),
-        None => Ok((levels, handed)),
+    let drawn: Vec<Handout> = store::immediate(conn, || {
+        let mut draws = Draws::new(conn, &levels, within, Recipient::Anyone)?;
+        let mut drawn = Vec::new();
+        while drawn.len() < count {
+            let Some(h) = draws.next(rng)? else { break };
+            store::retrieval::mark_served(conn, h.id)?;
+            drawn.push(h);
+        }
+        Ok::<_, RetrieveError>(drawn)
+    })?;
+    for (handed, h) in drawn.iter().enumerate() {
+        if let Err(e) = deliver(h) {
+            let back: Vec<i64> = drawn[handed..].iter().map(|h| h.id).collect();
+            store::immediate(conn, || store::retrieval::unmark_served(conn, &back))?;
+            return Err(RetrieveError::Deliver(e));
+        }
     }
+    Ok((levels, drawn.len()))
 }
 
 /// Marks the puzzle `id` served (`get --id N --mark-served`, once it is handed over): neither

@@ -79,8 +79,8 @@ pub use crate::technique::Technique;
 /// against, its levels, and `calibrate`.
 pub mod levels {
     pub use crate::levels::calibrate::{
-        calibrate, calibrate_with_progress, default_reference, store_named, Calibration, Corpus,
-        LevelChange, MIN_REFERENCE,
+        calibrate, calibrate_with_progress, default_reference, level_counts, store_named,
+        Calibration, Corpus, LevelChange, MIN_REFERENCE,
     };
     pub use crate::levels::features::COUNT as FEATURE_COUNT;
     pub use crate::levels::labelled::{

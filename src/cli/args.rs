@@ -456,7 +456,10 @@ pub struct CalibrateArgs {
     /// (ordinal or multinomial, the better held out) on every feature of the rating and of a
     /// player's path, print both cross-validated confusion matrices, and store the better
     /// (the model's levels may overlap in rating). The reference stays.
-    /// Nothing changes if a line is bad, a name unknown or a level has fewer than 20 puzzles.
+    /// Nothing changes if a line is bad, a name unknown, the file names one level, a level
+    /// has fewer than 20 different puzzles (a puzzle repeated, up to symmetry, counts once),
+    /// or the levels would drop one of the bank's (unless --levels names the new ones) or
+    /// leave one without a puzzle of the bank (unless --force).
     #[arg(long, requires = "from")]
     pub labelled: bool,
     /// With --labelled: the labels are numbers on a publisher's scale (e.g. Sudoku
@@ -484,7 +487,7 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "NAMES")]
     pub levels: Option<pseudoku::bank::levels::LevelNames>,
     /// Calibrate even with a reference of fewer than 20 different puzzles, or levels that
-    /// would hold no puzzle of the reference.
+    /// would hold no puzzle of the reference (with --labelled: none of the bank).
     #[arg(long)]
     pub force: bool,
     /// When another process is writing to the bank, wait for it instead of stopping.

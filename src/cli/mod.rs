@@ -277,19 +277,23 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         history_rebind: args.history_rebind,
         cors: args.cors.clone(),
     };
-    bank::serve::run(&opts, |addr| {
-        warn!(
-            "pseudoku: serving {} on http://{addr}{}",
-            args.db.display(),
-            if args.read_only {
-                " (read-only: no deliveries)"
-            } else if args.history.is_some() {
-                " (deliveries recorded in the fleet's history)"
-            } else {
-                ""
-            }
-        );
-    })
+    bank::serve::run(
+        &opts,
+        |addr| {
+            warn!(
+                "pseudoku: serving {} on http://{addr}{}",
+                args.db.display(),
+                if args.read_only {
+                    " (read-only: no deliveries)"
+                } else if args.history.is_some() {
+                    " (deliveries recorded in the fleet's history)"
+                } else {
+                    ""
+                }
+            );
+        },
+        |notice| warn!("{notice}"),
+    )
     .with_context(|| format!("serving {}", args.db.display()))?;
     warn!("pseudoku: stopped");
     Ok(Outcome::Success)
@@ -308,9 +312,13 @@ fn run_history(args: &HistoryArgs, export: bool) -> anyhow::Result<Outcome> {
         ("the history".to_string(), args.db.display().to_string())
     };
     say!(
-        "{from} -> {to}: {} deliveries ({} new), {} daily puzzles ({} new){}",
+        "{from} -> {to}: {} deliveries ({} new{}), {} daily puzzles ({} new){}",
         moved.deliveries,
         moved.deliveries_added,
+        match moved.lacking {
+            0 => String::new(),
+            n => format!(", {n} of classes this bank does not have left out"),
+        },
         moved.daily,
         moved.daily_added,
         match moved.binding {
@@ -648,8 +656,10 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         let mut out = io::stdout().lock();
         bank::retrieve::write(&mut out, &p, args.json)?;
         out.flush()?;
-        // Marked once it is out: a puzzle that could not be written stays unserved.
+        // Marked once it is out: a puzzle that could not be written, or that the reader of a
+        // pipe went away without reading, stays unserved.
         if args.mark_served {
+            read_by_reader()?;
             bank::retrieve::mark_served(&conn, id)?;
         }
         return Ok(Outcome::Success);
@@ -673,8 +683,9 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     let conn = bank::open_existing(&args.db)?;
     let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
     let mut rng = pseudoku::Rng::new(rng_seed);
-    // Each puzzle is written and flushed before it is marked served: one that cannot be
-    // written (a closed pipe, a full disk) stays unserved, and so do the rest.
+    // With --mark-served, each puzzle is written, flushed, and (into a pipe) read by the
+    // reader before the next: one that cannot be written (a closed pipe, a full disk) or that
+    // the reader went away without reading stays unserved, and so do the rest.
     let mut out = BufWriter::new(io::stdout().lock());
     let mark = args.mark_served;
     let (levels, handed) = bank::retrieve::get(
@@ -688,6 +699,7 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
             bank::retrieve::write(&mut out, p, args.json)?;
             if mark {
                 out.flush()?;
+                read_by_reader()?;
             }
             Ok(())
         },
@@ -706,6 +718,41 @@ fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Short);
     }
     Ok(Outcome::Success)
+}
+
+/// Waits until what was written to standard output has been read, when it is a pipe: a
+/// line written into a pipe is the reader's only once it has read it (a pipe holds 64 KiB the
+/// reader may never read). An error (a broken pipe) when the reader goes away first. Standard
+/// output that is a file or a terminal has a line once it is flushed.
+fn read_by_reader() -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use rustix::event::{poll, PollFd, PollFlags};
+        use rustix::fs::FileType;
+        let stdout = io::stdout();
+        let is_pipe = rustix::fs::fstat(&stdout)
+            .is_ok_and(|st| FileType::from_raw_mode(st.st_mode) == FileType::Fifo);
+        if !is_pipe {
+            return Ok(());
+        }
+        let mut pause = std::time::Duration::from_micros(20);
+        loop {
+            match rustix::io::ioctl_fionread(&stdout) {
+                Ok(0) | Err(_) => return Ok(()),
+                Ok(_) => {}
+            }
+            // A pipe whose reader is gone polls as an error.
+            let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+            let _ = poll(&mut fds, Some(&rustix::event::Timespec::default()));
+            if fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP) {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(5));
+        }
+    }
+    #[cfg(not(unix))]
+    Ok(())
 }
 
 fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
@@ -806,7 +853,9 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         levels,
         layouts,
         force: args.force,
+        names_given: args.levels.is_some(),
     };
+    let before = bank::levels::level_counts(&conn)?;
     spin.set_message("recomputing every stored level");
     let (levels, n) = pool.install(|| {
         calibrate::calibrate_with_progress(&mut conn, &change, &|rows| {
@@ -831,6 +880,25 @@ fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         levels.reference.len(),
         levels.rating.name(),
     );
+    // What the bank's puzzles did: each level's count before and after, levels dropped.
+    let after = bank::levels::level_counts(&conn)?;
+    if after != before {
+        let mut moved: Vec<String> = after
+            .iter()
+            .map(|(name, n)| match before.iter().find(|(b, _)| b == name) {
+                Some((_, was)) if was != n => format!("{name} {was} -> {n}"),
+                Some(_) => format!("{name} {n}"),
+                None => format!("{name} {n} (new)"),
+            })
+            .collect();
+        moved.extend(
+            before
+                .iter()
+                .filter(|(b, _)| !after.iter().any(|(a, _)| a == b))
+                .map(|(name, was)| format!("{name} {was} -> dropped")),
+        );
+        say!("puzzles per level: {}", moved.join(", "));
+    }
     Ok(lines_outcome(bad))
 }
 
@@ -921,6 +989,12 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
             "replaced {} recorded with the mix {mix} ({span}): {} retired, never used again",
             plural(dates.len(), "date"),
             plural(retired, "puzzle")
+        );
+    }
+    if !report.removed.is_empty() {
+        warn!(
+            "removed {} the replaced dates' earlier export had written in another form",
+            plural(report.removed.len(), "file")
         );
     }
     warn!(
@@ -1073,6 +1147,12 @@ fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
             args.name,
             r.mix,
             plural(r.puzzles, "puzzle")
+        );
+    }
+    if !report.removed.is_empty() {
+        warn!(
+            "removed {} the book's earlier version had written in another form",
+            plural(report.removed.len(), "file")
         );
     }
     warn!(

@@ -67,6 +67,15 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
         )));
     }
     super::check_print(&opts.print)?;
+    // Its title (its name without --title) on its title page and cover.
+    let title = opts.print.title.as_deref().unwrap_or(name);
+    let as_book = PrintOptions {
+        book: true,
+        ..opts.print.clone()
+    };
+    if let Some(why) = super::pages::title_unfit(title, &as_book) {
+        return Err(ExportError::Option(why));
+    }
     let scale = crate::levels::Levels::read(conn)?;
     let mix = Mix::parse_up_to(&opts.mix, &scale.set, MAX_PER_BOOK)?;
     let wanted = mix.text();

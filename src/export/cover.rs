@@ -22,7 +22,7 @@
 //! spines are not reliably folded within the text.
 
 use super::pages::{
-    contents_line, fit, level_counts, level_name, Align, Mark, Page, Pages, PrintOptions, Solutions, INSTRUCTION,
+    contents_line, fit, fit_lines, level_counts, TITLE_LINES, level_name, Align, Mark, Page, Pages, PrintOptions, Solutions, INSTRUCTION,
 };
 use super::paper::{Area, BLEED, POINTS_PER_INCH};
 use super::Exported;
@@ -63,9 +63,16 @@ pub fn lay_out(opts: &PrintOptions, title: &str, puzzles: &[Exported], pages: us
     // The front: the title, a rule, a puzzle of the book, what it holds.
     let centre = (front.left + front.right) / 2.0;
     let room = front.width();
-    let size = fit(title, 40.0, true, room);
     let mut y = front.top + front.height() * 0.14;
-    text(&mut marks, centre, y, size, true, Align::Centre, title);
+    // A long title in up to three lines (the options were checked: it fits).
+    let (size, lines) = fit_lines(title, 40.0, true, room, TITLE_LINES)
+        .unwrap_or_else(|| (fit(title, 40.0, true, room), vec![title.to_string()]));
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            y += size * 1.2;
+        }
+        text(&mut marks, centre, y, size, true, Align::Centre, line);
+    }
     y += 22.0;
     let rule = room * 0.5;
     marks.push(Mark::Rule {

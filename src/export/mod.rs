@@ -457,6 +457,9 @@ pub struct ExportReport {
     pub replaced: Vec<Replaced>,
     /// The puzzles the range asks for (the mix's slots times the days).
     pub asked: usize,
+    /// Files of the replaced dates that an earlier export wrote and this one did not write
+    /// again (another format), removed.
+    pub removed: Vec<PathBuf>,
 }
 
 /// A date whose records `--replace` retired: what it had been exported with.
@@ -504,13 +507,18 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
     let narrow = page.width.min(page.height);
     if 2.0 * margin + gutter > narrow * 0.5 {
         return Err(ExportError::Option(format!(
-            "--margin and --gutter leave less than half of the page's width ({} by {} in) to print on",
+            "--margin and --gutter leave less than half of the page's width ({} by {}) to print on",
             paper::Length(page.width),
             paper::Length(page.height)
         )));
     }
     if let Some(why) = pages::unfit(print) {
         return Err(ExportError::Option(why));
+    }
+    if let Some(title) = print.title.as_deref().filter(|_| print.book || print.cover) {
+        if let Some(why) = pages::title_unfit(title, print) {
+            return Err(ExportError::Option(why));
+        }
     }
     if !(36.0..=720.0).contains(&print.grid_width) {
         return Err(ExportError::Option(
@@ -756,6 +764,44 @@ fn export_locked(
     })
 }
 
+/// The files an earlier export wrote into the folder `out` (canonical `dir`) for the dates
+/// (or book) that `replaced` retired and that this export did not write again (another
+/// format, one file a day instead of one for the range): removed, each only when its bytes are
+/// still those recorded (a file someone changed is kept). Returns the files removed.
+fn remove_replaced(
+    conn: &Connection,
+    out: &Path,
+    dir: &str,
+    replaced: &[Replaced],
+    written: &[formats::Written],
+) -> Result<Vec<PathBuf>> {
+    if replaced.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stems: Vec<&str> = replaced
+        .iter()
+        .map(|r| r.date.strip_prefix("book:").unwrap_or(&r.date))
+        .collect();
+    let mut removed = Vec::new();
+    for (name, hash) in store::batches::files_in(conn, dir)? {
+        let of_replaced = stems.iter().any(|stem| {
+            name.strip_prefix(stem)
+                .is_some_and(|rest| rest.starts_with(['.', '-', '_']))
+        });
+        let path = out.join(&name);
+        if !of_replaced || written.iter().any(|w| w.fin == path) {
+            continue;
+        }
+        let unchanged = std::fs::read(&path)
+            .is_ok_and(|bytes| blake3::hash(&bytes).to_hex().as_str() == hash);
+        if unchanged {
+            std::fs::remove_file(&path).map_err(ExportError::io(&path))?;
+            removed.push(path);
+        }
+    }
+    Ok(removed)
+}
+
 /// Runs `work` in one write transaction (`synchronous = FULL`) that [`finish`] ends: committed
 /// and its files renamed into place, or rolled back.
 pub(crate) fn in_transaction(
@@ -885,6 +931,8 @@ fn finish(
             for w in &files {
                 std::fs::rename(&w.tmp, &w.fin).map_err(ExportError::io(&w.fin))?;
             }
+            let mut report = report;
+            report.removed = remove_replaced(conn, &opts.out, dir, &report.replaced, &files)?;
             Ok(report)
         }
         Ok((report, _)) => {

@@ -816,9 +816,16 @@ impl<'o> Book<'o> {
         let centre = (a.left + a.right) / 2.0;
         let room = a.width();
         let title = self.title.clone();
-        let y = a.top + a.height() * 0.25;
-        let size = fit(&title, 32.0, true, room);
-        self.text(page, centre, y, size, true, Align::Centre, &title);
+        let mut y = a.top + a.height() * 0.25;
+        // A long title in up to three lines (the options were checked: it fits).
+        let (size, lines) = fit_lines(&title, 32.0, true, room, TITLE_LINES)
+            .unwrap_or_else(|| (fit(&title, 32.0, true, room), vec![title.clone()]));
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                y += size * 1.2;
+            }
+            self.text(page, centre, y, size, true, Align::Centre, line);
+        }
         let rule = room.min(180.0);
         self.mark(
             page,
@@ -1117,6 +1124,73 @@ fn numbers(what: &str, chunk: &[Numbered]) -> String {
         (Some(a), Some(b)) => format!("{what} {}-{}", a.number, b.number),
         _ => what.to_string(),
     }
+}
+
+/// The largest size of a title on a title page or cover, the least it may print at, and the
+/// most lines it may take there.
+pub(crate) const TITLE_LINES: (f32, usize) = (16.0, 3);
+
+/// `text` broken at spaces into at most `lines` lines that each fit in `room` points, at the
+/// largest size from `size` down to `least` (in half points) that allows it: the size and
+/// the lines; `None` when not even `least` does (a title too long for its page).
+pub(crate) fn fit_lines(
+    text: &str,
+    size: f32,
+    bold: bool,
+    room: f32,
+    (least, lines): (f32, usize),
+) -> Option<(f32, Vec<String>)> {
+    let wrap = |s: f32| -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let longer = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if text_width(&longer, s, bold) <= room {
+                line = longer;
+            } else {
+                if line.is_empty() || text_width(word, s, bold) > room {
+                    return None;
+                }
+                out.push(std::mem::replace(&mut line, word.to_string()));
+            }
+        }
+        if !line.is_empty() {
+            out.push(line);
+        }
+        (out.len() <= lines).then_some(out)
+    };
+    let mut s = size;
+    while s >= least {
+        if let Some(found) = wrap(s) {
+            return Some((s, found));
+        }
+        s -= 0.5;
+    }
+    None
+}
+
+/// Why `title` cannot be printed on a book's title page and cover at these options (in at
+/// most [`TITLE_LINES`] lines of at least its size), if it cannot.
+pub fn title_unfit(title: &str, opts: &PrintOptions) -> Option<String> {
+    let book = Book::new(opts, sheet(opts, opts.gutter.unwrap_or(0.0)), &[]);
+    let room = book
+        .sheet
+        .inside(0)
+        .width()
+        .min(opts.page.width - 2.0 * super::cover::SAFE);
+    let (least, lines) = TITLE_LINES;
+    fit_lines(title, 32.0, true, room, TITLE_LINES).is_none().then(|| {
+        format!(
+            "the title is too long for a title page and cover {} wide: it must fit in {lines} \
+             lines of at least {least} pt (about {} characters); give a shorter --title",
+            Length(opts.page.width),
+            (room / (0.55 * least)) as usize * lines
+        )
+    })
 }
 
 /// The font size, at most `size`, at which `text` fits in `room` points.

@@ -9,24 +9,33 @@
 
 mod transfer;
 
-pub use transfer::{export, import, Moved};
+pub use transfer::{export, import, Moved, MOVED_KEY};
 
 use crate::canon::Key;
 pub use crate::store::daily::DailyRow;
+pub use crate::store::lineage::Digest;
 pub use crate::store::history::Delivery;
 
 use crate::store::{self, StoreError};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use rusqlite::Connection;
 use std::collections::HashSet;
-use std::time::Duration;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 use tokio_postgres::NoTls;
 
 /// The schema's files, in order. Append only; never edit a shipped one.
-const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_history.sql",
-    include_str!("../../migrations/postgres/0001_history.sql"),
-)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_history.sql",
+        include_str!("../../migrations/postgres/0001_history.sql"),
+    ),
+    (
+        "0002_lineage.sql",
+        include_str!("../../migrations/postgres/0002_lineage.sql"),
+    ),
+];
 
 /// The schema version this program writes: the number of files in [`MIGRATIONS`].
 pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
@@ -38,8 +47,20 @@ const SCHEMA_LOCK: i64 = 0x7073_6575_646f_6b75;
 /// Connections a server keeps to the history at most.
 pub const CONNECTIONS: usize = 16;
 
-/// How long a connection may take to open, and a request may wait for a free one.
+/// How long a connection may take to open, and a request may wait for a free one (`history
+/// export|import`; a server's requests are bounded by [`DEADLINE`] as a whole).
 const WAIT: Duration = Duration::from_secs(5);
+
+/// How long a server's use of its history may take, from asking for a connection to the
+/// answer: a client-side bound on every request (a history that hangs, a host stopped, is
+/// answered 503 within it), and the statement timeout of its connections (a statement that
+/// runs too long on PostgreSQL is cancelled there).
+pub const DEADLINE: Duration = Duration::from_secs(2);
+
+/// How much sooner than [`DEADLINE`] a delivery must be recorded on PostgreSQL's clock: a
+/// statement that reaches PostgreSQL later (it waited in a stopped host's socket) records
+/// nothing, and one recorded in time has this long for its answer to reach the server.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 
 /// Why the history could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +124,45 @@ pub enum HistoryError {
         /// What to do.
         advice: &'static str,
     },
+    /// The history did not answer within the server's bound (`DEADLINE`, 2 s).
+    #[error("the history at {at} did not answer within {} s", .after.as_secs_f64())]
+    Late {
+        /// The history's address, its password hidden.
+        at: String,
+        /// The bound.
+        after: Duration,
+    },
+    /// This copy of the bank and the copy the history records grew apart: each holds
+    /// puzzles the other lacks, so a puzzle id would name different puzzles on different
+    /// servers.
+    #[error(
+        "the history at {at} serves copies of bank {bank} (the newest up to puzzle id \
+         {last_id}) from which this copy ({puzzles} puzzles) grew apart: each was built on by \
+         a build of its own, so an id would name different puzzles on different servers; give \
+         every server a copy of one bank file (or record this copy as the history's: serve \
+         --history-rebind, history export|import --rebind)"
+    )]
+    Apart {
+        /// The history's address.
+        at: String,
+        /// The bank's id.
+        bank: String,
+        /// The newest lineage point's last puzzle id.
+        last_id: i64,
+        /// This copy's puzzles.
+        puzzles: i64,
+    },
+    /// A server records deliveries in the bank, so its history cannot be moved now.
+    #[error(
+        "{}: a `pseudoku serve` is recording deliveries in this bank: stop it first (the \
+         deliveries it made after the move would never reach the history, and the fleet would \
+         hand those puzzles to the same users again)",
+        .db.display()
+    )]
+    Serving {
+        /// The bank.
+        db: std::path::PathBuf,
+    },
     /// The bank has no id (a bank opened only read-only since before ids were given).
     #[error(
         "the bank has no id: open it once with this pseudoku where it can be written (any \
@@ -124,7 +184,31 @@ impl HistoryError {
         match self {
             HistoryError::Postgres { error, .. } => format!("the history: {}", said(error)),
             HistoryError::Pool { reason, .. } => format!("the history: no connection: {reason}"),
+            HistoryError::Late { after, .. } => format!(
+                "the history did not answer within {} s",
+                after.as_secs_f64()
+            ),
             other => other.to_string(),
+        }
+    }
+
+    /// True when the history could not be reached (no connection, no answer in time, the
+    /// connection broken, PostgreSQL starting or full): trying again later may work. False
+    /// for what trying again does not change (a bad address, a refused login, a missing
+    /// database, another bank).
+    pub fn unreachable(&self) -> bool {
+        match self {
+            HistoryError::Pool { .. } | HistoryError::Late { .. } => true,
+            HistoryError::Postgres { error, .. } => match error.as_db_error() {
+                None => true,
+                Some(db) => {
+                    let code = db.code().code();
+                    // Connection exceptions, "the database system is starting up", "too many
+                    // connections", "the database system is shutting down".
+                    code.starts_with("08") || matches!(code, "57P03" | "53300" | "57P01")
+                }
+            },
+            _ => false,
         }
     }
 }
@@ -132,14 +216,17 @@ impl HistoryError {
 /// The history's result type.
 pub type Result<T> = std::result::Result<T, HistoryError>;
 
-/// A bank's identity as the history records it: the id every copy of its file keeps, and how
-/// many puzzles this copy holds (a bank only grows).
+/// A bank's identity as the history records it: the id every copy of its file keeps, how
+/// many puzzles this copy holds (a bank only grows), and its lineage point (its last puzzle
+/// id and the digest of every puzzle up to it, the bank's `lineage` table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankIdentity {
     /// The bank's id (its `bank_id` setting).
     pub id: String,
     /// Its puzzles.
     pub puzzles: i64,
+    /// Its last puzzle id and the digest up to it (`None` without puzzles).
+    pub last: Option<(i64, Digest)>,
 }
 
 impl BankIdentity {
@@ -147,8 +234,58 @@ impl BankIdentity {
     pub fn of(conn: &Connection) -> Result<BankIdentity> {
         let id = store::settings::get(conn, "bank_id")?.ok_or(HistoryError::NoBankId)?;
         let puzzles = i64::try_from(store::puzzles::count(conn)?).unwrap_or(i64::MAX);
-        Ok(BankIdentity { id, puzzles })
+        let last = store::lineage::latest(conn)?;
+        Ok(BankIdentity { id, puzzles, last })
     }
+}
+
+/// The digest of a bank's puzzles up to an id (`None` when its puzzles end before it): how
+/// [`Postgres::bind`] asks a copy whether it has the point the history records.
+pub type LineageAt<'a> = &'a (dyn Fn(i64) -> Result<Option<Digest>> + Sync);
+
+/// How a copy stands against the lineage `points` a history records (newest first): of the
+/// lineage when it has the newest point's digest; older when its puzzles end before it and it
+/// has the digest of the newest point it reaches (or reaches none); apart otherwise. With no
+/// point recorded yet, the sizes tell an older copy.
+fn standing(
+    points: &[(i64, Vec<u8>)],
+    bank: &BankIdentity,
+    recorded_puzzles: i64,
+    at: LineageAt<'_>,
+) -> Result<Standing> {
+    let Some((newest, theirs)) = points.first() else {
+        return Ok(if bank.puzzles >= recorded_puzzles {
+            Standing::Of
+        } else {
+            Standing::Older
+        });
+    };
+    if let Some(mine) = at(*newest)? {
+        return Ok(if mine[..] == theirs[..] {
+            Standing::Of
+        } else {
+            Standing::Apart
+        });
+    }
+    let mine_last = bank.last.map_or(0, |(last, _)| last);
+    Ok(match points.iter().find(|(last, _)| *last <= mine_last) {
+        Some((last, theirs)) => match at(*last)? {
+            Some(mine) if mine[..] == theirs[..] => Standing::Older,
+            _ => Standing::Apart,
+        },
+        None => Standing::Older,
+    })
+}
+
+/// How a copy stands against the lineage point a history records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Standing {
+    /// It has the point: the same puzzles up to it (and maybe more).
+    Of,
+    /// Its puzzles end before the point: an older copy.
+    Older,
+    /// It has puzzles up to the point, other ones: it grew apart.
+    Apart,
 }
 
 /// How a bank stands against the history ([`Postgres::bind`]).
@@ -225,13 +362,28 @@ fn key_of(bytes: &[u8]) -> Key {
 pub struct Postgres {
     pool: Pool,
     at: String,
+    /// The bound of every request ([`DEADLINE`] for a server), if any.
+    deadline: Option<Duration>,
+    /// PostgreSQL's clock less this machine's, in microseconds, as last measured.
+    offset_us: Arc<AtomicI64>,
 }
 
 impl Postgres {
     /// A pool of at most `connections` connections to the PostgreSQL database at `url`
     /// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, or the key=value form); opens none
-    /// until one is needed. Plain TCP or a Unix socket: no TLS.
+    /// until one is needed. Plain TCP or a Unix socket: no TLS. For a command's few long
+    /// requests (`history export|import`); a server's pool is [`Postgres::serving`].
     pub fn connect(url: &str, connections: usize) -> Result<Postgres> {
+        Postgres::open(url, connections, None)
+    }
+
+    /// The pool of a server of a fleet: every request bounded by `DEADLINE` (2 s) on this side,
+    /// and each statement by PostgreSQL's `statement_timeout` on its side.
+    pub fn serving(url: &str) -> Result<Postgres> {
+        Postgres::open(url, CONNECTIONS, Some(DEADLINE))
+    }
+
+    fn open(url: &str, connections: usize, deadline: Option<Duration>) -> Result<Postgres> {
         let at = redact(url);
         let mut config: tokio_postgres::Config =
             url.parse().map_err(|e: tokio_postgres::Error| HistoryError::Address {
@@ -244,8 +396,17 @@ impl Postgres {
                 reason: "no host".into(),
             });
         }
-        config.connect_timeout(WAIT);
+        let wait = deadline.unwrap_or(WAIT);
+        config.connect_timeout(wait);
         config.application_name("pseudoku");
+        if let Some(limit) = deadline {
+            let mut options = config.get_options().unwrap_or_default().to_string();
+            if !options.is_empty() {
+                options.push(' ');
+            }
+            options.push_str(&format!("-c statement_timeout={}", limit.as_millis()));
+            config.options(options);
+        }
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -256,20 +417,32 @@ impl Postgres {
         let pool = Pool::builder(manager)
             .max_size(connections.max(1))
             .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(WAIT))
-            .create_timeout(Some(WAIT))
+            .wait_timeout(Some(wait))
+            .create_timeout(Some(wait))
             .build()
             .map_err(|e| HistoryError::Pool {
                 at: at.clone(),
                 reason: e.to_string(),
             })?;
-        Ok(Postgres { pool, at })
+        Ok(Postgres {
+            pool,
+            at,
+            deadline,
+            offset_us: Arc::new(AtomicI64::new(0)),
+        })
     }
 
     fn failed(&self) -> impl Fn(tokio_postgres::Error) -> HistoryError + '_ {
         |error| HistoryError::Postgres {
             at: self.at.clone(),
             error,
+        }
+    }
+
+    fn late(&self, after: Duration) -> HistoryError {
+        HistoryError::Late {
+            at: self.at.clone(),
+            after,
         }
     }
 
@@ -280,6 +453,7 @@ impl Postgres {
                 at: self.at.clone(),
                 error,
             },
+            deadpool_postgres::PoolError::Timeout(_) => self.late(self.deadline.unwrap_or(WAIT)),
             other => HistoryError::Pool {
                 at: self.at.clone(),
                 reason: other.to_string(),
@@ -287,11 +461,68 @@ impl Postgres {
         })
     }
 
-    /// Whether the history answers (`SELECT 1`).
-    pub async fn ping(&self) -> Result<()> {
-        let client = self.client().await?;
-        client.simple_query("SELECT 1").await.map_err(self.failed())?;
+    /// Runs `work` on a connection, within the pool's bound: past it, the request is
+    /// [`HistoryError::Late`], and the connection, a statement still in flight on it, leaves
+    /// the pool (it closes once PostgreSQL answers or the connection breaks) rather than make
+    /// the next request wait behind that statement.
+    async fn run<T>(
+        &self,
+        work: impl AsyncFnOnce(&mut deadpool_postgres::Object) -> Result<T>,
+    ) -> Result<T> {
+        let Some(limit) = self.deadline else {
+            let mut client = self.client().await?;
+            return work(&mut client).await;
+        };
+        let until = tokio::time::Instant::now() + limit;
+        let mut client = match tokio::time::timeout_at(until, self.client()).await {
+            Ok(client) => client?,
+            Err(_) => return Err(self.late(limit)),
+        };
+        let done = tokio::time::timeout_at(until, work(&mut client)).await;
+        match done {
+            Ok(out) => out,
+            Err(_) => {
+                let _ = deadpool_postgres::Object::take(client);
+                Err(self.late(limit))
+            }
+        }
+    }
+
+    /// Measures PostgreSQL's clock against this machine's (half the round trip is the
+    /// error): the deadline a delivery carries is on PostgreSQL's clock.
+    async fn measure_clock(&self, client: &deadpool_postgres::Object) -> Result<()> {
+        let before = SystemTime::now();
+        let row = client
+            .query_one("SELECT clock_timestamp()", &[])
+            .await
+            .map_err(self.failed())?;
+        let after = SystemTime::now();
+        let theirs: SystemTime = row.get(0);
+        let mid = before + after.duration_since(before).unwrap_or_default() / 2;
+        let offset = match theirs.duration_since(mid) {
+            Ok(ahead) => i64::try_from(ahead.as_micros()).unwrap_or(i64::MAX),
+            Err(behind) => -i64::try_from(behind.duration().as_micros()).unwrap_or(i64::MAX),
+        };
+        self.offset_us.store(offset, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// The time, on PostgreSQL's clock, after which a delivery asked now must not be recorded.
+    fn record_by(&self) -> SystemTime {
+        let limit = self.deadline.unwrap_or(WAIT).saturating_sub(ANSWER_MARGIN);
+        let local = SystemTime::now() + limit;
+        let offset = self.offset_us.load(Ordering::Relaxed);
+        if offset >= 0 {
+            local + Duration::from_micros(offset as u64)
+        } else {
+            local - Duration::from_micros(offset.unsigned_abs())
+        }
+    }
+
+    /// Whether the history answers (`SELECT 1`, and the clocks compared).
+    pub async fn ping(&self) -> Result<()> {
+        self.run(async |client| self.measure_clock(client).await)
+            .await
     }
 
     /// Brings the schema up to date: creates it in an empty database, applies the files this
@@ -299,229 +530,347 @@ impl Postgres {
     /// version; refuses a schema newer than this program's. Servers starting together take
     /// turns (an advisory lock). Returns the version.
     pub async fn migrate(&self) -> Result<i32> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(self.failed())?;
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
-            .await
-            .map_err(self.failed())?;
-        tx.batch_execute(
-            "CREATE TABLE IF NOT EXISTS pseudoku_schema (
-                 version INTEGER PRIMARY KEY,
-                 name TEXT NOT NULL,
-                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
-        )
-        .await
-        .map_err(self.failed())?;
-        let found: i32 = tx
-            .query_one("SELECT COALESCE(MAX(version), 0) FROM pseudoku_schema", &[])
-            .await
-            .map_err(self.failed())?
-            .get(0);
-        if found > SCHEMA_VERSION {
-            return Err(HistoryError::Newer {
-                at: self.at.clone(),
-                found,
-                known: SCHEMA_VERSION,
-            });
-        }
-        for (version, (name, sql)) in (1..).zip(MIGRATIONS).skip(found as usize) {
-            tx.batch_execute(sql).await.map_err(self.failed())?;
-            tx.execute(
-                "INSERT INTO pseudoku_schema (version, name) VALUES ($1, $2)",
-                &[&version, name],
+        self.run(async |client| {
+            let tx = client.transaction().await.map_err(self.failed())?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+                .await
+                .map_err(self.failed())?;
+            tx.batch_execute(
+                "CREATE TABLE IF NOT EXISTS pseudoku_schema (
+                     version INTEGER PRIMARY KEY,
+                     name TEXT NOT NULL,
+                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
             )
             .await
             .map_err(self.failed())?;
-        }
-        tx.commit().await.map_err(self.failed())?;
-        Ok(SCHEMA_VERSION)
-    }
-
-    /// Checks `bank` against the bank the history was recorded against: an empty history
-    /// takes it; the same bank with as many puzzles or more (a refreshed copy) is the same
-    /// (with `grow`, a server's start, the count recorded grows to this copy's; `history
-    /// export|import` on a master bank leave it); another bank, or a copy with fewer puzzles
-    /// than a server has had, is refused unless `rebind`, which records `bank` as the
-    /// history's bank.
-    pub async fn bind(&self, bank: &BankIdentity, rebind: bool, grow: bool) -> Result<Binding> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(self.failed())?;
-        // Servers starting together on an empty history take turns (`FOR UPDATE` locks no row
-        // that is not there yet).
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
-            .await
-            .map_err(self.failed())?;
-        let row = tx
-            .query_opt(
-                "SELECT bank_id, puzzles FROM pseudoku_bank FOR UPDATE",
-                &[],
-            )
-            .await
-            .map_err(self.failed())?;
-        let binding = match row {
-            None => {
-                // A move from a master bank records its id only: the servers' copies, maybe
-                // older, record their size when they start.
-                let puzzles = if grow { bank.puzzles } else { 0 };
+            let found: i32 = tx
+                .query_one("SELECT COALESCE(MAX(version), 0) FROM pseudoku_schema", &[])
+                .await
+                .map_err(self.failed())?
+                .get(0);
+            if found > SCHEMA_VERSION {
+                return Err(HistoryError::Newer {
+                    at: self.at.clone(),
+                    found,
+                    known: SCHEMA_VERSION,
+                });
+            }
+            for (version, (name, sql)) in (1..).zip(MIGRATIONS).skip(found as usize) {
+                tx.batch_execute(sql).await.map_err(self.failed())?;
                 tx.execute(
-                    "INSERT INTO pseudoku_bank (bank_id, puzzles) VALUES ($1, $2)",
-                    &[&bank.id, &puzzles],
+                    "INSERT INTO pseudoku_schema (version, name) VALUES ($1, $2)",
+                    &[&version, name],
                 )
                 .await
                 .map_err(self.failed())?;
-                Binding::New
             }
-            Some(row) => {
-                let (recorded, recorded_puzzles): (String, i64) = (row.get(0), row.get(1));
-                let same = recorded == bank.id;
-                if same && bank.puzzles >= recorded_puzzles {
-                    if grow {
-                        tx.execute(
-                            "UPDATE pseudoku_bank SET puzzles = $1, recorded_at = now()",
-                            &[&bank.puzzles],
-                        )
-                        .await
-                        .map_err(self.failed())?;
-                    }
-                    Binding::Same
-                } else if rebind {
+            tx.commit().await.map_err(self.failed())?;
+            Ok(SCHEMA_VERSION)
+        })
+        .await
+    }
+
+    /// Checks `bank` against the copy the history was recorded against: an empty history
+    /// takes it; the same bank of the same lineage (`at` gives this copy's digest at the
+    /// point the history records: it must have that point, the same puzzles up to it) is the
+    /// same (with `grow`, a server's start, the point recorded moves on to this copy's;
+    /// `history export|import` on a master bank leave it); another bank, an older copy
+    /// (its puzzles end before the point) or one that grew apart is refused unless `rebind`,
+    /// which records `bank` as the history's bank.
+    pub async fn bind(
+        &self,
+        bank: &BankIdentity,
+        at: LineageAt<'_>,
+        rebind: bool,
+        grow: bool,
+    ) -> Result<Binding> {
+        self.run(async |client| {
+            self.measure_clock(client).await?;
+            let tx = client.transaction().await.map_err(self.failed())?;
+            // Servers starting together on an empty history take turns (`FOR UPDATE` locks no
+            // row that is not there yet).
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+                .await
+                .map_err(self.failed())?;
+            let row = tx
+                .query_opt("SELECT bank_id, puzzles FROM pseudoku_bank FOR UPDATE", &[])
+                .await
+                .map_err(self.failed())?;
+            // What this copy records: its size and point for a server, only the bank's id for
+            // a move from a master bank (the servers' copies, maybe older, record theirs when
+            // they start).
+            let puzzles = if grow { bank.puzzles } else { 0 };
+            let point = bank.last.filter(|_| grow);
+            let record_point = async |tx: &deadpool_postgres::Transaction<'_>| -> Result<()> {
+                if let Some((last, digest)) = point {
                     tx.execute(
-                        "UPDATE pseudoku_bank SET bank_id = $1, puzzles = $2, recorded_at = now()",
-                        &[&bank.id, &bank.puzzles],
+                        "INSERT INTO pseudoku_lineage (last_id, digest) VALUES ($1, $2) \
+                         ON CONFLICT DO NOTHING",
+                        &[&last, &&digest[..]],
                     )
                     .await
                     .map_err(self.failed())?;
-                    Binding::Rebound
-                } else {
-                    return Err(HistoryError::OtherBank {
-                        at: self.at.clone(),
-                        recorded,
-                        recorded_puzzles,
-                        bank: bank.id.clone(),
-                        puzzles: bank.puzzles,
-                        advice: if same {
-                            "this copy of the bank is older than one a server had: copy the \
-                             bank again (or rebind: serve --history-rebind, history \
-                             export|import --rebind)"
-                        } else {
-                            "give every server a copy of the same bank (or record this bank \
-                             as the history's: serve --history-rebind, history export|import \
-                             --rebind; classes stay classes, so users still get none twice)"
-                        },
-                    });
                 }
-            }
-        };
-        tx.commit().await.map_err(self.failed())?;
-        Ok(binding)
+                Ok(())
+            };
+            // A history bound anew: its points start over from this copy's.
+            let restart_points = async |tx: &deadpool_postgres::Transaction<'_>| -> Result<()> {
+                tx.execute("DELETE FROM pseudoku_lineage", &[])
+                    .await
+                    .map_err(self.failed())?;
+                record_point(tx).await
+            };
+            let binding = match row {
+                None => {
+                    tx.execute(
+                        "INSERT INTO pseudoku_bank (bank_id, puzzles) VALUES ($1, $2)",
+                        &[&bank.id, &puzzles],
+                    )
+                    .await
+                    .map_err(self.failed())?;
+                    restart_points(&tx).await?;
+                    Binding::New
+                }
+                Some(row) => {
+                    let (recorded, recorded_puzzles): (String, i64) = (row.get(0), row.get(1));
+                    let same = recorded == bank.id;
+                    let points: Vec<(i64, Vec<u8>)> = tx
+                        .query(
+                            "SELECT last_id, digest FROM pseudoku_lineage ORDER BY last_id DESC",
+                            &[],
+                        )
+                        .await
+                        .map_err(self.failed())?
+                        .iter()
+                        .map(|r| (r.get(0), r.get(1)))
+                        .collect();
+                    let standing = standing(&points, bank, recorded_puzzles, at)?;
+                    if same && standing == Standing::Of {
+                        if grow {
+                            tx.execute(
+                                "UPDATE pseudoku_bank SET puzzles = GREATEST(puzzles, $1), \
+                                 recorded_at = now()",
+                                &[&bank.puzzles],
+                            )
+                            .await
+                            .map_err(self.failed())?;
+                            record_point(&tx).await?;
+                        }
+                        Binding::Same
+                    } else if rebind {
+                        tx.execute(
+                            "UPDATE pseudoku_bank SET bank_id = $1, puzzles = $2, \
+                             recorded_at = now()",
+                            &[&bank.id, &puzzles],
+                        )
+                        .await
+                        .map_err(self.failed())?;
+                        restart_points(&tx).await?;
+                        Binding::Rebound
+                    } else if same && standing == Standing::Apart {
+                        return Err(HistoryError::Apart {
+                            at: self.at.clone(),
+                            bank: bank.id.clone(),
+                            last_id: points.first().map_or(0, |p| p.0),
+                            puzzles: bank.puzzles,
+                        });
+                    } else {
+                        return Err(HistoryError::OtherBank {
+                            at: self.at.clone(),
+                            recorded,
+                            recorded_puzzles,
+                            bank: bank.id.clone(),
+                            puzzles: bank.puzzles,
+                            advice: if same {
+                                "this copy of the bank is older than one a server had: copy \
+                                 the bank again (or rebind: serve --history-rebind, history \
+                                 export|import --rebind)"
+                            } else {
+                                "give every server a copy of the same bank (or record this \
+                                 bank as the history's: serve --history-rebind, history \
+                                 export|import --rebind; classes stay classes, so users \
+                                 still get none twice)"
+                            },
+                        });
+                    }
+                }
+            };
+            tx.commit().await.map_err(self.failed())?;
+            Ok(binding)
+        })
+        .await
     }
 
-    /// The classes `user` has been given.
+    /// The classes `user` must not be given as a new puzzle: those the user has been given,
+    /// and every daily puzzle (handed out by the daily route only).
     pub async fn given(&self, user: &str) -> Result<Vec<Key>> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached("SELECT canon_key FROM pseudoku_user_history WHERE user_id = $1")
-            .await
-            .map_err(self.failed())?;
-        let rows = client.query(&stmt, &[&user]).await.map_err(self.failed())?;
-        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+        self.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT canon_key FROM pseudoku_user_history WHERE user_id = $1 \
+                     UNION SELECT canon_key FROM pseudoku_daily",
+                )
+                .await
+                .map_err(self.failed())?;
+            let rows = client.query(&stmt, &[&user]).await.map_err(self.failed())?;
+            Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+        })
+        .await
     }
 
     /// Records as `user`'s the first of `candidates` (class, puzzle id) whose class the user
-    /// has not been given, by this server or another, in one statement (one round trip, one
-    /// commit): its puzzle id, or `None` when the user had them all or another server gave
-    /// the user that class meanwhile (the primary key decides: `ON CONFLICT DO NOTHING`).
+    /// has not been given, by this server or another, and which is no daily puzzle, in one
+    /// statement (one round trip, one commit): its puzzle id, or `None` when the user had them
+    /// all or another server gave the user that class meanwhile (the primary key decides:
+    /// `ON CONFLICT DO NOTHING`). The statement carries its deadline on PostgreSQL's clock
+    /// (`record_by`): run later than that (it waited in the socket of a host that stopped,
+    /// while this server answered 503), it records nothing, so a delivery the player never
+    /// received is not charged.
     pub async fn claim(&self, user: &str, candidates: &[(Key, i64)]) -> Result<Option<i64>> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(
-                "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
-                 SELECT $1, c.key, c.id \
-                 FROM unnest($2::bytea[], $3::int8[]) WITH ORDINALITY AS c(key, id, n) \
-                 WHERE NOT EXISTS (SELECT 1 FROM pseudoku_user_history h \
-                                   WHERE h.user_id = $1 AND h.canon_key = c.key) \
-                 ORDER BY c.n LIMIT 1 \
-                 ON CONFLICT DO NOTHING RETURNING puzzle_id",
-            )
-            .await
-            .map_err(self.failed())?;
         let keys: Vec<&[u8]> = candidates.iter().map(|(k, _)| &k.0[..]).collect();
         let ids: Vec<i64> = candidates.iter().map(|(_, id)| *id).collect();
-        let row = client
-            .query_opt(&stmt, &[&user, &keys, &ids])
-            .await
-            .map_err(self.failed())?;
-        Ok(row.map(|r| r.get(0)))
+        let by = self.record_by();
+        self.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
+                     SELECT $1, c.key, c.id \
+                     FROM unnest($2::bytea[], $3::int8[]) WITH ORDINALITY AS c(key, id, n) \
+                     WHERE clock_timestamp() < $4::timestamptz \
+                     AND NOT EXISTS (SELECT 1 FROM pseudoku_user_history h \
+                                     WHERE h.user_id = $1 AND h.canon_key = c.key) \
+                     AND NOT EXISTS (SELECT 1 FROM pseudoku_daily d WHERE d.canon_key = c.key) \
+                     ORDER BY c.n LIMIT 1 \
+                     ON CONFLICT DO NOTHING RETURNING puzzle_id",
+                )
+                .await
+                .map_err(self.failed())?;
+            let row = client
+                .query_opt(&stmt, &[&user, &keys, &ids, &by])
+                .await
+                .map_err(self.failed())?;
+            Ok(row.map(|r| r.get(0)))
+        })
+        .await
+    }
+
+    /// Whether `user` has been given the class `key` (by any server).
+    pub async fn has_given(&self, user: &str, key: &Key) -> Result<bool> {
+        self.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT 1 FROM pseudoku_user_history WHERE user_id = $1 AND canon_key = $2",
+                )
+                .await
+                .map_err(self.failed())?;
+            let row = client
+                .query_opt(&stmt, &[&user, &&key.0[..]])
+                .await
+                .map_err(self.failed())?;
+            Ok(row.is_some())
+        })
+        .await
     }
 
     /// The class recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level` (its name
     /// in any case), if any: a class, which every copy of the bank (and a bank the history
     /// was rebound to) finds by its key.
     pub async fn daily(&self, day: &str, level: &str) -> Result<Option<Key>> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(
-                "SELECT canon_key FROM pseudoku_daily WHERE day = $1 AND lower(level) = lower($2) \
-                 ORDER BY created_at LIMIT 1",
-            )
-            .await
-            .map_err(self.failed())?;
-        let row = client
-            .query_opt(&stmt, &[&day, &level])
-            .await
-            .map_err(self.failed())?;
-        Ok(row.map(|r| key_of(r.get(0))))
+        self.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT canon_key FROM pseudoku_daily WHERE day = $1 \
+                     AND lower(level) = lower($2) ORDER BY created_at LIMIT 1",
+                )
+                .await
+                .map_err(self.failed())?;
+            let row = client
+                .query_opt(&stmt, &[&day, &level])
+                .await
+                .map_err(self.failed())?;
+            Ok(row.map(|r| key_of(r.get(0))))
+        })
+        .await
+    }
+
+    /// Whether the class `key` is some date's and level's daily puzzle.
+    pub async fn is_daily(&self, key: &Key) -> Result<bool> {
+        self.run(async |client| {
+            let stmt = client
+                .prepare_cached("SELECT 1 FROM pseudoku_daily WHERE canon_key = $1")
+                .await
+                .map_err(self.failed())?;
+            let row = client
+                .query_opt(&stmt, &[&&key.0[..]])
+                .await
+                .map_err(self.failed())?;
+            Ok(row.is_some())
+        })
+        .await
     }
 
     /// Every class that is some date's and level's daily puzzle.
     pub async fn daily_classes(&self) -> Result<HashSet<Key>> {
-        let client = self.client().await?;
-        let rows = client
-            .query("SELECT canon_key FROM pseudoku_daily", &[])
-            .await
-            .map_err(self.failed())?;
-        Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+        self.run(async |client| {
+            let rows = client
+                .query("SELECT canon_key FROM pseudoku_daily", &[])
+                .await
+                .map_err(self.failed())?;
+            Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
+        })
+        .await
     }
 
     /// Records puzzle `puzzle_id` (class `key`) as the daily puzzle of `day` and `level`;
     /// false, changing nothing, when the date and level has one (another server's, maybe) or
     /// the class is another date's.
-    pub async fn record_daily(&self, day: &str, level: &str, puzzle_id: i64, key: &Key) -> Result<bool> {
-        let client = self.client().await?;
-        let n = client
-            .execute(
-                "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                &[&day, &level, &puzzle_id, &&key.0[..]],
-            )
-            .await
-            .map_err(self.failed())?;
-        Ok(n == 1)
+    pub async fn record_daily(
+        &self,
+        day: &str,
+        level: &str,
+        puzzle_id: i64,
+        key: &Key,
+    ) -> Result<bool> {
+        self.run(async |client| {
+            let n = client
+                .execute(
+                    "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
+                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    &[&day, &level, &puzzle_id, &&key.0[..]],
+                )
+                .await
+                .map_err(self.failed())?;
+            Ok(n == 1)
+        })
+        .await
     }
 
     /// Adds `rows` to the per-user history in one transaction, keeping any row already there
     /// for a user and class; how many were added (pass a page at a time).
     pub async fn add_deliveries(&self, rows: &[Delivery]) -> Result<u64> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(self.failed())?;
-        let mut added = 0;
-        for chunk in rows.chunks(10_000) {
-            let users: Vec<&str> = chunk.iter().map(|r| r.user.as_str()).collect();
-            let keys: Vec<&[u8]> = chunk.iter().map(|r| &r.key.0[..]).collect();
-            let ids: Vec<i64> = chunk.iter().map(|r| r.puzzle_id).collect();
-            let at: Vec<&str> = chunk.iter().map(|r| r.given_at.as_str()).collect();
-            added += tx
-                .execute(
-                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id, given_at) \
-                     SELECT * FROM UNNEST($1::text[], $2::bytea[], $3::int8[], \
-                     $4::text[]::timestamptz[]) ON CONFLICT DO NOTHING",
-                    &[&users, &keys, &ids, &at],
-                )
-                .await
-                .map_err(self.failed())?;
-        }
-        tx.commit().await.map_err(self.failed())?;
-        Ok(added)
+        self.run(async |client| {
+            let tx = client.transaction().await.map_err(self.failed())?;
+            let mut added = 0;
+            for chunk in rows.chunks(10_000) {
+                let users: Vec<&str> = chunk.iter().map(|r| r.user.as_str()).collect();
+                let keys: Vec<&[u8]> = chunk.iter().map(|r| &r.key.0[..]).collect();
+                let ids: Vec<i64> = chunk.iter().map(|r| r.puzzle_id).collect();
+                let at: Vec<&str> = chunk.iter().map(|r| r.given_at.as_str()).collect();
+                added += tx
+                    .execute(
+                        "INSERT INTO pseudoku_user_history \
+                         (user_id, canon_key, puzzle_id, given_at) \
+                         SELECT * FROM UNNEST($1::text[], $2::bytea[], $3::int8[], \
+                         $4::text[]::timestamptz[]) ON CONFLICT DO NOTHING",
+                        &[&users, &keys, &ids, &at],
+                    )
+                    .await
+                    .map_err(self.failed())?;
+            }
+            tx.commit().await.map_err(self.failed())?;
+            Ok(added)
+        })
+        .await
     }
 
     /// Up to `limit` deliveries of the per-user history after `after` (a user and class), in
@@ -531,71 +880,78 @@ impl Postgres {
         after: Option<&(String, Key)>,
         limit: usize,
     ) -> Result<Vec<Delivery>> {
-        let client = self.client().await?;
         let (user, key) = match after {
             Some((user, key)) => (user.as_str(), &key.0[..]),
             None => ("", &[][..]),
         };
-        let rows = client
-            .query(
-                "SELECT user_id, canon_key, puzzle_id, \
-                 to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
-                 FROM pseudoku_user_history WHERE (user_id, canon_key) > ($1, $2) \
-                 ORDER BY user_id, canon_key LIMIT $3",
-                &[&user, &key, &(limit as i64)],
-            )
-            .await
-            .map_err(self.failed())?;
-        Ok(rows
-            .iter()
-            .map(|r| Delivery {
-                user: r.get(0),
-                key: key_of(r.get(1)),
-                puzzle_id: r.get(2),
-                given_at: r.get(3),
-            })
-            .collect())
+        self.run(async |client| {
+            let rows = client
+                .query(
+                    "SELECT user_id, canon_key, puzzle_id, \
+                     to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
+                     FROM pseudoku_user_history WHERE (user_id, canon_key) > ($1, $2) \
+                     ORDER BY user_id, canon_key LIMIT $3",
+                    &[&user, &key, &(limit as i64)],
+                )
+                .await
+                .map_err(self.failed())?;
+            Ok(rows
+                .iter()
+                .map(|r| Delivery {
+                    user: r.get(0),
+                    key: key_of(r.get(1)),
+                    puzzle_id: r.get(2),
+                    given_at: r.get(3),
+                })
+                .collect())
+        })
+        .await
     }
 
     /// Adds `rows` to the daily puzzles in one transaction, keeping those there; how many
     /// were added.
     pub async fn add_daily(&self, rows: &[DailyRow]) -> Result<u64> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(self.failed())?;
-        let mut added = 0;
-        for r in rows {
-            added += tx
-                .execute(
-                    "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
-                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                    &[&r.day, &r.level, &r.puzzle_id, &&r.key.0[..]],
-                )
-                .await
-                .map_err(self.failed())?;
-        }
-        tx.commit().await.map_err(self.failed())?;
-        Ok(added)
+        self.run(async |client| {
+            let tx = client.transaction().await.map_err(self.failed())?;
+            let mut added = 0;
+            for r in rows {
+                added += tx
+                    .execute(
+                        "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
+                         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                        &[&r.day, &r.level, &r.puzzle_id, &&r.key.0[..]],
+                    )
+                    .await
+                    .map_err(self.failed())?;
+            }
+            tx.commit().await.map_err(self.failed())?;
+            Ok(added)
+        })
+        .await
     }
 
     /// Every daily puzzle, by date and level.
     pub async fn daily_rows(&self) -> Result<Vec<DailyRow>> {
-        let client = self.client().await?;
-        let rows = client
-            .query(
-                "SELECT day, level, puzzle_id, canon_key FROM pseudoku_daily ORDER BY day, level",
-                &[],
-            )
-            .await
-            .map_err(self.failed())?;
-        Ok(rows
-            .iter()
-            .map(|r| DailyRow {
-                day: r.get(0),
-                level: r.get(1),
-                puzzle_id: r.get(2),
-                key: key_of(r.get(3)),
-            })
-            .collect())
+        self.run(async |client| {
+            let rows = client
+                .query(
+                    "SELECT day, level, puzzle_id, canon_key FROM pseudoku_daily \
+                     ORDER BY day, level",
+                    &[],
+                )
+                .await
+                .map_err(self.failed())?;
+            Ok(rows
+                .iter()
+                .map(|r| DailyRow {
+                    day: r.get(0),
+                    level: r.get(1),
+                    puzzle_id: r.get(2),
+                    key: key_of(r.get(3)),
+                })
+                .collect())
+        })
+        .await
     }
 }
 

@@ -87,6 +87,33 @@ pub enum LevelsError {
         /// The names of those that hold nothing.
         empty: Vec<String>,
     },
+    /// Levels fitted on labelled puzzles would drop levels the bank has, and the user did not
+    /// name the new levels.
+    #[error("{}", dropped_text(.was, .new, .dropped))]
+    Dropped {
+        /// The bank's levels.
+        was: LevelNames,
+        /// The fitted levels.
+        new: LevelNames,
+        /// The bank's levels the fitted ones lack.
+        dropped: Vec<String>,
+    },
+    /// Levels that would hold none of the bank's puzzles.
+    #[error(
+        "the levels {levels} would leave {} without a single puzzle of the bank's {puzzles} \
+         (`get --level {}` would find none): nothing was changed; calibrate with other \
+         labelled puzzles, or run again with --force",
+        .empty.join(", "),
+        .empty[0]
+    )]
+    Emptied {
+        /// The levels.
+        levels: LevelNames,
+        /// The names of those that would hold none.
+        empty: Vec<String>,
+        /// The bank's puzzles.
+        puzzles: u64,
+    },
     /// Labelled puzzles that cannot calibrate the levels: every problem found, one per line.
     #[error("{}", .0.join("\n"))]
     Labelled(Vec<String>),
@@ -96,6 +123,26 @@ pub enum LevelsError {
          --labelled`, or go back to cut points with `pseudoku calibrate --levels NAMES`"
     )]
     Model(String),
+}
+
+/// Why levels fitted on labelled puzzles that drop the bank's `dropped` are refused.
+fn dropped_text(was: &LevelNames, new: &LevelNames, dropped: &[String]) -> String {
+    if dropped.len() == was.len() {
+        format!(
+            "the labelled puzzles' levels ({new}) would replace all of the bank's ({was}): name \
+             them with --levels {new} to mean it"
+        )
+    } else {
+        format!(
+            "the labelled puzzles' levels ({new}) would drop the bank's level{} {} (`get \
+             --level {}` would then fail): label puzzles of {} too, or name the new levels with \
+             --levels {new} to replace the bank's ({was})",
+            if dropped.len() == 1 { "" } else { "s" },
+            dropped.join(", "),
+            dropped[0],
+            if dropped.len() == 1 { "it" } else { "them" }
+        )
+    }
 }
 
 /// What a bank measures puzzles with: its rating, reference and levels.
@@ -461,8 +508,12 @@ pub struct Calibration {
     pub levels: Option<LevelChange>,
     /// Layout rules to store, by level name (as `Layout` writes them).
     pub layouts: Vec<(String, String)>,
-    /// Apply it even when a level would hold no puzzle of the reference.
+    /// Apply it even when a level would hold no puzzle of the reference, or (levels fitted
+    /// on labelled puzzles) none of the bank.
     pub force: bool,
+    /// The user named the new levels (`--levels`): levels fitted on labelled puzzles may
+    /// drop levels the bank has. Without it they are refused ([`LevelsError::Dropped`]).
+    pub names_given: bool,
 }
 
 /// A corpus rated to become a reference, and the lines that could not be used.
@@ -546,6 +597,13 @@ pub const MIN_REFERENCE: usize = 1000;
 /// reference should have).
 pub const MIN_CLASSES: usize = 20;
 
+/// Each of the bank's levels, by name, with the number of its puzzles (easiest first).
+pub fn level_counts(conn: &rusqlite::Connection) -> Result<Vec<(String, u64)>, LevelsError> {
+    let (_, set) = store::settings::levels(conn)?;
+    let counts = store::puzzles::level_counts(conn, set.len())?;
+    Ok(set.names().names().iter().cloned().zip(counts).collect())
+}
+
 /// The shipped default reference with its description, for [`Calibration::reference`].
 pub fn default_reference() -> (Vec<ReferenceRow>, String) {
     (
@@ -595,6 +653,23 @@ pub fn calibrate_with_progress(
         other => other?,
     };
     backfill(conn, &before)?;
+    if let Some(LevelChange::Set(set) | LevelChange::Learned(set, _)) = &change.levels {
+        let dropped: Vec<String> = before
+            .set
+            .names()
+            .names()
+            .iter()
+            .filter(|n| set.names().index(n).is_none())
+            .cloned()
+            .collect();
+        if !dropped.is_empty() && !change.names_given {
+            return Err(LevelsError::Dropped {
+                was: before.set.names().clone(),
+                new: set.names().clone(),
+                dropped,
+            });
+        }
+    }
     let learned = match &change.levels {
         Some(LevelChange::Learned(_, model)) => Some((model, model_levels(conn, model, progress)?)),
         _ => None,
@@ -693,6 +768,22 @@ pub fn calibrate_with_progress(
             store::puzzles::recompute_scale(&tx, rating, &set)?
         }
     };
+    // Levels fitted on labelled puzzles must each hold some of the bank's puzzles.
+    if labelled && !change.force {
+        let counts = store::puzzles::level_counts(&tx, set.len())?;
+        let puzzles = store::puzzles::count(&tx)?;
+        let empty: Vec<String> = (0..set.len())
+            .filter(|&i| counts[i] == 0)
+            .filter_map(|i| set.name(i).map(str::to_string))
+            .collect();
+        if puzzles > 0 && !empty.is_empty() {
+            return Err(LevelsError::Emptied {
+                levels: set.names().clone(),
+                empty,
+                puzzles,
+            });
+        }
+    }
     let levels = Levels::read(&tx)?;
     tx.commit().map_err(StoreError::from)?;
     Ok((levels, n))

@@ -66,6 +66,8 @@ pub struct LabelledFit {
     pub model: ModelFit,
     /// The one to keep.
     pub kept: Kept,
+    /// Lines that repeated a puzzle of an earlier line (up to symmetry), counted once.
+    pub repeats: usize,
 }
 
 impl LabelledFit {
@@ -82,9 +84,45 @@ struct Line {
     name: String,
 }
 
-/// Reads the labelled puzzles of `path`: every problem (bad lines as `FILE:LINE: reason`,
-/// unknown names when `names` are given) at once.
-fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
+/// What a labelled file's second column holds, as messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Label {
+    /// A level's name (`calibrate --labelled`).
+    Level,
+    /// A value on a publisher's numeric scale (`calibrate --labelled --named NAME`).
+    Value,
+}
+
+impl Label {
+    fn what(self) -> &'static str {
+        match self {
+            Label::Level => "level name",
+            Label::Value => "value",
+        }
+    }
+}
+
+/// The lines of a file's bytes, numbered from 1, whatever ends them: `\n`, `\r\n`, or a lone
+/// `\r` (old Mac files); a byte-order mark before the first is dropped.
+fn numbered_lines(bytes: &[u8]) -> Vec<(usize, &[u8])> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut lines = Vec::new();
+    for raw in bytes.split(|&b| b == b'\n') {
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        for piece in raw.split(|&b| b == b'\r') {
+            lines.push((lines.len() + 1, piece));
+        }
+    }
+    // The piece after a final line break is no line.
+    if lines.last().is_some_and(|(_, l)| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// Reads the labelled puzzles of `path`, each line `puzzle<TAB>label`: every problem (bad
+/// lines as `FILE:LINE: reason`) at once.
+fn read_lines(path: &Path, label: Label) -> Result<Vec<Line>, LevelsError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
         LevelsError::Read(crate::input::ReadError::Io {
@@ -94,13 +132,12 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
     })?;
     let mut lines = Vec::new();
     let mut bad = Vec::new();
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let at = format!("{file}:{}", i + 1);
+    for (n, raw) in numbered_lines(&bytes) {
+        let at = format!("{file}:{n}");
         let Ok(l) = std::str::from_utf8(raw) else {
             bad.push(format!("{at}: not valid UTF-8 text"));
             continue;
         };
-        let l = l.trim_end_matches('\r');
         if l.trim().is_empty() || l.starts_with('#') {
             continue;
         }
@@ -108,12 +145,13 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
         let p = fields.next().unwrap_or_default().trim();
         let Some(name) = fields.next().map(|n| n.trim().to_lowercase()) else {
             bad.push(format!(
-                "{at}: expected puzzle<TAB>level name, found no tab"
+                "{at}: expected puzzle<TAB>{}, found no tab",
+                label.what()
             ));
             continue;
         };
         if name.is_empty() {
-            bad.push(format!("{at}: the level name is empty"));
+            bad.push(format!("{at}: the {} is empty", label.what()));
             continue;
         }
         match Puzzle::parse_line(p) {
@@ -126,6 +164,67 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, LevelsError> {
     } else {
         Err(LevelsError::Labelled(bad))
     }
+}
+
+/// The lines of distinct puzzles (up to symmetry), the first of each class kept, and how many
+/// lines repeated one; a class labelled twice with different labels is a problem naming both
+/// lines (a puzzle has one level, one value).
+fn distinct(lines: Vec<Line>, label: Label) -> Result<(Vec<Line>, usize), LevelsError> {
+    let mut first: std::collections::HashMap<crate::canon::Key, usize> =
+        std::collections::HashMap::new();
+    let mut kept: Vec<Line> = Vec::new();
+    let mut problems = Vec::new();
+    let mut repeats = 0;
+    for l in lines {
+        let key = crate::canon::key(&l.puzzle);
+        match first.get(&key) {
+            Some(&i) if kept[i].name != l.name => problems.push(format!(
+                "{} and {} label the same puzzle (up to symmetry) {:?} and {:?}: a puzzle has \
+                 one {}",
+                kept[i].at,
+                l.at,
+                kept[i].name,
+                l.name,
+                match label {
+                    Label::Level => "level",
+                    Label::Value => "value",
+                }
+            )),
+            Some(_) => repeats += 1,
+            None => {
+                first.insert(key, kept.len());
+                kept.push(l);
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok((kept, repeats))
+    } else {
+        Err(LevelsError::Labelled(problems))
+    }
+}
+
+/// Checks that both halves by class key, and both inner halves of each, hold puzzles: the
+/// fits are measured on one half after fitting on the other (a file of very few distinct
+/// puzzles may leave a half empty).
+fn check_halves(path: &Path, halves: &[(usize, usize)]) -> Result<(), LevelsError> {
+    for fold in 0..2 {
+        let train: Vec<usize> = halves
+            .iter()
+            .filter(|h| h.0 != fold)
+            .map(|h| h.1)
+            .collect();
+        let split = train.contains(&0) && train.contains(&1);
+        if !split || halves.iter().all(|h| h.0 != fold) {
+            return Err(LevelsError::Labelled(vec![format!(
+                "{}: the {} distinct puzzles do not fill both halves by class key that a fit \
+                 is measured on: give more different puzzles",
+                path.display(),
+                halves.len()
+            )]));
+        }
+    }
+    Ok(())
 }
 
 /// The median of some ratings (0 for none).
@@ -178,7 +277,7 @@ pub fn fit_file(
     names: Option<&LevelNames>,
     rating: RatingKind,
 ) -> Result<LabelledFit, LevelsError> {
-    let lines = read_lines(path)?;
+    let lines = read_lines(path, Label::Level)?;
     let names: LevelNames = match names {
         Some(n) => n.clone(),
         None => {
@@ -197,31 +296,55 @@ pub fn fit_file(
                 .map_err(|e: crate::scale::ScaleError| LevelsError::Labelled(vec![e.to_string()]))?
         }
     };
-    let mut problems: Vec<String> = lines
+    if names.len() < 2 {
+        return Err(LevelsError::Labelled(vec![format!(
+            "{}: only one level ({names}): levels are fitted between two or more, so label \
+             puzzles of at least two levels",
+            path.display()
+        )]));
+    }
+    let problems: Vec<String> = lines
         .iter()
         .filter(|l| names.index(&l.name).is_none())
         .map(|l| format!("{}: unknown level {:?} (levels: {names})", l.at, l.name))
         .collect();
-    // One puzzle, one level: the same class under two names cannot be fitted.
-    let mut first: std::collections::HashMap<crate::canon::Key, &Line> =
-        std::collections::HashMap::new();
-    for l in &lines {
-        let key = crate::canon::key(&l.puzzle);
-        match first.get(&key) {
-            Some(seen) if seen.name != l.name => problems.push(format!(
-                "{} and {} label the same puzzle (up to symmetry) {:?} and {:?}: a puzzle has \
-                 one level",
-                seen.at, l.at, seen.name, l.name
-            )),
-            Some(_) => {}
-            None => {
-                first.insert(key, l);
-            }
-        }
-    }
     if !problems.is_empty() {
         return Err(LevelsError::Labelled(problems));
     }
+    // One puzzle, one level; a puzzle repeated (up to symmetry) counts once.
+    let read = lines.len();
+    let (lines, repeats) = distinct(lines, Label::Level)?;
+    let k = names.len();
+    let mut counts = vec![0usize; k];
+    for l in &lines {
+        counts[names.index(&l.name).expect("checked above")] += 1;
+    }
+    let few: Vec<String> = (0..k)
+        .filter(|&j| counts[j] < MIN_PER_LEVEL)
+        .map(|j| {
+            let n = counts[j];
+            format!(
+                "{}: level {:?} has {}; a fit needs at least {MIN_PER_LEVEL} different puzzles \
+                 per level",
+                path.display(),
+                names.names()[j],
+                if repeats > 0 {
+                    format!(
+                        "{n} different puzzle{} (lines that repeat a puzzle, up to symmetry, \
+                         count once: {repeats} of the file's {read} lines do)",
+                        if n == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!("{n} puzzles")
+                }
+            )
+        })
+        .collect();
+    if !few.is_empty() {
+        return Err(LevelsError::Labelled(few));
+    }
+    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.puzzle)).collect();
+    check_halves(path, &halves_of)?;
     let examples: Vec<Example> = rate_lines(&lines)?
         .into_iter()
         .zip(&lines)
@@ -238,25 +361,6 @@ pub fn fit_file(
             }
         })
         .collect();
-    let k = names.len();
-    let mut counts = vec![0usize; k];
-    for e in &examples {
-        counts[e.level] += 1;
-    }
-    let few: Vec<String> = (0..k)
-        .filter(|&j| counts[j] < MIN_PER_LEVEL)
-        .map(|j| {
-            format!(
-                "{}: level {:?} has {} puzzles; a fit needs at least {MIN_PER_LEVEL} per level",
-                path.display(),
-                names.names()[j],
-                counts[j]
-            )
-        })
-        .collect();
-    if !few.is_empty() {
-        return Err(LevelsError::Labelled(few));
-    }
     let medians: Vec<f64> = (0..k)
         .map(|j| {
             median(
@@ -319,6 +423,7 @@ pub fn fit_file(
         fitted,
         model,
         kept,
+        repeats,
     })
 }
 
@@ -331,8 +436,12 @@ pub fn summary(fit: &LabelledFit, rating: RatingKind) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} labelled puzzles; cut points on {}: {}",
+        "{} labelled puzzles{}; cut points on {}: {}",
         fit.examples.len(),
+        match fit.repeats {
+            0 => String::new(),
+            r => format!(" ({r} more lines repeated one of them and counted once)"),
+        },
         rating.name(),
         fit.set
     );
@@ -413,35 +522,45 @@ pub struct NumericFit {
 /// was not fitted on (both ways). Every bad line is named at once.
 pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
     use super::regression;
-    let lines = read_lines(path)?;
+    let lines = read_lines(path, Label::Value)?;
     let mut bad = Vec::new();
-    let labels: Vec<f64> = lines
-        .iter()
-        .map(|l| match l.name.parse::<f64>() {
-            Ok(v) if v.is_finite() => v,
-            _ => {
-                bad.push(format!("{}: {:?} is not a number", l.at, l.name));
-                f64::NAN
-            }
-        })
-        .collect();
+    for l in &lines {
+        if !l.name.parse::<f64>().is_ok_and(f64::is_finite) {
+            bad.push(format!("{}: {:?} is not a number", l.at, l.name));
+        }
+    }
     if !bad.is_empty() {
         return Err(LevelsError::Labelled(bad));
     }
+    // A puzzle repeated (up to symmetry) with the same value counts once; with another
+    // value, it is a problem. Values compare as numbers (`7` and `7.0` are one value).
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line {
+            name: l.name.parse::<f64>().expect("checked above").to_string(),
+            ..l
+        })
+        .collect();
+    let (lines, _) = distinct(lines, Label::Value)?;
+    let labels: Vec<f64> = lines
+        .iter()
+        .map(|l| l.name.parse().expect("checked above"))
+        .collect();
     if lines.len() < 2 * MIN_PER_LEVEL {
         return Err(LevelsError::Labelled(vec![format!(
-            "{}: {} labelled puzzles; a scale needs {} or more",
+            "{}: {} different labelled puzzles (up to symmetry); a scale needs {} or more",
             path.display(),
             lines.len(),
             2 * MIN_PER_LEVEL
         )]));
     }
+    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.puzzle)).collect();
+    check_halves(path, &halves_of)?;
     let (d, x): (Vec<Vec<f64>>, Vec<Vec<f64>>) = rate_lines(&lines)?
         .into_iter()
         .map(|(r, x)| (vec![r.difficulty], x))
         .unzip();
-    let (half, inner_half): (Vec<usize>, Vec<usize>) =
-        lines.iter().map(|l| halves(&l.puzzle)).unzip();
+    let (half, inner_half): (Vec<usize>, Vec<usize>) = halves_of.into_iter().unzip();
     let inner = |train: &[usize]| -> Vec<usize> { train.iter().map(|&i| inner_half[i]).collect() };
     let (held_out, one_rating) = rayon::join(
         || {

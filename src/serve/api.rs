@@ -40,9 +40,6 @@ pub const MAX_TIME: Duration = Duration::from_secs(10);
 /// of the same user).
 pub(super) const DRAW_RETRIES: usize = 8;
 
-/// How long `/healthz` waits for a fleet's history to answer.
-const HISTORY_PING: Duration = Duration::from_secs(2);
-
 /// How many `rate`, `solve` or `canon` lists run at once (each can take a thread for a
 /// second); the others wait their turn.
 const BATCH_PERMITS: usize = 2;
@@ -69,6 +66,13 @@ pub enum ApiError {
     /// The request took longer than the server allows, its body included (408).
     #[error("the request took longer than {0} s (its body included)")]
     Timeout(u64),
+    /// The request is not allowed: a cross-site request, or more than the play page's token
+    /// opens (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The play page's token asked more than its rate allows; try again after the time (429).
+    #[error("{0}")]
+    TooMany(String, Duration),
     /// Concurrent requests of one user kept taking the puzzles drawn (409).
     #[error("too many concurrent requests for this user; try again")]
     Conflict,
@@ -97,6 +101,8 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict => StatusCode::CONFLICT,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Body(status, _) => *status,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -111,11 +117,20 @@ impl IntoResponse for ApiError {
             error: self.to_string(),
         };
         let mut response = (self.status(), Json(body)).into_response();
-        if let ApiError::Unauthorized = self {
-            response.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                header::HeaderValue::from_static("Bearer"),
-            );
+        match self {
+            ApiError::Unauthorized => {
+                response.headers_mut().insert(
+                    header::WWW_AUTHENTICATE,
+                    header::HeaderValue::from_static("Bearer"),
+                );
+            }
+            ApiError::TooMany(_, wait) => {
+                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from(secs.max(1)));
+            }
+            _ => {}
         }
         response
     }
@@ -159,6 +174,46 @@ pub struct ErrorBody {
 
 type Reply<T> = Result<Json<T>, ApiError>;
 
+/// A query string read into `T`; one that does not read (a field given twice, a value of the
+/// wrong kind) is a 400 with a JSON reason, like every other error (axum's own rejection is
+/// plain text).
+pub struct ApiQuery<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for ApiQuery<T>
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(q)| ApiQuery(q))
+            .map_err(|e| ApiError::BadRequest(format!("bad query: {}", e.body_text())))
+    }
+}
+
+/// A path parameter read into `T`; one that does not read is a 400 with a JSON reason.
+pub struct ApiPath<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for ApiPath<T>
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(p)| ApiPath(p))
+            .map_err(|e| ApiError::BadRequest(format!("bad path: {}", e.body_text())))
+    }
+}
+
 /// Every route; with `cors` origins, the CORS layer outside them all (a preflight is answered
 /// before the token is asked for).
 pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
@@ -192,6 +247,20 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         Some(layer) => routes.layer(layer),
         None => routes,
     }
+}
+
+/// The routes of a connection past the connection cap (the overflow lane): `/healthz` as
+/// usual, so that a load balancer sees the server's health under a flood, and anything else
+/// 503 with the reason.
+pub fn busy_router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .fallback(|| async {
+            ApiError::Unavailable(
+                "the server is at its connection limit: try again in a moment".into(),
+            )
+        })
+        .with_state(shared)
 }
 
 /// The CORS layer for `origins` (`*`: any origin), if any: GET and POST with JSON bodies and
@@ -268,6 +337,29 @@ impl utoipa::Modify for CommonAnswers {
                 .build()
         };
         for (path, item) in doc.paths.paths.iter_mut() {
+            if let Some(op) = &mut item.post {
+                let answers = &mut op.responses.responses;
+                for (status, why) in [
+                    ("403", "a request from a web page of an origin not given to --cors"),
+                    ("415", "a form's body (a delivery takes none; the others take JSON)"),
+                ] {
+                    answers
+                        .entry(status.to_string())
+                        .or_insert_with(|| error(why).into());
+                }
+            }
+            for (method, op) in [
+                (axum::http::Method::GET, &mut item.get),
+                (axum::http::Method::POST, &mut item.post),
+            ] {
+                let Some(op) = op else { continue };
+                if plays(&method, path) || path == "/v1/puzzles/{id}" {
+                    op.responses.responses.entry("429".to_string()).or_insert_with(|| {
+                        error("the play page's token over its pace (Retry-After says when)")
+                            .into()
+                    });
+                }
+            }
             for op in [&mut item.get, &mut item.post].into_iter().flatten() {
                 let answers = &mut op.responses.responses;
                 let mut add = |status: &str, why: &str| {
@@ -301,23 +393,120 @@ fn open_without_token(path: &str) -> bool {
     matches!(path, "/healthz" | "/" | "/app.js" | "/style.css")
 }
 
-/// Every request: the token checked (every route but [`open_without_token`]'s, when the
-/// server has one), and the whole request, its body read included, within the server's
-/// request time.
+/// How a request was let in, and from where: what the handlers may give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Client {
+    /// What its token opens.
+    pub access: Access,
+    /// Its address (absent only for a request that did not come over a connection).
+    pub ip: Option<std::net::IpAddr>,
+}
+
+/// What a request's token opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Everything: the server's token, or a server without one.
+    Full,
+    /// What one player needs ([`plays`], and [`super::limit`]): the play page's public token.
+    Page,
+}
+
+/// Every request: a cross-site form or a post from another web origin refused ([`same_site`]);
+/// the token checked (every route but [`open_without_token`]'s, when the server has one), and
+/// the play page's token limited to its pace; then the whole request, its body read included,
+/// within the server's request time.
 async fn guard(
     State(s): State<Arc<Shared>>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    if !open_without_token(req.uri().path()) {
-        if let Err(e) = authorize(&s, req.method(), req.uri().path(), req.headers()) {
-            return e.into_response();
+    if let Err(e) = same_site(&s.origins, req.method(), req.headers()) {
+        return e.into_response();
+    }
+    let access = if open_without_token(req.uri().path()) {
+        Access::Full
+    } else {
+        match authorize(&s, req.method(), req.uri().path(), req.headers()) {
+            Ok(access) => access,
+            Err(e) => return e.into_response(),
+        }
+    };
+    let ip = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let (Access::Page, Some(ip)) = (access, ip) {
+        if let Err(wait) = s.page_limits.request(ip) {
+            return ApiError::TooMany(
+                "too many requests from this address for the play page: slow down".into(),
+                wait,
+            )
+            .into_response();
         }
     }
+    req.extensions_mut().insert(Client { access, ip });
     match tokio::time::timeout(s.request_time, next.run(req)).await {
         Ok(response) => response,
         Err(_) => ApiError::Timeout(s.request_time.as_secs()).into_response(),
     }
+}
+
+/// Refuses what a web page of another site could make a browser send without asking (no
+/// preflight): a POST with a form's body type (`application/x-www-form-urlencoded`,
+/// `multipart/form-data`, `text/plain`: 415; this API takes JSON, and a delivery no body),
+/// and a POST whose `Origin` is neither the server's own (its `Host`, or the
+/// `X-Forwarded-Host` of a proxy in front) nor one of `origins` (`--cors`; `*` allows any):
+/// 403. Requests without `Origin` (not from a browser page) pass.
+fn same_site(origins: &[String], method: &axum::http::Method, headers: &HeaderMap) -> Result<(), ApiError> {
+    use axum::http::Method;
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return Ok(());
+    }
+    if let Some(kind) = headers.get(header::CONTENT_TYPE) {
+        let kind = kind.to_str().unwrap_or_default();
+        let kind = kind.split(';').next().unwrap_or_default().trim();
+        if ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]
+            .iter()
+            .any(|form| kind.eq_ignore_ascii_case(form))
+        {
+            return Err(ApiError::Body(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "a {kind} body is refused: this API takes JSON (Content-Type: \
+                     application/json), and a delivery takes no body"
+                ),
+            ));
+        }
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or_default();
+    if origins
+        .iter()
+        .any(|o| o == "*" || o.eq_ignore_ascii_case(origin))
+    {
+        return Ok(());
+    }
+    // The server's own pages: the origin's host and port are the request's, as the client
+    // sent it or as a reverse proxy in front says it did (`X-Forwarded-Host`, which a page of
+    // another site cannot make a browser send without a preflight).
+    let authority = origin
+        .split_once("://")
+        .map(|(_, rest)| rest.trim_end_matches('/'));
+    let hosts = [header::HOST.as_str(), "x-forwarded-host"]
+        .into_iter()
+        .filter_map(|name| headers.get(name)?.to_str().ok())
+        .filter_map(|value| value.split(',').next().map(str::trim));
+    for host in hosts {
+        if authority.is_some_and(|a| a.eq_ignore_ascii_case(host)) {
+            return Ok(());
+        }
+    }
+    Err(ApiError::Forbidden(format!(
+        "a request from a page of {origin:?} is refused: this server takes such requests from \
+         its own pages and from the origins it was given with --cors"
+    )))
 }
 
 /// Runs blocking work (the bank, CPU) off the async threads, within [`MAX_TIME`].
@@ -357,15 +546,9 @@ pub struct Health {
 async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     // A fleet's server delivers only while its history answers; one that answers again clears
     // an earlier failure (a server taken out of the balancer gets no delivery to clear it).
-    if let Some(pg) = s.fleet.clone() {
-        let answered = match tokio::time::timeout(HISTORY_PING, pg.ping()).await {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(e.reason()),
-            Err(_) => Some(format!(
-                "the history did not answer within {} s",
-                HISTORY_PING.as_secs()
-            )),
-        };
+    // A server that has not bound to its history yet stays unavailable: its binder says why.
+    if let Some(fleet) = s.fleet.clone().filter(super::fleet::Fleet::bound) {
+        let answered = fleet.pg.ping().await.err().map(|e| e.reason());
         s.health.recorded(answered);
     }
     let found = blocking(move || {
@@ -556,6 +739,9 @@ pub struct NextQuery {
 pub struct SolutionQuery {
     /// `true` to include the solution.
     pub solution: Option<String>,
+    /// The user asking (with the play page's token, a solution is given only to a user the
+    /// puzzle was handed to).
+    pub user: Option<String>,
 }
 
 /// `solution=true|false` (absent: false).
@@ -633,15 +819,15 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
 }
 
 /// Checks the bearer token (`Authorization: Bearer TOKEN`, the scheme in any case), when
-/// the server has one.
+/// the server has one: what it opens.
 fn authorize(
     s: &Shared,
     method: &axum::http::Method,
     path: &str,
     headers: &HeaderMap,
-) -> Result<(), ApiError> {
+) -> Result<Access, ApiError> {
     let Some(token) = &s.token else {
-        return Ok(());
+        return Ok(Access::Full);
     };
     let given = headers
         .get(header::AUTHORIZATION)
@@ -649,9 +835,10 @@ fn authorize(
         .and_then(|v| v.trim().split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, given)| given.trim());
-    let page = given.is_some() && given == s.page_token.as_deref() && plays(method, path);
-    if given == Some(token.as_str()) || page {
-        Ok(())
+    if given == Some(token.as_str()) {
+        Ok(Access::Full)
+    } else if given.is_some() && given == s.page_token.as_deref() && plays(method, path) {
+        Ok(Access::Page)
     } else {
         Err(ApiError::Unauthorized)
     }
@@ -700,8 +887,20 @@ async fn levels_now(s: &Arc<Shared>) -> Result<Arc<crate::levels::Levels>, ApiEr
         (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
     )
 )]
-async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply<PuzzleView> {
+async fn next(
+    State(s): State<Arc<Shared>>,
+    axum::Extension(client): axum::Extension<Client>,
+    ApiQuery(q): ApiQuery<NextQuery>,
+) -> Reply<PuzzleView> {
     let user = check_user(q.user.clone())?;
+    if let (Access::Page, Some(ip)) = (client.access, client.ip) {
+        s.page_limits.delivery(ip, &user).map_err(|wait| {
+            ApiError::TooMany(
+                format!("too many new puzzles for user {user} or this address: slow down"),
+                wait,
+            )
+        })?;
+    }
     let sel = selector(&q)?;
     let narrowing = narrowing(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
@@ -710,7 +909,7 @@ async fn next(State(s): State<Arc<Shared>>, Query(q): Query<NextQuery>) -> Reply
         .selection(&lv, &narrowing)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let drawn = match s.fleet.clone() {
-        Some(pg) => super::fleet::deliver(&s, &pg, &user, lv.clone(), within).await?,
+        Some(fleet) => super::fleet::deliver(&s, &fleet, &user, lv.clone(), within).await?,
         None => deliver(&s, &user, lv.clone(), within).await?,
     };
     match drawn {
@@ -783,22 +982,65 @@ async fn next_by_get() -> Response {
 )]
 async fn puzzle_by_id(
     State(s): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    Query(q): Query<SolutionQuery>,
+    axum::Extension(client): axum::Extension<Client>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<SolutionQuery>,
 ) -> Reply<PuzzleView> {
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::BadRequest(format!("bad puzzle id {id:?}: a whole number")))?;
     let solution = wants_solution(q.solution.as_deref())?;
-    let view = blocking(move || {
-        let lv = s.levels()?;
-        match s.read(|c| retrieve::by_id(c, &lv, id))? {
-            Some(h) => Ok(PuzzleView::of(h, solution)),
-            None => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
+    let user = q.user.map(|u| check_user(Some(u))).transpose()?;
+    let handout = {
+        let s = s.clone();
+        blocking(move || {
+            let lv = s.levels()?;
+            match s.read(|c| retrieve::by_id(c, &lv, id))? {
+                Some(h) => Ok(h),
+                None => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
+            }
+        })
+        .await?
+    };
+    // The page's token gives a solution only with a puzzle its user was handed (or a daily
+    // puzzle, everyone's): the bank's solutions are not a download.
+    if solution && client.access == Access::Page {
+        let Some(user) = user else {
+            return Err(ApiError::Forbidden(
+                "the play page's token gives a puzzle's solution only to the user it was \
+                 handed to: give user=ID"
+                    .into(),
+            ));
+        };
+        if !received(&s, &user, handout.key).await? {
+            return Err(ApiError::Forbidden(format!(
+                "user {user} was not handed puzzle {id}: the play page's token gives its \
+                 solution only to a user who was"
+            )));
         }
+    }
+    Ok(Json(PuzzleView::of(handout, solution)))
+}
+
+/// Whether `user` was handed the class `key`, or it is a daily puzzle (everyone's): from the
+/// fleet's history, or the bank's.
+async fn received(s: &Arc<Shared>, user: &str, key: Key) -> Result<bool, ApiError> {
+    if let Some(fleet) = s.fleet.clone() {
+        let pg = &fleet.pg;
+        let found = async { Ok(pg.has_given(user, &key).await? || pg.is_daily(&key).await?) };
+        return found
+            .await
+            .map_err(|e: crate::history::HistoryError| ApiError::Unavailable(e.reason()));
+    }
+    let (s, user) = (s.clone(), user.to_string());
+    blocking(move || {
+        Ok(s.read(|c| {
+            Ok::<_, store::StoreError>(
+                store::history::has(c, &user, &key)? || store::daily::has_class(c, &key)?,
+            )
+        })?)
     })
-    .await?;
-    Ok(Json(view))
+    .await
 }
 
 /// The query of `GET /v1/daily`.
@@ -840,7 +1082,10 @@ pub struct DailyView {
         (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
     )
 )]
-async fn daily(State(s): State<Arc<Shared>>, Query(q): Query<DailyQuery>) -> Reply<DailyView> {
+async fn daily(
+    State(s): State<Arc<Shared>>,
+    ApiQuery(q): ApiQuery<DailyQuery>,
+) -> Reply<DailyView> {
     let text = q
         .date
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
@@ -877,7 +1122,9 @@ async fn daily(State(s): State<Arc<Shared>>, Query(q): Query<DailyQuery>) -> Rep
     };
     let daily = match (found, s.fleet.clone()) {
         (Some(recorded), _) => recorded,
-        (None, Some(pg)) => super::fleet::daily(&s, &pg, date, (&level, within), lv).await?,
+        (None, Some(fleet)) => {
+            super::fleet::daily(&s, &fleet, date, (&level, within), lv).await?
+        }
         (None, None) => s
             .daily(date, (&level, within), lv)
             .await
@@ -957,10 +1204,31 @@ fn parse_puzzle(text: &str) -> Result<Puzzle, ApiError> {
     (status = 413, description = "body too large", body = ErrorBody),
     (status = 422, description = "the clues have no solution or more than one", body = ErrorBody)
 ))]
-async fn hint_route(body: Result<Json<HintRequest>, JsonRejection>) -> Response {
+async fn hint_route(
+    State(s): State<Arc<Shared>>,
+    axum::Extension(client): axum::Extension<Client>,
+    body: Result<Json<HintRequest>, JsonRejection>,
+) -> Response {
     let hinted = async {
         let Json(req) = body?;
         let board = req.board()?;
+        // The page's token hints on the boards the server hands out: a puzzle of the bank,
+        // clue for clue (not a free solver for any puzzle).
+        if client.access == Access::Page {
+            let (s, clues) = (s.clone(), board.clues);
+            let ours = blocking(move || {
+                let key = crate::canon::key(&clues);
+                let lv = s.levels()?;
+                Ok(s.read(|c| retrieve::by_key(c, &lv, &key))?
+                    .is_some_and(|h| h.puzzle == clues))
+            })
+            .await?;
+            if !ours {
+                return Err(ApiError::Forbidden(
+                    "the play page's token gives hints on this server's puzzles only".into(),
+                ));
+            }
+        }
         blocking(move || {
             hint(&board)
                 .map(|h| h.to_json())

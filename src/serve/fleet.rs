@@ -6,11 +6,95 @@
 use super::api::{blocking, ApiError, DRAW_RETRIES};
 use super::Shared;
 use crate::canon::Key;
-use crate::history::{HistoryError, Postgres};
+use crate::history::{BankIdentity, HistoryError, Postgres};
 use crate::levels::Levels;
 use crate::retrieve::{self, Daily, Handout};
 use crate::store::retrieval::{Selection, Within};
-use std::sync::Arc;
+use rusqlite::Connection;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a server started while its history cannot be reached keeps trying before it
+/// stops (meanwhile it answers deliveries and `/healthz` with 503 and the reason).
+pub const START_WAIT: Duration = Duration::from_secs(300);
+
+/// The longest pause between two tries of an unreachable history at the start.
+const RETRY_MAX: Duration = Duration::from_secs(8);
+
+/// A fleet's server's history, and whether this server is bound to it (its schema brought up
+/// to date and this copy of the bank checked against the one it records): until then, no
+/// delivery or daily puzzle is answered but with 503.
+#[derive(Clone)]
+pub struct Fleet {
+    /// The history.
+    pub pg: Postgres,
+    bound: Arc<AtomicBool>,
+}
+
+impl Fleet {
+    /// A fleet's server's history, not bound yet.
+    pub fn new(pg: Postgres) -> Fleet {
+        Fleet {
+            pg,
+            bound: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Whether the server is bound to its history.
+    pub fn bound(&self) -> bool {
+        self.bound.load(Ordering::Acquire)
+    }
+
+    /// The history, once bound; else the 503 that says why not.
+    fn ready(&self) -> Result<&Postgres, ApiError> {
+        if self.bound() {
+            Ok(&self.pg)
+        } else {
+            Err(ApiError::Unavailable(NOT_BOUND.into()))
+        }
+    }
+
+    /// Brings the history's schema up to date and checks this copy of the bank (`conn`)
+    /// against the one it records ([`Postgres::bind`]); bound when both succeed.
+    pub async fn bind(&self, conn: &Mutex<Connection>, rebind: bool) -> Result<(), HistoryError> {
+        let bank = BankIdentity::of(&conn.lock().expect("bank"))?;
+        let at = |last: i64| Ok(crate::store::lineage::at(&conn.lock().expect("bank"), last)?);
+        self.pg.migrate().await?;
+        self.pg.bind(&bank, &at, rebind, true).await?;
+        self.bound.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// [`Fleet::bind`] again and again while the history cannot be reached (pauses doubling
+    /// from a quarter of a second to [`RETRY_MAX`]), each failure told to `failed`, for at
+    /// most [`START_WAIT`]; the error that ends it (one trying again does not change, or the
+    /// last when the time is up).
+    pub async fn bind_retrying(
+        &self,
+        conn: &Mutex<Connection>,
+        rebind: bool,
+        failed: impl Fn(&HistoryError),
+    ) -> Result<(), HistoryError> {
+        let until = tokio::time::Instant::now() + START_WAIT;
+        let mut pause = Duration::from_millis(250);
+        loop {
+            match self.bind(conn, rebind).await {
+                Ok(()) => return Ok(()),
+                Err(e) if e.unreachable() && tokio::time::Instant::now() + pause < until => {
+                    failed(&e);
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(RETRY_MAX);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// Why a fleet's server that has not bound to its history answers 503.
+pub const NOT_BOUND: &str =
+    "the history has not been reached since this server started (it keeps trying)";
 
 /// Candidates drawn at once, offered to the history in one statement, which records the first
 /// the user has not had: a user has seldom had more than a small part of a range, so a few
@@ -39,11 +123,12 @@ fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
 /// user was given are read and one of the range's other puzzles is picked uniformly.
 pub(super) async fn deliver(
     s: &Arc<Shared>,
-    pg: &Postgres,
+    fleet: &Fleet,
     user: &str,
     lv: Arc<Levels>,
     within: Selection,
 ) -> Result<Option<Handout>, ApiError> {
+    let pg = fleet.ready()?;
     let mut listing = false;
     for round in 0..SAMPLES + DRAW_RETRIES {
         listing |= round >= SAMPLES;
@@ -101,11 +186,12 @@ pub(super) async fn deliver(
 /// first recorded is everyone's.
 pub(super) async fn daily(
     s: &Arc<Shared>,
-    pg: &Postgres,
+    fleet: &Fleet,
     date: crate::calendar::Date,
     (level, within): (&str, Within),
     lv: Arc<Levels>,
 ) -> Result<Daily, ApiError> {
+    let pg = fleet.ready()?;
     let day = date.to_string();
     for _ in 0..DRAW_RETRIES {
         if let Some(key) = pg.daily(&day, level).await.map_err(|e| unavailable(s, e))? {

@@ -20,6 +20,7 @@
 mod api;
 mod fleet;
 mod health;
+mod limit;
 mod listen;
 mod metrics;
 mod page;
@@ -85,6 +86,30 @@ pub enum ServeError {
     /// The address could not be bound, or the runtime failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// Another process holds the bank's deliveries lock: a server recording in it, or a move
+    /// of its history.
+    #[error(
+        "{}: another process records deliveries in this bank or moves its history (a `pseudoku \
+         serve`, or `history export|import`): one server records in a bank; start more with \
+         --read-only, or run a fleet (--history)",
+        .0.display()
+    )]
+    Held(PathBuf),
+    /// The bank's history was moved to a fleet's history: deliveries recorded here alone
+    /// would never reach it.
+    #[error(
+        "{}: this bank's history was {moved}: deliveries recorded in the bank alone would never \
+         reach it (and the fleet would hand those puzzles to the same users again); serve it in \
+         the fleet (--history URL), or bring the history back first with `pseudoku history \
+         import URL`",
+        .db.display()
+    )]
+    Moved {
+        /// The bank.
+        db: PathBuf,
+        /// Where the history went, and when.
+        moved: String,
+    },
     /// The bank cannot be written, so no delivery could be recorded.
     #[error(
         "{}: the bank cannot be written ({reason}): no delivery could be recorded; serve it \
@@ -144,7 +169,11 @@ struct Shared {
     /// The longest a request may take.
     request_time: std::time::Duration,
     /// A fleet's shared history, where deliveries and daily puzzles are recorded.
-    fleet: Option<crate::history::Postgres>,
+    fleet: Option<fleet::Fleet>,
+    /// The web origins allowed to call the API from their pages (`--cors`).
+    origins: Vec<String>,
+    /// The play page's token's rate limits.
+    page_limits: limit::PageLimits,
 }
 
 /// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
@@ -361,7 +390,11 @@ fn writer_loop(
 /// bank that cannot be written is refused unless `opts.read_only`. On the signal the server
 /// stops accepting, finishes the requests it is answering within `opts.limits.drain`,
 /// commits the deliveries it has answered, and returns.
-pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+pub fn run(
+    opts: &ServeOptions,
+    ready: impl FnOnce(SocketAddr),
+    notice: impl Fn(String) + Send + Sync + 'static,
+) -> Result<(), ServeError> {
     let write_conn = store::open_existing(&opts.db)?;
     // A fleet's server records in the history: the bank is only read.
     let in_bank = !opts.read_only && opts.history.is_none();
@@ -373,22 +406,38 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
             });
         }
     }
+    // One server records in a bank, and never while its history is moved or after it was.
+    let _recording = if in_bank {
+        if let Some(moved) = store::settings::get(&write_conn, crate::history::MOVED_KEY)? {
+            return Err(ServeError::Moved {
+                db: opts.db.clone(),
+                moved,
+            });
+        }
+        Some(
+            store::lock::DeliveriesLock::try_acquire(&opts.db)?
+                .ok_or_else(|| ServeError::Held(opts.db.clone()))?,
+        )
+    } else {
+        None
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("pseudoku-serve")
         .max_blocking_threads(BLOCKING_THREADS)
         .build()?;
     // A fleet's history: its schema brought up to date and this bank checked against the
-    // one it was recorded against, before anything is served.
+    // one it records before anything is delivered. A history that cannot be reached yet is
+    // tried again in the background (503 meanwhile); any other refusal stops the server.
     let fleet = match &opts.history {
         Some(url) => {
-            let pg = crate::history::Postgres::connect(url, crate::history::CONNECTIONS)?;
-            let bank = crate::history::BankIdentity::of(&write_conn)?;
-            runtime.block_on(async {
-                pg.migrate().await?;
-                pg.bind(&bank, opts.history_rebind, true).await
-            })?;
-            Some(pg)
+            let fleet = fleet::Fleet::new(crate::history::Postgres::serving(url)?);
+            let conn = Mutex::new(store::open_existing(&opts.db)?);
+            match runtime.block_on(fleet.bind(&conn, opts.history_rebind)) {
+                Ok(()) => Some((fleet, None)),
+                Err(e) if e.unreachable() => Some((fleet, Some((conn, e)))),
+                Err(e) => return Err(e.into()),
+            }
         }
         None => None,
     };
@@ -410,6 +459,13 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let metrics = Arc::new(metrics::Metrics::default());
     let health = health::Health::new(opts.db.clone(), opts.read_only, in_bank);
+    let (fleet, unbound) = match fleet {
+        Some((fleet, unbound)) => (Some(fleet), unbound),
+        None => (None, None),
+    };
+    if let Some((_, e)) = &unbound {
+        health.recorded(Some(format!("{}; {}", e.reason(), fleet::NOT_BOUND)));
+    }
     // A read-only server, or a fleet's, writes nothing to the bank: no writer, no checkpoints.
     let checkpointer = in_bank.then(|| {
         let (stopping, metrics) = (stopping.clone(), metrics.clone());
@@ -453,6 +509,8 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
         health,
         request_time: opts.request_time,
         fleet,
+        origins: opts.cors.clone(),
+        page_limits: limit::PageLimits::default(),
     });
     let writer = if !in_bank {
         None
@@ -464,11 +522,52 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
                 .spawn(move || writer_loop(write_conn, inbox, &shared.metrics, &shared.health))?,
         )
     };
+    // The error of a history that could not be bound, which stops the server.
+    let (fatal_tx, fatal) = tokio::sync::oneshot::channel::<()>();
+    let stopped_by: Arc<Mutex<Option<crate::history::HistoryError>>> = Arc::default();
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);
-        let app = api::router(shared.clone(), &opts.cors);
-        listen::serve(listener, app, opts.limits, stop_signal()).await
+        // A history not reached at the start: tried again until bound, or the server stops.
+        if let Some((conn, first)) = unbound {
+            let (shared, rebind, stopped_by) =
+                (shared.clone(), opts.history_rebind, stopped_by.clone());
+            let fleet = shared.fleet.clone().expect("a fleet's server");
+            notice(format!(
+                "pseudoku: {}: trying again for up to {} s (deliveries and /healthz answer 503 \
+                 meanwhile)",
+                first.reason(),
+                fleet::START_WAIT.as_secs()
+            ));
+            tokio::spawn(async move {
+                let failed = |e: &crate::history::HistoryError| {
+                    shared
+                        .health
+                        .recorded(Some(format!("{}; {}", e.reason(), fleet::NOT_BOUND)));
+                };
+                match fleet.bind_retrying(&conn, rebind, failed).await {
+                    Ok(()) => {
+                        shared.health.recorded(None);
+                        notice("pseudoku: the history answers: serving deliveries".into());
+                    }
+                    Err(e) => {
+                        *stopped_by.lock().expect("stop") = Some(e);
+                        let _ = fatal_tx.send(());
+                    }
+                }
+            });
+        }
+        let app = (
+            api::router(shared.clone(), &opts.cors),
+            api::busy_router(shared.clone()),
+        );
+        let stop = async {
+            tokio::select! {
+                () = stop_signal() => {},
+                Ok(_) = fatal => {},
+            }
+        };
+        listen::serve(listener, app, opts.limits, stop).await
     });
     // The requests answered are done (or abandoned after the drain): let the writer commit
     // what it holds, then stop.
@@ -483,6 +582,9 @@ pub fn run(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), Se
     // Requests abandoned by the drain may still hold a reading connection on the blocking
     // threads: they are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    if let Some(e) = stopped_by.lock().expect("stop").take() {
+        return Err(e.into());
+    }
     result.map_err(ServeError::Io)
 }
 

@@ -212,6 +212,17 @@ pub fn record_file(conn: &Connection, dir: &str, name: &str, blake3: &str) -> Re
     Ok(())
 }
 
+/// Every file recorded in folder `dir`, by name, with the hash of its latest record.
+pub fn files_in(conn: &Connection, dir: &str) -> Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT name, blake3 FROM export_files e WHERE dir = ?1 \
+         AND id = (SELECT MAX(id) FROM export_files WHERE dir = ?1 AND name = e.name) \
+         ORDER BY name",
+    )?;
+    let rows = stmt.query_map([dir], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The hash of the latest record of file `name` in folder `dir`, if any.
 pub fn file_hash(conn: &Connection, dir: &str, name: &str) -> Result<Option<String>> {
     Ok(conn

@@ -47,9 +47,12 @@ fn draw_in(
 ) -> Result<Option<PuzzleRow>> {
     let (cond, params) = within.any_condition(measure);
     let n = params.len();
+    // A daily puzzle is everyone's: it is handed out by the daily route only, never as a
+    // user's new puzzle (a user who played it would be given it again).
     let by_id = format!(
         "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND NOT EXISTS \
-         (SELECT 1 FROM user_history h WHERE h.user = ?{} AND h.canon_key = p.canon_key)",
+         (SELECT 1 FROM user_history h WHERE h.user = ?{} AND h.canon_key = p.canon_key) \
+         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key)",
         row_columns(measure.rating),
         n + 1,
         n + 2
@@ -75,7 +78,8 @@ fn draw_in(
     let (list_cond, _) = within.any_list_condition(measure);
     let list = format!(
         "SELECT id FROM puzzles WHERE {list_cond} \
-         AND id NOT IN (SELECT puzzle_id FROM user_history WHERE user = ?{})",
+         AND id NOT IN (SELECT puzzle_id FROM user_history WHERE user = ?{}) \
+         AND id NOT IN (SELECT puzzle_id FROM daily)",
         n + 1
     );
     let mut list_params = params.clone();
@@ -102,6 +106,15 @@ pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) ->
         )?
         .execute(rusqlite::params![user, &canon_key.0[..], puzzle_id])?;
     Ok(n == 1)
+}
+
+/// Whether `user` was given the class `key`.
+pub fn has(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2")?
+        .query_row(rusqlite::params![user, &key.0[..]], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 /// One delivery of the per-user history, as the bank and a fleet's history keep it.
@@ -142,21 +155,26 @@ pub fn page(conn: &Connection, after: Option<&(String, Key)>, limit: usize) -> R
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Adds `rows` to the bank's per-user history, keeping any row there for a user and class;
-/// how many were added. A row's puzzle id is this bank's puzzle of its class where the bank
-/// has it (a history recorded against another bank keeps its classes). The caller holds a
-/// write transaction.
-pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<u64> {
+/// Adds `rows` to the bank's per-user history, keeping any row there for a user and class:
+/// how many were added, and how many were left out because the bank has no puzzle of their
+/// class (a history recorded against another bank). A row's puzzle id is this bank's puzzle
+/// of its class. The caller holds a write transaction.
+pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<(u64, u64)> {
     let mut stmt = conn.prepare_cached(
         "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id, given_at) \
-         VALUES (?1, ?2, COALESCE((SELECT id FROM puzzles WHERE canon_key = ?2), ?3), ?4)",
+         SELECT ?1, canon_key, id, ?3 FROM puzzles WHERE canon_key = ?2",
     )?;
-    let mut added = 0;
+    let (mut added, mut lacking) = (0, 0);
     for d in rows {
-        added += stmt.execute(rusqlite::params![d.user, &d.key.0[..], d.puzzle_id, d.given_at])?
-            as u64;
+        if has(conn, &d.user, &d.key)? {
+            continue;
+        }
+        match stmt.execute(rusqlite::params![d.user, &d.key.0[..], d.given_at])? {
+            0 => lacking += 1,
+            n => added += n as u64,
+        }
     }
-    Ok(added)
+    Ok((added, lacking))
 }
 
 /// Up to `want` distinct puzzles of `within` (measured by `measure`), each uniform among the

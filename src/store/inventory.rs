@@ -177,10 +177,7 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                 let (from, to) = (lo + k * step, (lo + (k + 1) * step).min(hi + 1));
                 let (path, scan) = (&path, &scan);
                 s.spawn(move || {
-                    let c = Connection::open_with_flags(
-                        path,
-                        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-                    )?;
+                    let c = super::open_read_only(std::path::Path::new(path))?;
                     scan(&c, from, to)
                 })
             })

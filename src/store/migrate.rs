@@ -69,6 +69,11 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0022_reprints.sql"),
     sql_file!("0023_daily.sql"),
     sql_file!("0024_bank_id.sql"),
+    sql_file!("0025_lineage.sql"),
+    Migration {
+        name: "0026 (data): the lineage of the puzzles stored before 0025",
+        step: Step::Data(super::lineage::record_existing),
+    },
 ];
 
 /// The schema version this program writes: the number of migrations.

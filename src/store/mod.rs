@@ -18,7 +18,10 @@
 //! - [`batches`]: what publisher exports recorded (puzzles per date, file hashes);
 //! - [`inventory`]: the counts `stats` shows;
 //! - [`shards`]: what a shard bank holds for `merge`, and what `merge` writes;
-//! - [`lock`]: the lock file one writer of a bank holds.
+//! - [`lineage`]: the digest chained over the puzzles that tells copies of one bank apart
+//!   from copies that grew apart;
+//! - [`lock`]: the lock file one writer of a bank holds, and the lock of a server recording
+//!   deliveries in it.
 //!
 //! One connection per process, WAL mode, batched transactions; concurrent writers (several
 //! `get --mark-served`, a build, an export) wait for each other through the busy timeout.
@@ -28,6 +31,7 @@ pub mod builds;
 pub mod daily;
 pub mod history;
 pub mod inventory;
+pub mod lineage;
 pub mod lock;
 pub mod migrate;
 pub mod named;
@@ -121,6 +125,38 @@ pub enum StoreError {
         /// What cannot be read.
         what: String,
     },
+    /// A bank that cannot be written here has an older schema: it cannot be brought up to
+    /// date.
+    #[error(
+        "{}: the bank's schema is version {found}, older than this program's {needs}, and it \
+         cannot be written here to bring it up to date: open it once with this pseudoku where \
+         it can be written (any command does it)",
+        .db.display()
+    )]
+    ReadOnlyOld {
+        /// The bank.
+        db: PathBuf,
+        /// Its schema version.
+        found: u32,
+        /// This program's.
+        needs: u32,
+    },
+    /// A bank that cannot be written here has commits in its log that cannot be read without
+    /// writing.
+    #[error(
+        "{}: its folder cannot be written, and its log ({}-wal) holds commits that SQLite cannot \
+         read without writing beside it ({reason}): checkpoint the bank where it can be written \
+         (any pseudoku command that opens it there does it), or give this process write access \
+         to the folder",
+        .db.display(),
+        .db.display()
+    )]
+    ReadOnlyLog {
+        /// The bank.
+        db: PathBuf,
+        /// SQLite's reason.
+        reason: String,
+    },
     /// A stored setting does not parse.
     #[error("the bank's setting {key} = {value:?} is not valid: {reason}")]
     Setting {
@@ -157,13 +193,91 @@ pub fn open(path: &Path) -> Result<Connection> {
 /// Opens an existing bank ([`StoreError::NoBank`] if there is none, or only an empty file),
 /// bringing its schema up to date and putting back the indexes a bulk build drops while it
 /// runs, when one was killed before it could (`restore_indexes`).
+///
+/// A bank in a folder this process cannot write (a read-only mount, a folder of another
+/// user's) is opened read-only (`open_read_only`): reading commands work on it; a write is
+/// refused by SQLite.
 pub fn open_existing(path: &Path) -> Result<Connection> {
     if !path.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
         return Err(StoreError::NoBank(path.to_path_buf()));
     }
-    let conn = open(path)?;
+    let conn = match open(path) {
+        Ok(conn) => conn,
+        Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)))
+            if matches!(
+                e.code,
+                rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen
+            ) =>
+        {
+            return open_read_only(path);
+        }
+        Err(e) => return Err(e),
+    };
     restore_indexes(path, &conn)?;
     Ok(conn)
+}
+
+/// Opens the bank at `path` only to read it, where neither it nor its folder can be written:
+/// as it stands when its log (`BANK-wal`) is readable beside it, else as immutable (SQLite
+/// then takes no lock and makes no file: nothing can write to a folder no one may write).
+/// Refused when its schema is older than this program's (it cannot be brought up to date
+/// here) or its log holds commits that cannot be read without writing.
+pub fn open_read_only(path: &Path) -> Result<Connection> {
+    use rusqlite::OpenFlags;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let usable = |conn: Connection| -> rusqlite::Result<Connection> {
+        conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))?;
+        Ok(conn)
+    };
+    let wal = {
+        let mut name = path.as_os_str().to_owned();
+        name.push("-wal");
+        PathBuf::from(name)
+    };
+    let logged = wal.metadata().is_ok_and(|m| m.len() > 0);
+    let conn = match Connection::open_with_flags(path, flags).and_then(usable) {
+        Ok(conn) => conn,
+        Err(_) if !logged => {
+            let uri = format!("file:{}?immutable=1", uri_path(path));
+            Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)
+                .and_then(usable)?
+        }
+        Err(e) => {
+            return Err(StoreError::ReadOnlyLog {
+                db: path.to_path_buf(),
+                reason: e.to_string(),
+            })
+        }
+    };
+    let found = migrate::version(&conn)?;
+    if found > migrate::SCHEMA_VERSION || found == 0 {
+        // A newer bank, or no bank: what the usual check says (it writes nothing then).
+        migrate::migrate(&conn)?;
+    }
+    if found != migrate::SCHEMA_VERSION {
+        return Err(StoreError::ReadOnlyOld {
+            db: path.to_path_buf(),
+            found,
+            needs: migrate::SCHEMA_VERSION,
+        });
+    }
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    Ok(conn)
+}
+
+/// A file path as the path of a SQLite `file:` URI: `%`, `?` and `#` (and anything not
+/// printable ASCII) escaped.
+fn uri_path(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::new();
+    for &b in absolute.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_graphic() && !b"%?#".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Puts back the class-key and rating indexes of the bank at `path` (open as `conn`) when

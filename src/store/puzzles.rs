@@ -167,6 +167,7 @@ pub(crate) fn insert_rows<'a>(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     let mut ids = Vec::new();
+    let mut added = Vec::new();
     for (build_id, r) in rows {
         stmt.execute(params![
             &pack(r.puzzle.as_bytes())[..],
@@ -190,7 +191,9 @@ pub(crate) fn insert_rows<'a>(
             super::named::insert(conn, id, &r.named)?;
         }
         ids.push(id);
+        added.push((id, r.canon_key));
     }
+    super::lineage::extend(conn, &added)?;
     Ok(ids)
 }
 

@@ -688,6 +688,16 @@ pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// Marks the puzzles `ids` unserved again: puzzles a `get --mark-served` marked and could
+/// not hand over. The caller holds a write transaction.
+pub fn unmark_served(conn: &Connection, ids: &[i64]) -> Result<()> {
+    let mut stmt = conn.prepare_cached("UPDATE puzzles SET served_at = NULL WHERE id = ?1")?;
+    for id in ids {
+        stmt.execute([id])?;
+    }
+    Ok(())
+}
+
 /// What [`unserve`] did with a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unserved {

@@ -321,3 +321,53 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn a_long_title_wraps_on_the_title_page_and_cover_and_one_too_long_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 3, 2);
+    let out = dir.path().join("books");
+    // Too long for three lines of 16 pt on a 6 in page: refused, naming the limit; nothing
+    // written.
+    let long = "A Very Long Title ".repeat(20);
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name", "long", "--mix", "easy:2", "--page", "6x9", "--cover", "--title", &long,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("the title is too long") && err.contains("16 pt"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // A title of two lines is printed whole, at a size a reader sees: both lines in the PDF.
+    let title = "The Complete Weekend Collection of Hand-Graded Sudoku Puzzles";
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name", "weekend", "--mix", "easy:2", "--page", "6x9", "--cover", "--title", title,
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.join("weekend.pdf").exists() && out.join("weekend-cover.pdf").exists());
+    // A margin too wide for the page says the page's size once, in inches.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name", "narrow", "--mix", "easy:1", "--page", "6x9", "--margin", "2in",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("(6 in by 9 in)") && !err.contains("in in"),
+        "{err}"
+    );
+}

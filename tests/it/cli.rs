@@ -813,3 +813,81 @@ fn a_build_says_what_it_stored_on_standard_output() {
     ]);
     assert!(text(&o.stdout).contains("fell outside the bands still open"));
 }
+
+/// `pseudoku ARGS` as a user who cannot write the folder a test made read-only (`nobody`
+/// when the tests run as root, whom permissions do not stop; else this user), run from `/`.
+fn as_reader(args: &[&str]) -> StdCommand {
+    let bin = env!("CARGO_BIN_EXE_pseudoku");
+    let mut cmd = if is_root() {
+        let mut c = StdCommand::new("runuser");
+        c.args(["-u", "nobody", "--", bin]);
+        c
+    } else {
+        StdCommand::new(bin)
+    };
+    cmd.args(args).current_dir("/");
+    cmd
+}
+
+#[test]
+fn a_bank_in_a_folder_that_cannot_be_written_is_read() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let top = tempfile::tempdir().unwrap();
+    let dir = top.path().join("ro");
+    std::fs::create_dir(&dir).unwrap();
+    let db = dir.join("bank.db");
+    build_levels(&db, 5, 2);
+    let files = |d: &std::path::Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = files(&dir);
+    std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let db_s = db.to_str().unwrap();
+    for args in [
+        vec!["stats", "--db", db_s],
+        vec!["verify", "--db", db_s],
+        vec!["get", "--level", "easy", "--db", db_s],
+        vec!["get", "--id", "3", "--db", db_s],
+    ] {
+        let out = as_reader(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert!(!text(&out.stdout).is_empty(), "{args:?}");
+    }
+    // A write is refused with the reason, and nothing is made beside the bank.
+    let out = as_reader(&["get", "--level", "easy", "--mark-served", "--db", db_s])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("readonly"),
+        "{}",
+        text(&out.stderr)
+    );
+    // serve --read-only answers reads.
+    let serve = as_reader(&[
+        "serve",
+        "--read-only",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        db_s,
+    ]);
+    let (mut child, base) = started(serve);
+    for path in ["/healthz", "/v1/levels", "/v1/puzzles/2"] {
+        let r = ureq::get(&format!("{base}{path}")).call();
+        assert_eq!(r.map(|r| r.status()).ok(), Some(200), "{path}");
+    }
+    let _ = StdCommand::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    child.wait().unwrap();
+    assert_eq!(files(&dir), before);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+}

@@ -115,14 +115,18 @@ pub fn column<T: FromSql>(conn: &Connection, sql: &str) -> Vec<T> {
 /// `pseudoku serve` over `db` on a free port of localhost (plus `extra` arguments): the running
 /// child and its base URL, read from its first line on stderr.
 pub fn serve(db: &Path, extra: &[&str]) -> (std::process::Child, String) {
-    use std::io::BufRead as _;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"));
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--db"])
         .arg(db)
-        .args(extra)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .args(extra);
+    started(cmd)
+}
+
+/// `cmd` (a `serve` on port 0 of localhost) started: the running child and its base URL, read
+/// from its first line on stderr.
+pub fn started(mut cmd: std::process::Command) -> (std::process::Child, String) {
+    use std::io::BufRead as _;
+    let mut child = cmd.stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stderr.as_mut().unwrap())
         .read_line(&mut line)

@@ -227,6 +227,24 @@ fn replace_draws_new_puzzles_and_retires_the_old() {
         })
         .unwrap();
     assert_eq!((all, replaced), (12, 6));
+    // Replaced in another format: the dates' earlier files go (those unchanged since they
+    // were written); a file someone changed stays.
+    std::fs::write(out.join("2027-06-02.json"), "edited by hand").unwrap();
+    let mut as_text = with_replace.clone();
+    let format_at = as_text.len() - 2;
+    as_text[format_at] = "txt";
+    let o = export(&db, &out, &as_text);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("removed 1 file"),
+        "{}",
+        text(&o.stderr)
+    );
+    let names: Vec<String> = files(&out).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        ["2027-06-01.txt", "2027-06-02.json", "2027-06-02.txt"]
+    );
 }
 
 #[test]

@@ -97,6 +97,50 @@ impl Cluster {
         self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"]);
     }
 
+    /// Every process of the server (the postmaster and its children).
+    fn processes(&self) -> Vec<u32> {
+        let pid = std::fs::read_to_string(self.data.join("postmaster.pid")).unwrap();
+        let main: u32 = pid.lines().next().unwrap().trim().parse().unwrap();
+        let mut all = vec![main];
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ppid ...: the fields after the last ')'.
+            let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+            let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+            if ppid == Some(main) {
+                all.extend(
+                    entry
+                        .file_name()
+                        .to_str()
+                        .and_then(|n| n.parse::<u32>().ok()),
+                );
+            }
+        }
+        all
+    }
+
+    /// Sends `signal` to every process of the server.
+    fn signal(&self, signal: &str) {
+        for pid in self.processes() {
+            let _ = Command::new("kill")
+                .args([signal, &pid.to_string()])
+                .status();
+        }
+    }
+
+    /// Freezes the server as a hung host would (SIGSTOP to every process: connections stay
+    /// open, nothing answers).
+    fn freeze(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Thaws a frozen server.
+    fn thaw(&self) {
+        self.signal("-CONT");
+    }
+
     /// Runs a PostgreSQL program (as `postgres` when root), which must succeed.
     fn run(&self, program: &str, args: &[&str]) -> String {
         let path = self.bin.join(program);
@@ -148,6 +192,10 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        // A frozen server would not stop.
+        if self.data.join("postmaster.pid").exists() {
+            self.thaw();
+        }
         let data = self.data.display().to_string();
         let _ = std::panic::catch_unwind(|| {
             self.run("pg_ctl", &["-D", &data, "-m", "immediate", "stop"]);
@@ -164,6 +212,12 @@ struct Server {
 impl Server {
     fn start(db: &Path, history: &str) -> Server {
         let (child, base) = crate::common::serve(db, &["--history", history]);
+        Server { child, base }
+    }
+
+    /// A server recording in the bank alone (no history).
+    fn start_alone(db: &Path) -> Server {
+        let (child, base) = crate::common::serve(db, &[]);
         Server { child, base }
     }
 
@@ -240,6 +294,14 @@ fn two_copies(dir: &Path, per_level: u64) -> (PathBuf, PathBuf) {
     std::fs::copy(&db, &a).unwrap();
     std::fs::copy(&db, &b).unwrap();
     (a, b)
+}
+
+/// A bank of `per_level` puzzles a level in a temporary folder: the folder and the bank.
+fn one_bank(per_level: u64) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    crate::common::build_levels(&db, per_level, 2);
+    (dir, db)
 }
 
 /// The history's deliveries: user -> the puzzle ids given.
@@ -701,5 +763,383 @@ fn a_history_that_stops_answering_is_a_503_with_its_reason_until_it_is_back() {
         assert!(ids.insert(v["id"].as_i64().unwrap()));
     }
     assert_eq!(ids.len(), 4, "the level's other 4: {ids:?}");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+#[test]
+fn a_frozen_history_is_a_503_within_the_deadline_and_charges_no_delivery_not_received() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let (_dir, db) = one_bank(150);
+    let history = cluster.database("fleet");
+    let server = Server::start(&db, &history);
+    // 8 clients, each a user, ask for easy puzzles without pause; a quarter of the way in,
+    // PostgreSQL freezes (SIGSTOP: a hung host) for 6 s, then thaws; the clients go on.
+    const CLIENTS: usize = 8;
+    let delivered = AtomicUsize::new(0);
+    let frozen = std::sync::atomic::AtomicBool::new(false);
+    let thawed = std::sync::atomic::AtomicBool::new(false);
+    let got: Mutex<BTreeMap<String, Vec<i64>>> = Mutex::new(BTreeMap::new());
+    let slowest_frozen = Mutex::new(Duration::ZERO);
+    let refused = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for c in 0..CLIENTS {
+            let (got, delivered, frozen, thawed, slowest_frozen, refused, base) = (
+                &got,
+                &delivered,
+                &frozen,
+                &thawed,
+                &slowest_frozen,
+                &refused,
+                &server.base,
+            );
+            s.spawn(move || {
+                let agent = agent();
+                let user = format!("f{c}");
+                let url = format!("{base}/v1/puzzles/next?user={user}&level=easy");
+                let mut ids = Vec::new();
+                let mut after_thaw = 0;
+                while after_thaw < 10 {
+                    let during = frozen.load(Ordering::SeqCst) && !thawed.load(Ordering::SeqCst);
+                    let t = std::time::Instant::now();
+                    let (status, v) = ask(&agent, "POST", &url).expect("the server answers");
+                    let took = t.elapsed();
+                    match status {
+                        200 => {
+                            ids.push(v["id"].as_i64().unwrap());
+                            delivered.fetch_add(1, Ordering::SeqCst);
+                        }
+                        503 => {
+                            refused.fetch_add(1, Ordering::SeqCst);
+                            let reason = v["error"].as_str().unwrap();
+                            assert!(reason.starts_with("the history"), "{reason}");
+                        }
+                        other => panic!("{user}: {other} {v}"),
+                    }
+                    if during {
+                        let mut slowest = slowest_frozen.lock().unwrap();
+                        *slowest = (*slowest).max(took);
+                    }
+                    if thawed.load(Ordering::SeqCst) && status == 200 {
+                        after_thaw += 1;
+                    }
+                }
+                got.lock().unwrap().insert(user, ids);
+            });
+        }
+        while delivered.load(Ordering::SeqCst) < 8 * 150 / 4 / 2 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        cluster.freeze();
+        frozen.store(true, Ordering::SeqCst);
+        // /healthz agrees within the same bound while it is frozen.
+        std::thread::sleep(Duration::from_millis(2500));
+        let t = std::time::Instant::now();
+        let (status, v) = ask(&agent(), "GET", &format!("{}/healthz", server.base)).unwrap();
+        let health_took = t.elapsed();
+        assert_eq!(status, 503, "{v}");
+        assert!(
+            health_took < Duration::from_secs(3),
+            "/healthz took {health_took:?}"
+        );
+        std::thread::sleep(Duration::from_millis(3500));
+        cluster.thaw();
+        thawed.store(true, Ordering::SeqCst);
+    });
+    let got = got.into_inner().unwrap();
+    let slowest = slowest_frozen.into_inner().unwrap();
+    // Every answer while frozen came within the documented bound (2 s, and the round trip).
+    assert!(
+        slowest < Duration::from_secs(3),
+        "an answer took {slowest:?} while the history was frozen"
+    );
+    assert!(refused.load(Ordering::SeqCst) > 0, "nothing was refused");
+    // After the thaw, what was recorded: every delivery received, and beyond those at most
+    // the ones in flight at the freeze (one a client), none of the requests made meanwhile.
+    std::thread::sleep(Duration::from_millis(500));
+    let recorded = table(&cluster, "fleet");
+    let mut unseen = 0;
+    for (user, ids) in &got {
+        let received: BTreeSet<i64> = ids.iter().copied().collect();
+        assert_eq!(received.len(), ids.len(), "{user} got a class twice");
+        let rows: BTreeSet<i64> = recorded[user].iter().copied().collect();
+        assert!(
+            received.is_subset(&rows),
+            "{user}: received but not recorded"
+        );
+        unseen += rows.len() - received.len();
+    }
+    eprintln!(
+        "frozen history: the slowest answer took {slowest:?}; {} refused (503); {unseen} \
+         deliveries recorded but not received",
+        refused.load(Ordering::SeqCst)
+    );
+    assert!(
+        unseen <= CLIENTS,
+        "{unseen} deliveries recorded but never received (at most {CLIENTS} were in flight)"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The ids of every puzzle of level `level` user `user` is given by `base` until 404.
+fn all_of_level(base: &str, user: &str, level: &str) -> Vec<i64> {
+    let agent = agent();
+    let url = format!("{base}/v1/puzzles/next?user={user}&level={level}");
+    let mut ids = Vec::new();
+    loop {
+        let (status, v) = ask(&agent, "POST", &url).unwrap();
+        if status == 404 {
+            return ids;
+        }
+        assert_eq!(status, 200, "{v}");
+        ids.push(v["id"].as_i64().unwrap());
+    }
+}
+
+#[test]
+fn a_fleets_daily_puzzle_never_comes_back_as_a_new_puzzle() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_copies(dir.path(), 30);
+    let history = cluster.database("fleet");
+    let (first, second) = (Server::start(&a, &history), Server::start(&b, &history));
+    let today = cluster.sql(
+        "postgres",
+        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    );
+    let url = format!("{}/v1/daily?date={today}&level=easy", first.base);
+    let (status, daily) = ask(&agent(), "GET", &url).unwrap();
+    assert_eq!(status, 200, "{daily}");
+    let daily = daily["id"].as_i64().unwrap();
+    // Whichever server a player's new puzzles come from, the day's puzzle is not among them:
+    // the level's 30 less the daily one, each once.
+    let mut ids = all_of_level(&second.base, "ann", "easy");
+    ids.extend(all_of_level(&first.base, "ann", "easy"));
+    assert!(!ids.contains(&daily), "the daily puzzle {daily} came back");
+    assert_eq!(ids.len(), 29, "{ids:?}");
+    assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), 29);
+    // Asked for by id, it is still there.
+    let (status, v) = ask(
+        &agent(),
+        "GET",
+        &format!("{}/v1/puzzles/{daily}", second.base),
+    )
+    .unwrap();
+    assert_eq!((status, v["id"].as_i64()), (200, Some(daily)));
+    assert_eq!(first.stop().code(), Some(0));
+    assert_eq!(second.stop().code(), Some(0));
+}
+
+#[test]
+fn a_history_is_not_moved_while_a_server_records_in_the_bank_nor_served_alone_after() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let (_dir, db) = one_bank(5);
+    let history = cluster.database("moved");
+    let move_history = |verb: &str| {
+        crate::common::pseudoku()
+            .args(["history", verb, &history, "--db"])
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    // A lone server records in the bank: its history is not moved (exit 2, why), and the
+    // history is left empty.
+    let (mut child, base) = crate::common::serve(&db, &[]);
+    let (status, _) = ask(
+        &agent(),
+        "POST",
+        &format!("{base}/v1/puzzles/next?user=ann&level=easy"),
+    )
+    .unwrap();
+    assert_eq!(status, 200);
+    for verb in ["export", "import"] {
+        let out = move_history(verb);
+        assert_eq!(out.status.code(), Some(2), "{verb}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is recording deliveries in this bank: stop it first"),
+            "{err}"
+        );
+    }
+    // A second lone server on the bank is refused too: one server records in a bank.
+    let out = crate::common::pseudoku()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("one server records in a bank"));
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    child.wait().unwrap();
+    // Stopped: the move goes; the bank then refuses to be served alone (its deliveries would
+    // never reach the fleet) until the history comes back.
+    let out = move_history("export");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = crate::common::pseudoku()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("history was exported to postgres://"), "{err}");
+    assert!(err.contains("pseudoku history import"), "{err}");
+    let fleet = Server::start(&db, &history);
+    let (status, _) = ask(
+        &agent(),
+        "POST",
+        &format!("{}/v1/puzzles/next?user=ann&level=easy", fleet.base),
+    )
+    .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(fleet.stop().code(), Some(0));
+    let out = move_history("import");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lone = Server::start_alone(&db);
+    let ids = all_of_level(&lone.base, "ann", "easy");
+    assert_eq!(ids.len(), 3, "the level's 5 less the 2 ann had: {ids:?}");
+    assert_eq!(lone.stop().code(), Some(0));
+}
+
+#[test]
+fn copies_that_grew_apart_are_not_served_by_one_history() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_copies(dir.path(), 10);
+    // Each copy grows by a build of its own: the same ids name different puzzles.
+    for (copy, seed) in [(&a, "7"), (&b, "8")] {
+        crate::common::pseudoku()
+            .args([
+                "build",
+                "--per-level",
+                "3",
+                "--threads",
+                "2",
+                "--seed",
+                seed,
+                "--db",
+            ])
+            .arg(copy)
+            .assert()
+            .success();
+    }
+    let history = cluster.database("fleet");
+    let first = Server::start(&a, &history);
+    let err = refused(&b, &history);
+    assert!(err.contains("grew apart"), "{err}");
+    assert!(err.contains("--history-rebind"), "{err}");
+    // An older copy of the same lineage (the bank before either build) is refused as older;
+    // a newer copy of a's lineage is taken.
+    let base = dir.path().join("bank.db");
+    assert!(refused(&base, &history).contains("this copy of the bank is older"));
+    let newer = dir.path().join("newer.db");
+    std::fs::copy(&a, &newer).unwrap();
+    crate::common::pseudoku()
+        .args([
+            "build",
+            "--per-level",
+            "2",
+            "--threads",
+            "2",
+            "--seed",
+            "9",
+            "--db",
+        ])
+        .arg(&newer)
+        .assert()
+        .success();
+    let second = Server::start(&newer, &history);
+    // ann has every easy puzzle of the newer copy: the 10 they share with b, and 5 of a's
+    // builds that b does not have.
+    let ids = all_of_level(&second.base, "ann", "easy");
+    assert_eq!(ids.len(), 15, "{ids:?}");
+    // The history cannot be imported into the copy that grew apart (its ids mean other
+    // puzzles) but with --rebind, which leaves out the deliveries of classes it lacks.
+    let import = |extra: &[&str]| {
+        crate::common::pseudoku()
+            .args(["history", "import", &history, "--db"])
+            .arg(&b)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = import(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("grew apart"), "{err}");
+    let out = import(&["--rebind"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("15 deliveries (10 new, 5 of classes this bank does not have left out)"),
+        "{said}"
+    );
+    // Every row kept names the bank's puzzle of its class.
+    let conn = rusqlite::Connection::open(&b).unwrap();
+    let kept: i64 = crate::common::scalar(
+        &conn,
+        "SELECT COUNT(*) FROM user_history h JOIN puzzles p ON p.id = h.puzzle_id \
+         AND p.canon_key = h.canon_key WHERE h.user = 'ann'",
+    );
+    assert_eq!(kept, 10);
+    assert_eq!(first.stop().code(), Some(0));
+    assert_eq!(second.stop().code(), Some(0));
+}
+
+#[test]
+fn a_server_started_while_its_history_is_down_waits_for_it_and_then_serves() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let (_dir, db) = one_bank(5);
+    let history = cluster.database("fleet");
+    cluster.pause();
+    // It listens at once: deliveries and /healthz are 503 with the reason while it tries.
+    let server = Server::start(&db, &history);
+    let agent = agent();
+    let health = format!("{}/healthz", server.base);
+    let next = format!("{}/v1/puzzles/next?user=ann&level=easy", server.base);
+    let (status, v) = ask(&agent, "GET", &health).unwrap();
+    assert_eq!(status, 503, "{v}");
+    assert!(
+        v["reason"].as_str().unwrap().contains("keeps trying"),
+        "{v}"
+    );
+    let (status, v) = ask(&agent, "POST", &next).unwrap();
+    assert_eq!(status, 503, "{v}");
+    // PostgreSQL back: within its next tries (at most 8 s apart), it serves.
+    cluster.resume();
+    let t = std::time::Instant::now();
+    loop {
+        let (status, v) = ask(&agent, "GET", &health).unwrap();
+        if status == 200 {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "still {status}: {v}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (status, v) = ask(&agent, "POST", &next).unwrap();
+    assert_eq!(status, 200, "{v}");
     assert_eq!(server.stop().code(), Some(0));
 }

@@ -533,10 +533,30 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
         "a failed calibration changed nothing"
     );
 
-    // The good file, levels in order of first appearance: separable, so every puzzle lands in
-    // its own level, and the bank's stored levels follow.
+    // The good file's levels replace all of the bank's: refused until --levels names them.
     pseudoku()
         .args(["calibrate", "--labelled", "--from"])
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "would replace all of the bank's (easy,medium,hard,expert): name them with \
+             --levels gentle,moderate,tough",
+        ));
+    let cuts_after: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
+    assert_eq!(cuts_before, cuts_after);
+    // Named: separable, so every puzzle lands in its own level, and the bank's stored levels
+    // follow.
+    pseudoku()
+        .args([
+            "calibrate",
+            "--labelled",
+            "--levels",
+            "gentle,moderate,tough",
+            "--from",
+        ])
         .arg(&file)
         .arg("--db")
         .arg(&db)
@@ -1172,4 +1192,185 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
         .assert()
         .failure()
         .stdout(predicates::str::contains("named ratings"));
+}
+
+/// `calibrate --labelled --from FILE` (and `extra`) on `db`: its exit code, stdout and stderr.
+fn calibrate_labelled(db: &Path, file: &Path, extra: &[&str]) -> (Option<i32>, String, String) {
+    let out = pseudoku()
+        .args(["calibrate", "--labelled", "--from"])
+        .arg(file)
+        .args(extra)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// What a calibration may change: the settings, and every puzzle's level.
+fn scale_of(conn: &Connection) -> (Vec<String>, Vec<Option<i64>>) {
+    (
+        column(
+            conn,
+            "SELECT key || '=' || value FROM settings ORDER BY key",
+        ),
+        column(conn, "SELECT level FROM puzzles ORDER BY id"),
+    )
+}
+
+#[test]
+fn hostile_labelled_files_are_clear_errors_that_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 25, 2);
+    let conn = Connection::open(&db).unwrap();
+    let names = ["easy", "medium", "hard", "expert"];
+    let rows: Vec<(String, usize)> = conn
+        .prepare("SELECT puzzle, level FROM puzzles_text ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let line = |(p, l): &(String, usize)| format!("{p}\t{}", names[*l]);
+    let all: Vec<String> = rows.iter().map(line).collect();
+    let of_level = |l: usize| rows.iter().find(|r| r.1 == l).unwrap().0.clone();
+    let repeat = |p: &str, name: &str, n: usize| vec![format!("{p}\t{name}"); n];
+    let write = |name: &str, lines: &[String], end: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, lines.join(end) + end).unwrap();
+        path
+    };
+    let before = scale_of(&conn);
+    let one_level: Vec<String> = rows.iter().map(|r| format!("{}\teasy", r.0)).collect();
+    let two_repeated = [
+        repeat(&of_level(0), "easy", 30),
+        repeat(&of_level(3), "expert", 30),
+    ]
+    .concat();
+    let four_repeated: Vec<String> = (0..4)
+        .flat_map(|l| repeat(&of_level(l), names[l], 25))
+        .collect();
+    let no_hard: Vec<String> = rows.iter().filter(|r| r.1 != 2).map(line).collect();
+    let value_empty = vec![format!("{}\t", rows[0].0); 50];
+    for (file, lines, end, extra, said) in [
+        (
+            "one-level.tsv",
+            one_level,
+            "\n",
+            vec![],
+            "only one level (easy)",
+        ),
+        (
+            "one-puzzle.tsv",
+            repeat(&rows[0].0, "easy", 60),
+            "\n",
+            vec![],
+            "only one level",
+        ),
+        (
+            "one-puzzle-crlf.tsv",
+            repeat(&rows[0].0, "hard", 60),
+            "\r\n",
+            vec![],
+            "only one level",
+        ),
+        (
+            "two-puzzles.tsv",
+            two_repeated.clone(),
+            "\n",
+            vec![],
+            "has 1 different puzzle",
+        ),
+        (
+            "two-puzzles-crlf.tsv",
+            two_repeated,
+            "\r\n",
+            vec![],
+            "has 1 different puzzle",
+        ),
+        (
+            "four-puzzles.tsv",
+            four_repeated,
+            "\n",
+            vec![],
+            "has 1 different puzzle",
+        ),
+        (
+            "no-hard.tsv",
+            no_hard.clone(),
+            "\n",
+            vec![],
+            "would drop the bank's level hard",
+        ),
+        (
+            "empty-value.tsv",
+            value_empty,
+            "\n",
+            vec!["--named", "pub"],
+            "the value is empty",
+        ),
+    ] {
+        let path = write(file, &lines, end);
+        let (code, _, err) = calibrate_labelled(&db, &path, &extra);
+        assert_eq!(code, Some(2), "{file}: {err}");
+        assert!(err.contains(said), "{file}: {err}");
+        assert!(!err.contains("panicked"), "{file}: {err}");
+        assert_eq!(scale_of(&conn), before, "{file} changed the bank");
+    }
+    // The whole file, its lines ended any way (CRLF, CR alone, a byte-order mark first), and
+    // repeated lines: fitted on the 100 different puzzles.
+    let mut repeated = all.clone();
+    repeated.extend(all[..10].iter().cloned());
+    for (file, lines, end) in [
+        ("crlf.tsv", all.clone(), "\r\n"),
+        ("cr.tsv", all.clone(), "\r"),
+        ("repeated.tsv", repeated, "\n"),
+    ] {
+        let path = write(file, &lines, end);
+        let (code, out, err) = calibrate_labelled(&db, &path, &[]);
+        assert_eq!(code, Some(0), "{file}: {err}");
+        assert!(out.starts_with("100 labelled puzzles"), "{file}: {out}");
+    }
+    let bom = dir.path().join("bom.tsv");
+    std::fs::write(&bom, format!("\u{feff}{}\n", all.join("\n"))).unwrap();
+    assert_eq!(calibrate_labelled(&db, &bom, &[]).0, Some(0));
+    // Dropping a level is what --levels names: done, and said.
+    let path = write("no-hard.tsv", &no_hard, "\n");
+    let (code, out, err) = calibrate_labelled(&db, &path, &["--levels", "easy,medium,expert"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("hard 25 -> dropped"), "{out}");
+    let names_now: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'levels'");
+    assert_eq!(names_now, "easy,medium,expert");
+
+    // A bank of easy and expert puzzles only: levels fitted on puzzles of all four would leave
+    // medium and hard empty; refused unless --force.
+    let other = dir.path().join("ends.db");
+    for level in ["easy", "expert"] {
+        pseudoku()
+            .args([
+                "build",
+                "--level",
+                level,
+                "--count",
+                "20",
+                "--threads",
+                "2",
+                "--db",
+            ])
+            .arg(&other)
+            .assert()
+            .success();
+    }
+    let full = write("full.tsv", &all, "\n");
+    let ends = Connection::open(&other).unwrap();
+    let before = scale_of(&ends);
+    let (code, _, err) = calibrate_labelled(&other, &full, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("without a single puzzle of the bank's 40"),
+        "{err}"
+    );
+    assert_eq!(scale_of(&ends), before);
+    assert_eq!(calibrate_labelled(&other, &full, &["--force"]).0, Some(0));
 }

@@ -178,11 +178,10 @@ fn get_marks_served_only_what_it_has_written() {
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert_eq!(served(&db), 0);
     }
-    // Into a pipe its reader closes after one line: what was written before the reader left
-    // is marked (lines that sat in the pipe unread cannot be told apart from read ones), the
-    // rest is not.
+    // Into a pipe whose reader is slow, then reads one line and leaves: that line is marked,
+    // none of those that sat in the pipe unread.
     let script = format!(
-        "{bin} get --level medium --count 1200 --mark-served --db '{}' | head -1",
+        "{bin} get --level medium --count 1200 --mark-served --db '{}' | (sleep 0.5; head -1)",
         db.display()
     );
     let out = std::process::Command::new("sh")
@@ -192,7 +191,19 @@ fn get_marks_served_only_what_it_has_written() {
     assert!(out.status.success());
     assert_eq!(text(&out.stdout).lines().count(), 1);
     let marked = served(&db);
-    assert!((1..1000).contains(&marked), "{marked} of 1200 marked");
+    assert_eq!(marked, 1, "{marked} of 1200 marked, 1 read");
+    // Into a reader that reads them all: all marked.
+    let script = format!(
+        "{bin} get --level expert --count 1200 --mark-served --db '{}' | wc -l",
+        db.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout).trim(), "1200");
+    assert_eq!(served(&db), 1201);
+    let marked = served(&db);
     // Without --mark-served nothing is marked, whatever the output.
     let script = format!(
         "{bin} get --level hard --count 1200 --db '{}' | head -1",

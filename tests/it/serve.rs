@@ -31,6 +31,25 @@ impl Server {
         answer(ureq::post(&format!("{}{path}", self.base)).call())
     }
 
+    /// A GET with a bearer token.
+    fn get_with(&self, path: &str, bearer: &str) -> (u16, Value) {
+        answer(
+            ureq::get(&format!("{}{path}", self.base))
+                .set("Authorization", &format!("Bearer {bearer}"))
+                .call(),
+        )
+    }
+
+    /// A JSON POST with a bearer token.
+    fn post_with(&self, path: &str, body: &str, bearer: &str) -> (u16, Value) {
+        answer(
+            ureq::post(&format!("{}{path}", self.base))
+                .set("Authorization", &format!("Bearer {bearer}"))
+                .set("Content-Type", "application/json")
+                .send_string(body),
+        )
+    }
+
     fn post(&self, path: &str, body: &str) -> (u16, Value) {
         answer(
             ureq::post(&format!("{}{path}", self.base))
@@ -1056,22 +1075,29 @@ fn reasons_are_said_once_entries_keep_the_clues_and_cors_is_given_when_asked() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("origin"));
 }
 
-#[test]
-fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = bank(dir.path(), 5);
-    let (token, page) = (dir.path().join("token"), dir.path().join("page-token"));
+/// A server on `db` with the token `s3cret` and the page's token `pl4y-0nly` (their files
+/// written in `dir`).
+fn with_tokens(dir: &Path, db: &Path) -> Server {
+    let (token, page) = (dir.join("token"), dir.join("page-token"));
     std::fs::write(&token, "s3cret\n").unwrap();
     std::fs::write(&page, "pl4y-0nly\n").unwrap();
-    let server = Server::start(
-        &db,
+    Server::start(
+        db,
         &[
             "--token-file",
             token.to_str().unwrap(),
             "--page-token-file",
             page.to_str().unwrap(),
         ],
-    );
+    )
+}
+
+#[test]
+fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = with_tokens(dir.path(), &db);
+    let (token, page) = (dir.path().join("token"), dir.path().join("page-token"));
     // The page carries its token.
     let (status, html) = server.get("/");
     assert_eq!(status, 200);
@@ -1086,7 +1112,8 @@ fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
         };
         answer(r).0
     };
-    let hint = format!(r#"{{"puzzle":"{HARD}"}}"#);
+    let (_, one) = server.get_with("/v1/puzzles/1", "s3cret");
+    let hint = format!(r#"{{"puzzle":"{}"}}"#, one["puzzle"].as_str().unwrap());
     let solve = format!(r#"{{"puzzles":["{HARD}"]}}"#);
     // What the page plays with: open to either token.
     for bearer in ["pl4y-0nly", "s3cret"] {
@@ -1231,4 +1258,294 @@ fn the_daily_puzzle_is_one_per_date_and_level_for_everyone_and_never_changes() {
         )
         .unwrap();
     assert_eq!((rows, served), (4, 4));
+}
+
+#[test]
+fn a_page_token_gives_solutions_and_hints_of_a_players_own_puzzles_at_a_players_pace() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 25);
+    let server = with_tokens(dir.path(), &db);
+    // Every request made with the page's token, counted: the address's pace counts them all.
+    let asked = std::cell::Cell::new(0);
+    let page_ask = |method: &str, path: &str, body: Option<&str>| {
+        asked.set(asked.get() + 1);
+        let r = ureq::request(method, &format!("{}{path}", server.base))
+            .set("Authorization", "Bearer pl4y-0nly");
+        let r = match body {
+            Some(b) => r.set("Content-Type", "application/json").send_string(b),
+            None => r.call(),
+        };
+        let retry = match &r {
+            Err(ureq::Error::Status(_, resp)) => resp.header("Retry-After").map(str::to_string),
+            _ => None,
+        };
+        let (status, v) = answer(r);
+        (status, v, retry)
+    };
+    // A delivery with its solution: the user's. By id, its solution only for that user; the
+    // puzzle alone for anyone.
+    let (status, mine, _) = page_ask(
+        "POST",
+        "/v1/puzzles/next?user=ann&level=easy&solution=true",
+        None,
+    );
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(mine["solution"].as_str().unwrap().len(), 81);
+    let id = mine["id"].as_i64().unwrap();
+    let (status, v, _) = page_ask(
+        "GET",
+        &format!("/v1/puzzles/{id}?solution=true&user=ann"),
+        None,
+    );
+    assert_eq!((status, &v["solution"]), (200, &mine["solution"]), "{v}");
+    let other_id = if id == 1 { 2 } else { 1 };
+    for path in [
+        format!("/v1/puzzles/{id}?solution=true"),
+        format!("/v1/puzzles/{id}?solution=true&user=bob"),
+        format!("/v1/puzzles/{other_id}?solution=true&user=ann"),
+    ] {
+        let (status, v, _) = page_ask("GET", &path, None);
+        assert_eq!(status, 403, "{path}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("solution"), "{v}");
+    }
+    let (status, v, _) = page_ask("GET", &format!("/v1/puzzles/{id}"), None);
+    assert_eq!(status, 200, "{v}");
+    assert!(v.get("solution").is_none(), "{v}");
+    // The server's own token still reads every solution.
+    let (status, v) = server.get_with(&format!("/v1/puzzles/{id}?solution=true"), "s3cret");
+    assert_eq!(
+        (status, v["solution"].as_str().map(str::len)),
+        (200, Some(81))
+    );
+    // Hints on the server's puzzles only, not on any puzzle sent.
+    let ours = format!(r#"{{"puzzle":"{}"}}"#, mine["puzzle"].as_str().unwrap());
+    assert_eq!(page_ask("POST", "/v1/hint", Some(&ours)).0, 200);
+    let other = format!(r#"{{"puzzle":"{HARD}"}}"#);
+    let (status, v, _) = page_ask("POST", "/v1/hint", Some(&other));
+    assert_eq!(status, 403, "{v}");
+    assert_eq!(server.post_with("/v1/hint", &other, "s3cret").0, 200);
+    // A user's new puzzles at a player's pace: 20 at once, then 429 with Retry-After.
+    let mut statuses = Vec::new();
+    for _ in 0..22 {
+        let (status, v, retry) = page_ask("POST", "/v1/puzzles/next?user=cat&level=easy", None);
+        if status == 429 {
+            assert!(
+                retry.is_some_and(|r| r.parse::<u64>().is_ok_and(|s| s >= 1)),
+                "{v}"
+            );
+            assert!(v["error"].as_str().unwrap().contains("slow down"), "{v}");
+        }
+        statuses.push(status);
+    }
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        20,
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[20..], [429, 429]);
+    // Another user is not slowed by cat; the server's token is never limited.
+    assert_eq!(
+        page_ask("POST", "/v1/puzzles/next?user=dan&level=easy", None).0,
+        200
+    );
+    for _ in 0..3 {
+        let r = ureq::post(&format!(
+            "{}/v1/puzzles/next?user=cat&level=medium",
+            server.base
+        ))
+        .set("Authorization", "Bearer s3cret")
+        .call();
+        assert_eq!(answer(r).0, 200);
+    }
+    // An address reading through the page's token: 120 requests at once, then 2 a second.
+    let limited = loop {
+        let (status, _, _) = page_ask("GET", "/v1/levels", None);
+        if status == 429 {
+            break asked.get();
+        }
+        assert_eq!(status, 200);
+        assert!(asked.get() < 200, "the address was never limited");
+    };
+    assert!(
+        (121..=140).contains(&limited),
+        "limited at request {limited}"
+    );
+    assert_eq!(server.get_with("/v1/levels", "s3cret").0, 200);
+}
+
+#[test]
+fn a_cross_site_page_cannot_make_a_browser_take_deliveries() {
+    use std::io::{Read as _, Write as _};
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 10);
+    // A raw request: status and the whole answer.
+    let raw = |base: &str, head: &str| -> (u16, String) {
+        let mut c = connect(base);
+        c.write_all(head.as_bytes()).unwrap();
+        let mut text = String::new();
+        let _ = c.read_to_string(&mut text);
+        let status = text[9..12].parse().unwrap();
+        (status, text)
+    };
+    let post = |base: &str, headers: &str| {
+        raw(
+            base,
+            &format!(
+                "POST /v1/puzzles/next?user=victim&level=easy HTTP/1.1\r\nHost: {}\r\n\
+                 Connection: close\r\nContent-Length: 0\r\n{headers}\r\n",
+                base.trim_start_matches("http://")
+            ),
+        )
+    };
+    for extra in [vec![], vec!["--cors", "https://app.example"]] {
+        let server = Server::start(&db, &extra);
+        // A form posted from another site (no preflight): refused, never recorded.
+        for headers in [
+            "Origin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+            "Origin: http://evil.example\r\nContent-Type: text/plain\r\n",
+            "Origin: http://evil.example\r\nContent-Type: multipart/form-data; boundary=x\r\n",
+            "Content-Type: application/x-www-form-urlencoded\r\n",
+            "Origin: http://evil.example\r\n",
+            "Origin: null\r\n",
+        ] {
+            let (status, text) = post(&server.base, headers);
+            assert!(status == 403 || status == 415, "{headers}: {text}");
+            assert!(
+                text.contains("application/json") && text.contains("\"error\""),
+                "{text}"
+            );
+        }
+        assert_eq!(given(&db, "victim"), 0, "{extra:?}");
+        // The server's own page, an allowed origin, and a client that is no browser page:
+        // taken.
+        let own = format!("Origin: {}\r\n", server.base);
+        assert_eq!(post(&server.base, &own).0, 200, "{extra:?}");
+        let proxied = "Origin: https://sudoku.example\r\nX-Forwarded-Host: sudoku.example\r\n";
+        assert_eq!(post(&server.base, proxied).0, 200, "behind a proxy");
+        assert_eq!(post(&server.base, "").0, 200);
+        if !extra.is_empty() {
+            assert_eq!(post(&server.base, "Origin: https://app.example\r\n").0, 200);
+        }
+        server.stop();
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute("DELETE FROM user_history", [])
+            .unwrap();
+    }
+    let server = Server::start(&db, &["--cors", "*"]);
+    assert_eq!(post(&server.base, "Origin: http://any.example\r\n").0, 200);
+}
+
+#[test]
+fn health_and_new_clients_are_answered_under_a_flood_from_many_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(
+        &db,
+        &[
+            "--max-connections",
+            "128",
+            "--max-per-client",
+            "16",
+            "--header-timeout",
+            "30",
+        ],
+    );
+    let port: u16 = server.base.rsplit(':').next().unwrap().parse().unwrap();
+    // 40 addresses (127.0.0.2 to 127.0.0.41) each open 16 silent connections: five times the
+    // cap of 128.
+    let flood: Vec<_> = (2..42u8)
+        .flat_map(|a| (0..16).filter_map(move |_| bind_from(a, port).ok()))
+        .collect();
+    assert_eq!(flood.len(), 640);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Health checks from other addresses are answered, 13 of 13, and so is a new client.
+    let mut answered = 0;
+    for a in 100..113u8 {
+        if let Ok(s) = bind_from(a, port) {
+            if http_get(s, "/healthz").starts_with("HTTP/1.1 200") {
+                answered += 1;
+            }
+        }
+    }
+    assert_eq!(answered, 13, "health from other addresses under the flood");
+    let levels = http_get(bind_from(120, port).unwrap(), "/v1/levels");
+    assert!(levels.starts_with("HTTP/1.1 200"), "{levels}");
+    drop(flood);
+}
+
+/// A connection to `port` of localhost from the address 127.0.0.`host`.
+fn bind_from(host: u8, port: u16) -> std::io::Result<std::net::TcpStream> {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)?;
+    socket.bind(&std::net::SocketAddr::from(([127, 0, 0, host], 0)).into())?;
+    socket.connect(&std::net::SocketAddr::from(([127, 0, 0, 1], port)).into())?;
+    Ok(socket.into())
+}
+
+/// `GET path` on an open connection: the answer's head and body as text (read until the
+/// server closes or 2 s pass).
+fn http_get(mut c: std::net::TcpStream, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    c.set_read_timeout(Some(std::time::Duration::from_secs(2)))
+        .unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let _ = c.write_all(head.as_bytes());
+    let mut text = String::new();
+    let _ = c.read_to_string(&mut text);
+    text
+}
+
+#[test]
+fn a_query_that_does_not_read_is_a_json_400() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    for (method, path) in [
+        ("POST", "/v1/puzzles/next?user=a&user=b&level=easy"),
+        (
+            "GET",
+            "/v1/daily?date=2026-01-01&date=2026-01-02&level=easy",
+        ),
+        ("GET", "/v1/puzzles/1?solution=true&solution=false"),
+        ("GET", "/v1/puzzles/%FF"),
+    ] {
+        let resp = match ureq::request(method, &format!("{}{path}", server.base)).call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(resp.status(), 400, "{path}");
+        assert_eq!(resp.content_type(), "application/json", "{path}");
+        let v: Value = serde_json::from_str(&resp.into_string().unwrap()).unwrap();
+        assert!(
+            v["error"].as_str().unwrap().starts_with("bad "),
+            "{path}: {v}"
+        );
+    }
+}
+
+#[test]
+fn the_daily_puzzle_never_comes_back_as_a_new_puzzle() {
+    use pseudoku::calendar::Date;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 30);
+    let server = Server::start(&db, &[]);
+    let (status, today) = daily(&server, &Date::today().to_string(), "easy");
+    assert_eq!(status, 200, "{today}");
+    let id = today["id"].as_i64().unwrap();
+    let mut ids = Vec::new();
+    loop {
+        let (status, v) = server.deliver("/v1/puzzles/next?user=ann&level=easy");
+        if status == 404 {
+            break;
+        }
+        assert_eq!(status, 200, "{v}");
+        ids.push(v["id"].as_i64().unwrap());
+    }
+    assert!(
+        !ids.contains(&id),
+        "the daily puzzle {id} came back as a new puzzle"
+    );
+    assert_eq!(ids.len(), 29, "the level's 30 less the daily one: {ids:?}");
+    assert_eq!(server.get(&format!("/v1/puzzles/{id}")).0, 200);
 }
