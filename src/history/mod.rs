@@ -5,7 +5,11 @@
 //! the version their count), the connection pool, the bank identity check, and every query.
 //!
 //! The puzzles stay in each server's own copy of the bank file (read-only data); a puzzle id
-//! means the same row in every copy of one bank, which the identity check makes sure of.
+//! means the same row in every copy of one bank, which the identity check makes sure of (the
+//! bank's id and the lineage points of its copies). A server's every request to the history is
+//! bounded by [`DEADLINE`], and a delivery's statement carries its deadline on PostgreSQL's
+//! clock, so that a history that hangs is answered 503 in time and charges no delivery the
+//! player did not receive.
 
 mod transfer;
 

@@ -102,7 +102,7 @@ pub enum LevelsError {
     #[error(
         "the levels {levels} would leave {} without a single puzzle of the bank's {puzzles} \
          (`get --level {}` would find none): nothing was changed; calibrate with other \
-         labelled puzzles, or run again with --force",
+         labelled puzzles, or name the levels with --levels (or --force) to mean it",
         .empty.join(", "),
         .empty[0]
     )]
@@ -512,7 +512,8 @@ pub struct Calibration {
     /// on labelled puzzles) none of the bank.
     pub force: bool,
     /// The user named the new levels (`--levels`): levels fitted on labelled puzzles may
-    /// drop levels the bank has. Without it they are refused ([`LevelsError::Dropped`]).
+    /// drop levels the bank has, or hold none of its puzzles. Without it (or `force`) they are
+    /// refused ([`LevelsError::Dropped`], [`LevelsError::Emptied`]).
     pub names_given: bool,
 }
 
@@ -768,8 +769,9 @@ pub fn calibrate_with_progress(
             store::puzzles::recompute_scale(&tx, rating, &set)?
         }
     };
-    // Levels fitted on labelled puzzles must each hold some of the bank's puzzles.
-    if labelled && !change.force {
+    // Levels fitted on labelled puzzles must each hold some of the bank's puzzles, unless the
+    // user named the new levels or forces them.
+    if labelled && !change.force && !change.names_given {
         let counts = store::puzzles::level_counts(&tx, set.len())?;
         let puzzles = store::puzzles::count(&tx)?;
         let empty: Vec<String> = (0..set.len())

@@ -8,9 +8,14 @@
 //! without holding a thread. A delivery is answered only once committed, so a stopped server
 //! (SIGTERM, Ctrl-C: in-flight requests are drained) has recorded every puzzle it handed out.
 //!
+//! One server records in a bank: it holds the bank's deliveries lock while it runs, which
+//! `history export|import` take too, and refuses a bank whose history was exported.
+//!
 //! A fleet (`--history postgres://...`): several servers, each on its own copy of one bank
 //! (only read), record deliveries and daily puzzles in one PostgreSQL history (`fleet`), whose
-//! uniqueness constraints decide races between them; no writer thread, no checkpoints.
+//! uniqueness constraints decide races between them; no writer thread, no checkpoints. A
+//! history that cannot be reached at the start is tried again in the background while the
+//! server answers 503.
 //!
 //! The log: a checkpointer thread copies it into the bank every 100 ms (passive: it never
 //! waits for readers or the writer). Under steady deliveries the log would never start over,

@@ -1372,5 +1372,7 @@ fn hostile_labelled_files_are_clear_errors_that_change_nothing() {
         "{err}"
     );
     assert_eq!(scale_of(&ends), before);
+    let named = ["--levels", "easy,medium,hard,expert"];
+    assert_eq!(calibrate_labelled(&other, &full, &named).0, Some(0));
     assert_eq!(calibrate_labelled(&other, &full, &["--force"]).0, Some(0));
 }
