@@ -515,11 +515,6 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
     if let Some(why) = pages::unfit(print) {
         return Err(ExportError::Option(why));
     }
-    if let Some(title) = print.title.as_deref().filter(|_| print.book || print.cover) {
-        if let Some(why) = pages::title_unfit(title, print) {
-            return Err(ExportError::Option(why));
-        }
-    }
     if !(36.0..=720.0).contains(&print.grid_width) {
         return Err(ExportError::Option(
             "--grid-width must be between 0.5 in and 10 in".into(),
@@ -541,6 +536,13 @@ pub fn export_with_progress(
     progress: &dyn Fn(&'static str, u64, u64),
 ) -> Result<ExportReport> {
     check_print(&opts.print)?;
+    // A title page and a cover print the title large (a book's is checked by `book`).
+    let print = &opts.print;
+    if let Some(title) = print.title.as_deref().filter(|_| print.book || print.cover) {
+        if let Some(why) = pages::title_unfit(title, print) {
+            return Err(ExportError::Option(why));
+        }
+    }
     if opts.days < 1 {
         return Err(ExportError::Option("--days must be at least 1".into()));
     }

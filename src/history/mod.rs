@@ -758,20 +758,23 @@ impl Postgres {
         .await
     }
 
-    /// Whether `user` has been given the class `key` (by any server).
-    pub async fn has_given(&self, user: &str, key: &Key) -> Result<bool> {
+    /// Whether `user` received the class `key`: was given it (by any server), or it is a
+    /// daily puzzle (everyone's). One statement.
+    pub async fn received(&self, user: &str, key: &Key) -> Result<bool> {
         self.run(async |client| {
             let stmt = client
                 .prepare_cached(
-                    "SELECT 1 FROM pseudoku_user_history WHERE user_id = $1 AND canon_key = $2",
+                    "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
+                                    WHERE user_id = $1 AND canon_key = $2) \
+                     OR EXISTS (SELECT 1 FROM pseudoku_daily WHERE canon_key = $2)",
                 )
                 .await
                 .map_err(self.failed())?;
             let row = client
-                .query_opt(&stmt, &[&user, &&key.0[..]])
+                .query_one(&stmt, &[&user, &&key.0[..]])
                 .await
                 .map_err(self.failed())?;
-            Ok(row.is_some())
+            Ok(row.get(0))
         })
         .await
     }
@@ -793,22 +796,6 @@ impl Postgres {
                 .await
                 .map_err(self.failed())?;
             Ok(row.map(|r| key_of(r.get(0))))
-        })
-        .await
-    }
-
-    /// Whether the class `key` is some date's and level's daily puzzle.
-    pub async fn is_daily(&self, key: &Key) -> Result<bool> {
-        self.run(async |client| {
-            let stmt = client
-                .prepare_cached("SELECT 1 FROM pseudoku_daily WHERE canon_key = $1")
-                .await
-                .map_err(self.failed())?;
-            let row = client
-                .query_opt(&stmt, &[&&key.0[..]])
-                .await
-                .map_err(self.failed())?;
-            Ok(row.is_some())
         })
         .await
     }

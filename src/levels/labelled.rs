@@ -81,6 +81,8 @@ impl LabelledFit {
 struct Line {
     at: String,
     puzzle: Puzzle,
+    /// Its class key (which puzzles repeat, and the halves of cross-validation).
+    key: crate::canon::Key,
     name: String,
 }
 
@@ -155,7 +157,12 @@ fn read_lines(path: &Path, label: Label) -> Result<Vec<Line>, LevelsError> {
             continue;
         }
         match Puzzle::parse_line(p) {
-            Ok(puzzle) => lines.push(Line { at, puzzle, name }),
+            Ok(puzzle) => lines.push(Line {
+                at,
+                key: crate::canon::key(&puzzle),
+                puzzle,
+                name,
+            }),
             Err(e) => bad.push(format!("{at}: {e}")),
         }
     }
@@ -176,8 +183,7 @@ fn distinct(lines: Vec<Line>, label: Label) -> Result<(Vec<Line>, usize), Levels
     let mut problems = Vec::new();
     let mut repeats = 0;
     for l in lines {
-        let key = crate::canon::key(&l.puzzle);
-        match first.get(&key) {
+        match first.get(&l.key) {
             Some(&i) if kept[i].name != l.name => problems.push(format!(
                 "{} and {} label the same puzzle (up to symmetry) {:?} and {:?}: a puzzle has \
                  one {}",
@@ -192,7 +198,7 @@ fn distinct(lines: Vec<Line>, label: Label) -> Result<(Vec<Line>, usize), Levels
             )),
             Some(_) => repeats += 1,
             None => {
-                first.insert(key, kept.len());
+                first.insert(l.key, kept.len());
                 kept.push(l);
             }
         }
@@ -262,8 +268,8 @@ fn rate_lines(lines: &[Line]) -> Result<Vec<(crate::rate::Rating, Vec<f64>)>, Le
 
 /// A puzzle's halves for cross-validation: the low bit of its class key's seed (measuring)
 /// and the next (choosing a penalty inside a training half).
-fn halves(p: &Puzzle) -> (usize, usize) {
-    let seed = crate::canon::key(p).seed();
+fn halves(key: &crate::canon::Key) -> (usize, usize) {
+    let seed = key.seed();
     ((seed & 1) as usize, (seed >> 1 & 1) as usize)
 }
 
@@ -343,13 +349,13 @@ pub fn fit_file(
     if !few.is_empty() {
         return Err(LevelsError::Labelled(few));
     }
-    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.puzzle)).collect();
+    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.key)).collect();
     check_halves(path, &halves_of)?;
     let examples: Vec<Example> = rate_lines(&lines)?
         .into_iter()
         .zip(&lines)
-        .map(|((r, x), l)| {
-            let (half, inner) = halves(&l.puzzle);
+        .zip(halves_of)
+        .map(|(((r, x), l), (half, inner))| {
             Example {
                 at: l.at.clone(),
                 puzzle: l.puzzle,
@@ -554,7 +560,7 @@ pub fn fit_numbers_file(path: &Path) -> Result<NumericFit, LevelsError> {
             2 * MIN_PER_LEVEL
         )]));
     }
-    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.puzzle)).collect();
+    let halves_of: Vec<(usize, usize)> = lines.iter().map(|l| halves(&l.key)).collect();
     check_halves(path, &halves_of)?;
     let (d, x): (Vec<Vec<f64>>, Vec<Vec<f64>>) = rate_lines(&lines)?
         .into_iter()

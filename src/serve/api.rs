@@ -1026,21 +1026,14 @@ async fn puzzle_by_id(
 /// fleet's history, or the bank's.
 async fn received(s: &Arc<Shared>, user: &str, key: Key) -> Result<bool, ApiError> {
     if let Some(fleet) = s.fleet.clone() {
-        let pg = &fleet.pg;
-        let found = async { Ok(pg.has_given(user, &key).await? || pg.is_daily(&key).await?) };
-        return found
+        return fleet
+            .pg
+            .received(user, &key)
             .await
-            .map_err(|e: crate::history::HistoryError| ApiError::Unavailable(e.reason()));
+            .map_err(|e| ApiError::Unavailable(e.reason()));
     }
     let (s, user) = (s.clone(), user.to_string());
-    blocking(move || {
-        Ok(s.read(|c| {
-            Ok::<_, store::StoreError>(
-                store::history::has(c, &user, &key)? || store::daily::has_class(c, &key)?,
-            )
-        })?)
-    })
-    .await
+    blocking(move || Ok(s.read(|c| store::history::received(c, &user, &key))?)).await
 }
 
 /// The query of `GET /v1/daily`.

@@ -96,6 +96,11 @@ impl Fleet {
 pub const NOT_BOUND: &str =
     "the history has not been reached since this server started (it keeps trying)";
 
+/// What `/healthz` says of a server whose last try to bind to its history failed with `e`.
+pub fn not_bound(e: &HistoryError) -> String {
+    format!("{}; {NOT_BOUND}", e.reason())
+}
+
 /// Candidates drawn at once, offered to the history in one statement, which records the first
 /// the user has not had: a user has seldom had more than a small part of a range, so a few
 /// are nearly always enough (each costs about four random probes of the bank copy).

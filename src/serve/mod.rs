@@ -434,17 +434,17 @@ pub fn run(
     // A fleet's history: its schema brought up to date and this bank checked against the
     // one it records before anything is delivered. A history that cannot be reached yet is
     // tried again in the background (503 meanwhile); any other refusal stops the server.
-    let fleet = match &opts.history {
+    let (fleet, unbound) = match &opts.history {
         Some(url) => {
             let fleet = fleet::Fleet::new(crate::history::Postgres::serving(url)?);
             let conn = Mutex::new(store::open_existing(&opts.db)?);
             match runtime.block_on(fleet.bind(&conn, opts.history_rebind)) {
-                Ok(()) => Some((fleet, None)),
-                Err(e) if e.unreachable() => Some((fleet, Some((conn, e)))),
+                Ok(()) => (Some(fleet), None),
+                Err(e) if e.unreachable() => (Some(fleet), Some((conn, e))),
                 Err(e) => return Err(e.into()),
             }
         }
-        None => None,
+        None => (None, None),
     };
     let mut readers = Vec::new();
     for _ in 0..opts.readers.max(1) {
@@ -464,12 +464,8 @@ pub fn run(
     let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let metrics = Arc::new(metrics::Metrics::default());
     let health = health::Health::new(opts.db.clone(), opts.read_only, in_bank);
-    let (fleet, unbound) = match fleet {
-        Some((fleet, unbound)) => (Some(fleet), unbound),
-        None => (None, None),
-    };
     if let Some((_, e)) = &unbound {
-        health.recorded(Some(format!("{}; {}", e.reason(), fleet::NOT_BOUND)));
+        health.recorded(Some(fleet::not_bound(e)));
     }
     // A read-only server, or a fleet's, writes nothing to the bank: no writer, no checkpoints.
     let checkpointer = in_bank.then(|| {
@@ -528,15 +524,14 @@ pub fn run(
         )
     };
     // The error of a history that could not be bound, which stops the server.
-    let (fatal_tx, fatal) = tokio::sync::oneshot::channel::<()>();
-    let stopped_by: Arc<Mutex<Option<crate::history::HistoryError>>> = Arc::default();
+    let (fatal_tx, fatal) = tokio::sync::oneshot::channel();
+    let mut stopped_by: Option<crate::history::HistoryError> = None;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);
         // A history not reached at the start: tried again until bound, or the server stops.
         if let Some((conn, first)) = unbound {
-            let (shared, rebind, stopped_by) =
-                (shared.clone(), opts.history_rebind, stopped_by.clone());
+            let (shared, rebind) = (shared.clone(), opts.history_rebind);
             let fleet = shared.fleet.clone().expect("a fleet's server");
             notice(format!(
                 "pseudoku: {}: trying again for up to {} s (deliveries and /healthz answer 503 \
@@ -546,9 +541,7 @@ pub fn run(
             ));
             tokio::spawn(async move {
                 let failed = |e: &crate::history::HistoryError| {
-                    shared
-                        .health
-                        .recorded(Some(format!("{}; {}", e.reason(), fleet::NOT_BOUND)));
+                    shared.health.recorded(Some(fleet::not_bound(e)));
                 };
                 match fleet.bind_retrying(&conn, rebind, failed).await {
                     Ok(()) => {
@@ -556,8 +549,7 @@ pub fn run(
                         notice("pseudoku: the history answers: serving deliveries".into());
                     }
                     Err(e) => {
-                        *stopped_by.lock().expect("stop") = Some(e);
-                        let _ = fatal_tx.send(());
+                        let _ = fatal_tx.send(e);
                     }
                 }
             });
@@ -569,7 +561,7 @@ pub fn run(
         let stop = async {
             tokio::select! {
                 () = stop_signal() => {},
-                Ok(_) = fatal => {},
+                Ok(e) = fatal => stopped_by = Some(e),
             }
         };
         listen::serve(listener, app, opts.limits, stop).await
@@ -587,7 +579,7 @@ pub fn run(
     // Requests abandoned by the drain may still hold a reading connection on the blocking
     // threads: they are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    if let Some(e) = stopped_by.lock().expect("stop").take() {
+    if let Some(e) = stopped_by {
         return Err(e.into());
     }
     result.map_err(ServeError::Io)

@@ -109,12 +109,23 @@ pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) ->
 }
 
 /// Whether `user` was given the class `key`.
-pub fn has(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2")?
         .query_row(rusqlite::params![user, &key.0[..]], |_| Ok(()))
         .optional()?
         .is_some())
+}
+
+/// Whether `user` received the class `key`: was given it, or it is a daily puzzle
+/// (everyone's).
+pub fn received(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2) \
+             OR EXISTS (SELECT 1 FROM daily WHERE canon_key = ?2)",
+        )?
+        .query_row(rusqlite::params![user, &key.0[..]], |r| r.get(0))?)
 }
 
 /// One delivery of the per-user history, as the bank and a fleet's history keep it.
@@ -166,11 +177,11 @@ pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<(u64, u64)> {
     )?;
     let (mut added, mut lacking) = (0, 0);
     for d in rows {
-        if has(conn, &d.user, &d.key)? {
-            continue;
-        }
+        // Nothing inserted: the user had the class already, or the bank lacks it.
         match stmt.execute(rusqlite::params![d.user, &d.key.0[..], d.given_at])? {
-            0 => lacking += 1,
+            0 if id_of(conn, &d.key)?.is_none() && !given(conn, &d.user, &d.key)? => {
+                lacking += 1
+            }
             n => added += n as u64,
         }
     }

@@ -91,33 +91,26 @@ pub fn extend(conn: &Connection, added: &[(i64, Key)]) -> Result<()> {
         digest = chain(&digest, *id, key);
     }
     let last = added.last().expect("not empty").0;
-    conn.prepare_cached("INSERT OR REPLACE INTO lineage (last_id, digest) VALUES (?1, ?2)")?
-        .execute(params![last, &digest[..]])?;
+    record(conn, last, &digest)?;
     Ok(())
 }
 
-/// Stores the point of every puzzle a bank held before it kept its lineage (migration 0026).
-pub(super) fn record_existing(conn: &Connection) -> rusqlite::Result<()> {
-    let mut digest = EMPTY;
-    let mut last = 0;
-    {
-        let mut stmt = conn.prepare("SELECT id, canon_key FROM puzzles ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            let key: Vec<u8> = r.get(1)?;
-            let key = Key(key
-                .try_into()
-                .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(1, 0))?);
-            digest = chain(&digest, id, &key);
-            last = id;
-        }
-    }
-    if last > 0 {
-        conn.execute(
-            "INSERT OR REPLACE INTO lineage (last_id, digest) VALUES (?1, ?2)",
-            params![last, &digest[..]],
-        )?;
-    }
+/// Stores the point (`last_id`, `digest`).
+fn record(conn: &Connection, last_id: i64, digest: &Digest) -> rusqlite::Result<()> {
+    conn.prepare_cached("INSERT OR REPLACE INTO lineage (last_id, digest) VALUES (?1, ?2)")?
+        .execute(params![last_id, &digest[..]])?;
     Ok(())
+}
+
+/// Stores the point of every puzzle a bank held before it kept its lineage (migration 0026:
+/// the table is empty, so the chain runs over every puzzle).
+pub(super) fn record_existing(conn: &Connection) -> rusqlite::Result<()> {
+    let point = latest(conn).map_err(|e| match e {
+        super::StoreError::Sqlite(e) => e,
+        other => rusqlite::Error::ToSqlConversionFailure(other.into()),
+    })?;
+    match point {
+        Some((last_id, digest)) => record(conn, last_id, &digest),
+        None => Ok(()),
+    }
 }
