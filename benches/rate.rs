@@ -78,3 +78,60 @@ fn hsolve_bank(b: Bencher) {
         rate(p, DEFAULT_RUNS).expect("unique").mean
     });
 }
+
+/// The techniques beyond hsolve's tiers, by name: the ones model 2's ladder searches, then the
+/// ones between the XY-chain and backtracking.
+const BEYOND: [&str; 34] = [
+    "xyz-wing",
+    "w-wing",
+    "unique rectangle",
+    "simple colouring",
+    "xy-chain",
+    "skyscraper",
+    "two-string kite",
+    "turbot fish",
+    "empty rectangle",
+    "x-chain",
+    "x-cycle",
+    "multi-colouring",
+    "finned x-wing",
+    "finned swordfish",
+    "finned jellyfish",
+    "unique rectangle type 2",
+    "unique rectangle type 3",
+    "unique rectangle type 4",
+    "unique rectangle type 5",
+    "unique rectangle type 6",
+    "hidden rectangle",
+    "bug+1",
+    "wxyz-wing",
+    "remote pairs",
+    "aic",
+    "nice loop",
+    "als-xz",
+    "als-xy-wing",
+    "als chain",
+    "death blossom",
+    "sue de coq",
+    "digit forcing chain",
+    "cell forcing chain",
+    "house forcing chain",
+];
+
+/// One technique searched alone (every application and p, as a rating's search) on candidate
+/// states of the hard lists where tiers 0-4 stall (`pseudoku::dev::states`: 20 puzzles of
+/// each list, 3 states each), in states/s.
+#[divan::bench(args = BEYOND)]
+fn technique(b: Bencher, name: &str) {
+    use pseudoku::strategies::{search, Context, Strategy};
+    let s = Strategy::parse(name).expect("a technique");
+    let states = pseudoku::dev::states::hard(20, 3, 49).unwrap_or_else(|why| {
+        eprintln!("skipping the techniques: {why}");
+        Vec::new()
+    });
+    each(b, &states, |(st, g)| {
+        let mut out = Vec::new();
+        let ctx = Context { solution: Some(*g) };
+        search(s, st, &ctx, &mut out) + out.len() as u64
+    });
+}

@@ -94,9 +94,10 @@ pub(crate) const LADDER: [Rung; 10] = [
     Rung::Trial(4),
 ];
 
-/// The strategies a run may apply, from the easiest to the hardest: by ladder position, and
-/// within a position by Sudoku Explainer's rating of them (a run's hardest step is the last of
-/// these it applied).
+/// Every strategy, from the easiest to the hardest: by ladder position, and within a position
+/// by Sudoku Explainer's rating of them (a run's hardest step is the last of these it applied).
+/// The techniques between the XY-chain and backtracking that the ladder does not search yet
+/// (they come with the next model) stand where that model will search them.
 pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
     Strategy::HiddenSingle,
     Strategy::NakedSingle,
@@ -107,15 +108,44 @@ pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
     Strategy::NakedTriple,
     Strategy::Swordfish,
     Strategy::HiddenTriple,
+    Strategy::Skyscraper,
+    Strategy::TwoStringKite,
     Strategy::XyWing,
+    Strategy::TurbotFish,
+    Strategy::EmptyRectangle,
     Strategy::XyzWing,
     Strategy::WWing,
+    Strategy::RemotePairs,
     Strategy::UniqueRectangle,
+    Strategy::UniqueRectangle2,
+    Strategy::UniqueRectangle5,
+    Strategy::UniqueRectangle4,
+    Strategy::UniqueRectangle6,
+    Strategy::HiddenRectangle,
+    Strategy::UniqueRectangle3,
+    Strategy::FinnedXWing,
+    Strategy::WxyzWing,
+    Strategy::FinnedSwordfish,
+    Strategy::BugPlusOne,
     Strategy::NakedQuad,
     Strategy::Jellyfish,
     Strategy::HiddenQuad,
     Strategy::Colouring,
+    Strategy::MultiColouring,
+    Strategy::XChain,
+    Strategy::XCycle,
     Strategy::XyChain,
+    Strategy::FinnedJellyfish,
+    Strategy::SueDeCoq,
+    Strategy::Aic,
+    Strategy::NiceLoop,
+    Strategy::AlsXz,
+    Strategy::AlsXyWing,
+    Strategy::AlsChain,
+    Strategy::DeathBlossom,
+    Strategy::DigitForcingChain,
+    Strategy::CellForcingChain,
+    Strategy::HouseForcingChain,
     Strategy::Backtracking,
     Strategy::TrialAndError,
 ];

@@ -334,7 +334,7 @@ fn incremental(list: &[Strategy], st: &Candidates, prev: &[u16; 81], prev_found:
 }
 
 /// The result of one run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct RunResult {
     /// The run's difficulty d: every search's E(p, v), summed in order.
     pub d: f64,
@@ -351,6 +351,20 @@ pub(crate) struct RunResult {
     /// With split singles: the checks of (a) full houses and hidden singles in boxes,
     /// (b) hidden singles in rows and columns, (c) naked singles.
     pub singles3: [f64; 3],
+}
+
+impl Default for RunResult {
+    fn default() -> RunResult {
+        RunResult {
+            d: 0.0,
+            checks: [0.0; POSITIONS],
+            refutation: [0.0; POSITIONS],
+            steps: [0; POSITIONS],
+            strategies: [0; Strategy::COUNT],
+            hardest: 0,
+            singles3: [0.0; 3],
+        }
+    }
 }
 
 /// The searches of one rating, by candidate state and rung.

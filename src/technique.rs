@@ -130,11 +130,69 @@ pub enum Strategy {
     Colouring,
     /// A chain of two-candidate cells (no hsolve tier).
     XyChain,
+    /// Two strong links of one digit on parallel lines, joined at one end by a shared cross line (no hsolve tier).
+    Skyscraper,
+    /// A row and a column strong link of one digit whose ends meet in one box (no hsolve tier).
+    TwoStringKite,
+    /// Two strong links of one digit joined by a weak link, one of them in a box (no hsolve tier).
+    TurbotFish,
+    /// A box whose places for a digit lie on one row and one column, with a strong link outside it (no hsolve tier).
+    EmptyRectangle,
+    /// An alternating chain of strong and weak links on one digit (no hsolve tier).
+    XChain,
+    /// A closed alternating chain (nice loop) on one digit (no hsolve tier).
+    XCycle,
+    /// Two colour chains of one digit joined by a weak link (no hsolve tier).
+    MultiColouring,
+    /// An X-wing with extra places (a fin) in one box; sashimi when a corner is missing (no hsolve tier).
+    FinnedXWing,
+    /// A swordfish with a fin (no hsolve tier).
+    FinnedSwordfish,
+    /// A jellyfish with a fin (no hsolve tier).
+    FinnedJellyfish,
+    /// Unique rectangle, type 2: two corners share one extra digit; assumes a unique solution (no hsolve tier).
+    UniqueRectangle2,
+    /// Unique rectangle, type 3: the extra digits form a subset with other cells; assumes a unique solution (no hsolve tier).
+    UniqueRectangle3,
+    /// Unique rectangle, type 4: a strong link on one digit of the pair; assumes a unique solution (no hsolve tier).
+    UniqueRectangle4,
+    /// Unique rectangle, type 5: diagonal corners share one extra digit; assumes a unique solution (no hsolve tier).
+    UniqueRectangle5,
+    /// Unique rectangle, type 6: X-wing-like strong links on one digit; assumes a unique solution (no hsolve tier).
+    UniqueRectangle6,
+    /// A rectangle with strong links on one digit of its pair; assumes a unique solution (no hsolve tier).
+    HiddenRectangle,
+    /// All cells but one have two candidates (binary universal grave plus one); assumes a unique solution (no hsolve tier).
+    BugPlusOne,
+    /// Four cells holding four digits between them, one digit restricted (no hsolve tier).
+    WxyzWing,
+    /// A chain of cells with the same two candidates (no hsolve tier).
+    RemotePairs,
+    /// An alternating inference chain over candidates and groups (no hsolve tier).
+    Aic,
+    /// A closed alternating inference chain (no hsolve tier).
+    NiceLoop,
+    /// Two almost locked sets joined by a restricted common digit (no hsolve tier).
+    AlsXz,
+    /// Three almost locked sets joined by two restricted common digits (no hsolve tier).
+    AlsXyWing,
+    /// A chain of almost locked sets joined by restricted common digits (no hsolve tier).
+    AlsChain,
+    /// A stem cell whose every candidate leads into an almost locked set (no hsolve tier).
+    DeathBlossom,
+    /// A line-box intersection with two almost locked sets around it (no hsolve tier).
+    SueDeCoq,
+    /// Every candidate of one cell forces the same conclusion (no hsolve tier).
+    CellForcingChain,
+    /// Every place of a digit in a house forces the same conclusion (no hsolve tier).
+    HouseForcingChain,
+    /// Assuming one candidate forces a contradiction, or both of its states force the same conclusion (no hsolve tier).
+    DigitForcingChain,
 }
 
 impl Strategy {
     /// How many strategies there are (their `as usize` runs from 0 to this, excluded).
-    pub const COUNT: usize = Strategy::XyChain as usize + 1;
+    pub const COUNT: usize = Strategy::DigitForcingChain as usize + 1;
 
     /// Every strategy, by code.
     pub const ALL: [Strategy; Strategy::COUNT] = [
@@ -158,6 +216,35 @@ impl Strategy {
         Strategy::UniqueRectangle,
         Strategy::Colouring,
         Strategy::XyChain,
+        Strategy::Skyscraper,
+        Strategy::TwoStringKite,
+        Strategy::TurbotFish,
+        Strategy::EmptyRectangle,
+        Strategy::XChain,
+        Strategy::XCycle,
+        Strategy::MultiColouring,
+        Strategy::FinnedXWing,
+        Strategy::FinnedSwordfish,
+        Strategy::FinnedJellyfish,
+        Strategy::UniqueRectangle2,
+        Strategy::UniqueRectangle3,
+        Strategy::UniqueRectangle4,
+        Strategy::UniqueRectangle5,
+        Strategy::UniqueRectangle6,
+        Strategy::HiddenRectangle,
+        Strategy::BugPlusOne,
+        Strategy::WxyzWing,
+        Strategy::RemotePairs,
+        Strategy::Aic,
+        Strategy::NiceLoop,
+        Strategy::AlsXz,
+        Strategy::AlsXyWing,
+        Strategy::AlsChain,
+        Strategy::DeathBlossom,
+        Strategy::SueDeCoq,
+        Strategy::CellForcingChain,
+        Strategy::HouseForcingChain,
+        Strategy::DigitForcingChain,
     ];
 
     /// The number the bank stores for it (its place in the enum).
@@ -220,6 +307,35 @@ impl Strategy {
             Strategy::UniqueRectangle => "unique rectangle",
             Strategy::Colouring => "simple colouring",
             Strategy::XyChain => "xy-chain",
+            Strategy::Skyscraper => "skyscraper",
+            Strategy::TwoStringKite => "two-string kite",
+            Strategy::TurbotFish => "turbot fish",
+            Strategy::EmptyRectangle => "empty rectangle",
+            Strategy::XChain => "x-chain",
+            Strategy::XCycle => "x-cycle",
+            Strategy::MultiColouring => "multi-colouring",
+            Strategy::FinnedXWing => "finned x-wing",
+            Strategy::FinnedSwordfish => "finned swordfish",
+            Strategy::FinnedJellyfish => "finned jellyfish",
+            Strategy::UniqueRectangle2 => "unique rectangle type 2",
+            Strategy::UniqueRectangle3 => "unique rectangle type 3",
+            Strategy::UniqueRectangle4 => "unique rectangle type 4",
+            Strategy::UniqueRectangle5 => "unique rectangle type 5",
+            Strategy::UniqueRectangle6 => "unique rectangle type 6",
+            Strategy::HiddenRectangle => "hidden rectangle",
+            Strategy::BugPlusOne => "bug+1",
+            Strategy::WxyzWing => "wxyz-wing",
+            Strategy::RemotePairs => "remote pairs",
+            Strategy::Aic => "aic",
+            Strategy::NiceLoop => "nice loop",
+            Strategy::AlsXz => "als-xz",
+            Strategy::AlsXyWing => "als-xy-wing",
+            Strategy::AlsChain => "als chain",
+            Strategy::DeathBlossom => "death blossom",
+            Strategy::SueDeCoq => "sue de coq",
+            Strategy::CellForcingChain => "cell forcing chain",
+            Strategy::HouseForcingChain => "house forcing chain",
+            Strategy::DigitForcingChain => "digit forcing chain",
         }
     }
 }

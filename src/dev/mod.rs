@@ -4,4 +4,5 @@
 
 pub mod boards;
 pub mod refdata;
+pub mod states;
 pub mod stats;

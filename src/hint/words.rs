@@ -9,6 +9,32 @@ use crate::grid::{Cell, Digit, House};
 use crate::strategies::{self, Application, Context, Strategy};
 use std::fmt::Write as _;
 
+mod chains;
+mod fish_and_wings;
+mod sets;
+mod single_digit;
+mod uniqueness;
+
+/// The three disclosures of a step in words: the nudge, the hint and the whole move.
+type Words = (String, String, String);
+
+/// An application found on a state, as the words of each family of techniques read it.
+#[derive(Clone, Copy)]
+struct Found<'a> {
+    /// The state it was found on.
+    st: &'a Candidates,
+    /// The application.
+    a: &'a Application,
+    /// What it changes on `st`.
+    effect: &'a Effect,
+    /// That change in words ([`removal_words`]).
+    elim: &'a str,
+}
+
+/// The words of one family of techniques (`single_digit`, `uniqueness`, ...) for an
+/// application; `None` for a technique of another family.
+type Describe = fn(Found) -> Option<Words>;
+
 /// `text` with its first letter in upper case.
 fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
@@ -30,6 +56,44 @@ fn and_list<T: ToString>(items: impl IntoIterator<Item = T>, word: &str) -> Stri
 /// The cells of a set, as words.
 fn cells_words(s: CellSet, word: &str) -> String {
     and_list(s.iter(), word)
+}
+
+/// The digits of a set, as words: "3, 5 and 8".
+fn digits_words(ds: DigitSet, word: &str) -> String {
+    and_list(ds.iter(), word)
+}
+
+/// A cell with its candidates: "r2c1 (4, 5 or 6)".
+fn with_candidates(st: &Candidates, c: Cell) -> String {
+    format!("{c} ({})", digits_words(st.candidates(c), "or"))
+}
+
+/// "holds" after one cell, "hold" after several.
+fn hold(cells: CellSet) -> &'static str {
+    if cells.len() == 1 {
+        "holds"
+    } else {
+        "hold"
+    }
+}
+
+/// The words of a pattern that cannot be found again on the state: its name, its cells and
+/// what it removes; for a single-digit technique (`on` its digit), the digit is the nudge.
+fn unfound_words(a: &Application, on: Option<Digit>, elim: &str) -> Words {
+    let name = a.strategy.name();
+    let cells = cells_words(a.cells, "and");
+    match on {
+        Some(d) => (
+            format!("digit {d}"),
+            format!("Look for a {name} on {d}."),
+            format!("The {name} on {d} in {cells} gives: {elim}."),
+        ),
+        None => (
+            cells.clone(),
+            format!("Look for a {name}."),
+            format!("The {name} in {cells} gives: {elim}."),
+        ),
+    }
 }
 
 /// The rows (or columns) of a set of cells, as a mask of their indexes.
@@ -68,16 +132,33 @@ fn removals(effect: &Effect) -> Vec<(Cell, Digit)> {
     }
 }
 
+/// The digits an effect removes.
+fn removed_digits(effect: &Effect) -> DigitSet {
+    match effect {
+        Effect::Remove(r) => (0..9)
+            .filter(|&d| !r[d].is_empty())
+            .map(Digit::from_index)
+            .collect(),
+        Effect::Place(..) => DigitSet::EMPTY,
+    }
+}
+
+/// The cells an effect removes digit `d` from.
+fn removed_cells(effect: &Effect, d: Digit) -> CellSet {
+    match effect {
+        Effect::Remove(r) => r[d.index()],
+        Effect::Place(..) => CellSet::EMPTY,
+    }
+}
+
 /// What an effect removes, as words: "7 is not in r4c3 or r4c8" for one digit, else
 /// "r1c2 is not 4 or 9; r1c5 is not 4".
 fn removal_words(effect: &Effect) -> String {
     let Effect::Remove(r) = effect else {
         return String::new();
     };
-    let digits: Vec<usize> = (0..9).filter(|&d| !r[d].is_empty()).collect();
-    if digits.len() == 1 {
-        let d = Digit::from_index(digits[0]);
-        return format!("{d} is not in {}", cells_words(r[digits[0]], "or"));
+    if let Some(d) = eliminated_digit(effect) {
+        return format!("{d} is not in {}", cells_words(r[d.index()], "or"));
     }
     let mut cells = CellSet::EMPTY;
     for s in r {
@@ -190,11 +271,29 @@ pub(super) fn describe(st: &Candidates, a: &Application, full_house: bool) -> Hi
         (Strategy::Colouring, _) => colouring_words(st, a, &elim),
         (Strategy::XyChain, _) => chain_words(st, a, &effect, &elim),
         (Strategy::Backtracking, _) | (Strategy::TrialAndError, _) => trial_words(st, a),
-        _ => (
-            cells_words(a.cells, "and"),
-            format!("Look for a {}.", a.strategy.name()),
-            format!("{a}"),
-        ),
+        _ => [
+            single_digit::describe as Describe,
+            uniqueness::describe,
+            fish_and_wings::describe,
+            sets::describe,
+            chains::describe,
+        ]
+        .iter()
+        .find_map(|words| {
+            words(Found {
+                st,
+                a,
+                effect: &effect,
+                elim: &elim,
+            })
+        })
+        .unwrap_or_else(|| {
+            (
+                cells_words(a.cells, "and"),
+                format!("Look for a {}.", a.strategy.name()),
+                format!("{a}"),
+            )
+        }),
     };
     Hint {
         kind,
@@ -237,12 +336,7 @@ fn focus_of(st: &Candidates, a: &Application, effect: &Effect) -> CellSet {
 
 /// W-wing: two equal two-candidate cells, the strong link joining them, and the digit the
 /// cells seeing both lose.
-fn w_wing_words(
-    st: &Candidates,
-    a: &Application,
-    effect: &Effect,
-    elim: &str,
-) -> (String, String, String) {
+fn w_wing_words(st: &Candidates, a: &Application, effect: &Effect, elim: &str) -> Words {
     let ends: Vec<Cell> = a.cells.iter().collect();
     let (p, q) = (ends[0], ends[1]);
     let y = eliminated_digit(effect).expect("one digit");
@@ -285,16 +379,13 @@ fn w_wing_words(
 
 /// The one digit an effect removes, if it removes one digit only.
 fn eliminated_digit(effect: &Effect) -> Option<Digit> {
-    let Effect::Remove(r) = effect else {
-        return None;
-    };
-    let ds: Vec<usize> = (0..9).filter(|&d| !r[d].is_empty()).collect();
-    (ds.len() == 1).then(|| Digit::from_index(ds[0]))
+    let ds = removed_digits(effect);
+    ds.first().filter(|_| ds.len() == 1)
 }
 
 /// Locked candidates: pointing (a box's places on a line) or claiming (a line's places in a
 /// box), per digit removed.
-fn locked_words(st: &Candidates, a: &Application, effect: &Effect) -> (String, String, String) {
+fn locked_words(st: &Candidates, a: &Application, effect: &Effect) -> Words {
     let Effect::Remove(r) = effect else {
         unreachable!("locked candidates remove");
     };
@@ -349,16 +440,13 @@ fn locked_from(a: &Application, effect: &Effect) -> Option<House> {
 /// their rows.
 fn fish_by_rows(a: &Application, effect: &Effect) -> bool {
     let d = a.digits.first().expect("a digit");
-    let gone = match effect {
-        Effect::Remove(r) => r[d.index()],
-        Effect::Place(..) => CellSet::EMPTY,
-    };
+    let gone = removed_cells(effect, d);
     let rows = lines_of(a.cells, true);
     gone.iter().all(|c| rows >> c.row() & 1 == 0)
 }
 
 /// Fish: the base lines holding the digit's places, the cover lines they lie in.
-fn fish_words(a: &Application, effect: &Effect, elim: &str) -> (String, String, String) {
+fn fish_words(a: &Application, effect: &Effect, elim: &str) -> Words {
     let d = a.digits.first().expect("a digit");
     let n = a.strategy;
     let rows = lines_of(a.cells, true);
@@ -396,10 +484,9 @@ fn fish_words(a: &Application, effect: &Effect, elim: &str) -> (String, String, 
 }
 
 /// XY-wing and XYZ-wing: a pivot and two pincers.
-fn wing_words(st: &Candidates, a: &Application, elim: &str) -> (String, String, String) {
+fn wing_words(st: &Candidates, a: &Application, elim: &str) -> Words {
     let pivot = Cell::new(a.unit).expect("a cell");
     let pincers: Vec<Cell> = (a.cells - CellSet::single(pivot)).iter().collect();
-    let show = |c: Cell| format!("{c} ({})", and_list(st.candidates(c).iter(), "or"));
     let name = if a.strategy == Strategy::XyWing {
         "an XY-wing"
     } else {
@@ -413,9 +500,9 @@ fn wing_words(st: &Candidates, a: &Application, elim: &str) -> (String, String, 
         format!(
             "The pivot {} sees {} and {}. Whatever the pivot holds, one of {} holds {z}, so \
              a cell seeing {} cannot be {z}: {elim}.",
-            show(pivot),
-            show(pincers[0]),
-            show(pincers[1]),
+            with_candidates(st, pivot),
+            with_candidates(st, pincers[0]),
+            with_candidates(st, pincers[1]),
             if a.strategy == Strategy::XyWing {
                 "the two pincers"
             } else {
@@ -457,7 +544,7 @@ fn colour_chain(st: &Candidates, d: Digit, start: Cell) -> (CellSet, CellSet) {
 }
 
 /// Simple colouring: the chain's two colours, then the wrap or the trap.
-fn colouring_words(st: &Candidates, a: &Application, elim: &str) -> (String, String, String) {
+fn colouring_words(st: &Candidates, a: &Application, elim: &str) -> Words {
     let d = a.digits.first().expect("a digit");
     let start = a.cells.first().expect("cells");
     let (one, two) = colour_chain(st, d, start);
@@ -481,19 +568,10 @@ fn colouring_words(st: &Candidates, a: &Application, elim: &str) -> (String, Str
 }
 
 /// An XY-chain: the path of forced cells from the start to an end that holds the digit.
-fn chain_words(
-    st: &Candidates,
-    a: &Application,
-    effect: &Effect,
-    elim: &str,
-) -> (String, String, String) {
+fn chain_words(st: &Candidates, a: &Application, effect: &Effect, elim: &str) -> Words {
     let start = a.cells.first().expect("a start");
     let x = a.digits.first().expect("a digit");
-    let gone = match effect {
-        Effect::Remove(r) => r[x.index()],
-        Effect::Place(..) => CellSet::EMPTY,
-    };
-    let path = xy_path(st, start, x, gone);
+    let path = xy_path(st, start, x, removed_cells(effect, x));
     let text = match &path {
         Some(links) => {
             let mut s = format!("If {start} is not {x}, it is {}", links[0].1);
@@ -593,7 +671,7 @@ fn xy_path(st: &Candidates, start: Cell, x: Digit, gone: CellSet) -> Option<Vec<
 
 /// Backtracking and trials: the assumption, its consequences by singles, and the
 /// contradiction they reach.
-fn trial_words(st: &Candidates, a: &Application) -> (String, String, String) {
+fn trial_words(st: &Candidates, a: &Application) -> Words {
     let c = a.cells.first().expect("a cell");
     let tried = a.digits.first().expect("a digit");
     let (placed, refuted) = match a.effect {
@@ -713,4 +791,36 @@ fn contradiction(st: &Candidates) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod testing {
+    //! Helpers for the tests of the words of each family of techniques.
+    use super::{removal_words, Describe, Found, Words};
+    use crate::candidates::Candidates;
+    use crate::strategies::testing::run;
+    use crate::strategies::Application;
+
+    /// The words a family's `describe` gives `a` on `st`, which it must describe.
+    pub(super) fn words_for(describe: Describe, st: &Candidates, a: &Application) -> Words {
+        let effect = st.restrict(&a.effect);
+        let elim = removal_words(&effect);
+        let found = Found {
+            st,
+            a,
+            effect: &effect,
+            elim: &elim,
+        };
+        describe(found).expect("words")
+    }
+
+    /// The words a family's `describe` gives the first application `search` finds on `st`.
+    pub(super) fn first_words(
+        describe: Describe,
+        st: &Candidates,
+        search: impl FnOnce(&Candidates, &mut Vec<Application>) -> u64,
+    ) -> Words {
+        let (_, out) = run(search, st);
+        words_for(describe, st, out.first().expect("an application"))
+    }
 }

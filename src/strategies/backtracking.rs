@@ -12,7 +12,6 @@ use crate::cellset::CellSet;
 use crate::grid::Digit;
 use crate::propagate::{place_and_propagate, Propagation};
 
-
 /// Pushes every valid backtracking application; returns p, the number of two-candidate
 /// cells. `known` skips trials whose outcome earlier states proved, and learns the new ones.
 pub fn search(

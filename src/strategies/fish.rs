@@ -94,17 +94,6 @@ mod tests {
     use super::*;
     use crate::strategies::testing::*;
 
-    /// Leaves digit `d` in the given rows only at the given columns.
-    fn confine(st: &mut crate::candidates::Candidates, d: u8, rows: &[u8], cols: &[u8]) {
-        for &r in rows {
-            let cells: Vec<_> = (1..=9)
-                .filter(|c| !cols.contains(c))
-                .map(|c| rc(r, c))
-                .collect();
-            remove(st, d, &cells);
-        }
-    }
-
     #[test]
     fn x_wing_in_rows() {
         let mut st = empty();

@@ -20,23 +20,53 @@
 //! XY-wing belongs to no tier: it is used by the technique families of paper 004 (`metrics::technique`). XYZ-wing,
 //! W-wing, the unique rectangle (type 1, which assumes a unique solution), simple colouring and
 //! XY-chains belong to no hsolve tier either: they are here for the rating beyond the paper.
+//!
+//! Beyond them, HoDoKu's standard set up to forcing chains, for the next model of that rating:
+//! the single-digit patterns (skyscraper, two-string kite, turbot fish, empty rectangle,
+//! X-chains and X-cycles, multi-colouring), finned and sashimi fish, unique rectangles of types
+//! 2-6, the hidden rectangle and BUG+1 (which assume a unique solution), the WXYZ-wing, remote
+//! pairs, alternating inference chains and nice loops with grouped nodes, the almost locked set
+//! techniques (ALS-XZ, ALS-XY-wing, ALS chains, death blossom, Sue de Coq) and forcing chains
+//! (digit, cell and house). Every one is checked for soundness on hard states by `soundness`.
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit, House};
 use std::fmt;
 
+pub mod aic;
+pub mod als;
+pub mod als_chain;
+pub mod als_xy_wing;
+pub mod als_xz;
 pub mod backtracking;
+pub mod bug;
 pub mod colouring;
+pub mod death_blossom;
+pub mod empty_rectangle;
+pub mod finned_fish;
 pub mod fish;
+pub mod forcing_chain;
+pub mod hidden_rectangle;
 pub mod hidden_single;
 pub mod hidden_subset;
+pub(crate) mod links;
 pub mod locked_candidates;
+pub mod multi_colouring;
 pub mod naked_single;
 pub mod naked_subset;
+pub mod remote_pairs;
+pub mod skyscraper;
+#[cfg(test)]
+pub(crate) mod soundness;
+pub mod sue_de_coq;
 pub mod trial;
+pub mod turbot_fish;
+pub mod two_string_kite;
 pub mod unique_rectangle;
 pub mod w_wing;
+pub mod wxyz_wing;
+pub mod x_chain;
 pub mod xy_chain;
 pub mod xy_wing;
 pub mod xyz_wing;
@@ -87,6 +117,19 @@ impl Strategy {
 
     /// Fish by size: X-wing, swordfish, jellyfish.
     pub const FISH: [Strategy; 3] = [Strategy::XWing, Strategy::Swordfish, Strategy::Jellyfish];
+
+    /// The forcing chains: digit, cell and house.
+    pub const FORCING_CHAINS: [Strategy; 3] = [
+        Strategy::DigitForcingChain,
+        Strategy::CellForcingChain,
+        Strategy::HouseForcingChain,
+    ];
+
+    /// True for the forcing chains, whose applications carry their length in waves
+    /// (an application's `depth`).
+    pub fn is_forcing_chain(self) -> bool {
+        Strategy::FORCING_CHAINS.contains(&self)
+    }
 
     /// The strategy's tier, or `None` for XY-wing, which is in no tier.
     pub fn tier(self) -> Option<u8> {
@@ -167,7 +210,8 @@ pub struct Application {
     pub digits: DigitSet,
     /// The house the pattern lives in, for house-based strategies.
     pub house: Option<House>,
-    /// For trial and error, the nesting depth of the trial (1 = a single trial); else 0.
+    /// For trial and error, the nesting depth of the trial (1 = a single trial); for forcing
+    /// chains, the chain's length in waves of singles; else 0.
     pub depth: u8,
     /// The unit the search found it in: the house (0-26) for subsets, the digit index (0-8)
     /// for fish, the line-box intersection (0-53) for locked candidates, the cell (0-80)
@@ -248,7 +292,9 @@ impl fmt::Display for Application {
     /// For example `naked pair 27 in r1c2 r1c5 (row 1) => r1c7-2 r1c8-27`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.strategy)?;
-        if self.depth > 1 {
+        if self.strategy.is_forcing_chain() {
+            write!(f, " (length {})", self.depth)?;
+        } else if self.depth > 1 {
             write!(f, " (depth {})", self.depth)?;
         }
         if !self.digits.is_empty() {
@@ -518,6 +564,39 @@ pub fn search(
         Strategy::UniqueRectangle => unique_rectangle::search(state, out),
         Strategy::Colouring => colouring::search(state, out),
         Strategy::XyChain => xy_chain::search(state, out),
+        Strategy::Skyscraper => skyscraper::search(state, out),
+        Strategy::TwoStringKite => two_string_kite::search(state, out),
+        Strategy::TurbotFish => turbot_fish::search(state, out),
+        Strategy::EmptyRectangle => empty_rectangle::search(state, out),
+        Strategy::XChain => x_chain::search(state, out),
+        Strategy::XCycle => x_chain::search_cycles(state, out),
+        Strategy::MultiColouring => multi_colouring::search(state, out),
+        Strategy::FinnedXWing => finned_fish::search(state, 2, out),
+        Strategy::FinnedSwordfish => finned_fish::search(state, 3, out),
+        Strategy::FinnedJellyfish => finned_fish::search(state, 4, out),
+        Strategy::UniqueRectangle2 => unique_rectangle::search_type(state, 2, out),
+        Strategy::UniqueRectangle3 => unique_rectangle::search_type(state, 3, out),
+        Strategy::UniqueRectangle4 => unique_rectangle::search_type(state, 4, out),
+        Strategy::UniqueRectangle5 => unique_rectangle::search_type(state, 5, out),
+        Strategy::UniqueRectangle6 => unique_rectangle::search_type(state, 6, out),
+        Strategy::HiddenRectangle => hidden_rectangle::search(state, out),
+        Strategy::BugPlusOne => bug::search(state, out),
+        Strategy::WxyzWing => wxyz_wing::search(state, out),
+        Strategy::RemotePairs => remote_pairs::search(state, out),
+        Strategy::Aic => aic::search(state, out),
+        Strategy::NiceLoop => aic::search_loops(state, out),
+        Strategy::AlsXz => als_xz::search(state, out),
+        Strategy::AlsXyWing => als_xy_wing::search(state, out),
+        Strategy::AlsChain => als_chain::search(state, out),
+        Strategy::DeathBlossom => death_blossom::search(state, out),
+        Strategy::SueDeCoq => sue_de_coq::search(state, out),
+        Strategy::CellForcingChain => forcing_chain::search(state, forcing_chain::Start::Cell, out),
+        Strategy::HouseForcingChain => {
+            forcing_chain::search(state, forcing_chain::Start::House, out)
+        }
+        Strategy::DigitForcingChain => {
+            forcing_chain::search(state, forcing_chain::Start::Digit, out)
+        }
     }
 }
 
@@ -658,6 +737,23 @@ pub(crate) fn scan_houses(
     p
 }
 
+/// The pattern behind `a`, found again: runs `search`, which reports every pattern it finds
+/// with its application (what it returns is ignored), and keeps the first pattern whose
+/// application is `a`. The words of a hint use it to recover what a search saw from the
+/// application alone.
+pub(crate) fn find_again<T: Clone, R>(
+    a: &Application,
+    search: impl FnOnce(&mut dyn FnMut(&T, Application)) -> R,
+) -> Option<T> {
+    let mut found = None;
+    search(&mut |pattern: &T, b: Application| {
+        if found.is_none() && b == *a {
+            found = Some(pattern.clone());
+        }
+    });
+    found
+}
+
 /// Every pair of `items`, each pair once, in the order of the slice.
 #[inline]
 pub(crate) fn pairs<T: Copy>(items: &[T]) -> impl Iterator<Item = (T, T)> + '_ {
@@ -724,11 +820,14 @@ mod tests {
 
 #[cfg(test)]
 pub(crate) mod testing {
-    //! Helpers for building hand-made positions in the strategy tests, and test puzzles.
+    //! Helpers for building hand-made positions in the strategy tests, positions of HoDoKu's
+    //! regression library and candidate grids, and test puzzles.
     use super::Application;
     use crate::candidates::{Candidates, Effect};
     use crate::cellset::CellSet;
     use crate::grid::{Cell, Digit, Grid, Puzzle};
+
+    pub(crate) use super::soundness::check_one;
 
     /// A puzzle singles solve.
     pub const EASY: &str =
@@ -809,6 +908,17 @@ pub(crate) mod testing {
         }
     }
 
+    /// Leaves digit `d` in the given rows (one-based) only in the given columns.
+    pub fn confine(st: &mut Candidates, d: u8, rows: &[u8], cols: &[u8]) {
+        for &r in rows {
+            let cells: Vec<_> = (1..=9)
+                .filter(|c| !cols.contains(c))
+                .map(|c| rc(r, c))
+                .collect();
+            remove(st, d, &cells);
+        }
+    }
+
     /// The cells written as in `r1c7 r5c1`, one-based.
     pub fn cells(names: &str) -> Vec<Cell> {
         names
@@ -818,6 +928,18 @@ pub(crate) mod testing {
                 rc(r.parse().unwrap(), c.parse().unwrap())
             })
             .collect()
+    }
+
+    /// The cells written as `r1c2 r5c7 ...`, as a set.
+    pub fn set(names: &str) -> CellSet {
+        cells(names).into_iter().collect()
+    }
+
+    /// An empty board where digit `d` is possible only in the listed cells (`r1c2 r5c7 ...`).
+    pub fn only(d: u8, places: &str) -> Candidates {
+        let mut st = empty();
+        st.remove(dg(d), CellSet::ALL - set(places));
+        st
     }
 
     /// An empty board whose listed cells keep only the listed digits, written as in
@@ -847,5 +969,113 @@ pub(crate) mod testing {
             Effect::Remove(r) => r[usize::from(d) - 1],
             Effect::Place(..) => CellSet::EMPTY,
         }
+    }
+
+    /// Every cell the applications remove digit `d` from.
+    pub fn removed_all(out: &[Application], d: u8) -> CellSet {
+        out.iter().fold(CellSet::EMPTY, |s, a| s | removed(a, d))
+    }
+
+    /// The applications `search` finds on `st` about digit `d`, and every cell they remove `d`
+    /// from.
+    pub fn digit_removals(
+        search: impl FnOnce(&Candidates, &mut Vec<Application>) -> u64,
+        st: &Candidates,
+        d: u8,
+    ) -> (CellSet, Vec<Application>) {
+        let (_, out) = run(search, st);
+        let of_d: Vec<Application> = out
+            .into_iter()
+            .filter(|a| a.digits.contains(dg(d)))
+            .collect();
+        (removed_all(&of_d, d), of_d)
+    }
+
+    /// The applications of `out` whose cells are those written as `r1c2 r5c7 ...`.
+    pub fn on_cells<'a>(out: &'a [Application], names: &str) -> Vec<&'a Application> {
+        let cells = set(names);
+        out.iter().filter(|a| a.cells == cells).collect()
+    }
+
+    /// True when one of `out` makes exactly the removals `want` (per digit index) on `st`.
+    pub fn removes_exactly(st: &Candidates, out: &[Application], want: [CellSet; 9]) -> bool {
+        out.iter()
+            .any(|a| st.restrict(&a.effect) == Effect::Remove(want))
+    }
+
+    /// The candidates written as `dRC dRC ...` (digit, row, column), as HoDoKu's regression
+    /// library writes them.
+    pub fn candidates(list: &str) -> Vec<(Cell, Digit)> {
+        list.split_whitespace()
+            .map(|t| {
+                let b = t.as_bytes();
+                (rc(b[1] - b'0', b[2] - b'0'), dg(b[0] - b'0'))
+            })
+            .collect()
+    }
+
+    /// The cells of the candidates of `list` (`dRC ...`) that have digit `d`.
+    pub fn cells_of(list: &str, d: u8) -> CellSet {
+        candidates(list)
+            .into_iter()
+            .filter(|&(_, x)| x == dg(d))
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// A position of HoDoKu's regression library (`reglib-1.3.txt`, by Bernhard Hobiger):
+    /// `givens` is the grid, a '+' marking a digit placed while solving (placed here like a
+    /// given), and `deleted` lists the candidates removed from the plain pencilmarks, as
+    /// `dRC ...`.
+    pub fn library(givens: &str, deleted: &str) -> Candidates {
+        let line: String = givens.chars().filter(|&ch| ch != '+').collect();
+        let puzzle: Puzzle = line.parse().expect("81 cells");
+        let mut st = Candidates::new(&puzzle);
+        for (c, d) in candidates(deleted) {
+            st.remove(d, CellSet::single(c));
+        }
+        st
+    }
+
+    /// A whole line of HoDoKu's regression library, which reads
+    /// `:technique:digits:givens:deleted:eliminations:...`: its position (see [`library`]) and
+    /// the eliminations of the technique, per digit index.
+    pub fn library_line(line: &str) -> (Candidates, [CellSet; 9]) {
+        let fields: Vec<&str> = line.split(':').collect();
+        let mut want = [CellSet::EMPTY; 9];
+        for (c, d) in candidates(fields[5]) {
+            want[d.index()].insert(c);
+        }
+        (library(fields[3], fields[4]), want)
+    }
+
+    /// The state written as a candidate grid: 81 groups of digits in row order (any other
+    /// characters separate them); a group of one digit is a filled cell.
+    pub fn grid(text: &str) -> Candidates {
+        let groups: Vec<&str> = text
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|g| !g.is_empty())
+            .collect();
+        assert_eq!(groups.len(), 81, "81 cells");
+        let line: String = groups
+            .iter()
+            .map(|g| {
+                if g.len() == 1 {
+                    g.chars().next().unwrap()
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let mut st = Candidates::new(&line.parse().expect("a grid"));
+        for (i, g) in groups.iter().enumerate() {
+            if g.len() > 1 {
+                let c = Cell::from_index(i);
+                keep(&mut st, c, g);
+                let want: String = st.candidates(c).iter().map(|d| d.to_string()).collect();
+                assert_eq!(&want, g, "{c} keeps its candidates");
+            }
+        }
+        st
     }
 }

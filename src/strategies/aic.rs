@@ -1,0 +1,481 @@
+//! Alternating inference chains (AIC) and nice loops, with grouped nodes (no hsolve tier; for
+//! the rating beyond the paper).
+//!
+//! A **node** is a digit in one cell, or a digit in a **group**: two or three of its places
+//! inside one line-box intersection, read as "the digit is in one of these cells". Two nodes
+//! are joined by
+//!
+//! - a **strong link** when at least one of them is true: the only two candidates of a cell,
+//!   or the only places of a digit in a house, split between the two nodes;
+//! - a **weak link** when they are not both true: two candidates of one cell, or one digit in
+//!   two nodes whose cells all see each other.
+//!
+//! An AIC alternates them, strong first and last: if its first node is false the second is
+//! true, the third false, and so on to the last, which is true. So one of the two ends is
+//! true, and every candidate weakly linked to both ends is removed: a candidate of the ends'
+//! digit seeing both ends, or, when the ends are two digits of one cell, or two digits in
+//! cells that see each other, the other digits there. A chain whose ends are weakly linked
+//! closes into a **nice loop** (a continuous loop: every weak link of it acts as a strong one);
+//! a chain that comes back to its own start (if it is false then it is true) places it. Those
+//! two are reported as nice loops, the rest as AICs; chains of one digit only, or of
+//! two-candidate cells only, are X-chains and XY-chains, searched before these.
+//!
+//! Chains are searched breadth first from each start, up to [`MAX_NODES`] nodes: every step
+//! is an inference from the previous node alone, so each end reached is the end of a chain.
+//!
+//! Possible applications: the candidates and groups with a strong link (each a possible
+//! start).
+
+use super::{Application, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
+use crate::grid::{Cell, Digit};
+
+/// The longest chain searched, in nodes.
+pub const MAX_NODES: usize = 20;
+
+/// A node: a digit in one cell, or in a group of two or three cells of one line-box
+/// intersection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The digit.
+    pub digit: Digit,
+    /// The cell, or the group's cells.
+    pub cells: CellSet,
+}
+
+impl Node {
+    /// True when the node is one candidate (not a group).
+    pub fn is_candidate(self) -> bool {
+        self.cells.len() == 1
+    }
+}
+
+/// A link of a chain as it is followed: the node reached, and whether it is true there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The node.
+    pub node: Node,
+    /// True when the chain makes it true (reached by a strong link), false when it makes it
+    /// false (reached by a weak link; the start is false).
+    pub on: bool,
+}
+
+/// The nodes of a state and the strong links between them.
+struct Graph {
+    nodes: Vec<Node>,
+    /// Per candidate (cell * 9 + digit): its node, or `NONE`.
+    candidate: [u16; 729],
+    /// Per digit: its group nodes.
+    groups: [Vec<u16>; 9],
+    /// Per node: the nodes made true when it is false.
+    strong: Vec<Vec<u16>>,
+}
+
+const NONE: u16 = u16::MAX;
+
+/// The line-box intersections: for each, its three cells.
+fn segments() -> impl Iterator<Item = CellSet> {
+    (0..18usize).flat_map(|line| {
+        let lc = CellSet::house_at(line);
+        (18..27usize).filter_map(move |b| {
+            let s = lc & CellSet::house_at(b);
+            (!s.is_empty()).then_some(s)
+        })
+    })
+}
+
+impl Graph {
+    fn new(st: &Candidates) -> Graph {
+        let mut nodes = Vec::new();
+        let mut candidate = [NONE; 729];
+        for c in st.empty() {
+            for d in st.candidates(c).iter() {
+                candidate[c.index() * 9 + d.index()] = nodes.len() as u16;
+                nodes.push(Node {
+                    digit: d,
+                    cells: CellSet::single(c),
+                });
+            }
+        }
+        let mut groups: [Vec<u16>; 9] = Default::default();
+        for seg in segments() {
+            for d in Digit::all() {
+                let places = st.cells_with(d) & seg;
+                if places.len() < 2 {
+                    continue;
+                }
+                // Every subset of two or more places.
+                let cells: Vec<Cell> = places.iter().collect();
+                let n = cells.len();
+                for mask in 1u32..(1 << n) {
+                    if mask.count_ones() < 2 {
+                        continue;
+                    }
+                    let g: CellSet = (0..n)
+                        .filter(|i| mask >> i & 1 != 0)
+                        .map(|i| cells[i])
+                        .collect();
+                    groups[d.index()].push(nodes.len() as u16);
+                    nodes.push(Node { digit: d, cells: g });
+                }
+            }
+        }
+        let mut graph = Graph {
+            strong: vec![Vec::new(); nodes.len()],
+            nodes,
+            candidate,
+            groups,
+        };
+        for i in 0..graph.nodes.len() {
+            let Node { digit: d, cells } = graph.nodes[i];
+            let mut out = Vec::new();
+            if let Some(c) = (cells.len() == 1).then(|| cells.first()).flatten() {
+                let cs = st.candidates(c);
+                if cs.len() == 2 {
+                    let e = (cs - DigitSet::single(d)).first().expect("two candidates");
+                    out.push(graph.candidate[c.index() * 9 + e.index()]);
+                }
+            }
+            let first = cells.first().expect("a node has cells");
+            for &h in &HOUSES_OF_CELL[first.index()] {
+                let house = CellSet::house_at(h as usize);
+                if !cells.is_subset(house) {
+                    continue;
+                }
+                let rest = (st.cells_with(d) & house) - cells;
+                if let Some(n) = graph.node_of(d, rest) {
+                    if !out.contains(&n) {
+                        out.push(n);
+                    }
+                }
+            }
+            graph.strong[i] = out;
+        }
+        graph
+    }
+
+    /// The node of digit `d` on exactly `cells`, if there is one.
+    fn node_of(&self, d: Digit, cells: CellSet) -> Option<u16> {
+        match cells.len() {
+            0 => None,
+            1 => {
+                let c = cells.first().expect("one cell");
+                Some(self.candidate[c.index() * 9 + d.index()]).filter(|&n| n != NONE)
+            }
+            _ => self.groups[d.index()]
+                .iter()
+                .copied()
+                .find(|&g| self.nodes[g as usize].cells == cells),
+        }
+    }
+
+    /// The candidates weakly linked to `n` (false when it is true), per digit.
+    fn weak(&self, st: &Candidates, n: Node) -> [CellSet; 9] {
+        let mut out = [CellSet::EMPTY; 9];
+        out[n.digit.index()] = (st.cells_with(n.digit) & n.cells.common_peers()) - n.cells;
+        if let Some(c) = n.is_candidate().then(|| n.cells.first()).flatten() {
+            for e in (st.candidates(c) - DigitSet::single(n.digit)).iter() {
+                out[e.index()].insert(c);
+            }
+        }
+        out
+    }
+}
+
+/// Pushes every AIC that is not a loop (see the module docs): one application per pair of
+/// ends with removals; returns p.
+pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
+    chains(st, false, out, None)
+}
+
+/// Pushes every nice loop: chains whose ends are weakly linked (their removals), and chains
+/// that return to their start (a placement); returns p.
+pub fn search_loops(st: &Candidates, out: &mut Vec<Application>) -> u64 {
+    chains(st, true, out, None)
+}
+
+/// The chain of an AIC or nice loop `a` found in `st`, from its start (false) to its end
+/// (true), for the words of a hint.
+pub fn chain_of(st: &Candidates, a: &Application) -> Option<Vec<Step>> {
+    let mut found = Vec::new();
+    let mut chains_found = Vec::new();
+    chains(
+        st,
+        a.strategy == Strategy::NiceLoop,
+        &mut found,
+        Some(&mut chains_found),
+    );
+    found
+        .iter()
+        .zip(chains_found)
+        .find(|(f, _)| f.effect == a.effect && f.cells == a.cells && f.unit == a.unit)
+        .map(|(_, c)| c)
+}
+
+/// The search: AICs (`loops` false) or nice loops (true); with `witness`, also the chain of
+/// each application pushed, in the same order.
+fn chains(
+    st: &Candidates,
+    loops: bool,
+    out: &mut Vec<Application>,
+    mut witness: Option<&mut Vec<Vec<Step>>>,
+) -> u64 {
+    let g = Graph::new(st);
+    let n = g.nodes.len();
+    // Per node and truth value: the search that reached it last, and from where.
+    let mut seen = [vec![u32::MAX; n], vec![u32::MAX; n]];
+    let mut parent = [vec![NONE; n], vec![NONE; n]];
+    let mut p = 0;
+    let mut frontier: Vec<(u16, bool)> = Vec::new();
+    let mut next: Vec<(u16, bool)> = Vec::new();
+    for start in 0..n {
+        if g.strong[start].is_empty() {
+            continue;
+        }
+        p += 1;
+        let stamp = start as u32;
+        let a = g.nodes[start];
+        let weak_a = g.weak(st, a);
+        seen[0][start] = stamp;
+        frontier.clear();
+        frontier.push((start as u16, false));
+        for level in 1..MAX_NODES {
+            next.clear();
+            for &(x, on) in &frontier {
+                if on {
+                    // A true node makes the nodes weakly linked to it false.
+                    let w = g.weak(st, g.nodes[x as usize]);
+                    for (di, cells) in w.iter().enumerate() {
+                        for c in *cells {
+                            let y = g.candidate[c.index() * 9 + di];
+                            if seen[0][y as usize] != stamp {
+                                seen[0][y as usize] = stamp;
+                                parent[0][y as usize] = x;
+                                next.push((y, false));
+                            }
+                        }
+                        if cells.is_empty() {
+                            continue;
+                        }
+                        for &y in &g.groups[di] {
+                            if g.nodes[y as usize].cells.is_subset(*cells)
+                                && seen[0][y as usize] != stamp
+                            {
+                                seen[0][y as usize] = stamp;
+                                parent[0][y as usize] = x;
+                                next.push((y, false));
+                            }
+                        }
+                    }
+                } else {
+                    for &y in &g.strong[x as usize] {
+                        if seen[1][y as usize] != stamp {
+                            seen[1][y as usize] = stamp;
+                            parent[1][y as usize] = x;
+                            next.push((y, true));
+                        }
+                    }
+                }
+            }
+            // Ends: true nodes after at least two strong links (level 3 and up), each pair
+            // of ends once (the chain read backwards is the same chain).
+            if level >= 3 {
+                for &(y, on) in &next {
+                    if !on || (y as usize) < start {
+                        continue;
+                    }
+                    let b = g.nodes[y as usize];
+                    let closed = y as usize == start;
+                    let looped = closed || {
+                        let wa = weak_a[b.digit.index()];
+                        b.cells.is_subset(wa)
+                    };
+                    if looped != loops {
+                        continue;
+                    }
+                    let effect = if closed {
+                        match a.is_candidate() {
+                            true => Effect::Place(a.cells.first().expect("one cell"), a.digit),
+                            false => continue,
+                        }
+                    } else {
+                        let weak_b = g.weak(st, b);
+                        let mut r = [CellSet::EMPTY; 9];
+                        let mut any = false;
+                        for d in 0..9 {
+                            r[d] = weak_a[d] & weak_b[d];
+                            any |= !r[d].is_empty();
+                        }
+                        if !any {
+                            continue;
+                        }
+                        Effect::Remove(r)
+                    };
+                    let chain = path(&g, &parent, start, y);
+                    let cells = chain.iter().fold(CellSet::EMPTY, |s, x| s | x.node.cells);
+                    let digits = chain.iter().map(|x| x.node.digit).collect::<DigitSet>();
+                    let strategy = if loops {
+                        Strategy::NiceLoop
+                    } else {
+                        Strategy::Aic
+                    };
+                    let first = a.cells.first().expect("a node has cells");
+                    out.push(Application::new(
+                        strategy,
+                        cells,
+                        digits,
+                        first.index(),
+                        effect,
+                    ));
+                    if let Some(w) = witness.as_deref_mut() {
+                        w.push(chain);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            std::mem::swap(&mut frontier, &mut next);
+        }
+    }
+    p
+}
+
+/// The chain from `start` (false) to `end` (true), by the parents the search recorded.
+fn path(g: &Graph, parent: &[Vec<u16>; 2], start: usize, end: u16) -> Vec<Step> {
+    let mut steps = vec![Step {
+        node: g.nodes[end as usize],
+        on: true,
+    }];
+    let (mut x, mut on) = (end, true);
+    loop {
+        let p = parent[usize::from(on)][x as usize];
+        on = !on;
+        x = p;
+        steps.push(Step {
+            node: g.nodes[x as usize],
+            on,
+        });
+        if x as usize == start && !on {
+            break;
+        }
+        if steps.len() > 2 * MAX_NODES {
+            break; // never: parents lead back to the start
+        }
+    }
+    steps.reverse();
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategies::testing::*;
+
+    #[test]
+    fn an_xy_wing_is_an_aic_of_three_cells() {
+        // (3=1)r1c7 - (1=2)r1c1 - (2=3)r5c1: r5c7 loses 3.
+        let st = board("r1c7=13 r1c1=12 r5c1=23");
+        let (_, out) = run(search, &st);
+        assert_eq!(removed_all(&out, 3), CellSet::single(rc(5, 7)));
+        let a = out
+            .iter()
+            .find(|a| !removed(a, 3).is_empty())
+            .expect("found");
+        let chain = chain_of(&st, a).expect("its chain");
+        assert_eq!(chain.len(), 6);
+        assert!(!chain[0].on && chain[5].on);
+    }
+
+    #[test]
+    fn a_grouped_chain_uses_a_box_line_group() {
+        // Digit 5 in row 1: only r1c1 and the group r1c8 r1c9 (box 3). In box 3, 5 is only
+        // in r1c8, r1c9 and r3c7. Column 7: 5 only in r3c7 and r9c7. So r1c1 is 5 or
+        // (group) ... r3c7 false ... : if r1c1 is not 5 the group holds it, so r3c7 is not 5,
+        // so r9c7 is 5: one of r1c1 and r9c7 is 5; r9c1 sees both and loses 5.
+        let mut st = empty();
+        let row1: Vec<_> = (2..=7).map(|c| rc(1, c)).collect();
+        remove(&mut st, 5, &row1);
+        remove(&mut st, 5, &cells("r2c7 r2c8 r2c9 r3c8 r3c9"));
+        let col7: Vec<_> = [2u8, 4, 5, 6, 7, 8].iter().map(|&r| rc(r, 7)).collect();
+        remove(&mut st, 5, &col7);
+        let (_, out) = run(search, &st);
+        let gone = removed_all(&out, 5);
+        assert!(gone.contains(rc(9, 1)), "{gone}");
+    }
+
+    #[test]
+    fn loops_and_aics_never_share_an_application() {
+        let st = board("r1c7=13 r1c1=12 r5c1=23");
+        let (p, aics) = run(search, &st);
+        let (q, loops) = run(search_loops, &st);
+        assert_eq!(p, q);
+        assert!(aics.iter().all(|a| !loops.contains(a)));
+    }
+
+    /// The removals of every AIC and nice loop in `st`, per digit.
+    fn all_removals(st: &Candidates) -> [CellSet; 9] {
+        let mut out = Vec::new();
+        search(st, &mut out);
+        search_loops(st, &mut out);
+        let mut r = [CellSet::EMPTY; 9];
+        for a in &out {
+            if let Effect::Remove(x) = a.effect {
+                for d in 0..9 {
+                    r[d] |= x[d];
+                }
+            }
+        }
+        r
+    }
+
+    /// Asserts that the chains of a HoDoKu library state remove every listed candidate.
+    fn removes_all(givens: &str, deleted: &str, expected: &str) {
+        let st = library(givens, deleted);
+        let r = all_removals(&st);
+        for (c, d) in candidates(expected) {
+            assert!(r[d.index()].contains(c), "{c} should lose {d}");
+        }
+    }
+
+    #[test]
+    fn published_aics_remove_what_hodoku_lists() {
+        // HoDoKu's regression library (reglib-1.3.txt), technique 0708 (AIC), types 1 and 2.
+        let line = "+2......69+98..2.13+7+71.....+24..+9....+5..4...9.7.+5671+329+4+8+6.1....8+33......\
+                    +9+6+4+9867+32+15";
+        removes_all(line, "", "513 523 533 572 582");
+        removes_all(line, "", "645 646 657");
+        removes_all(line, "", "313 414");
+        let line = "...6..5.447.5.91....+5.+4...+97+18+2+63+94+5+3..+9+75+8..+59+2+4186..+6317+5+429+8.5......\
+                    62....+6.+5.";
+        removes_all(line, "", "328 329");
+        removes_all(line, "", "186 216");
+    }
+
+    #[test]
+    fn published_grouped_and_continuous_loops_remove_what_hodoku_lists() {
+        // reglib-1.3.txt, 0706 (continuous nice loop) and 0709 type 1 (grouped, no ALS).
+        removes_all(
+            "6+4.15.7.8.7.....4+1..14....97+1+36+25+9+8+4+59+4+3812+7+6+28+6...+3+1+5.+6.....934...9.1\
+             +6+2.....6.+57",
+            "",
+            "395 873 874 876",
+        );
+        removes_all(
+            ".+5243+19+6..3+67...1519.....2.2.......694.......+5+6....74+93.9......6.+5.1.....8.5..69.",
+            "825 826 833 837 839 254 255 256 779 789 495 496 499 799",
+            "143 153 275 276 286 364 399 864",
+        );
+    }
+
+    #[test]
+    fn chains_are_sound_on_hard_states() {
+        let Some(found) =
+            crate::strategies::soundness::check(&[Strategy::Aic, Strategy::NiceLoop], 20, 2)
+        else {
+            return;
+        };
+        assert!(found[0] > 0, "{found:?}");
+    }
+}

@@ -1,0 +1,212 @@
+//! ALS-XZ (no hsolve tier; for the rating beyond the paper): two disjoint almost locked sets
+//! A and B (see [`super::als`]) with a restricted common digit x, one that both hold and
+//! where every x of A sees every x of B. At most one of them holds x, so the other is locked
+//! on its remaining digits. For any other digit z both hold, one of the two sets holds z,
+//! and every cell seeing each z of both loses z.
+//!
+//! Doubly linked, when A and B share two restricted commons x and y: the two sets' cells
+//! need all their digits but one each, and x and y can each be placed once in them at most,
+//! so each set holds every digit other than x and y, and x and y each go in one of them.
+//! Then each set's other digits leave every cell seeing all their places in it, and x and y
+//! leave every cell seeing all their places in both (as in HoDoKu's doubly linked ALS-XZ).
+//!
+//! Possible applications: the pairs of disjoint almost locked sets linked by a restricted
+//! common digit (one per pair, singly or doubly linked).
+
+use super::als::{self, Als};
+use super::{find_again, Application, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::{CellSet, DigitSet};
+
+/// One ALS-XZ: the two sets and their restricted common digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pattern {
+    /// The first set.
+    pub a: Als,
+    /// The second set.
+    pub b: Als,
+    /// Their restricted common digits (one, or two when doubly linked).
+    pub rc: DigitSet,
+}
+
+/// Pushes every valid ALS-XZ (one per linked pair, with all its removals); returns p, the
+/// number of linked pairs.
+pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
+    visit(st, |_, a| out.push(a))
+}
+
+/// The pattern of `app`, an ALS-XZ found on `st`.
+pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
+    find_again(app, |f| visit(st, f))
+}
+
+/// The removals of sets `a` and `b` linked by the restricted commons `rc`.
+fn removals(st: &Candidates, a: &Als, b: &Als, rc: DigitSet) -> [CellSet; 9] {
+    let mut r = [CellSet::EMPTY; 9];
+    if rc.len() == 1 {
+        // Singly linked: each other common digit is in one of the sets.
+        for z in ((a.digits & b.digits) - rc).iter() {
+            r[z.index()] = st.cells_with(z) & a.seeing(z) & b.seeing(z);
+        }
+    } else {
+        // Doubly linked: the restricted commons are in one of the sets, every other digit is
+        // in its own set.
+        for x in rc.iter() {
+            r[x.index()] = st.cells_with(x) & a.seeing(x) & b.seeing(x);
+        }
+        for s in [a, b] {
+            for d in (s.digits - rc).iter() {
+                r[d.index()] |= st.cells_with(d) & s.seeing(d);
+            }
+        }
+    }
+    r
+}
+
+/// Calls `f` with every valid ALS-XZ and its application; returns p.
+fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
+    let sets = als::find(st);
+    let links = als::links(st, &sets);
+    for l in &links {
+        let (a, b) = (&sets[l.a as usize], &sets[l.b as usize]);
+        let r = removals(st, a, b, l.rc);
+        if r.iter().all(|s| s.is_empty()) {
+            continue;
+        }
+        let app = Application::new(
+            Strategy::AlsXz,
+            a.cells | b.cells,
+            a.digits | b.digits,
+            usize::from(a.house),
+            Effect::Remove(r),
+        );
+        f(
+            &Pattern {
+                a: *a,
+                b: *b,
+                rc: l.rc,
+            },
+            app,
+        );
+    }
+    links.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategies::testing::*;
+
+    #[test]
+    fn finds_a_singly_linked_pair() {
+        // A = r1c1 (1 or 2); B = r1c5 and r2c5 (1, 3 and 2, 3). x = 1 links them along row 1
+        // (B's only 1 is r1c5); B's 2 (r2c5) does not see A's, so z = 2 is in A or in B,
+        // and the cells seeing r1c1 and r2c5 lose 2.
+        let st = board("r1c1=12 r1c5=13 r2c5=23");
+        let (p, out) = run(search, &st);
+        let mine = on_cells(&out, "r1c1 r1c5 r2c5");
+        // The same cells also split as A' = r1c1, r1c5 (1, 2, 3) and B' = r2c5, linked by 3,
+        // with the same removals.
+        assert_eq!(mine.len(), 2);
+        let want = set("r1c4 r1c6 r2c1 r2c2 r2c3");
+        for a in &mine {
+            assert_eq!(removed(a, 2), want);
+            assert!(removed(a, 1).is_empty() && removed(a, 3).is_empty());
+        }
+        assert!(p >= 2);
+        assert!(out.iter().all(|a| st.changes(&a.effect)));
+    }
+
+    #[test]
+    fn counts_linked_pairs() {
+        // Only two bivalue cells in the grid's cells with few digits: r1c1 = 12, r1c9 = 13
+        // (linked by 1 in row 1). Every other ALS is eight cells of a house; count them all
+        // by brute force instead.
+        let st = board("r1c1=12 r1c9=13");
+        let sets = als::find(&st);
+        let mut linked = 0;
+        for i in 0..sets.len() {
+            for j in i + 1..sets.len() {
+                if !sets[i].restricted_commons(&sets[j]).is_empty() {
+                    linked += 1;
+                }
+            }
+        }
+        let (p, _) = run(search, &st);
+        assert_eq!(p, linked);
+    }
+
+    #[test]
+    fn none_without_a_restricted_common() {
+        // r1c1 = 12 and r5c5 = 12 share digits but do not see each other.
+        let st = board("r1c1=12 r5c5=12");
+        let (_, out) = run(search, &st);
+        assert!(on_cells(&out, "r1c1 r5c5").is_empty());
+    }
+
+    #[test]
+    fn doubly_linked_locks_both_sets() {
+        // A = r1c1, r1c2 (1, 2, 3); B = r1c8, r1c9 (1, 2, 4), both in row 1, 1 and 2 in every
+        // cell: both restricted commons. Then 3 is in A and 4 in B, and 1 and 2 are in the
+        // four cells: the rest of row 1 loses 1, 2, 3 and 4; box 1 loses 3, box 3 loses 4.
+        let st = board("r1c1=123 r1c2=123 r1c8=124 r1c9=124");
+        let (_, out) = run(search, &st);
+        let a = *on_cells(&out, "r1c1 r1c2 r1c8 r1c9")
+            .first()
+            .expect("a doubly linked pair");
+        let rest = cells("r1c3 r1c4 r1c5 r1c6 r1c7");
+        for d in [1, 2] {
+            assert_eq!(removed(a, d), rest.iter().copied().collect());
+        }
+        let box1 = cells("r1c3 r2c1 r2c2 r2c3 r3c1 r3c2 r3c3");
+        let box3 = cells("r1c7 r2c7 r2c8 r2c9 r3c7 r3c8 r3c9");
+        let mut three: Vec<_> = rest.clone();
+        three.extend(&box1);
+        let mut four: Vec<_> = rest.clone();
+        four.extend(&box3);
+        assert_eq!(removed(a, 3), three.into_iter().collect());
+        assert_eq!(removed(a, 4), four.into_iter().collect());
+    }
+
+    /// HoDoKu's ALS-XZ example (hodoku.sourceforge.net, "Solving Technique Example" for
+    /// ALS-XZ, file axz02): A in box 4 (r4c3, r5c3, r6c2, r6c3: 3, 4, 5, 6 and 8), B in box 7
+    /// from r7c2; the published removals are 8 from r7c3, r8c3 and r9c3.
+    const AXZ02: &str = ":9001:8:.+934.7.6.4....59...276...+41........591.+5...8.2..78....6..25.4...4..........1....3:325 145 245 747 748 255 581 587 591 597:873 883 893:";
+
+    /// HoDoKu's doubly linked ALS-XZ example (file daxz01): A = r2c2, r2c3, r2c9 (2, 4, 7,
+    /// 9), B = r4c2, r4c3 (1, 2, 4), linked by 2 and 4.
+    const DAXZ01: &str = ":9001:12479:.......+3.6..5..18..83.1..+2....9573...6.....92...........+6...254.487...1+3..23.....:111 615 616 636 453 457 261 262 164 464 664 465 467 667 668 669 171 971 172 972 985 986 791 792 895 995 196 896 996:141 149 151 153 161 162 163 212 413 463 725 925 926:";
+
+    /// Asserts that one application of `search` on the state of `line` makes exactly the
+    /// removals HoDoKu lists.
+    fn assert_published(line: &str) {
+        let (st, want) = library_line(line);
+        let (_, out) = run(search, &st);
+        assert!(
+            removes_exactly(&st, &out, want),
+            "no application removes {want:?}"
+        );
+    }
+
+    #[test]
+    fn hodoku_singly_linked_example() {
+        assert_published(AXZ02);
+    }
+
+    #[test]
+    fn hodoku_doubly_linked_example() {
+        assert_published(DAXZ01);
+    }
+
+    #[test]
+    fn fast_on_hard_states() {
+        crate::strategies::als::tests::timing("ALS-XZ", search);
+    }
+
+    #[test]
+    fn sound_on_hard_states() {
+        if let Some(found) = check_one(Strategy::AlsXz, 40, 3) {
+            assert!(found > 0);
+        }
+    }
+}

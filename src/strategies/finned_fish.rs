@@ -1,0 +1,345 @@
+//! Finned fish (no hsolve tier; for the rating beyond the paper): the finned X-wing, swordfish
+//! and jellyfish, sashimi ones included. For one digit, k base rows hold it only in k cover
+//! columns, except for a few extra places, the fins, which all lie in one box. If no fin holds
+//! the digit, the base rows form a plain fish and the cover columns lose it outside the base
+//! rows; if a fin holds it, the rest of the fin's box loses it. Either way the cells of the
+//! cover columns inside the fin's box, outside the base rows, lose the digit. The fish is
+//! sashimi when a base row keeps a single place in the cover columns. The same holds with rows
+//! and columns swapped. A fish without fins is a plain fish (`fish`), not reported here.
+//!
+//! Possible applications: for each digit and direction, C(m, k), where m counts the lines that
+//! hold the digit in 2 to k + 3 places (at most k in the cover lines and 3 fins in a box): the
+//! sets of k base lines a player checks.
+
+use super::{choose, find_again, sized, Application, Strategy};
+use crate::candidates::{Candidates, Effect};
+use crate::cellset::CellSet;
+use crate::grid::Digit;
+
+/// Finned X-wing, swordfish and jellyfish, by size.
+const FINNED: [Strategy; 3] = [
+    Strategy::FinnedXWing,
+    Strategy::FinnedSwordfish,
+    Strategy::FinnedJellyfish,
+];
+
+/// One finned fish: its digit, lines, fins and removals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FinnedFish {
+    /// The fish's size k (2-4).
+    pub size: u32,
+    /// The digit.
+    pub digit: Digit,
+    /// True when the base lines are rows (and the cover lines columns).
+    pub by_rows: bool,
+    /// The base lines, bit i = row (or column) i.
+    pub base: u16,
+    /// The cover lines, bit i = column (or row) i.
+    pub cover: u16,
+    /// The base lines' places for the digit, fins included.
+    pub cells: CellSet,
+    /// The fins: the places outside the cover lines, all in one box.
+    pub fins: CellSet,
+    /// The cells that lose the digit.
+    pub targets: CellSet,
+    /// True when some base line has a single place in the cover lines.
+    pub sashimi: bool,
+}
+
+impl FinnedFish {
+    /// The application this fish makes.
+    pub fn application(&self) -> Application {
+        Application::of_digit(
+            sized(FINNED, self.size),
+            self.digit,
+            self.cells,
+            Effect::remove_digit(self.digit, self.targets),
+        )
+    }
+}
+
+/// Pushes every valid finned fish of size `k` (2-4); returns p.
+pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
+    scan(st, k, |f| out.push(f.application()))
+}
+
+/// The finned fish behind an application of [`search`] on `st`, for its words.
+pub(crate) fn pattern(st: &Candidates, a: &Application) -> Option<FinnedFish> {
+    let k = FINNED.iter().position(|&s| s == a.strategy)? as u32 + 2;
+    find_again(a, |f| scan(st, k, |fish| f(fish, fish.application())))
+}
+
+/// The rows (bit i = row i) of a mask, as cells.
+fn rows_of(mask: u16) -> CellSet {
+    (0..9)
+        .filter(|i| mask >> i & 1 != 0)
+        .fold(CellSet::EMPTY, |s, i| s | CellSet::house_at(i))
+}
+
+/// The columns (bit i = column i) of a mask, as cells.
+fn cols_of(mask: u16) -> CellSet {
+    (0..9)
+        .filter(|i| mask >> i & 1 != 0)
+        .fold(CellSet::EMPTY, |s, i| s | CellSet::house_at(9 + i))
+}
+
+/// Calls `f` with every `k`-subset of `items` (k <= 4), in lexicographic order.
+fn for_each_k_subset(items: &[usize], k: usize, mut f: impl FnMut(&[usize])) {
+    let n = items.len();
+    if k == 0 || k > n {
+        return;
+    }
+    let mut idx = [0usize; 4];
+    for (i, x) in idx.iter_mut().enumerate().take(k) {
+        *x = i;
+    }
+    let mut chosen = [0usize; 4];
+    loop {
+        for i in 0..k {
+            chosen[i] = items[idx[i]];
+        }
+        f(&chosen[..k]);
+        // Advance the rightmost index that can move.
+        let mut i = k;
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            if idx[i] < n - k + i {
+                idx[i] += 1;
+                for j in i + 1..k {
+                    idx[j] = idx[j - 1] + 1;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Calls `f` with every finned fish of size `k`; returns p.
+///
+/// The search runs in the frame of rows: for the column direction the digit's places are
+/// transposed first, and each fish found is transposed back. For each set of k base rows and
+/// each box the fins may lie in (a box of a base row's band), the places outside the box fix
+/// the cover columns; the missing ones are chosen among the box's columns, and what the box
+/// then keeps outside the cover columns are the fins.
+fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
+    let mut p = 0;
+    for d in Digit::all() {
+        let places = st.cells_with(d);
+        if places.is_empty() {
+            continue;
+        }
+        for by_rows in [true, false] {
+            let pl = if by_rows { places } else { places.transpose() };
+            let bits = pl.bits();
+            let lines: [u16; 9] = std::array::from_fn(|r| (bits >> (9 * r)) as u16 & 0x1FF);
+            let mut eligible = [0usize; 9];
+            let mut n = 0;
+            for (r, m) in lines.iter().enumerate() {
+                if (2..=k + 3).contains(&m.count_ones()) {
+                    eligible[n] = r;
+                    n += 1;
+                }
+            }
+            p += choose(n as u32, k);
+            for_each_k_subset(&eligible[..n], k as usize, |base_rows| {
+                let base = base_rows.iter().fold(0u16, |m, &r| m | 1 << r);
+                for band in 0..3 {
+                    let band_rows = 0b111u16 << (3 * band);
+                    if base & band_rows == 0 {
+                        continue;
+                    }
+                    for stack in 0..3 {
+                        let stack_cols = 0b111u16 << (3 * stack);
+                        fish_in_box(
+                            &lines, pl, base_rows, base, band_rows, stack_cols, k, d, by_rows,
+                            &mut f,
+                        );
+                    }
+                }
+            });
+        }
+    }
+    p
+}
+
+/// The finned fish of the base rows `base_rows` (mask `base`) whose fins lie in the box of
+/// `band_rows` and `stack_cols`, in the rows' frame (`lines`, `pl`: the digit's places).
+#[allow(clippy::too_many_arguments)]
+fn fish_in_box(
+    lines: &[u16; 9],
+    pl: CellSet,
+    base_rows: &[usize],
+    base: u16,
+    band_rows: u16,
+    stack_cols: u16,
+    k: u32,
+    d: Digit,
+    by_rows: bool,
+    f: &mut impl FnMut(&FinnedFish),
+) {
+    // Columns of the places outside the box, and of those inside it.
+    let (mut outside, mut inside) = (0u16, 0u16);
+    for &r in base_rows {
+        if band_rows >> r & 1 != 0 {
+            outside |= lines[r] & !stack_cols;
+            inside |= lines[r] & stack_cols;
+        } else {
+            outside |= lines[r];
+        }
+    }
+    if inside == 0 || outside.count_ones() > k {
+        return;
+    }
+    let extra = k - outside.count_ones();
+    let choices = inside & !outside;
+    let mut seen = [CellSet::EMPTY; 4];
+    let mut n_seen = 0;
+    // Every subset of the box's free columns with `extra` columns completes the cover.
+    let mut t = choices;
+    loop {
+        if t.count_ones() == extra {
+            let cover = outside | t;
+            let fin_cols = inside & !cover;
+            let mut covered = 0u16;
+            let mut each_line = true;
+            let mut sashimi = false;
+            for &r in base_rows {
+                let c = lines[r] & cover;
+                each_line &= c != 0;
+                sashimi |= c.count_ones() == 1;
+                covered |= c;
+            }
+            let target_cols = cover & stack_cols;
+            if fin_cols != 0 && each_line && covered == cover && target_cols != 0 {
+                let targets = pl & rows_of(band_rows & !base) & cols_of(target_cols);
+                if !targets.is_empty() && !seen[..n_seen].contains(&targets) {
+                    if n_seen < seen.len() {
+                        seen[n_seen] = targets;
+                        n_seen += 1;
+                    }
+                    let cells = pl & rows_of(base);
+                    let fins = cells & rows_of(band_rows) & cols_of(fin_cols);
+                    let back = |s: CellSet| if by_rows { s } else { s.transpose() };
+                    f(&FinnedFish {
+                        size: k,
+                        digit: d,
+                        by_rows,
+                        base,
+                        cover,
+                        cells: back(cells),
+                        fins: back(fins),
+                        targets: back(targets),
+                        sashimi,
+                    });
+                }
+            }
+        }
+        if t == 0 {
+            break;
+        }
+        t = (t - 1) & choices;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategies::testing::*;
+
+    /// What the finned X-wing search finds on an empty board where 5 stays in row 2 only in
+    /// columns 3 and 8, and in row 7 only in the columns `row7`: the board, p and the
+    /// applications.
+    fn rows_2_and_7(row7: &[u8]) -> (Candidates, u64, Vec<Application>) {
+        let mut st = empty();
+        confine(&mut st, 5, &[2], &[3, 8]);
+        confine(&mut st, 5, &[7], row7);
+        let (p, out) = run(|st, out| search(st, 2, out), &st);
+        (st, p, out)
+    }
+
+    #[test]
+    fn finds_a_finned_x_wing() {
+        // Row 2: 5 in c3 and c8; row 7: c3, c8 and the fin r7c9 (box 9).
+        let (st, p, out) = rows_2_and_7(&[3, 8, 9]);
+        // Only rows 2 and 7 have 2 to 5 places; every column has 7 or more.
+        assert_eq!(p, 1);
+        assert_eq!(out.len(), 1);
+        assert_eq!(removed(&out[0], 5), set("r8c8 r9c8"));
+        assert_eq!(out[0].cells, set("r2c3 r2c8 r7c3 r7c8 r7c9"));
+        let fish = pattern(&st, &out[0]).expect("the pattern");
+        assert_eq!(fish.fins, CellSet::single(rc(7, 9)));
+        assert!(!fish.sashimi);
+    }
+
+    #[test]
+    fn finds_a_sashimi_x_wing() {
+        // Row 7 lost r7c3: it keeps one place (r7c8) in the cover columns 3 and 8.
+        let (st, p, out) = rows_2_and_7(&[8, 9]);
+        assert_eq!(p, 1);
+        assert_eq!(out.len(), 1);
+        assert_eq!(removed(&out[0], 5), set("r8c8 r9c8"));
+        assert!(pattern(&st, &out[0]).expect("the pattern").sashimi);
+    }
+
+    #[test]
+    fn no_fish_when_the_fin_is_far_or_split() {
+        // A fin in box 8 meets no cover column; fins in boxes 8 and 9 are not in one box.
+        for fins in [&[3u8, 5, 8][..], &[3, 5, 8, 9]] {
+            let (_, p, out) = rows_2_and_7(fins);
+            assert_eq!(p, 1);
+            assert!(out.is_empty(), "{out:?}");
+        }
+    }
+
+    #[test]
+    fn a_plain_x_wing_is_not_finned() {
+        let (_, _, out) = rows_2_and_7(&[3, 8]);
+        assert!(out.is_empty());
+    }
+
+    /// HoDoKu's regression library (reglib-1.3.txt, sections 0310-0322: finned and sashimi
+    /// X-wing, swordfish and jellyfish): each position has a fish of the size whose
+    /// eliminations are the published ones.
+    #[test]
+    fn hodoku_library_examples() {
+        let cases = [
+            (2, ":0310:3:1.........5.....61..8+1..2...7...9.......1.3..4...5...6.+6.+398+14+2+9+42+5+71+6..+8+136+4279+5:962:315 335::"),
+            (2, ":0310:9:.8+3.49+26..7...+2...2....+35.......6....57.3+1+6.26..27+5...+7+6+5+328+14939.1.4.....1..+7...::948 958::"),
+            (2, ":0310:2:.74....1+2.....+14+67....+47.85+4...3587+6..79.62+5+4.6547.+1+3+914+68+5+9+7+2+39.8+7+6.+5+4+1+75...+469+8:311 811 314 322 825 933 242:223::"),
+            (3, ":0311:5:.+6.4+1+7.+83+3+1+4+98..+7.8+7..+6+39147+43.29..+8..+8+3+4+6.2+7..6.+7.34+96..+75+4+8+314+3+1.+9.7..58+7631+4+9+2::557::"),
+            (3, ":0311:4:3+2.+1.+7+6+9+8..862.+713..+6+3+9+8+245+6+8.....7.5.783..+2.2.1.7..8..6..+89.+3....71.86.+8...+639+5.:422 443 546 147 447 456 459 566 467 469 471 482 283 483 583 492 299 499:466::"),
+            (4, ":0312:8:+64+12+5.7.3+3826+7..+1+5....+31+6...9+3+1.+6..+74+1+6.27+3.......3.61.+2.+7+65+13.+765+31....+13...+2+576:934 938 939 979 986 993:879::"),
+            (4, ":0312:7:..2.18.+6..+6..+9+4+8+1.+8+14..+597.658+1....+9+1...+59.+8...+9+8...51.354..1.82.+1+583..64+8+69.+1...:752 754 259 762 299:787::"),
+            (2, ":0320:8:4..5.769....+3....2.68+1...3.65.2.4..9...+73.4.....9.......+68........+6.3..73894+7....::859 869::"),
+            (2, ":0320:3:......3+8+99.4..2+561....9.72+4+4619+2+78+53+8+5+93+64+17+2..2...+4+9+6.97.1..4+85....8+9.+7.....+9..+5::371::"),
+            (3, ":0321:6:.+489+127+3.2..6..14.....4....9.42..87....+49.+3...32..15+94....2.+4..+471..9..3.+251.49..:331 373 678 679 699:638::"),
+            (4, ":0322:8:..+34+16+2..2+6...+3+1.41.+4....36.463+7+15.+2.+2184......7+62.+41...5.3..41..+2+1.+4...+4+1.5+6732.:536 936 976:871 872 881 882::"),
+        ];
+        for (k, line) in cases {
+            let (st, want) = library_line(line);
+            let (_, out) = run(|st, out| search(st, k, out), &st);
+            assert!(removes_exactly(&st, &out, want), "{line}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn sound_on_hard_states() {
+        use crate::strategies::soundness::check;
+        let Some(counts) = check(
+            &[
+                Strategy::FinnedXWing,
+                Strategy::FinnedSwordfish,
+                Strategy::FinnedJellyfish,
+            ],
+            40,
+            3,
+        ) else {
+            return;
+        };
+        eprintln!("finned fish applications: {counts:?}");
+        assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+    }
+}
