@@ -39,10 +39,11 @@ pub enum Start {
     Digit,
 }
 
-/// One branch followed: per candidate (cell * 9 + digit), the wave at which it became true
-/// (placed) or false (removed), 0 when it did neither; and the wave at which the branch broke.
+/// One branch followed: the candidates of the start it made false (removed, or their cell
+/// given another digit), per digit; per candidate (cell * 9 + digit), the wave at which it
+/// became false, 0 when it did not; and the wave at which the branch broke.
 struct Branch {
-    on_at: [u8; 729],
+    off: [CellSet; 9],
     off_at: [u8; 729],
     broke_at: Option<u8>,
 }
@@ -117,20 +118,11 @@ fn singles(s: &Candidates) -> Option<[CellSet; 9]> {
 fn follow(base: &Candidates, mut s: Candidates, b: &mut Branch) {
     let mark = |s: &Candidates, b: &mut Branch, wave: u8| {
         for d in Digit::all() {
-            let now_on = s.placed(d) - base.placed(d);
-            let now_off = base.cells_with(d) - s.cells_with(d) - now_on;
-            for c in now_on {
-                let i = c.index() * 9 + d.index();
-                if b.on_at[i] == 0 {
-                    b.on_at[i] = wave;
-                }
+            let now_off = base.cells_with(d) - s.cells_with(d) - (s.placed(d) - base.placed(d));
+            for c in now_off - b.off[d.index()] {
+                b.off_at[c.index() * 9 + d.index()] = wave;
             }
-            for c in now_off {
-                let i = c.index() * 9 + d.index();
-                if b.off_at[i] == 0 {
-                    b.off_at[i] = wave;
-                }
-            }
+            b.off[d.index()] = now_off;
         }
     };
     // The assumption counts as wave 1 of the chain.
@@ -169,7 +161,7 @@ fn follow(base: &Candidates, mut s: Candidates, b: &mut Branch) {
 /// The branch of `st` with `d` in `c` (`on`) or `d` removed from `c`.
 fn branch(st: &Candidates, c: Cell, d: Digit, on: bool) -> Branch {
     let mut b = Branch {
-        on_at: [0; 729],
+        off: [CellSet::EMPTY; 9],
         off_at: [0; 729],
         broke_at: None,
     };
@@ -195,23 +187,17 @@ fn common(st: &Candidates, branches: &[&Branch]) -> Option<(Effect, u8)> {
         .filter_map(|b| b.broke_at)
         .max()
         .unwrap_or(0);
+    // False in every live branch: removed, or the cell holds another digit in every one (a
+    // digit placed in a cell in every branch makes its other candidates false in each).
     let mut r = [CellSet::EMPTY; 9];
     let mut length = 0u8;
-    for c in st.empty() {
-        for d in st.candidates(c).iter() {
-            let i = c.index() * 9 + d.index();
-            // Removed in every live branch, or the cell holds another digit in every one.
-            let off = alive.iter().map(|b| b.off_at[i]).min().unwrap_or(0) > 0;
-            let on = alive.iter().map(|b| b.on_at[i]).min().unwrap_or(0) > 0;
-            if off {
-                r[d.index()].insert(c);
-                length = length.max(alive.iter().map(|b| b.off_at[i]).max().unwrap_or(0));
-            } else if on {
-                for e in (st.candidates(c) - DigitSet::single(d)).iter() {
-                    r[e.index()].insert(c);
-                }
-                length = length.max(alive.iter().map(|b| b.on_at[i]).max().unwrap_or(0));
-            }
+    for (d, gone) in r.iter_mut().enumerate() {
+        *gone = alive
+            .iter()
+            .fold(st.cells_with(Digit::from_index(d)), |acc, b| acc & b.off[d]);
+        for c in *gone {
+            let i = c.index() * 9 + d;
+            length = length.max(alive.iter().map(|b| b.off_at[i]).max().unwrap_or(0));
         }
     }
     let effect = Effect::Remove(r);
