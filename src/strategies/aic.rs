@@ -74,17 +74,6 @@ struct Graph {
 
 const NONE: u16 = u16::MAX;
 
-/// The line-box intersections: for each, its three cells.
-fn segments() -> impl Iterator<Item = CellSet> {
-    (0..18usize).flat_map(|line| {
-        let lc = CellSet::house_at(line);
-        (18..27usize).filter_map(move |b| {
-            let s = lc & CellSet::house_at(b);
-            (!s.is_empty()).then_some(s)
-        })
-    })
-}
-
 impl Graph {
     fn new(st: &Candidates) -> Graph {
         let mut nodes = Vec::new();
@@ -99,7 +88,7 @@ impl Graph {
             }
         }
         let mut groups: [Vec<u16>; 9] = Default::default();
-        for seg in segments() {
+        for seg in (0..54).map(super::locked_candidates::shared) {
             for d in Digit::all() {
                 let places = st.cells_with(d) & seg;
                 if places.len() < 2 {

@@ -95,13 +95,7 @@ fn singles(s: &Candidates) -> Option<[CellSet; 9]> {
         out[d.index()].insert(c);
     }
     for d in Digit::all() {
-        let places = s.cells_with(d);
-        for h in 0..27 {
-            let x = places & CellSet::house_at(h);
-            if x.len() == 1 {
-                out[d.index()] |= x;
-            }
-        }
+        out[d.index()] |= crate::candidates::alone_in_a_house(s.cells_with(d));
     }
     let mut seen = CellSet::EMPTY;
     for set in &out {

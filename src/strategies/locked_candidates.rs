@@ -86,6 +86,11 @@ pub(crate) const REACH: [CellSet; 54] = {
     t
 };
 
+/// The shared cells of intersection `i` (0-53, see [`REACH`]): a line's three cells in a box.
+pub(crate) fn shared(i: usize) -> CellSet {
+    CellSet::from_bits(MASKS[i].0)
+}
+
 /// Pushes the valid intersections of the mask `units` (bit i = intersection i, see
 /// [`REACH`]); returns p over all intersections.
 pub(crate) fn search_in(st: &Candidates, units: u64, out: &mut Vec<Application>) -> u64 {
