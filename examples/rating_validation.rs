@@ -34,6 +34,8 @@ struct Measures {
     box_class: f64,
     grade: f64,
     clues: f64,
+    /// The hardest step of the `difficulty` rating.
+    step: pseudoku::strategies::Strategy,
 }
 
 const NAMES: [&str; 9] = [
@@ -64,6 +66,7 @@ impl Measures {
             box_class: metrics::box_class(n) as f64,
             grade: metrics::technique(p).rank() as f64,
             clues: -(p.clues() as f64),
+            step: d.hardest_step,
         }
     }
 
@@ -179,6 +182,74 @@ fn read(rel: &str) -> Vec<(Puzzle, Vec<String>)> {
         .collect();
     assert_eq!(rows.len(), puzzles.len(), "{rel}");
     puzzles.into_iter().zip(rows).collect()
+}
+
+/// The table of hardest steps against SER (Berthier's sample) and SE (the SE sample): per
+/// technique of the `difficulty` ladder some puzzle needs as its hardest step, the puzzles and
+/// the quartiles of the external rating.
+fn hardest_steps(
+    out: &mut String,
+    cb: &[Measures],
+    ser: &[f64],
+    se: &[Measures],
+    se_scale: &[f64],
+) {
+    let quartiles = |mut v: Vec<f64>| -> String {
+        if v.is_empty() {
+            return "-".to_string();
+        }
+        v.sort_by(f64::total_cmp);
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        format!(
+            "{:.1} / {:.1} / {:.1} / {:.1} / {:.1}",
+            at(0.0),
+            at(0.25),
+            at(0.5),
+            at(0.75),
+            at(1.0)
+        )
+    };
+    writeln!(out, "## Hardest step against SER and SE\n").unwrap();
+    writeln!(
+        out,
+        "The `difficulty` rating's hardest step (the median of its runs' hardest) against the \
+         external rating of the same puzzles: per technique, the puzzles and the rating's \
+         minimum / lower quartile / median / upper quartile / maximum.\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "| hardest step | Berthier puzzles | SER | SE sample puzzles | SE |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---:|---|---:|---|").unwrap();
+    for s in difficulty::LADDER_ORDER {
+        let a: Vec<f64> = cb
+            .iter()
+            .zip(ser)
+            .filter(|(m, _)| m.step == s)
+            .map(|(_, &x)| x)
+            .collect();
+        let b: Vec<f64> = se
+            .iter()
+            .zip(se_scale)
+            .filter(|(m, _)| m.step == s)
+            .map(|(_, &x)| x)
+            .collect();
+        if a.is_empty() && b.is_empty() {
+            continue;
+        }
+        writeln!(
+            out,
+            "| {s} | {} | {} | {} | {} |",
+            a.len(),
+            quartiles(a),
+            b.len(),
+            quartiles(b)
+        )
+        .unwrap();
+    }
+    writeln!(out).unwrap();
 }
 
 fn main() {
@@ -303,6 +374,7 @@ fn main() {
             values: bucket,
         }],
     ));
+    hardest_steps(&mut body, &cb_m, &ser, &se_m, &se_scale);
     writeln!(body, "## Ratings by external level\n").unwrap();
     writeln!(body, "Berthier's sample, by W:\n").unwrap();
     means_by(&mut body, "W", &cb_m, &w);

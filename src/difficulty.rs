@@ -14,11 +14,15 @@
 //! | 0c | naked single | SE 2.3: the "medium" of Sudoku Exchange's buckets |
 //! | 1 | locked candidates, naked pair, hidden pair | hsolve's tier 1; SE 2.6-3.4 |
 //! | 2 | naked and hidden triple, X-wing, swordfish | SE 3.2-4.0 (swordfish 3.8 rates below the hidden triple, so it moves down from hsolve's tier 3) |
-//! | 3 | XY-wing, XYZ-wing, W-wing, unique rectangle type 1 | SE 4.2-4.5, HoDoKu "hard": three or four bivalue cells, read at a glance by club players |
-//! | 4 | naked and hidden quad, jellyfish | SE 5.0-5.4: large patterns are harder to see than wings |
-//! | 5 | simple colouring (X-chains of one digit), XY-chains | SE 6.5-6.6 chains, HoDoKu "unfair": the first chains, still without assumptions |
-//! | 6 | backtracking on a two-candidate cell with singles | hsolve's tier 5; a forcing chain from a bivalue cell |
-//! | 7.. | trial and error at depth 1, 2, 3, 4 | hsolve's tier 6; dynamic and nested forcing chains (SE 7.5 and up) |
+//! | 3 | skyscraper, two-string kite, XY-wing, turbot fish, empty rectangle, XYZ-wing, W-wing, remote pairs, unique rectangle type 1 | SE 4.2-4.5, HoDoKu "hard": a few strong links or bivalue cells, read at a glance by club players |
+//! | 4 | unique rectangles 2-6, hidden rectangle, finned X-wing and swordfish, WXYZ-wing, BUG+1 | SE 4.5-5.7: a pattern with an exception |
+//! | 5 | naked and hidden quad, jellyfish | SE 5.0-5.4: large patterns are harder to see than wings |
+//! | 6 | simple and multi-colouring, X-chains and X-cycles, XY-chains, finned jellyfish, Sue de Coq | SE 6.5-6.6 chains, HoDoKu "unfair": the first chains, still without assumptions |
+//! | 7 | AICs and nice loops (grouped), ALS-XZ, ALS-XY-wing | SE 7.0-7.5: chains over several digits and sets |
+//! | 8 | ALS chains, death blossom | HoDoKu "extreme" sets |
+//! | 9 | forcing chains: digit, cell, house (singles, up to 12 waves) | SE 7.5-8.5 forcing chains: an assumption followed to a conclusion every case shares |
+//! | 10 | backtracking on a two-candidate cell with singles | hsolve's tier 5, where no forcing chain of the allowed length reaches |
+//! | 11.. | trial and error at depth 1, 2, 3, 4 | hsolve's tier 6; nested forcing chains (SE 8.5 and up) |
 //!
 //! The unique rectangle assumes that the puzzle has one solution, which every rated puzzle
 //! has (rating refuses the others) and every bank puzzle has.
@@ -32,12 +36,13 @@
 //! A run records, per position, the summed E(p, v) of its searches (the **checks**), and for
 //! the trial positions the summed **refutation effort** of the trials it applied: the number
 //! of propagation steps from the assumption to the contradiction, nested trials adding their
-//! inner trials' effort (see [`crate::refutation`]). Its difficulty is a weighted sum of these
+//! inner trials' effort (see [`crate::refutation`]); for the forcing chains, their summed
+//! length in waves of singles. Its difficulty is a weighted sum of these
 //! features:
 //!
 //! ```text
 //! d = sum over positions i of  w_i * checks_i   (w_0a = 1; depths 2-4 share one weight)
-//!   + sum over trial kinds k of u_k * effort_k  (backtracking, depth 1, depth 2-4)
+//!   + sum over kinds k of u_k * effort_k        (forcing chains, backtracking, depth 1, 2-4)
 //! ```
 //!
 //! The **rating** is the mean of d over the runs (10 by default), made on the canonical form
@@ -58,12 +63,13 @@ use crate::hsolve::{Engine, RateError, Rung, Search};
 use crate::rng::Rng;
 use crate::strategies::Strategy;
 
-/// The version of the model: 2 since singles are searched in three groups. A bank records the
+/// The version of the model: 3 since the ladder has the chains and sets between the XY-chain
+/// and backtracking (2: singles searched in three groups). A bank records the
 /// model its `difficulty` column was rated with; a build re-rates a bank rated with another.
-pub const MODEL: u32 = 2;
+pub const MODEL: u32 = 3;
 
-/// The rating's ladder after singles: what it searches, in order (positions 1 to 10).
-pub(crate) const LADDER: [Rung; 10] = [
+/// The rating's ladder after singles: what it searches, in order (positions 1 to 14).
+pub(crate) const LADDER: [Rung; 14] = [
     Rung::Strategies(&[
         Strategy::LockedCandidates,
         Strategy::NakedPair,
@@ -76,17 +82,50 @@ pub(crate) const LADDER: [Rung; 10] = [
         Strategy::Swordfish,
     ]),
     Rung::Strategies(&[
+        Strategy::Skyscraper,
+        Strategy::TwoStringKite,
         Strategy::XyWing,
+        Strategy::TurbotFish,
+        Strategy::EmptyRectangle,
         Strategy::XyzWing,
         Strategy::WWing,
+        Strategy::RemotePairs,
         Strategy::UniqueRectangle,
+    ]),
+    Rung::Strategies(&[
+        Strategy::UniqueRectangle2,
+        Strategy::UniqueRectangle5,
+        Strategy::UniqueRectangle4,
+        Strategy::UniqueRectangle6,
+        Strategy::HiddenRectangle,
+        Strategy::UniqueRectangle3,
+        Strategy::FinnedXWing,
+        Strategy::WxyzWing,
+        Strategy::FinnedSwordfish,
+        Strategy::BugPlusOne,
     ]),
     Rung::Strategies(&[
         Strategy::NakedQuad,
         Strategy::HiddenQuad,
         Strategy::Jellyfish,
     ]),
-    Rung::Strategies(&[Strategy::Colouring, Strategy::XyChain]),
+    Rung::Strategies(&[
+        Strategy::Colouring,
+        Strategy::MultiColouring,
+        Strategy::XChain,
+        Strategy::XCycle,
+        Strategy::XyChain,
+        Strategy::FinnedJellyfish,
+        Strategy::SueDeCoq,
+    ]),
+    Rung::Strategies(&[
+        Strategy::Aic,
+        Strategy::NiceLoop,
+        Strategy::AlsXz,
+        Strategy::AlsXyWing,
+    ]),
+    Rung::Strategies(&[Strategy::AlsChain, Strategy::DeathBlossom]),
+    Rung::Forcing,
     Rung::Backtracking,
     Rung::Trial(1),
     Rung::Trial(2),
@@ -94,10 +133,9 @@ pub(crate) const LADDER: [Rung; 10] = [
     Rung::Trial(4),
 ];
 
-/// Every strategy, from the easiest to the hardest: by ladder position, and within a position
-/// by Sudoku Explainer's rating of them (a run's hardest step is the last of these it applied).
-/// The techniques between the XY-chain and backtracking that the ladder does not search yet
-/// (they come with the next model) stand where that model will search them.
+/// The strategies a run may apply, from the easiest to the hardest: by ladder position, and
+/// within a position by Sudoku Explainer's rating of them (a run's hardest step is the last of
+/// these it applied).
 pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
     Strategy::HiddenSingle,
     Strategy::NakedSingle,
@@ -150,12 +188,21 @@ pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
     Strategy::TrialAndError,
 ];
 
-/// The number of features of a rating (see [`FEATURE_NAMES`]).
-pub const FEATURES: usize = 14;
+/// The ladder position from which a run applies every application of the simplest technique
+/// found in one step (see the module docs): unique rectangles and finned fish, and up.
+pub(crate) const SIMPLEST_FROM: usize = 4;
 
-/// The features a rating is a weighted sum of, in order: the checks of positions 0 to 7,
-/// of trial depths 2-4 together, and the refutation effort of backtracking, of depth-1 trials
-/// and of deeper trials.
+/// The number of features of a rating (see [`FEATURE_NAMES`]).
+pub const FEATURES: usize = 19;
+
+/// The ladder position of the forcing chains, of backtracking and of depth-1 trials.
+const FORCING: usize = 9;
+const BACKTRACKING: usize = 10;
+const TRIAL_1: usize = 11;
+
+/// The features a rating is a weighted sum of, in order: the checks of positions 0 to 11,
+/// of trial depths 2-4 together, and the effort of the forcing chains (their length), of
+/// backtracking, of depth-1 trials and of deeper trials.
 #[cfg_attr(not(feature = "dev"), allow(dead_code))]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "checks: full house and hidden single in a box",
@@ -163,12 +210,17 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "checks: naked single",
     "checks: pairs and locked candidates",
     "checks: triples, x-wing, swordfish",
-    "checks: wings and unique rectangle",
+    "checks: wings, single-digit patterns, unique rectangle",
+    "checks: unique rectangles 2-6, finned fish, wxyz-wing, bug+1",
     "checks: quads and jellyfish",
-    "checks: colouring and xy-chains",
+    "checks: colouring, x-chains, xy-chains, sue de coq",
+    "checks: aic, nice loops, als-xz, als-xy-wing",
+    "checks: als chains, death blossom",
+    "checks: forcing chains",
     "checks: backtracking",
     "checks: trial depth 1",
     "checks: trial depth 2+",
+    "effort: forcing chains",
     "effort: backtracking",
     "effort: trial depth 1",
     "effort: trial depth 2+",
@@ -184,13 +236,18 @@ pub const WEIGHTS: [f64; FEATURES] = [
     2.621440e5,
     1.342177e8,
     1.073742e9,
+    4.671764e9,
     8.589935e9,
-    5.497558e11,
-    5.497558e11,
-    5.497558e11,
-    4.398047e12,
-    4.398047e12,
-    4.398047e12,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
+    6.871948e10,
 ];
 // END FITTED WEIGHTS
 
@@ -207,8 +264,8 @@ pub struct Difficulty {
     pub work: f64,
     /// Standard deviation of d over the runs, relative to their mean (0 for a single run).
     pub spread: f64,
-    /// The hardest ladder position any run used (0 = singles, 1-5 = the strategy rungs,
-    /// 6 = backtracking, 7-10 = trial and error at depth 1-4).
+    /// The hardest ladder position any run used (0 = singles, 1-9 = the strategy rungs,
+    /// 10 = backtracking, 11-14 = trial and error at depth 1-4).
     pub hardest: u8,
     /// The features, averaged over the runs (see `FEATURE_NAMES`).
     pub features: [f64; FEATURES],
@@ -230,11 +287,12 @@ pub struct Difficulty {
 fn features_of(r: &crate::hsolve::RunResult) -> [f64; FEATURES] {
     let mut f = [0.0; FEATURES];
     f[..3].copy_from_slice(&r.singles3);
-    f[3..10].copy_from_slice(&r.checks[1..8]);
-    f[10] = r.checks[8..].iter().sum();
-    f[11] = r.refutation[6];
-    f[12] = r.refutation[7];
-    f[13] = r.refutation[8..].iter().sum();
+    f[3..14].copy_from_slice(&r.checks[1..=TRIAL_1]);
+    f[14] = r.checks[TRIAL_1 + 1..].iter().sum();
+    f[15] = r.refutation[FORCING];
+    f[16] = r.refutation[BACKTRACKING];
+    f[17] = r.refutation[TRIAL_1];
+    f[18] = r.refutation[TRIAL_1 + 1..].iter().sum();
     f
 }
 
@@ -257,6 +315,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     let start = Candidates::new(puzzle);
     let mut engine = Engine::new(solution, &LADDER, true);
     engine.split_singles = true;
+    engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut strategies = [0.0; Strategy::COUNT];
@@ -325,6 +384,7 @@ pub fn explain(puzzle: &Puzzle) -> Result<(Vec<Search>, f64), RateError> {
     let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
     let mut engine = Engine::new(solution, &LADDER, true);
     engine.split_singles = true;
+    engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
     let r = engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
     for s in &mut trace {
         s.tier = s.rung;
@@ -345,10 +405,6 @@ mod tests {
         let d = rate(&p, 5).unwrap();
         assert!((weigh(&d.features, &WEIGHTS) - d.work).abs() < 1e-9 * d.work);
         assert!((d.value - d.work.log10()).abs() < 1e-12);
-        assert!(d.hardest >= 6, "top1465's first puzzle needs trials");
-        assert!(
-            d.features[11] + d.features[12] > 0.0,
-            "trials were verified"
-        );
+        assert!(d.hardest >= 7, "top1465's first puzzle needs chains");
     }
 }

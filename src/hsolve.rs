@@ -233,6 +233,9 @@ impl FxHasher {
 pub(crate) enum Rung {
     /// These strategies, searched together.
     Strategies(&'static [Strategy]),
+    /// The forcing chains, digit, cell and house, searched together (each candidate's branch
+    /// followed once for the three).
+    Forcing,
     /// Backtracking on two-candidate cells (hsolve's tier 5).
     Backtracking,
     /// Trial and error at this depth (tier 6).
@@ -267,7 +270,7 @@ impl Rung {
     /// ladder, position i of the strategy rungs is tier i).
     fn tier_and_depth(self, position: usize) -> (u8, u8) {
         match self {
-            Rung::Strategies(_) => (position as u8, 0),
+            Rung::Strategies(_) | Rung::Forcing => (position as u8, 0),
             Rung::Backtracking => (5, 0),
             Rung::Trial(n) => (6, n),
         }
@@ -287,8 +290,8 @@ pub(crate) const PAPER_LADDER: [Rung; 4 + 1 + MAX_TRIAL_DEPTH as usize] = [
     Rung::Trial(4),
 ];
 
-/// The most positions a ladder has: singles, then at most 11 rungs.
-pub(crate) const POSITIONS: usize = 12;
+/// The most positions a ladder has: singles, then at most 14 rungs.
+pub(crate) const POSITIONS: usize = 15;
 
 /// The outcome of one search: p and the valid applications (and, for trial and error, the
 /// end states of its stalled trials, to warm-start later searches).
@@ -381,6 +384,10 @@ pub(crate) struct Engine {
     refute: bool,
     /// Search singles in three steps (box/full house, row/column hidden, naked).
     pub(crate) split_singles: bool,
+    /// With `(position, order)`: from this ladder position on, a run applies, in one step,
+    /// every application of the simplest technique a search found (the first in `order`; see
+    /// [`simplest`]) instead of one application drawn at random. `None` in hsolve.
+    pub(crate) simplest: Option<(usize, &'static [Strategy])>,
     cache: SearchCache,
     efforts: EffortCache,
 }
@@ -519,7 +526,7 @@ impl Singles {
 impl Engine {
     /// An engine for `ladder`, on a puzzle with this (only) solution.
     pub(crate) fn new(solution: Grid, ladder: &'static [Rung], refute: bool) -> Engine {
-        assert!(ladder.len() < POSITIONS, "a ladder has at most 11 rungs");
+        assert!(ladder.len() < POSITIONS, "a ladder has at most 14 rungs");
         Engine {
             ctx: Context {
                 solution: Some(solution),
@@ -527,6 +534,7 @@ impl Engine {
             ladder,
             refute,
             split_singles: false,
+            simplest: None,
             cache: HashMap::default(),
             efforts: HashMap::default(),
         }
@@ -566,6 +574,7 @@ impl Engine {
                             .iter()
                             .map(|&s| strategies::search(s, st, &self.ctx, &mut apps))
                             .sum(),
+                        Rung::Forcing => strategies::forcing_chain::search_all(st, &mut apps),
                         Rung::Backtracking => backtracking::search(st, &self.ctx, known, &mut apps),
                         Rung::Trial(1) => {
                             let (p, m) = trial::search_warm(
@@ -749,14 +758,50 @@ impl Engine {
                 res.checks[pos] += e;
                 let (tier, depth) = rung.tier_and_depth(pos);
                 let applied = if v > 0 {
-                    let mut a = found.apps[rng.index(found.apps.len())];
-                    if self.refute && !matches!(rung, Rung::Strategies(_)) {
+                    let order = self
+                        .simplest
+                        .filter(|&(from, _)| pos >= from)
+                        .filter(|_| matches!(rung, Rung::Strategies(_) | Rung::Forcing))
+                        .map(|(_, order)| order);
+                    let batch = order.is_some();
+                    let mut a = if let Some(order) = order {
+                        simplest(&found.apps, order)
+                    } else {
+                        found.apps[rng.index(found.apps.len())]
+                    };
+                    if rung == Rung::Forcing {
+                        // A forcing chain's length, in waves of singles (see its module).
+                        res.refutation[pos] += f64::from(a.depth);
+                    } else if self.refute && !matches!(rung, Rung::Strategies(_)) {
                         res.refutation[pos] += self.effort(&st, &a, rung) as f64;
                     }
-                    if trace.is_some() {
-                        a.effect = st.restrict(&a.effect); // show what it removes
+                    if batch {
+                        // Every application of the same technique, in one step: what they
+                        // remove together, a placement read as the removal of the cell's other
+                        // candidates (the naked single follows).
+                        let mut all = [CellSet::EMPTY; 9];
+                        for b in found.apps.iter().filter(|b| b.strategy == a.strategy) {
+                            match b.effect {
+                                Effect::Remove(r) => {
+                                    for (x, r) in all.iter_mut().zip(r) {
+                                        *x |= r;
+                                    }
+                                }
+                                Effect::Place(c, d) => {
+                                    for e in (st.candidates(c) - DigitSet::single(d)).iter() {
+                                        all[e.index()].insert(c);
+                                    }
+                                }
+                            }
+                        }
+                        a.effect = st.restrict(&Effect::Remove(all));
+                        singles.apply(&mut st, &a.effect);
+                    } else {
+                        if trace.is_some() {
+                            a.effect = st.restrict(&a.effect); // show what it removes
+                        }
+                        singles.apply(&mut st, &a.effect);
                     }
-                    singles.apply(&mut st, &a.effect);
                     res.steps[pos] += 1;
                     res.strategies[a.strategy as usize] += 1;
                     res.hardest = res.hardest.max(pos);
@@ -783,6 +828,21 @@ impl Engine {
         }
         Ok(res)
     }
+}
+
+/// The simplest of `apps` (not empty): the first of the easiest technique in `order`, then
+/// of the shortest (forcing chain length, then cells).
+fn simplest(apps: &[Application], order: &[Strategy]) -> Application {
+    let rank = |s: Strategy| {
+        order
+            .iter()
+            .position(|&x| x == s)
+            .unwrap_or(usize::MAX)
+    };
+    *apps
+        .iter()
+        .min_by_key(|a| (rank(a.strategy), a.depth, a.cells.len()))
+        .expect("a search that found something")
 }
 
 /// The highest tier.
@@ -812,7 +872,6 @@ pub struct Fixpoint {
     /// The cells still empty: the pseudo-generator's reserved cells.
     pub reserved: CellSet,
 }
-
 
 /// Solves `puzzle` with the strategies of tiers 0 to `k` (0-6) until none applies.
 ///

@@ -22,7 +22,7 @@ use serde::Serialize;
 pub const RATER: &str = concat!(
     "pseudoku ",
     env!("CARGO_PKG_VERSION"),
-    " difficulty model 2 (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
+    " difficulty model 3 (10 runs) and hsolve tiers 0-6 (20 runs) on the canonical form, seed = class key"
 );
 
 /// The TSV header of [`Report::to_tsv`] lines.

@@ -421,7 +421,7 @@ impl FromStr for LevelNames {
 
 // BEGIN FITTED CUTS (written by examples/fit_levels.rs --write; do not edit by hand)
 /// The default cuts between easy, medium, hard and expert on `difficulty`.
-pub const DEFAULT_CUTS_DIFFICULTY: [f64; 3] = [2.699, 5.754, 10.063];
+pub const DEFAULT_CUTS_DIFFICULTY: [f64; 3] = [2.699, 5.754, 11.0905];
 /// The default cuts between easy, medium, hard and expert on hsolve.
 pub const DEFAULT_CUTS_HSOLVE: [f64; 3] = [343.79, 883.28, 2717.56];
 // END FITTED CUTS

@@ -159,8 +159,11 @@ pub struct Hint {
     /// How far up the ladder the step is: 0 for a full house or a hidden single in a box
     /// (and for mistakes and a solved board), 1 for a hidden single in a row or column, 2 for
     /// a naked single, 3 and up for the rungs of the `difficulty` ladder after singles (pairs
-    /// and locked candidates 3, triples and small fish 4, wings 5, quads and jellyfish 6,
-    /// colouring and chains 7, backtracking 8, trials 9 and up).
+    /// and locked candidates 3, triples and small fish 4, wings and single-digit patterns 5,
+    /// unique rectangles 2-6, finned fish, WXYZ-wing and BUG+1 6, quads and jellyfish 7,
+    /// colouring, X- and XY-chains and Sue de Coq 8, AICs, nice loops, ALS-XZ and ALS-XY-wing
+    /// 9, ALS chains and death blossom 10, forcing chains 11, backtracking 12, trials 13 and
+    /// up).
     pub rung: u8,
 }
 
@@ -410,13 +413,16 @@ fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
         solution: Some(*solution),
     };
     let mut out = Vec::new();
-    for rung in &crate::difficulty::LADDER {
+    for (i, rung) in crate::difficulty::LADDER.iter().enumerate() {
         out.clear();
         match rung {
             Rung::Strategies(list) => {
                 for &s in list.iter() {
                     strategies::search(s, st, &ctx, &mut out);
                 }
+            }
+            Rung::Forcing => {
+                strategies::forcing_chain::search_all(st, &mut out);
             }
             Rung::Backtracking => {
                 // Without the solution: only a contradiction proves a value, which a player
@@ -429,6 +435,19 @@ fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
             }
         }
         out.retain(|a| st.changes(&a.effect));
+        if i + 1 >= crate::difficulty::SIMPLEST_FROM {
+            // From where the rating takes the simplest technique found, so does the hint: the
+            // easiest technique of the rung, then its shortest pattern, a placement first.
+            let rank = |s: Strategy| crate::difficulty::LADDER_ORDER.iter().position(|&x| x == s);
+            let simplest = out.iter().min_by_key(|a| {
+                let place = matches!(a.effect, Effect::Place(..));
+                (rank(a.strategy), !place, a.depth, a.cells.len())
+            });
+            if let Some(a) = simplest {
+                return (*a, false);
+            }
+            continue;
+        }
         let place = out.iter().find(|a| matches!(a.effect, Effect::Place(..)));
         if let Some(a) = place.or(out.first()) {
             return (*a, false);
@@ -501,6 +520,7 @@ fn rung_of(a: &Application, full_house: bool) -> u8 {
                 .iter()
                 .position(|rung| match rung {
                     Rung::Strategies(list) => list.contains(&s),
+                    Rung::Forcing => s.is_forcing_chain(),
                     Rung::Backtracking => s == Strategy::Backtracking,
                     Rung::Trial(depth) => s == Strategy::TrialAndError && a.depth <= *depth,
                 });

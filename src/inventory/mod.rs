@@ -107,6 +107,9 @@ pub struct Inventory {
     pub reference: String,
     /// Reference puzzles.
     pub reference_size: u64,
+    /// The `difficulty` model the bank's ratings were made with (none recorded: a bank that
+    /// has not been built into yet). A bank keeps its model until a build re-rates it.
+    pub difficulty_model: Option<u32>,
     /// Per level, easiest first.
     pub levels: Vec<LevelCount>,
     /// Puzzles per hardest hsolve tier 0-6.
@@ -259,6 +262,8 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         rating: rating.name().to_string(),
         reference: store::settings::get(conn, "reference")?.unwrap_or_else(|| "none yet".into()),
         reference_size: reference.len() as u64,
+        difficulty_model: store::settings::get(conn, "difficulty_model")?
+            .and_then(|m| m.parse().ok()),
         levels: counts,
         tiers: tally.tiers.to_vec(),
         histogram: histogram(&values, &reference),
@@ -327,6 +332,20 @@ impl Inventory {
             "{} puzzles ({} served); percentiles by {} against the reference ({}, {} puzzles)",
             self.puzzles, self.served, self.rating, self.reference, self.reference_size
         );
+        match self.difficulty_model {
+            Some(m) if m != crate::difficulty::MODEL => {
+                let _ = writeln!(
+                    s,
+                    "rated by difficulty model {m}; this program rates with model {}: \
+                     the next build on this bank re-rates it",
+                    crate::difficulty::MODEL
+                );
+            }
+            Some(m) => {
+                let _ = writeln!(s, "rated by difficulty model {m}");
+            }
+            None => {}
+        }
         let _ = writeln!(
             s,
             "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tlayout",

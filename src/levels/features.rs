@@ -11,41 +11,13 @@
 //! very hard puzzle does not stretch the scale of the rest.
 
 use crate::difficulty::{self, LADDER_ORDER};
-
 use crate::grid::Puzzle;
 use crate::rate::Rating;
 use crate::solve::{solve, Solutions};
 use crate::strategies::Strategy;
 
 /// The version of the feature vector (see the module docs).
-pub const VERSION: u32 = 2;
-
-/// The techniques the vector counts, easiest first: the ones the `difficulty` ladder of this
-/// version searches, in its order. Fixed, so that techniques added to the crate (and to
-/// [`LADDER_ORDER`]) leave the vector, and the models fitted on it, as they are until a new
-/// version takes them in.
-const RATED: [Strategy; 20] = [
-    Strategy::HiddenSingle,
-    Strategy::NakedSingle,
-    Strategy::LockedCandidates,
-    Strategy::NakedPair,
-    Strategy::HiddenPair,
-    Strategy::XWing,
-    Strategy::NakedTriple,
-    Strategy::Swordfish,
-    Strategy::HiddenTriple,
-    Strategy::XyWing,
-    Strategy::XyzWing,
-    Strategy::WWing,
-    Strategy::UniqueRectangle,
-    Strategy::NakedQuad,
-    Strategy::Jellyfish,
-    Strategy::HiddenQuad,
-    Strategy::Colouring,
-    Strategy::XyChain,
-    Strategy::Backtracking,
-    Strategy::TrialAndError,
-];
+pub const VERSION: u32 = 3;
 
 /// The features that are the rating's plain numbers, in order (the counts follow them).
 const PLAIN: [&str; 15] = [
@@ -69,7 +41,7 @@ const PLAIN: [&str; 15] = [
 /// The kinds of step on a player's path: the three singles apart (a hidden single in a box
 /// or a full house, a hidden single in a row or column, a naked single), then the ladder's
 /// other techniques in its order ([`path_kind`]).
-const KINDS: usize = RATED.len() + 1;
+const KINDS: usize = Strategy::COUNT + 1;
 
 /// The first kind that is not a single.
 const FIRST_TECHNIQUE: usize = 3;
@@ -81,7 +53,7 @@ const PATH: usize = KINDS + (KINDS - 1) + 1 + (KINDS - FIRST_TECHNIQUE) + 2;
 
 /// How many features there are.
 pub const COUNT: usize =
-    PLAIN.len() + difficulty::FEATURES + RATED.len() + 7 + (RATED.len() - 1) + PATH;
+    PLAIN.len() + difficulty::FEATURES + Strategy::COUNT + 7 + (Strategy::COUNT - 1) + PATH;
 
 /// The kinds' names, in order (see [`KINDS`]).
 #[cfg_attr(not(feature = "dev"), allow(dead_code))]
@@ -94,7 +66,7 @@ fn kind_names() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    n.extend(RATED[2..].iter().map(|s| s.to_string()));
+    n.extend(LADDER_ORDER[2..].iter().map(|s| s.to_string()));
     n
 }
 
@@ -116,10 +88,14 @@ pub fn names() -> Vec<String> {
             .iter()
             .map(|w| format!("ln(1 + difficulty {w})")),
     );
-    n.extend(RATED.iter().map(|s| format!("ln(1 + {s} applications)")));
+    n.extend(
+        LADDER_ORDER
+            .iter()
+            .map(|s| format!("ln(1 + {s} applications)")),
+    );
     n.extend((0..7).map(|t| format!("ln(1 + hsolve steps at tier {t})")));
     n.extend(
-        RATED[1..]
+        LADDER_ORDER[1..]
             .iter()
             .map(|s| format!("share of runs that needed {s} or harder")),
     );
@@ -137,17 +113,12 @@ pub fn names() -> Vec<String> {
     n
 }
 
-/// The rank of `s` among the techniques the vector counts ([`RATED`]), easiest first; the
-/// techniques the ladder does not search rank with the next one it does.
+/// The rank of `s` among the ladder's techniques, easiest first.
 pub fn ladder_rank(s: Strategy) -> usize {
-    let at = LADDER_ORDER
+    LADDER_ORDER
         .iter()
         .position(|&t| t == s)
-        .expect("every strategy is on the ladder order");
-    LADDER_ORDER[at..]
-        .iter()
-        .find_map(|t| RATED.iter().position(|r| r == t))
-        .unwrap_or(RATED.len() - 1)
+        .expect("every strategy is on the ladder order")
 }
 
 /// The path features of `puzzle` (see [`PATH`]), measured on its canonical form.
@@ -212,14 +183,9 @@ pub fn of(puzzle: &Puzzle, r: &Rating) -> Vec<f64> {
         ln1(f64::from(r.hardest.count)),
     ]);
     v.extend(d.work.iter().map(|&w| ln1(w)));
-    v.extend(RATED.iter().map(|&s| ln1(d.strategies[s as usize])));
+    v.extend(LADDER_ORDER.iter().map(|&s| ln1(d.strategies[s as usize])));
     v.extend(d.steps_per_tier.iter().map(|&s| ln1(s)));
-    // The share of runs whose hardest step ranks at or above each technique: the rating
-    // reports it by rank in the ladder order, where the counted techniques keep their order.
-    v.extend(RATED[1..].iter().map(|&s| {
-        let rank = LADDER_ORDER.iter().position(|&t| t == s).expect("on the order");
-        d.reached[rank]
-    }));
+    v.extend(&d.reached[1..]);
     v.extend(path(puzzle));
     debug_assert_eq!(v.len(), COUNT);
     v
@@ -244,7 +210,7 @@ mod tests {
         // Singles alone: no application beyond them.
         assert!(r.hardest.strategy <= Strategy::HiddenSingle);
         let hard_rank = PLAIN.len() + difficulty::FEATURES + 2;
-        assert!(v[hard_rank..hard_rank + RATED.len() - 2]
+        assert!(v[hard_rank..hard_rank + Strategy::COUNT - 2]
             .iter()
             .all(|&x| x == 0.0));
         // Its path: singles only, one step per empty cell.

@@ -70,6 +70,8 @@ struct Graph {
     groups: [Vec<u16>; 9],
     /// Per node: the nodes made true when it is false.
     strong: Vec<Vec<u16>>,
+    /// Per node: the nodes made false when it is true (its weak links).
+    weak: Vec<Vec<u16>>,
 }
 
 const NONE: u16 = u16::MAX;
@@ -112,6 +114,7 @@ impl Graph {
         }
         let mut graph = Graph {
             strong: vec![Vec::new(); nodes.len()],
+            weak: vec![Vec::new(); nodes.len()],
             nodes,
             candidate,
             groups,
@@ -140,6 +143,20 @@ impl Graph {
                 }
             }
             graph.strong[i] = out;
+            let mut out = Vec::new();
+            for (di, cells) in graph.weak(st, graph.nodes[i]).iter().enumerate() {
+                if cells.is_empty() {
+                    continue;
+                }
+                out.extend(cells.iter().map(|c| graph.candidate[c.index() * 9 + di]));
+                out.extend(
+                    graph.groups[di]
+                        .iter()
+                        .copied()
+                        .filter(|&y| graph.nodes[y as usize].cells.is_subset(*cells)),
+                );
+            }
+            graph.weak[i] = out;
         }
         graph
     }
@@ -175,40 +192,69 @@ impl Graph {
 /// Pushes every AIC that is not a loop (see the module docs): one application per pair of
 /// ends with removals; returns p.
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    chains(st, false, out, None)
+    both(st, false, out)
 }
 
 /// Pushes every nice loop: chains whose ends are weakly linked (their removals), and chains
 /// that return to their start (a placement); returns p.
 pub fn search_loops(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    chains(st, true, out, None)
+    both(st, true, out)
+}
+
+/// A walk's result kept for the other kind: the state's candidate masks, the kind (true:
+/// loops), p and the applications.
+type Kept = ([u16; 81], bool, u64, Vec<Application>);
+
+thread_local! {
+    /// The last state searched on this thread, with p and the applications of the kind
+    /// (AICs or loops) it was not asked for: one walk finds both, and the rating searches
+    /// them one after the other on the same state.
+    static OTHER: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The AICs (`loops` false) or loops of `st`, from the walk made for the other kind when it
+/// was the last state searched.
+fn both(st: &Candidates, loops: bool, out: &mut Vec<Application>) -> u64 {
+    let kept = OTHER.with(|o| {
+        let mut o = o.borrow_mut();
+        match o.as_ref() {
+            Some((masks, kind, _, _)) if *kind == loops && masks == st.masks() => o.take(),
+            _ => None,
+        }
+    });
+    if let Some((_, _, p, apps)) = kept {
+        out.extend(apps);
+        return p;
+    }
+    let mut sinks = [Vec::new(), Vec::new()];
+    let p = chains(st, &mut sinks, None);
+    let [aics, nice] = sinks;
+    let (mine, other) = if loops { (nice, aics) } else { (aics, nice) };
+    out.extend(mine);
+    OTHER.with(|o| *o.borrow_mut() = Some((*st.masks(), !loops, p, other)));
+    p
 }
 
 /// The chain of an AIC or nice loop `a` found in `st`, from its start (false) to its end
 /// (true), for the words of a hint.
 pub fn chain_of(st: &Candidates, a: &Application) -> Option<Vec<Step>> {
-    let mut found = Vec::new();
-    let mut chains_found = Vec::new();
-    chains(
-        st,
-        a.strategy == Strategy::NiceLoop,
-        &mut found,
-        Some(&mut chains_found),
-    );
-    found
+    let mut found = [Vec::new(), Vec::new()];
+    let mut chains_found = [Vec::new(), Vec::new()];
+    chains(st, &mut found, Some(&mut chains_found));
+    let k = usize::from(a.strategy == Strategy::NiceLoop);
+    found[k]
         .iter()
-        .zip(chains_found)
+        .zip(std::mem::take(&mut chains_found[k]))
         .find(|(f, _)| f.effect == a.effect && f.cells == a.cells && f.unit == a.unit)
         .map(|(_, c)| c)
 }
 
-/// The search: AICs (`loops` false) or nice loops (true); with `witness`, also the chain of
-/// each application pushed, in the same order.
+/// The search: pushes AICs to `out[0]` and nice loops to `out[1]`; with `witness`, also the
+/// chain of each application pushed, in the same order.
 fn chains(
     st: &Candidates,
-    loops: bool,
-    out: &mut Vec<Application>,
-    mut witness: Option<&mut Vec<Vec<Step>>>,
+    out: &mut [Vec<Application>; 2],
+    mut witness: Option<&mut [Vec<Vec<Step>>; 2]>,
 ) -> u64 {
     let g = Graph::new(st);
     let n = g.nodes.len();
@@ -234,27 +280,11 @@ fn chains(
             for &(x, on) in &frontier {
                 if on {
                     // A true node makes the nodes weakly linked to it false.
-                    let w = g.weak(st, g.nodes[x as usize]);
-                    for (di, cells) in w.iter().enumerate() {
-                        for c in *cells {
-                            let y = g.candidate[c.index() * 9 + di];
-                            if seen[0][y as usize] != stamp {
-                                seen[0][y as usize] = stamp;
-                                parent[0][y as usize] = x;
-                                next.push((y, false));
-                            }
-                        }
-                        if cells.is_empty() {
-                            continue;
-                        }
-                        for &y in &g.groups[di] {
-                            if g.nodes[y as usize].cells.is_subset(*cells)
-                                && seen[0][y as usize] != stamp
-                            {
-                                seen[0][y as usize] = stamp;
-                                parent[0][y as usize] = x;
-                                next.push((y, false));
-                            }
+                    for &y in &g.weak[x as usize] {
+                        if seen[0][y as usize] != stamp {
+                            seen[0][y as usize] = stamp;
+                            parent[0][y as usize] = x;
+                            next.push((y, false));
                         }
                     }
                 } else {
@@ -280,9 +310,6 @@ fn chains(
                         let wa = weak_a[b.digit.index()];
                         b.cells.is_subset(wa)
                     };
-                    if looped != loops {
-                        continue;
-                    }
                     let effect = if closed {
                         match a.is_candidate() {
                             true => Effect::Place(a.cells.first().expect("one cell"), a.digit),
@@ -304,13 +331,13 @@ fn chains(
                     let chain = path(&g, &parent, start, y);
                     let cells = chain.iter().fold(CellSet::EMPTY, |s, x| s | x.node.cells);
                     let digits = chain.iter().map(|x| x.node.digit).collect::<DigitSet>();
-                    let strategy = if loops {
+                    let strategy = if looped {
                         Strategy::NiceLoop
                     } else {
                         Strategy::Aic
                     };
                     let first = a.cells.first().expect("a node has cells");
-                    out.push(Application::new(
+                    out[usize::from(looped)].push(Application::new(
                         strategy,
                         cells,
                         digits,
@@ -318,7 +345,7 @@ fn chains(
                         effect,
                     ));
                     if let Some(w) = witness.as_deref_mut() {
-                        w.push(chain);
+                        w[usize::from(looped)].push(chain);
                     }
                 }
             }

@@ -208,6 +208,46 @@ pub fn links(st: &Candidates, sets: &[Als]) -> Vec<Link> {
     out
 }
 
+/// Every ALS of a state with their links: what the four ALS techniques start from.
+#[derive(Debug)]
+pub struct Sets {
+    /// The sets, as [`find`] lists them.
+    pub sets: Vec<Als>,
+    /// Their links, as [`links`] lists them.
+    pub links: Vec<Link>,
+    /// The same links, by set.
+    pub graph: Graph,
+}
+
+thread_local! {
+    /// The sets of the last state asked for on this thread: the rating searches the four ALS
+    /// techniques one after the other on one state.
+    static LAST: std::cell::RefCell<Option<([u16; 81], std::rc::Rc<Sets>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The ALSs of `st` and their links (kept for the next call on the same state).
+pub fn sets_of(st: &Candidates) -> std::rc::Rc<Sets> {
+    if let Some(s) = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(masks, _)| masks == st.masks())
+            .map(|(_, s)| s.clone())
+    }) {
+        return s;
+    }
+    let sets = find(st);
+    let links = links(st, &sets);
+    let graph = Graph::new(sets.len(), &links);
+    let s = std::rc::Rc::new(Sets {
+        sets,
+        links,
+        graph,
+    });
+    LAST.with(|l| *l.borrow_mut() = Some((*st.masks(), s.clone())));
+    s
+}
+
 /// The links of every set, in both directions: `edges[start[i]..start[i + 1]]` are the
 /// (partner, restricted commons) of set `i`, partners in increasing order.
 #[derive(Clone, Debug, Default)]

@@ -228,9 +228,9 @@ impl Walk<'_> {
 /// left, is not explored again (whatever cells the chain used before it, so a chain blocked
 /// there by its own cells can be missed). After [`BUDGET`] link steps the search stops.
 fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let sets = als::find(st);
+    let all = als::sets_of(st);
+    let (sets, graph) = (&all.sets, &all.graph);
     let n = sets.len();
-    let graph = Graph::new(n, &als::links(st, &sets));
     let starts: Vec<usize> = (0..n).filter(|&i| !graph.of(i).is_empty()).collect();
     let p = starts.len() as u64;
     // reach[k]: per set, the sets within k links of it (itself included).
@@ -294,8 +294,8 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
                 return p;
             }
             let mut walk = Walk {
-                sets: &sets,
-                graph: &graph,
+                sets,
+                graph,
                 reach: &reach,
                 words,
                 partners: &partners,

@@ -8,7 +8,7 @@
 //! Possible applications: the triples of disjoint sets A, B, C where B (the pivot) is linked to
 //! A and to C by restricted commons (each triple once, whatever its digits).
 
-use super::als::{self, Als, Graph};
+use super::als::{self, Als};
 use super::{find_again, Application, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
@@ -42,8 +42,8 @@ pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
 
 /// Calls `f` with every valid ALS-XY-wing and its application; returns p.
 fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let sets = als::find(st);
-    let graph = Graph::new(sets.len(), &als::links(st, &sets));
+    let all = als::sets_of(st);
+    let (sets, graph) = (&all.sets, &all.graph);
     let mut p = 0;
     let mut pushed: Vec<[CellSet; 9]> = Vec::new();
     for (bi, b) in sets.iter().enumerate() {

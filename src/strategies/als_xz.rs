@@ -65,9 +65,9 @@ fn removals(st: &Candidates, a: &Als, b: &Als, rc: DigitSet) -> [CellSet; 9] {
 
 /// Calls `f` with every valid ALS-XZ and its application; returns p.
 fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let sets = als::find(st);
-    let links = als::links(st, &sets);
-    for l in &links {
+    let all = als::sets_of(st);
+    let sets = &all.sets;
+    for l in &all.links {
         let (a, b) = (&sets[l.a as usize], &sets[l.b as usize]);
         let r = removals(st, a, b, l.rc);
         if r.iter().all(|s| s.is_empty()) {
@@ -89,7 +89,7 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
             app,
         );
     }
-    links.len() as u64
+    all.links.len() as u64
 }
 
 #[cfg(test)]

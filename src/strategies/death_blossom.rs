@@ -129,7 +129,8 @@ impl Blossom<'_> {
 
 /// Calls `f` with every valid death blossom and its application; returns p.
 fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let sets = als::find(st);
+    let all = als::sets_of(st);
+    let sets = &all.sets;
     let mut p = 0;
     let mut budget = BUDGET;
     for stem in st.empty() {
@@ -171,7 +172,7 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
             }
         });
         let mut blossom = Blossom {
-            sets: &sets,
+            sets,
             stem,
             options,
             chosen: Vec::new(),

@@ -146,6 +146,11 @@ fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
             p += choose(n as u32, k);
             for_each_k_subset(&eligible[..n], k as usize, |base_rows| {
                 let base = base_rows.iter().fold(0u16, |m, &r| m | 1 << r);
+                // k cover columns and the fins' at most three: no more columns than k + 3.
+                let all = base_rows.iter().fold(0u16, |m, &r| m | lines[r]);
+                if all.count_ones() > k + 3 {
+                    return;
+                }
                 for band in 0..3 {
                     let band_rows = 0b111u16 << (3 * band);
                     if base & band_rows == 0 {

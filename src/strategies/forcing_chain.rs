@@ -435,6 +435,21 @@ mod tests {
     }
 
     #[test]
+    fn a_published_forcing_chain_verity_is_found() {
+        // HoDoKu's example of a forcing chain verity (hodoku.sourceforge.net/en/
+        // show_example.php?file=fcv03): every case proves r1c7 is 4.
+        let st =
+            state("271896...94352768185631479248.....2.63.......51.......395....7.724.385.9168...243");
+        let (_, out) = run(search_all, &st);
+        assert!(
+            out.iter()
+                .any(|a| a.effect == Effect::Place(rc(1, 7), dg(4))
+                    || removed(a, 3).contains(rc(1, 7)) && removed(a, 5).contains(rc(1, 7))),
+            "{out:?}"
+        );
+    }
+
+    #[test]
     fn forcing_chains_are_sound_on_hard_states() {
         let Some(found) = crate::strategies::soundness::check(
             &[

@@ -1,6 +1,9 @@
-//! `hint` on published examples: for every technique of the ladder, a position from a published
-//! description of it (the page or file is cited with each case), on which `hint` names that
-//! technique and proves the published placement or eliminations.
+//! `hint` on published examples: for the techniques of the ladder up to the XY-chain and for
+//! trials, a position from a published description of it (the page or file is cited with each
+//! case), on which `hint` names that technique and proves the published placement or
+//! eliminations. The techniques between the XY-chain and a trial have their published examples
+//! in their own tests (`src/strategies/`); HoDoKu's forcing chain verity (fcv03) is there too,
+//! in `forcing_chain.rs`, since `hint` takes a shorter chain on that position first.
 //!
 //! `hint` gives the easiest step first, and the published position sometimes holds an easier
 //! one (a hidden single beside the naked single, a wing beside the quad) or another instance of
@@ -205,14 +208,6 @@ fn cases() -> Vec<Case> {
             position: "57.4.169.9482761536.....74...9...3.44...935.63.5...9.1254367819......265196528437",
             candidates: None,
             proves: &["r1c9<>2", "r3c2<>2", "r3c3<>2"],
-        },
-        Case {
-            source: "hodoku.sourceforge.net/en/show_example.php?file=fcv03&tech=Forcing+Chain+Verity+%28only+chain+2%29 (its r1c7=4; here by r1c7=3 followed with singles to a contradiction)",
-            kind: kind(Strategy::Backtracking),
-            givens: ".7..96.....352.68...6..47.248.....2..........51..............7.....3.5.9168.....3",
-            position: "271896...94352768185631479248.....2.63.......51.......395....7.724.385.9168...243",
-            candidates: None,
-            proves: &["r1c7=4"],
         },
         Case {
             source: "Sudoku Explainer's first step on Arto Inkala's 2012 puzzle, as recorded in \

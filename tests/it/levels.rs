@@ -624,6 +624,23 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("rated by difficulty model 1"));
+    // Until then it keeps its model and says so; its puzzles are served as they are.
+    pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "rated by difficulty model 1; this program rates with model {}",
+            pseudoku::difficulty::MODEL
+        )));
+    pseudoku()
+        .args(["get", "--level", "easy", "--json", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let kept: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
+    assert!(kept.iter().all(|&l| l == 0));
     // The next build re-rates it before adding its own puzzles.
     build(&db, 20, 2);
     pseudoku()
@@ -1053,7 +1070,7 @@ fn a_level_model_fitted_on_other_features_is_refused_with_its_version() {
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(
-        err.contains("was fitted on features version 1 and this program computes version 2"),
+        err.contains("was fitted on features version 1 and this program computes version 3"),
         "{err}"
     );
     assert!(err.contains("calibrate"), "{err}");
