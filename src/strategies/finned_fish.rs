@@ -124,6 +124,9 @@ fn for_each_k_subset(items: &[usize], k: usize, mut f: impl FnMut(&[usize])) {
 /// each box the fins may lie in (a box of a base row's band), the places outside the box fix
 /// the cover columns; the missing ones are chosen among the box's columns, and what the box
 /// then keeps outside the cover columns are the fins.
+///
+/// A digit's fish depend on its places alone, so each digit's are kept per thread by its
+/// places (a rating meets the same places again and again as other digits move).
 fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
     let mut p = 0;
     for d in Digit::all() {
@@ -131,41 +134,80 @@ fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
         if places.is_empty() {
             continue;
         }
-        for by_rows in [true, false] {
-            let pl = if by_rows { places } else { places.transpose() };
-            let bits = pl.bits();
-            let lines: [u16; 9] = std::array::from_fn(|r| (bits >> (9 * r)) as u16 & 0x1FF);
-            let mut eligible = [0usize; 9];
-            let mut n = 0;
-            for (r, m) in lines.iter().enumerate() {
-                if (2..=k + 3).contains(&m.count_ones()) {
-                    eligible[n] = r;
-                    n += 1;
+        let key = (places.bits(), d.index() as u8, k as u8);
+        let kept = SEEN.with(|m| m.borrow().get(&key).cloned());
+        let (q, fish) = match kept {
+            Some(x) => x,
+            None => {
+                let mut fish = Vec::new();
+                let q = scan_digit(places, d, k, &mut |x| fish.push(*x));
+                let x = (q, std::rc::Rc::new(fish));
+                SEEN.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.len() >= SEEN_MAX {
+                        m.clear();
+                    }
+                    m.insert(key, x.clone());
+                });
+                x
+            }
+        };
+        p += q;
+        fish.iter().for_each(&mut f);
+    }
+    p
+}
+
+/// The most digit patterns [`SEEN`] keeps before it starts again.
+const SEEN_MAX: usize = 1 << 14;
+
+/// A digit's places, the digit and the fish size.
+type Key = (u128, u8, u8);
+
+/// Per digit pattern: p and the fish found.
+type Kept = std::collections::HashMap<Key, (u64, std::rc::Rc<Vec<FinnedFish>>)>;
+
+thread_local! {
+    /// Per digit pattern searched on this thread: p and the fish found.
+    static SEEN: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::new());
+}
+
+/// [`scan`] for one digit on its places; returns p.
+fn scan_digit(places: CellSet, d: Digit, k: u32, f: &mut impl FnMut(&FinnedFish)) -> u64 {
+    let mut p = 0;
+    for by_rows in [true, false] {
+        let pl = if by_rows { places } else { places.transpose() };
+        let bits = pl.bits();
+        let lines: [u16; 9] = std::array::from_fn(|r| (bits >> (9 * r)) as u16 & 0x1FF);
+        let mut eligible = [0usize; 9];
+        let mut n = 0;
+        for (r, m) in lines.iter().enumerate() {
+            if (2..=k + 3).contains(&m.count_ones()) {
+                eligible[n] = r;
+                n += 1;
+            }
+        }
+        p += choose(n as u32, k);
+        for_each_k_subset(&eligible[..n], k as usize, |base_rows| {
+            let base = base_rows.iter().fold(0u16, |m, &r| m | 1 << r);
+            // k cover columns and the fins' at most three: no more columns than k + 3.
+            let all = base_rows.iter().fold(0u16, |m, &r| m | lines[r]);
+            if all.count_ones() > k + 3 {
+                return;
+            }
+            for band in 0..3 {
+                let band_rows = 0b111u16 << (3 * band);
+                if base & band_rows == 0 {
+                    continue;
+                }
+                for stack in 0..3 {
+                    let stack_cols = 0b111u16 << (3 * stack);
+                    fish_in_box(
+                        &lines, pl, base_rows, base, band_rows, stack_cols, k, d, by_rows, f,
+                    );
                 }
             }
-            p += choose(n as u32, k);
-            for_each_k_subset(&eligible[..n], k as usize, |base_rows| {
-                let base = base_rows.iter().fold(0u16, |m, &r| m | 1 << r);
-                // k cover columns and the fins' at most three: no more columns than k + 3.
-                let all = base_rows.iter().fold(0u16, |m, &r| m | lines[r]);
-                if all.count_ones() > k + 3 {
-                    return;
-                }
-                for band in 0..3 {
-                    let band_rows = 0b111u16 << (3 * band);
-                    if base & band_rows == 0 {
-                        continue;
-                    }
-                    for stack in 0..3 {
-                        let stack_cols = 0b111u16 << (3 * stack);
-                        fish_in_box(
-                            &lines, pl, base_rows, base, band_rows, stack_cols, k, d, by_rows,
-                            &mut f,
-                        );
-                    }
-                }
-            });
-        }
+        });
     }
     p
 }

@@ -403,60 +403,93 @@ fn shortest(
 /// Discontinuous loops: one application per cell where one meets, from the shortest loop.
 /// Continuous loops: one application per loop with removals, found from its first cell
 /// (every other cell of the loop comes later) and going first along its strong link.
+///
+/// A digit's cycles depend on its places alone, so each digit's are kept per thread by its
+/// places (a rating meets the same places again and again as other digits move).
 pub fn search_cycles(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     let mut p = 0;
     for d in Digit::all() {
-        let g = Graph::new(st, d);
-        p += g.places.len() as u64;
-        let first = out.len();
-        for s in g.places {
-            // An X-cycle found from s: its cells and what it proves.
-            let found = |cells: &[Cell], effect| {
-                let set: CellSet = cells.iter().copied().collect();
-                Application::new(Strategy::XCycle, set, DigitSet::single(d), s.index(), effect)
-            };
-            let mut placed = false;
-            // Two strong links meeting at s place the digit there.
-            if g.linked.contains(s) {
-                if let Some(cells) = shortest(&g, Kind::Strong, s, g.places, false) {
-                    out.push(found(&cells, Effect::Place(s, d)));
-                    placed = true;
-                }
-            }
-            // Two weak links meeting at s remove it (unless it was just placed).
-            if !placed {
-                if let Some(cells) = shortest(&g, Kind::Weak, s, g.places, false) {
-                    let effect = Effect::remove_digit(d, CellSet::single(s));
-                    out.push(found(&cells, effect));
-                }
-            }
-            if !g.linked.contains(s) {
-                continue;
-            }
-            // Continuous loops whose first cell is s.
-            let later = CellSet::from_bits(g.places.bits() & !((2u128 << s.index()) - 1));
-            let allowed = later | CellSet::single(s);
-            let mut search = Loops::new(&g, Kind::Continuous, s, allowed, MAX_STRONG);
-            search.run(&mut |cells: &[Cell]| {
-                if is_x_wing(&g, cells) {
-                    return false;
-                }
-                let hit = continuous_removals(&g, cells);
-                if hit.is_empty() {
-                    return false;
-                }
-                let a = found(cells, Effect::remove_digit(d, hit));
-                if !out[first..]
-                    .iter()
-                    .any(|b| b.cells == a.cells && b.effect == a.effect)
-                {
-                    out.push(a);
-                }
-                false
-            });
+        let places = st.cells_with(d);
+        p += places.len() as u64;
+        let key = (places.bits(), d.index() as u8);
+        if let Some(apps) = CYCLES.with(|m| m.borrow().get(&key).cloned()) {
+            out.extend(apps.iter().copied());
+            continue;
         }
+        let mut apps = Vec::new();
+        cycles_of(&Graph::new(st, d), d, &mut apps);
+        out.extend(apps.iter().copied());
+        CYCLES.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= CYCLES_MAX {
+                m.clear();
+            }
+            m.insert(key, std::rc::Rc::new(apps));
+        });
     }
     p
+}
+
+/// The most digit patterns [`CYCLES`] keeps before it starts again.
+const CYCLES_MAX: usize = 1 << 14;
+
+/// The X-cycles of a digit's places, kept by (places, digit).
+type Kept = std::collections::HashMap<(u128, u8), std::rc::Rc<Vec<Application>>>;
+
+thread_local! {
+    /// Per digit pattern searched on this thread: the X-cycles found.
+    static CYCLES: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::new());
+}
+
+/// Pushes the X-cycles of digit `d` (graph `g`).
+fn cycles_of(g: &Graph, d: Digit, out: &mut Vec<Application>) {
+    let first = out.len();
+    for s in g.places {
+        // An X-cycle found from s: its cells and what it proves.
+        let found = |cells: &[Cell], effect| {
+            let set: CellSet = cells.iter().copied().collect();
+            Application::new(Strategy::XCycle, set, DigitSet::single(d), s.index(), effect)
+        };
+        let mut placed = false;
+        // Two strong links meeting at s place the digit there.
+        if g.linked.contains(s) {
+            if let Some(cells) = shortest(g, Kind::Strong, s, g.places, false) {
+                out.push(found(&cells, Effect::Place(s, d)));
+                placed = true;
+            }
+        }
+        // Two weak links meeting at s remove it (unless it was just placed).
+        if !placed {
+            if let Some(cells) = shortest(g, Kind::Weak, s, g.places, false) {
+                let effect = Effect::remove_digit(d, CellSet::single(s));
+                out.push(found(&cells, effect));
+            }
+        }
+        if !g.linked.contains(s) {
+            continue;
+        }
+        // Continuous loops whose first cell is s.
+        let later = CellSet::from_bits(g.places.bits() & !((2u128 << s.index()) - 1));
+        let allowed = later | CellSet::single(s);
+        let mut search = Loops::new(g, Kind::Continuous, s, allowed, MAX_STRONG);
+        search.run(&mut |cells: &[Cell]| {
+            if is_x_wing(g, cells) {
+                return false;
+            }
+            let hit = continuous_removals(g, cells);
+            if hit.is_empty() {
+                return false;
+            }
+            let a = found(cells, Effect::remove_digit(d, hit));
+            if !out[first..]
+                .iter()
+                .any(|b| b.cells == a.cells && b.effect == a.effect)
+            {
+                out.push(a);
+            }
+            false
+        });
+    }
 }
 
 /// The loop of an X-cycle application, recomputed from its cells: its kind and its cells in
