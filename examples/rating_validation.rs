@@ -223,19 +223,16 @@ fn hardest_steps(
     )
     .unwrap();
     writeln!(out, "|---|---:|---|---:|---|").unwrap();
+    // The external ratings of the puzzles whose hardest step is `s`.
+    let of = |ms: &[Measures], scale: &[f64], s| -> Vec<f64> {
+        ms.iter()
+            .zip(scale)
+            .filter(|(m, _)| m.step == s)
+            .map(|(_, &x)| x)
+            .collect()
+    };
     for s in difficulty::LADDER_ORDER {
-        let a: Vec<f64> = cb
-            .iter()
-            .zip(ser)
-            .filter(|(m, _)| m.step == s)
-            .map(|(_, &x)| x)
-            .collect();
-        let b: Vec<f64> = se
-            .iter()
-            .zip(se_scale)
-            .filter(|(m, _)| m.step == s)
-            .map(|(_, &x)| x)
-            .collect();
+        let (a, b) = (of(cb, ser, s), of(se, se_scale, s));
         if a.is_empty() && b.is_empty() {
             continue;
         }

@@ -192,6 +192,23 @@ pub const LADDER_ORDER: [Strategy; Strategy::COUNT] = [
 /// found in one step (see the module docs): unique rectangles and finned fish, and up.
 pub(crate) const SIMPLEST_FROM: usize = 4;
 
+/// The rank of `s` in [`LADDER_ORDER`], easiest first.
+pub fn rank(s: Strategy) -> usize {
+    LADDER_ORDER
+        .iter()
+        .position(|&t| t == s)
+        .expect("every strategy is on the ladder order")
+}
+
+/// An engine on this ladder (singles in three groups, the simplest technique in one step from
+/// [`SIMPLEST_FROM`]) for a puzzle with this solution.
+fn engine(solution: crate::grid::Grid) -> Engine {
+    let mut engine = Engine::new(solution, &LADDER, true);
+    engine.split_singles = true;
+    engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
+    engine
+}
+
 /// The number of features of a rating (see [`FEATURE_NAMES`]).
 pub const FEATURES: usize = 19;
 
@@ -313,9 +330,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     let solution = crate::hsolve::check_unique(puzzle)?;
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
-    let mut engine = Engine::new(solution, &LADDER, true);
-    engine.split_singles = true;
-    engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
+    let mut engine = engine(solution);
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut strategies = [0.0; Strategy::COUNT];
@@ -382,9 +397,7 @@ pub fn explain(puzzle: &Puzzle) -> Result<(Vec<Search>, f64), RateError> {
     let solution = crate::hsolve::check_unique(puzzle)?;
     let mut trace = Vec::new();
     let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
-    let mut engine = Engine::new(solution, &LADDER, true);
-    engine.split_singles = true;
-    engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
+    let mut engine = engine(solution);
     let r = engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
     for s in &mut trace {
         s.tier = s.rung;

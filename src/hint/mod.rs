@@ -438,10 +438,14 @@ fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
         if i + 1 >= crate::difficulty::SIMPLEST_FROM {
             // From where the rating takes the simplest technique found, so does the hint: the
             // easiest technique of the rung, then its shortest pattern, a placement first.
-            let rank = |s: Strategy| crate::difficulty::LADDER_ORDER.iter().position(|&x| x == s);
             let simplest = out.iter().min_by_key(|a| {
                 let place = matches!(a.effect, Effect::Place(..));
-                (rank(a.strategy), !place, a.depth, a.cells.len())
+                (
+                    crate::difficulty::rank(a.strategy),
+                    !place,
+                    a.depth,
+                    a.cells.len(),
+                )
             });
             if let Some(a) = simplest {
                 return (*a, false);

@@ -75,7 +75,7 @@ fn path_kind(s: Strategy, rung: u8) -> usize {
     match s {
         Strategy::HiddenSingle if rung == 0 => 0,
         Strategy::HiddenSingle => 1,
-        s => 1 + ladder_rank(s),
+        s => 1 + difficulty::rank(s),
     }
 }
 
@@ -113,13 +113,6 @@ pub fn names() -> Vec<String> {
     n
 }
 
-/// The rank of `s` among the ladder's techniques, easiest first.
-pub fn ladder_rank(s: Strategy) -> usize {
-    LADDER_ORDER
-        .iter()
-        .position(|&t| t == s)
-        .expect("every strategy is on the ladder order")
-}
 
 /// The path features of `puzzle` (see [`PATH`]), measured on its canonical form.
 fn path(puzzle: &Puzzle) -> [f64; PATH] {
@@ -179,7 +172,7 @@ pub fn of(puzzle: &Puzzle, r: &Rating) -> Vec<f64> {
         f64::from(d.candidates),
         f64::from(d.singles),
         f64::from(d.hardest_position),
-        ladder_rank(r.hardest.strategy) as f64,
+        difficulty::rank(r.hardest.strategy) as f64,
         ln1(f64::from(r.hardest.count)),
     ]);
     v.extend(d.work.iter().map(|&w| ln1(w)));

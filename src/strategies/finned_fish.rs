@@ -11,7 +11,7 @@
 //! hold the digit in 2 to k + 3 places (at most k in the cover lines and 3 fins in a box): the
 //! sets of k base lines a player checks.
 
-use super::{choose, find_again, sized, Application, Strategy};
+use super::{choose, find_again, per_digit, sized, Application, DigitMemo, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::CellSet;
 use crate::grid::Digit;
@@ -134,42 +134,20 @@ fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
         if places.is_empty() {
             continue;
         }
-        let key = (places.bits(), d.index() as u8, k as u8);
-        let kept = SEEN.with(|m| m.borrow().get(&key).cloned());
-        let (q, fish) = match kept {
-            Some(x) => x,
-            None => {
-                let mut fish = Vec::new();
-                let q = scan_digit(places, d, k, &mut |x| fish.push(*x));
-                let x = (q, std::rc::Rc::new(fish));
-                SEEN.with(|m| {
-                    let mut m = m.borrow_mut();
-                    if m.len() >= SEEN_MAX {
-                        m.clear();
-                    }
-                    m.insert(key, x.clone());
-                });
-                x
-            }
-        };
+        let (q, fish) = per_digit(&SEEN, places, d, k as u8, || {
+            let mut fish = Vec::new();
+            let q = scan_digit(places, d, k, &mut |x| fish.push(*x));
+            (q, std::rc::Rc::new(fish))
+        });
         p += q;
         fish.iter().for_each(&mut f);
     }
     p
 }
 
-/// The most digit patterns [`SEEN`] keeps before it starts again.
-const SEEN_MAX: usize = 1 << 14;
-
-/// A digit's places, the digit and the fish size.
-type Key = (u128, u8, u8);
-
-/// Per digit pattern: p and the fish found.
-type Kept = std::collections::HashMap<Key, (u64, std::rc::Rc<Vec<FinnedFish>>)>;
-
 thread_local! {
     /// Per digit pattern searched on this thread: p and the fish found.
-    static SEEN: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::new());
+    static SEEN: DigitMemo<(u64, std::rc::Rc<Vec<FinnedFish>>)> = DigitMemo::default();
 }
 
 /// [`scan`] for one digit on its places; returns p.

@@ -737,6 +737,38 @@ pub(crate) fn scan_houses(
     p
 }
 
+/// Searches that depend on one digit's places alone, kept per thread: by the digit's places,
+/// the digit and a size (0 where the search has none). A rating meets the same places of a
+/// digit again and again as the other digits move.
+pub(crate) type DigitMemo<V> = std::cell::RefCell<std::collections::HashMap<(u128, u8, u8), V>>;
+
+/// The most digit patterns a [`DigitMemo`] keeps before it starts again.
+const DIGIT_MEMO_MAX: usize = 1 << 14;
+
+/// The value `memo` keeps for the places `places` of digit `d` (and `size`), made by `make`
+/// the first time.
+pub(crate) fn per_digit<V: Clone>(
+    memo: &'static std::thread::LocalKey<DigitMemo<V>>,
+    places: CellSet,
+    d: Digit,
+    size: u8,
+    make: impl FnOnce() -> V,
+) -> V {
+    let key = (places.bits(), d.index() as u8, size);
+    if let Some(v) = memo.with(|m| m.borrow().get(&key).cloned()) {
+        return v;
+    }
+    let v = make();
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= DIGIT_MEMO_MAX {
+            m.clear();
+        }
+        m.insert(key, v.clone());
+    });
+    v
+}
+
 /// The pattern behind `a`, found again: runs `search`, which reports every pattern it finds
 /// with its application (what it returns is ignored), and keeps the first pattern whose
 /// application is `a`. The words of a hint use it to recover what a search saw from the

@@ -26,7 +26,7 @@
 //! from: the meeting cell of a discontinuous loop, the first cell of a continuous one).
 
 use super::links::{seen_by, sees, Graph};
-use super::{Application, Strategy};
+use super::{per_digit, Application, DigitMemo, Strategy};
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit};
@@ -411,34 +411,19 @@ pub fn search_cycles(st: &Candidates, out: &mut Vec<Application>) -> u64 {
     for d in Digit::all() {
         let places = st.cells_with(d);
         p += places.len() as u64;
-        let key = (places.bits(), d.index() as u8);
-        if let Some(apps) = CYCLES.with(|m| m.borrow().get(&key).cloned()) {
-            out.extend(apps.iter().copied());
-            continue;
-        }
-        let mut apps = Vec::new();
-        cycles_of(&Graph::new(st, d), d, &mut apps);
-        out.extend(apps.iter().copied());
-        CYCLES.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= CYCLES_MAX {
-                m.clear();
-            }
-            m.insert(key, std::rc::Rc::new(apps));
+        let apps = per_digit(&CYCLES, places, d, 0, || {
+            let mut apps = Vec::new();
+            cycles_of(&Graph::new(st, d), d, &mut apps);
+            std::rc::Rc::new(apps)
         });
+        out.extend(apps.iter().copied());
     }
     p
 }
 
-/// The most digit patterns [`CYCLES`] keeps before it starts again.
-const CYCLES_MAX: usize = 1 << 14;
-
-/// The X-cycles of a digit's places, kept by (places, digit).
-type Kept = std::collections::HashMap<(u128, u8), std::rc::Rc<Vec<Application>>>;
-
 thread_local! {
     /// Per digit pattern searched on this thread: the X-cycles found.
-    static CYCLES: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::new());
+    static CYCLES: DigitMemo<std::rc::Rc<Vec<Application>>> = DigitMemo::default();
 }
 
 /// Pushes the X-cycles of digit `d` (graph `g`).
