@@ -9,6 +9,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use cli::{run, Cli, FATAL};
 
+/// The program's allocator (the library leaves the choice to its users).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(outcome) => ExitCode::from(outcome.code()),

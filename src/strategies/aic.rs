@@ -22,6 +22,8 @@
 //!
 //! Chains are searched breadth first from each start, up to [`MAX_NODES`] nodes: every step
 //! is an inference from the previous node alone, so each end reached is the end of a chain.
+//! The weak links are kept as sets of nodes (bits), so a level of the walk is a union of
+//! sets, and only the ends that can remove something are looked at.
 //!
 //! Possible applications: the candidates and groups with a strong link (each a possible
 //! start).
@@ -61,24 +63,32 @@ pub struct Step {
     pub on: bool,
 }
 
-/// The nodes of a state and the strong links between them.
+/// The nodes of a state and the links between them.
 struct Graph {
+    /// The candidates (cell by cell, digit by digit), then the groups.
     nodes: Vec<Node>,
+    /// How many of the nodes are candidates (the first ones).
+    candidates: usize,
     /// Per candidate (cell * 9 + digit): its node, or `NONE`.
     candidate: [u16; 729],
     /// Per digit: its group nodes.
     groups: [Vec<u16>; 9],
-    /// Per node: the nodes made true when it is false.
-    strong: Vec<Vec<u16>>,
-    /// Per node: the nodes made false when it is true (its weak links).
-    weak: Vec<Vec<u16>>,
+    /// `strong_to[strong_at[i]..strong_at[i + 1]]`: the nodes made true when node i is false.
+    strong_at: Vec<u32>,
+    /// See `strong_at`.
+    strong_to: Vec<u16>,
+    /// Words per node set (64 nodes a word).
+    words: usize,
+    /// Per node, `words` words: the set of nodes made false when it is true (its weak links;
+    /// the relation is symmetric).
+    weak: Vec<u64>,
 }
 
 const NONE: u16 = u16::MAX;
 
 impl Graph {
     fn new(st: &Candidates) -> Graph {
-        let mut nodes = Vec::new();
+        let mut nodes = Vec::with_capacity(512);
         let mut candidate = [NONE; 729];
         for c in st.empty() {
             for d in st.candidates(c).iter() {
@@ -89,6 +99,7 @@ impl Graph {
                 });
             }
         }
+        let candidates = nodes.len();
         let mut groups: [Vec<u16>; 9] = Default::default();
         for seg in (0..54).map(super::locked_candidates::shared) {
             for d in Digit::all() {
@@ -96,9 +107,12 @@ impl Graph {
                 if places.len() < 2 {
                     continue;
                 }
-                // Every subset of two or more places.
-                let cells: Vec<Cell> = places.iter().collect();
-                let n = cells.len();
+                // Every subset of two or more places (a segment has three cells).
+                let mut cells = [Cell::from_index(0); 3];
+                for (k, c) in places.iter().enumerate() {
+                    cells[k] = c;
+                }
+                let n = places.len() as usize;
                 for mask in 1u32..(1 << n) {
                     if mask.count_ones() < 2 {
                         continue;
@@ -112,21 +126,26 @@ impl Graph {
                 }
             }
         }
+        let words = nodes.len().div_ceil(64);
         let mut graph = Graph {
-            strong: vec![Vec::new(); nodes.len()],
-            weak: vec![Vec::new(); nodes.len()],
+            strong_at: Vec::with_capacity(nodes.len() + 1),
+            strong_to: Vec::with_capacity(nodes.len() * 3),
+            words,
+            weak: vec![0u64; nodes.len() * words],
+            candidates,
             nodes,
             candidate,
             groups,
         };
+        graph.strong_at.push(0);
         for i in 0..graph.nodes.len() {
             let Node { digit: d, cells } = graph.nodes[i];
-            let mut out = Vec::new();
+            let from = graph.strong_to.len();
             if let Some(c) = (cells.len() == 1).then(|| cells.first()).flatten() {
                 let cs = st.candidates(c);
                 if cs.len() == 2 {
                     let e = (cs - DigitSet::single(d)).first().expect("two candidates");
-                    out.push(graph.candidate[c.index() * 9 + e.index()]);
+                    graph.strong_to.push(graph.candidate[c.index() * 9 + e.index()]);
                 }
             }
             let first = cells.first().expect("a node has cells");
@@ -137,28 +156,56 @@ impl Graph {
                 }
                 let rest = (st.cells_with(d) & house) - cells;
                 if let Some(n) = graph.node_of(d, rest) {
-                    if !out.contains(&n) {
-                        out.push(n);
+                    if !graph.strong_to[from..].contains(&n) {
+                        graph.strong_to.push(n);
                     }
                 }
             }
-            graph.strong[i] = out;
-            let mut out = Vec::new();
-            for (di, cells) in graph.weak(st, graph.nodes[i]).iter().enumerate() {
-                if cells.is_empty() {
-                    continue;
-                }
-                out.extend(cells.iter().map(|c| graph.candidate[c.index() * 9 + di]));
-                out.extend(
-                    graph.groups[di]
-                        .iter()
-                        .copied()
-                        .filter(|&y| graph.nodes[y as usize].cells.is_subset(*cells)),
-                );
+            graph.strong_at.push(graph.strong_to.len() as u32);
+        }
+        // Weak links: a candidate to the same digit in its peers and to the other digits of
+        // its cell; a group to the places of its digit seeing all its cells (both ways), and
+        // to the groups of its digit lying there.
+        for i in 0..candidates {
+            let Node { digit: d, cells } = graph.nodes[i];
+            let c = cells.first().expect("one cell");
+            let row = i * words;
+            for x in (st.cells_with(d) & CellSet::peers(c)).iter() {
+                let y = graph.candidate[x.index() * 9 + d.index()] as usize;
+                graph.weak[row + y / 64] |= 1 << (y % 64);
             }
-            graph.weak[i] = out;
+            for e in (st.candidates(c) - DigitSet::single(d)).iter() {
+                let y = graph.candidate[c.index() * 9 + e.index()] as usize;
+                graph.weak[row + y / 64] |= 1 << (y % 64);
+            }
+        }
+        for d in Digit::all() {
+            let gs = &graph.groups[d.index()];
+            for (k, &g) in gs.iter().enumerate() {
+                let g = g as usize;
+                let cells = graph.nodes[g].cells;
+                let seen = (st.cells_with(d) & cells.common_peers()) - cells;
+                for x in seen.iter() {
+                    let y = graph.candidate[x.index() * 9 + d.index()] as usize;
+                    graph.weak[g * words + y / 64] |= 1 << (y % 64);
+                    graph.weak[y * words + g / 64] |= 1 << (g % 64);
+                }
+                for &h in &gs[k + 1..] {
+                    let h = h as usize;
+                    if graph.nodes[h].cells.is_subset(seen) {
+                        graph.weak[g * words + h / 64] |= 1 << (h % 64);
+                        graph.weak[h * words + g / 64] |= 1 << (g % 64);
+                    }
+                }
+            }
         }
         graph
+    }
+
+    /// The nodes made true when node `i` is false.
+    #[inline]
+    fn strong(&self, i: usize) -> &[u16] {
+        &self.strong_to[self.strong_at[i] as usize..self.strong_at[i + 1] as usize]
     }
 
     /// The node of digit `d` on exactly `cells`, if there is one.
@@ -186,6 +233,12 @@ impl Graph {
             }
         }
         out
+    }
+
+    /// The weak links of node `i`, as a node set.
+    #[inline]
+    fn weak_of(&self, i: usize) -> &[u64] {
+        &self.weak[i * self.words..(i + 1) * self.words]
     }
 }
 
@@ -251,6 +304,13 @@ pub fn chain_of(st: &Candidates, a: &Application) -> Option<Vec<Step>> {
 
 /// The search: pushes AICs to `out[0]` and nice loops to `out[1]`; with `witness`, also the
 /// chain of each application pushed, in the same order.
+///
+/// From each start (false) the walk goes breadth first, a level at a time: the nodes its
+/// strong links make true, then every node weakly linked to one of those (a union of node
+/// sets), and so on; a node is taken at the first level it is reached with a truth value, so
+/// the chain to it is a shortest one. Only the ends that can remove something are looked at:
+/// the nodes weakly linked to a candidate the start is weakly linked to (and the start itself,
+/// which closes a loop); the walk stops when it has reached them all.
 fn chains(
     st: &Candidates,
     out: &mut [Vec<Application>; 2],
@@ -258,94 +318,108 @@ fn chains(
 ) -> u64 {
     let g = Graph::new(st);
     let n = g.nodes.len();
-    // Per node and truth value: the search that reached it last, and from where.
-    let mut seen = [vec![u32::MAX; n], vec![u32::MAX; n]];
-    let mut parent = [vec![NONE; n], vec![NONE; n]];
+    let w = g.words;
+    let mut seen_false = vec![0u64; w];
+    let mut seen_true = vec![0u64; w];
+    // Per odd level: the nodes first made true there.
+    let mut true_at = vec![0u64; MAX_NODES * w];
+    // Per node made true: the false node whose strong link did it.
+    let mut parent = vec![NONE; n];
+    let mut wanted = vec![0u64; w];
+    let mut reach = vec![0u64; w];
     let mut p = 0;
-    let mut frontier: Vec<(u16, bool)> = Vec::new();
-    let mut next: Vec<(u16, bool)> = Vec::new();
+    let mut frontier: Vec<u16> = Vec::new();
+    let mut next: Vec<u16> = Vec::new();
     for start in 0..n {
-        if g.strong[start].is_empty() {
+        if g.strong(start).is_empty() {
             continue;
         }
         p += 1;
-        let stamp = start as u32;
         let a = g.nodes[start];
+        // The ends that remove something: weakly linked to a candidate the start is weakly
+        // linked to; and the start itself, when it is a candidate.
+        wanted.fill(0);
+        for (k, &x) in g.weak_of(start).iter().enumerate() {
+            let mut m = x;
+            while m != 0 {
+                let y = k * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if y >= g.candidates {
+                    break;
+                }
+                for (t, &z) in wanted.iter_mut().zip(g.weak_of(y)) {
+                    *t |= z;
+                }
+            }
+        }
+        if a.is_candidate() {
+            wanted[start / 64] |= 1 << (start % 64);
+        }
+        // Each pair of ends once (the chain read backwards is the same chain).
+        for (k, t) in wanted.iter_mut().enumerate() {
+            let lo = k * 64;
+            if lo + 64 <= start {
+                *t = 0;
+            } else if lo < start {
+                *t &= !0u64 << (start - lo);
+            }
+        }
+        if wanted.iter().all(|&t| t == 0) {
+            continue;
+        }
         let weak_a = g.weak(st, a);
-        seen[0][start] = stamp;
+        seen_false.fill(0);
+        seen_true.fill(0);
+        seen_false[start / 64] |= 1 << (start % 64);
         frontier.clear();
-        frontier.push((start as u16, false));
+        frontier.push(start as u16);
         for level in 1..MAX_NODES {
-            next.clear();
-            for &(x, on) in &frontier {
-                if on {
-                    // A true node makes the nodes weakly linked to it false.
-                    for &y in &g.weak[x as usize] {
-                        if seen[0][y as usize] != stamp {
-                            seen[0][y as usize] = stamp;
-                            parent[0][y as usize] = x;
-                            next.push((y, false));
-                        }
-                    }
-                } else {
-                    for &y in &g.strong[x as usize] {
-                        if seen[1][y as usize] != stamp {
-                            seen[1][y as usize] = stamp;
-                            parent[1][y as usize] = x;
-                            next.push((y, true));
+            let made = &mut true_at[level * w..(level + 1) * w];
+            if level % 2 == 1 {
+                // False nodes make their strong partners true.
+                made.fill(0);
+                next.clear();
+                for &x in &frontier {
+                    for &y in g.strong(x as usize) {
+                        let (k, bit) = (y as usize / 64, 1u64 << (y % 64));
+                        if seen_true[k] & bit == 0 {
+                            seen_true[k] |= bit;
+                            made[k] |= bit;
+                            parent[y as usize] = x;
+                            next.push(y);
                         }
                     }
                 }
-            }
-            // Ends: true nodes after at least two strong links (level 3 and up), each pair
-            // of ends once (the chain read backwards is the same chain).
-            if level >= 3 {
-                for &(y, on) in &next {
-                    if !on || (y as usize) < start {
-                        continue;
+                if level >= 3 {
+                    let made = &true_at[level * w..(level + 1) * w];
+                    for (k, t) in wanted.iter_mut().enumerate() {
+                        let mut m = made[k] & *t;
+                        *t &= !made[k];
+                        while m != 0 {
+                            let y = k * 64 + m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            end(st, &g, &true_at, &parent, start, y, level, &weak_a, out, witness.as_deref_mut());
+                        }
                     }
-                    let b = g.nodes[y as usize];
-                    let closed = y as usize == start;
-                    let looped = closed || {
-                        let wa = weak_a[b.digit.index()];
-                        b.cells.is_subset(wa)
-                    };
-                    let effect = if closed {
-                        match a.is_candidate() {
-                            true => Effect::Place(a.cells.first().expect("one cell"), a.digit),
-                            false => continue,
-                        }
-                    } else {
-                        let weak_b = g.weak(st, b);
-                        let mut r = [CellSet::EMPTY; 9];
-                        let mut any = false;
-                        for d in 0..9 {
-                            r[d] = weak_a[d] & weak_b[d];
-                            any |= !r[d].is_empty();
-                        }
-                        if !any {
-                            continue;
-                        }
-                        Effect::Remove(r)
-                    };
-                    let chain = path(&g, &parent, start, y);
-                    let cells = chain.iter().fold(CellSet::EMPTY, |s, x| s | x.node.cells);
-                    let digits = chain.iter().map(|x| x.node.digit).collect::<DigitSet>();
-                    let strategy = if looped {
-                        Strategy::NiceLoop
-                    } else {
-                        Strategy::Aic
-                    };
-                    let first = a.cells.first().expect("a node has cells");
-                    out[usize::from(looped)].push(Application::new(
-                        strategy,
-                        cells,
-                        digits,
-                        first.index(),
-                        effect,
-                    ));
-                    if let Some(w) = witness.as_deref_mut() {
-                        w[usize::from(looped)].push(chain);
+                    if wanted.iter().all(|&t| t == 0) {
+                        break;
+                    }
+                }
+            } else {
+                // True nodes make every node weakly linked to them false.
+                reach.fill(0);
+                for &x in &frontier {
+                    for (r, &z) in reach.iter_mut().zip(g.weak_of(x as usize)) {
+                        *r |= z;
+                    }
+                }
+                next.clear();
+                for (k, (r, s)) in reach.iter_mut().zip(seen_false.iter_mut()).enumerate() {
+                    let mut m = *r & !*s;
+                    *s |= m;
+                    while m != 0 {
+                        next.push((k * 64 + m.trailing_zeros() as usize) as u16);
+                        m &= m - 1;
                     }
                 }
             }
@@ -358,27 +432,88 @@ fn chains(
     p
 }
 
-/// The chain from `start` (false) to `end` (true), by the parents the search recorded.
-fn path(g: &Graph, parent: &[Vec<u16>; 2], start: usize, end: u16) -> Vec<Step> {
-    let mut steps = vec![Step {
-        node: g.nodes[end as usize],
-        on: true,
-    }];
-    let (mut x, mut on) = (end, true);
-    loop {
-        let p = parent[usize::from(on)][x as usize];
-        on = !on;
-        x = p;
+/// Pushes the chain from `start` to the end `y`, made true at `level`, if it proves
+/// something.
+#[allow(clippy::too_many_arguments)]
+fn end(
+    st: &Candidates,
+    g: &Graph,
+    true_at: &[u64],
+    parent: &[u16],
+    start: usize,
+    y: usize,
+    level: usize,
+    weak_a: &[CellSet; 9],
+    out: &mut [Vec<Application>; 2],
+    witness: Option<&mut [Vec<Vec<Step>>; 2]>,
+) {
+    let a = g.nodes[start];
+    let b = g.nodes[y];
+    let closed = y == start;
+    let looped = closed || b.cells.is_subset(weak_a[b.digit.index()]);
+    let effect = if closed {
+        match a.is_candidate() {
+            true => Effect::Place(a.cells.first().expect("one cell"), a.digit),
+            false => return,
+        }
+    } else {
+        let weak_b = g.weak(st, b);
+        let mut r = [CellSet::EMPTY; 9];
+        let mut any = false;
+        for d in 0..9 {
+            r[d] = weak_a[d] & weak_b[d];
+            any |= !r[d].is_empty();
+        }
+        if !any {
+            return;
+        }
+        Effect::Remove(r)
+    };
+    let chain = path(g, true_at, parent, y, level);
+    let cells = chain.iter().fold(CellSet::EMPTY, |s, x| s | x.node.cells);
+    let digits = chain.iter().map(|x| x.node.digit).collect::<DigitSet>();
+    let strategy = if looped {
+        Strategy::NiceLoop
+    } else {
+        Strategy::Aic
+    };
+    let first = a.cells.first().expect("a node has cells");
+    out[usize::from(looped)].push(Application::new(
+        strategy,
+        cells,
+        digits,
+        first.index(),
+        effect,
+    ));
+    if let Some(w) = witness {
+        w[usize::from(looped)].push(chain);
+    }
+}
+
+/// The chain from the start (false, level 0) to `end` (true, made true at `level`): each true
+/// node back to the false node whose strong link made it true, each false node back to the
+/// first node of the level before weakly linked to it.
+fn path(g: &Graph, true_at: &[u64], parent: &[u16], end: usize, level: usize) -> Vec<Step> {
+    let w = g.words;
+    let mut steps = Vec::with_capacity(level + 1);
+    let mut x = end;
+    for l in (0..=level).rev() {
+        let on = l % 2 == 1;
         steps.push(Step {
-            node: g.nodes[x as usize],
+            node: g.nodes[x],
             on,
         });
-        if x as usize == start && !on {
+        if l == 0 {
             break;
         }
-        if steps.len() > 2 * MAX_NODES {
-            break; // never: parents lead back to the start
-        }
+        x = if on {
+            parent[x] as usize
+        } else {
+            let before = &true_at[(l - 1) * w..l * w];
+            super::members(g.weak_of(x))
+                .find(|&z| before[z / 64] >> (z % 64) & 1 != 0)
+                .expect("a false node was made false by the level before")
+        };
     }
     steps.reverse();
     steps

@@ -610,6 +610,21 @@ pub fn search_tier(tier: u8, state: &Candidates, ctx: &Context, out: &mut Vec<Ap
         .sum()
 }
 
+/// The members of a set of small numbers kept as 64-bit words (bit i of word k: number
+/// 64k + i), in increasing order.
+pub(crate) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(k, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                k * 64 + b
+            })
+        })
+    })
+}
+
 /// C(n, k) for n <= 9 and k <= 4, the values house and line counts need (Pascal's triangle).
 const SMALL_CHOOSE: [[u64; 5]; 10] = {
     let mut t = [[0u64; 5]; 10];
