@@ -3,10 +3,11 @@
 //! puzzle by itself, nothing overflows sideways, pencil marks go when a digit is placed in
 //! their house (and come back on undo), a hint highlights where to look, then the pattern,
 //! then the move, a reload finds the game as it was, and the whole puzzle played through the
-//! pad and the keyboard ends on the win panel. The daily puzzle is the same for two players;
-//! a server with a token plays with its page token. Skips with a message only when no browser
-//! is installed and `PSEUDOKU_REQUIRE_BROWSER` is unset (CI sets it, and installs chromium
-//! and chromium-driver). Leaves screenshots in `target/tmp/play-page-WxH.png`.
+//! pad and the keyboard ends on the win panel. A chain's hint, on a board marked up to it,
+//! shades the chain's cells and reads it link by link. The daily puzzle is the same for two
+//! players; a server with a token plays with its page token. Skips with a message only when
+//! no browser is installed and `PSEUDOKU_REQUIRE_BROWSER` is unset (CI sets it, and installs
+//! chromium and chromium-driver). Leaves screenshots in `target/tmp/play-page-WxH*.png`.
 
 use crate::browser::Browser;
 use serde_json::Value;
@@ -233,6 +234,144 @@ fn play_a_game(width: u32, height: u32) {
     assert!(time.contains(':'), "{time}");
     no_sideways_overflow(&browser);
     screenshot(&browser, &format!("play-page-{width}x{height}-solved.png"));
+    stop(server);
+}
+
+/// An expert puzzle whose 31st step, as `pseudoku explain` solves it, is an AIC.
+const CHAIN_PUZZLE: &str =
+    "....3...6..84.....53...6.4.9....8.3...3...7....7.51..8....92..31.5..3...3.46..9..";
+
+/// A chain's hint on the page: a player who has filled and marked the board up to the step
+/// where the puzzle needs an alternating inference chain asks for a hint; step 1 shows where
+/// to look, step 2 shades the chain's cells (the hint's `pattern`), step 3 flags the removal
+/// and reads the chain link by link.
+#[test]
+fn a_chain_hint_shades_the_chain_and_reads_it_link_by_link() {
+    let Some(browser) = Browser::start(1280, 800) else {
+        return;
+    };
+    let (_dir, server, base) = served(&[]);
+    open(&browser, &base);
+    // The board at the AIC step, from the library's own walk through the puzzle.
+    let puzzle: pseudoku::grid::Puzzle = CHAIN_PUZZLE.parse().unwrap();
+    let steps = pseudoku::explain::steps_json(&puzzle, true).unwrap();
+    let step: Value = steps
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|s| s["technique"] == "aic")
+        .expect("the puzzle needs an AIC");
+    let grid: Vec<String> = step["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    // At a chain's step no single is left, so a cell with one digit is filled.
+    let givens = CHAIN_PUZZLE.as_bytes();
+    let entries: Vec<u8> = (0..81)
+        .map(|i| match (givens[i], grid[i].len()) {
+            (b'.', 1) => grid[i].parse().unwrap(),
+            _ => 0,
+        })
+        .collect();
+    let marks: Vec<&str> = (0..81)
+        .map(|i| match (givens[i], grid[i].len()) {
+            (b'.', n) if n > 1 => grid[i].as_str(),
+            _ => "",
+        })
+        .collect();
+    let solution = pseudoku::solve::solve(&puzzle)
+        .unique()
+        .expect("one solution")
+        .to_string();
+    let mut game = saved(&browser);
+    game["puzzle"] = Value::from(CHAIN_PUZZLE);
+    game["solution"] = Value::from(solution);
+    game["entries"] = Value::from(entries);
+    game["marks"] = Value::from(marks);
+    game["undo"] = Value::from(Vec::<Value>::new());
+    // Written from another page of the server: the play page saves its own game as it goes.
+    browser.goto(&format!("{base}/healthz"));
+    browser.eval(&format!(
+        "localStorage.setItem('pseudoku-game', {})",
+        serde_json::to_string(&game.to_string()).unwrap()
+    ));
+    browser.goto(&base);
+    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
+    let chain: Vec<usize> = step["pattern"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rc| {
+            let r = rc[0].as_u64().unwrap() as usize;
+            let c = rc[1].as_u64().unwrap() as usize;
+            (r - 1) * 9 + c - 1
+        })
+        .collect();
+    assert_eq!(chain.len(), 4, "{step}");
+
+    browser.click("#hint");
+    browser.wait_for(
+        "document.getElementById('hint-text').textContent.startsWith('Hint 1/3: ')",
+        10,
+    );
+    browser.click("#hint");
+    browser.wait_for(
+        "document.getElementById('hint-text').textContent.startsWith('Hint 2/3: ')",
+        10,
+    );
+    let text = browser.text("document.getElementById('hint-text').textContent");
+    assert!(text.contains("alternating inference chain"), "{text}");
+    let shaded: Vec<usize> = (0..81)
+        .filter(|i| {
+            browser
+                .eval(&format!(
+                    "document.querySelector(\".cell[data-cell='{i}']\").classList.contains('pattern')"
+                ))
+                .as_bool()
+                .unwrap()
+        })
+        .collect();
+    let mut want = chain.clone();
+    want.sort_unstable();
+    assert_eq!(shaded, want, "the chain's cells are shaded");
+    screenshot(&browser, "play-page-1280x800-chain.png");
+    browser.click("#hint");
+    browser.wait_for(
+        "document.getElementById('hint-text').textContent.startsWith('Hint 3/3: ')",
+        10,
+    );
+    // The move as the API words it, with its cells in words as the page shows them.
+    let mut plain = String::new();
+    let coded = step["move"].as_str().unwrap();
+    let b = coded.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let cell = i + 4 <= b.len()
+            && b[i] == b'r'
+            && b[i + 1].is_ascii_digit()
+            && b[i + 2] == b'c'
+            && b[i + 3].is_ascii_digit()
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        if cell {
+            plain.push_str(&format!(
+                "row {}, column {}",
+                b[i + 1] as char,
+                b[i + 3] as char
+            ));
+            i += 4;
+        } else {
+            plain.push(b[i] as char);
+            i += 1;
+        }
+    }
+    assert!(plain.starts_with("If row "), "{plain}");
+    assert_eq!(
+        browser.text("document.getElementById('hint-text').textContent"),
+        format!("Hint 3/3: {plain}")
+    );
+    assert_eq!(count(&browser, "flag"), 1, "the one cell that loses 7");
+    screenshot(&browser, "play-page-1280x800-chain-move.png");
     stop(server);
 }
 
