@@ -81,7 +81,7 @@ struct Graph {
     words: usize,
     /// Per node, `words` words: the set of nodes made false when it is true (its weak links;
     /// the relation is symmetric).
-    weak: Vec<u64>,
+    weak_nodes: Vec<u64>,
 }
 
 const NONE: u16 = u16::MAX;
@@ -131,7 +131,7 @@ impl Graph {
             strong_at: Vec::with_capacity(nodes.len() + 1),
             strong_to: Vec::with_capacity(nodes.len() * 3),
             words,
-            weak: vec![0u64; nodes.len() * words],
+            weak_nodes: vec![0u64; nodes.len() * words],
             candidates,
             nodes,
             candidate,
@@ -163,38 +163,34 @@ impl Graph {
             }
             graph.strong_at.push(graph.strong_to.len() as u32);
         }
-        // Weak links: a candidate to the same digit in its peers and to the other digits of
-        // its cell; a group to the places of its digit seeing all its cells (both ways), and
-        // to the groups of its digit lying there.
+        // Weak links, as `weak` reads them: a candidate's from its own row; a group's both
+        // ways (the candidates' rows do not look for groups), and to the later groups of its
+        // digit lying among the cells it sees.
+        let link = |bits: &mut [u64], from: usize, to: usize| {
+            bits[from * words + to / 64] |= 1 << (to % 64);
+        };
         for i in 0..candidates {
-            let Node { digit: d, cells } = graph.nodes[i];
-            let c = cells.first().expect("one cell");
-            let row = i * words;
-            for x in (st.cells_with(d) & CellSet::peers(c)).iter() {
-                let y = graph.candidate[x.index() * 9 + d.index()] as usize;
-                graph.weak[row + y / 64] |= 1 << (y % 64);
-            }
-            for e in (st.candidates(c) - DigitSet::single(d)).iter() {
-                let y = graph.candidate[c.index() * 9 + e.index()] as usize;
-                graph.weak[row + y / 64] |= 1 << (y % 64);
+            for (di, cells) in graph.weak(st, graph.nodes[i]).iter().enumerate() {
+                for x in cells.iter() {
+                    link(&mut graph.weak_nodes, i, graph.candidate[x.index() * 9 + di] as usize);
+                }
             }
         }
         for d in Digit::all() {
             let gs = &graph.groups[d.index()];
             for (k, &g) in gs.iter().enumerate() {
                 let g = g as usize;
-                let cells = graph.nodes[g].cells;
-                let seen = (st.cells_with(d) & cells.common_peers()) - cells;
+                let seen = graph.weak(st, graph.nodes[g])[d.index()];
                 for x in seen.iter() {
                     let y = graph.candidate[x.index() * 9 + d.index()] as usize;
-                    graph.weak[g * words + y / 64] |= 1 << (y % 64);
-                    graph.weak[y * words + g / 64] |= 1 << (g % 64);
+                    link(&mut graph.weak_nodes, g, y);
+                    link(&mut graph.weak_nodes, y, g);
                 }
                 for &h in &gs[k + 1..] {
                     let h = h as usize;
                     if graph.nodes[h].cells.is_subset(seen) {
-                        graph.weak[g * words + h / 64] |= 1 << (h % 64);
-                        graph.weak[h * words + g / 64] |= 1 << (g % 64);
+                        link(&mut graph.weak_nodes, g, h);
+                        link(&mut graph.weak_nodes, h, g);
                     }
                 }
             }
@@ -238,7 +234,7 @@ impl Graph {
     /// The weak links of node `i`, as a node set.
     #[inline]
     fn weak_of(&self, i: usize) -> &[u64] {
-        &self.weak[i * self.words..(i + 1) * self.words]
+        &self.weak_nodes[i * self.words..(i + 1) * self.words]
     }
 }
 
@@ -339,17 +335,9 @@ fn chains(
         // The ends that remove something: weakly linked to a candidate the start is weakly
         // linked to; and the start itself, when it is a candidate.
         wanted.fill(0);
-        for (k, &x) in g.weak_of(start).iter().enumerate() {
-            let mut m = x;
-            while m != 0 {
-                let y = k * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if y >= g.candidates {
-                    break;
-                }
-                for (t, &z) in wanted.iter_mut().zip(g.weak_of(y)) {
-                    *t |= z;
-                }
+        for y in super::members(g.weak_of(start)).take_while(|&y| y < g.candidates) {
+            for (t, &z) in wanted.iter_mut().zip(g.weak_of(y)) {
+                *t |= z;
             }
         }
         if a.is_candidate() {
