@@ -331,6 +331,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
     let mut engine = engine(solution);
+    engine.shared = true;
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut strategies = [0.0; Strategy::COUNT];

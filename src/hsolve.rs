@@ -193,7 +193,7 @@ pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
 
 /// A fast hasher for the search cache (keys are candidate masks, not attacker-chosen).
 #[derive(Default)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 impl Hasher for FxHasher {
     #[inline]
@@ -388,6 +388,10 @@ pub(crate) struct Engine {
     /// every application of the simplest technique a search found (the first in `order`; see
     /// [`simplest`]) instead of one application drawn at random. `None` in hsolve.
     pub(crate) simplest: Option<(usize, &'static [Strategy])>,
+    /// Share the hard searches with the thread's other ratings ([`crate::shared_searches`]),
+    /// in the frame `frame` (found when first needed).
+    pub(crate) shared: bool,
+    frame: Option<crate::shared_searches::Frame>,
     cache: SearchCache,
     efforts: EffortCache,
 }
@@ -535,6 +539,8 @@ impl Engine {
             refute,
             split_singles: false,
             simplest: None,
+            shared: false,
+            frame: None,
             cache: HashMap::default(),
             efforts: HashMap::default(),
         }
@@ -565,6 +571,27 @@ impl Engine {
             let f = Rc::new(match (rung, &last[i]) {
                 (Rung::Strategies(list), Some((prev, prev_found))) if rung.by_units() => {
                     incremental(list, st, prev, prev_found)
+                }
+                (Rung::Strategies(list), _) if self.keeps(i, rung) => {
+                    let solution = self.ctx.solution.expect("a rating knows its solution");
+                    let frame = self
+                        .frame
+                        .get_or_insert_with(|| crate::shared_searches::Frame::of(&solution));
+                    let (p, apps) = crate::shared_searches::get(frame, st, i as u8)
+                        .unwrap_or_else(|| {
+                            let mut apps = Vec::new();
+                            let p = list
+                                .iter()
+                                .map(|&s| strategies::search(s, st, &self.ctx, &mut apps))
+                                .sum();
+                            crate::shared_searches::put(frame, st, i as u8, p, &apps);
+                            (p, apps)
+                        });
+                    Found {
+                        p,
+                        apps,
+                        memo: None,
+                    }
                 }
                 _ => {
                     let mut apps = Vec::new();
@@ -601,6 +628,21 @@ impl Engine {
             last[i] = Some((*st.masks(), found.clone()));
         }
         found
+    }
+
+    /// True when rung `i` is searched through the thread's shared searches: sharing is on, a
+    /// run applies the simplest technique at this position (so the order of the applications
+    /// found does not matter), the rung is not searched incrementally (which reads the units
+    /// applications were found in, a frame's own numbering) and no search of it is cut short
+    /// by a budget.
+    fn keeps(&self, i: usize, rung: Rung) -> bool {
+        let Rung::Strategies(list) = rung else {
+            return false;
+        };
+        self.shared
+            && self.simplest.is_some_and(|(from, _)| i + 1 >= from)
+            && !rung.by_units()
+            && crate::shared_searches::can_keep(list)
     }
 
     /// The refutation effort of the trial `a` (found by `rung`) in `st`, cached.

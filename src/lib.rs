@@ -80,6 +80,8 @@ internal! {
     transform;
 }
 
+mod shared_searches;
+
 #[cfg(feature = "dev")]
 pub mod dev;
 
