@@ -336,6 +336,19 @@ fn incremental(list: &[Strategy], st: &Candidates, prev: &[u16; 81], prev_found:
     }
 }
 
+/// The search of the strategies `list` in `st`, together: their valid applications pushed
+/// onto `apps`, and their possible ones counted.
+fn search_list(
+    list: &[Strategy],
+    st: &Candidates,
+    ctx: &Context,
+    apps: &mut Vec<Application>,
+) -> u64 {
+    list.iter()
+        .map(|&s| strategies::search(s, st, ctx, apps))
+        .sum()
+}
+
 /// The result of one run.
 #[derive(Clone, Debug)]
 pub(crate) struct RunResult {
@@ -577,16 +590,11 @@ impl Engine {
                     let frame = self
                         .frame
                         .get_or_insert_with(|| crate::shared_searches::Frame::of(&solution));
-                    let (p, apps) = crate::shared_searches::get(frame, st, i as u8)
-                        .unwrap_or_else(|| {
-                            let mut apps = Vec::new();
-                            let p = list
-                                .iter()
-                                .map(|&s| strategies::search(s, st, &self.ctx, &mut apps))
-                                .sum();
-                            crate::shared_searches::put(frame, st, i as u8, p, &apps);
-                            (p, apps)
-                        });
+                    let ctx = &self.ctx;
+                    let (p, apps) = crate::shared_searches::search(frame, st, i as u8, || {
+                        let mut apps = Vec::new();
+                        (search_list(list, st, ctx, &mut apps), apps)
+                    });
                     Found {
                         p,
                         apps,
@@ -597,10 +605,7 @@ impl Engine {
                     let mut apps = Vec::new();
                     let mut memo = None;
                     let p = match rung {
-                        Rung::Strategies(list) => list
-                            .iter()
-                            .map(|&s| strategies::search(s, st, &self.ctx, &mut apps))
-                            .sum(),
+                        Rung::Strategies(list) => search_list(list, st, &self.ctx, &mut apps),
                         Rung::Forcing => strategies::forcing_chain::search_all(st, &mut apps),
                         Rung::Backtracking => backtracking::search(st, &self.ctx, known, &mut apps),
                         Rung::Trial(1) => {

@@ -151,12 +151,17 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(HashMap::default());
 }
 
-/// The search `rung` (an index the caller keeps to one ladder) made in `st`, if this thread
-/// has made it, in any frame of the same grid: its p and applications in `frame`'s rating
-/// frame.
-pub(crate) fn get(frame: &Frame, st: &Candidates, rung: u8) -> Option<(u64, Vec<Application>)> {
+/// The search `rung` (an index the caller keeps to one ladder) in `st`, in `frame`'s rating
+/// frame: p and the valid applications. When this thread has made it in any frame of the same
+/// grid, that search moved into `frame`; else `search()`, kept for the next.
+pub(crate) fn search(
+    frame: &Frame,
+    st: &Candidates,
+    rung: u8,
+    search: impl FnOnce() -> (u64, Vec<Application>),
+) -> (u64, Vec<Application>) {
     let key = (frame.masks(st), rung);
-    MEMO.with(|m| {
+    let kept = MEMO.with(|m| {
         let m = m.borrow();
         let k = m.get(&key).filter(|k| k.grid == frame.grid)?;
         let apps = k
@@ -172,13 +177,12 @@ pub(crate) fn get(frame: &Frame, st: &Candidates, rung: u8) -> Option<(u64, Vec<
             })
             .collect();
         Some((k.p, apps))
-    })
-}
-
-/// Keeps the search `rung` made in `st` (in `frame`'s rating frame): p and its applications.
-pub(crate) fn put(frame: &Frame, st: &Candidates, rung: u8, p: u64, apps: &[Application]) {
-    let key = (frame.masks(st), rung);
-    let apps = apps
+    });
+    if let Some(found) = kept {
+        return found;
+    }
+    let (p, apps) = search();
+    let moved = apps
         .iter()
         .map(|a| {
             Frame::moved(
@@ -199,17 +203,18 @@ pub(crate) fn put(frame: &Frame, st: &Candidates, rung: u8, p: u64, apps: &[Appl
             Kept {
                 grid: frame.grid.clone(),
                 p,
-                apps,
+                apps: moved,
             },
         );
     });
+    (p, apps)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::strategies::{search, Context};
+    use crate::strategies::{search as one, Context};
     use crate::transform::Transform;
 
     /// An effect as one mask per cell (a placement flagged).
@@ -296,15 +301,14 @@ mod tests {
                 let st2 = moved(&st, &t);
                 states += 1;
                 for (k, list) in rungs.iter().enumerate() {
-                    let mut apps = Vec::new();
-                    let p: u64 = list.iter().map(|&s| search(s, &st, &ctx, &mut apps)).sum();
-                    put(&frame, &st, k as u8, p, &apps);
-                    let mut apps2 = Vec::new();
-                    let p2: u64 = list
-                        .iter()
-                        .map(|&s| search(s, &st2, &ctx2, &mut apps2))
-                        .sum();
-                    let (kp, kapps) = get(&frame2, &st2, k as u8).expect("kept");
+                    let direct = |st: &Candidates, ctx: &Context| {
+                        let mut apps = Vec::new();
+                        let p: u64 = list.iter().map(|&s| one(s, st, ctx, &mut apps)).sum();
+                        (p, apps)
+                    };
+                    let (_, apps) = search(&frame, &st, k as u8, || direct(&st, &ctx));
+                    let (p2, apps2) = direct(&st2, &ctx2);
+                    let (kp, kapps) = search(&frame2, &st2, k as u8, || panic!("not kept"));
                     assert_eq!(
                         (kp, used(&kapps)),
                         (p2, used(&apps2)),
