@@ -110,6 +110,17 @@ impl fmt::Display for Symmetry {
 /// Removes the clues of `cells` (orbits) from `grid`'s cells in random order whenever the
 /// solution stays unique: a minimal puzzle (no orbit of clues can go) with `grid` as solution.
 pub fn mask(grid: &[u8; 81], orbits: &mut [Vec<Cell>], rng: &mut Rng) -> Puzzle {
+    mask_with(grid, orbits, false, rng)
+}
+
+/// [`mask`], and with `clued_houses` an orbit is removed only when every house that holds a
+/// clue before still holds one after (the same random choices as [`mask`] otherwise).
+pub fn mask_with(
+    grid: &[u8; 81],
+    orbits: &mut [Vec<Cell>],
+    clued_houses: bool,
+    rng: &mut Rng,
+) -> Puzzle {
     let solution = full_grid(grid);
     let mut cells = *grid;
     rng.shuffle(orbits);
@@ -123,8 +134,15 @@ pub fn mask(grid: &[u8; 81], orbits: &mut [Vec<Cell>], rng: &mut Rng) -> Puzzle 
         if freed.is_empty() {
             continue;
         }
+        let empty_before = clued_houses.then(|| empty_houses(&cells));
         for c in orbit {
             cells[c.index()] = 0;
+        }
+        if empty_before.is_some_and(|e| empty_houses(&cells) != e) {
+            for (c, v) in orbit.iter().zip(saved) {
+                cells[c.index()] = v;
+            }
+            continue;
         }
         let p = Puzzle::from_bytes_unchecked(cells);
         let unique = match &solution {
@@ -138,6 +156,19 @@ pub fn mask(grid: &[u8; 81], orbits: &mut [Vec<Cell>], rng: &mut Rng) -> Puzzle 
         }
     }
     Puzzle::from_bytes_unchecked(cells)
+}
+
+/// The houses (bit h: rows 0-8, columns 9-17, boxes 18-26) of `cells` (0 for an empty cell)
+/// that hold no clue.
+pub fn empty_houses(cells: &[u8; 81]) -> u32 {
+    let mut clued = 0u32;
+    for (i, &v) in cells.iter().enumerate() {
+        if v != 0 {
+            let (r, c) = (i / 9, i % 9);
+            clued |= 1 << r | 1 << (9 + c) | 1 << (18 + 3 * (r / 3) + c / 3);
+        }
+    }
+    !clued & ((1 << 27) - 1)
 }
 
 /// The solution of the unique puzzle (or full grid) `cells`.
@@ -250,6 +281,42 @@ pub fn tuned(rng: &mut Rng, target: u8, steps: u32) -> Puzzle {
 mod tests {
     use super::*;
     use crate::solve::is_unique;
+
+    /// Masking that keeps every clued house: the same choices as plain masking when off; when
+    /// on, no house loses its last clue, the solution stays the only one, and every orbit
+    /// still removable keeping one solution would empty a house.
+    #[test]
+    fn masking_can_keep_a_clue_in_every_house() {
+        let mut rng = Rng::new(3);
+        for round in 0..24 {
+            let symmetry = [Symmetry::None, Symmetry::Rotate180][round % 2];
+            let grid = random_grid(&mut rng);
+            let mut orbits = symmetry.orbits();
+            let (mut a, mut b) = (rng.clone(), rng.clone());
+            assert_eq!(
+                mask(grid.as_bytes(), &mut orbits.clone(), &mut a),
+                mask_with(grid.as_bytes(), &mut orbits.clone(), false, &mut b)
+            );
+            let p = mask_with(grid.as_bytes(), &mut orbits, true, &mut rng);
+            assert_eq!(empty_houses(p.as_bytes()), 0, "{p}");
+            assert!(is_unique(&p));
+            assert!(symmetry.holds_for(&p));
+            for orbit in symmetry.orbits() {
+                if orbit.iter().all(|&c| p.get(c).is_none()) {
+                    continue;
+                }
+                let mut cells = *p.as_bytes();
+                for c in &orbit {
+                    cells[c.index()] = 0;
+                }
+                let q = Puzzle::from_bytes_unchecked(cells);
+                assert!(
+                    !is_unique(&q) || empty_houses(&cells) != 0,
+                    "{p}: {orbit:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn random_masking_gives_unique_minimal_puzzles() {

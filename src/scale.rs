@@ -91,13 +91,14 @@ pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 /// levels when a bank is made: publishers print more clues the easier the level (32-38 for
 /// their easiest, 22-27 for their hardest), while the generators leave about 30-33 whatever
 /// the level. The ranges fall by level (medians about 34, 32, 30 and 28) and are wide enough
-/// that a default build keeps about four fifths of its speed without them; symmetry is left
-/// to the publisher (`--symmetry rotate180`), as it halves the speed.
+/// that a default build keeps about four fifths of its speed without them; every row, column
+/// and box holds a clue, as in print (an empty box reads as a misprint); symmetry is left to
+/// the publisher (`--symmetry rotate180`) for now, as it costs a quarter of the speed.
 pub const DEFAULT_LAYOUTS: [&str; 4] = [
-    "clues=32..36",
-    "clues=29..34",
-    "clues=27..32",
-    "clues=24..30",
+    "clues=32..36 clued-houses",
+    "clues=29..34 clued-houses",
+    "clues=27..32 clued-houses",
+    "clues=24..30 clued-houses",
 ];
 
 /// Which rating a bank's percentiles and bands use.

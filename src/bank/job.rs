@@ -159,13 +159,18 @@ pub fn generate(
             if *source == Source::Standard && symmetry != Symmetry::None {
                 puzzle = symmetrize(&puzzle, &solution, symmetry);
             }
+            let keep = layout.clued_houses && !layout.minimal;
+            if keep {
+                puzzle = clue_every_house(&puzzle, &solution, symmetry, CellSet::EMPTY, &mut rng);
+            }
             if layout.minimal && *source == Source::Standard {
-                puzzle = minimize(&puzzle, symmetry, &mut rng);
+                puzzle = minimize(&puzzle, symmetry, false, &mut rng);
             }
             if let Some(range) = layout.clues {
                 // A random minimal puzzle, or a standard one just made minimal: none can go.
                 let minimized = layout.minimal || *source != Source::Standard;
-                puzzle = fit_clues(&puzzle, &solution, symmetry, range, layout.minimal, minimized, &mut rng);
+                let rules = Fit { symmetry, range, minimal: layout.minimal, minimized, keep };
+                puzzle = fit_clues(&puzzle, &solution, &rules, &mut rng);
             }
             JobResult::Puzzle(Box::new(Generated {
                 job,
@@ -195,14 +200,53 @@ fn symmetrize(p: &Puzzle, solution: &Grid, symmetry: Symmetry) -> Puzzle {
 }
 
 /// `p` (symmetric under `symmetry`, one solution) made minimal by removing orbits of clues in
-/// random order while the solution stays unique.
-fn minimize(p: &Puzzle, symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
+/// random order while the solution stays unique (and, with `clued_houses`, while every house
+/// keeps a clue).
+fn minimize(p: &Puzzle, symmetry: Symmetry, clued_houses: bool, rng: &mut Rng) -> Puzzle {
     let mut orbits: Vec<Vec<Cell>> = symmetry
         .orbits()
         .into_iter()
         .filter(|o| o.iter().any(|&c| p.get(c).is_some()))
         .collect();
-    crate::generate::mask(p.as_bytes(), &mut orbits, rng)
+    crate::generate::mask_with(p.as_bytes(), &mut orbits, clued_houses, rng)
+}
+
+/// `p` (symmetric under `symmetry`, one solution `solution`) with a clue in every house: for
+/// each house without one, in order, a random cell of it outside `reserved` (any of its cells
+/// when all are reserved) is revealed with its orbit. Clues added from the solution keep it
+/// the only one.
+fn clue_every_house(
+    p: &Puzzle,
+    solution: &Grid,
+    symmetry: Symmetry,
+    reserved: CellSet,
+    rng: &mut Rng,
+) -> Puzzle {
+    let mut cells = *p.as_bytes();
+    loop {
+        let empty = crate::generate::empty_houses(&cells);
+        if empty == 0 {
+            return Puzzle::from_bytes_unchecked(cells);
+        }
+        let house = CellSet::house_at(empty.trailing_zeros() as usize);
+        let open = house - reserved;
+        let among = if open.is_empty() { house } else { open };
+        let c = among.nth(rng.below(among.len())).expect("a cell of the house");
+        for x in symmetry.orbit(c) {
+            cells[x.index()] = solution.get(x).get();
+        }
+    }
+}
+
+/// What [`fit_clues`] keeps to: the symmetry, the clue range, whether the layout is minimal
+/// (no orbit may be added), whether the puzzle was just made minimal by orbits (none can be
+/// removed) and whether every house must keep a clue.
+struct Fit {
+    symmetry: Symmetry,
+    range: (u32, u32),
+    minimal: bool,
+    minimized: bool,
+    keep: bool,
 }
 
 /// `p` (symmetric under `symmetry`, one solution `solution`) brought into the clue range
@@ -214,15 +258,14 @@ fn minimize(p: &Puzzle, symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
 /// A level's clue range is so generated, not only filtered: a publisher's easy puzzles have
 /// more clues than the generators leave, their hardest fewer. What still falls outside is
 /// left to the level's filter.
-fn fit_clues(
-    p: &Puzzle,
-    solution: &Grid,
-    symmetry: Symmetry,
-    (low, high): (u32, u32),
-    minimal: bool,
-    minimized: bool,
-    rng: &mut Rng,
-) -> Puzzle {
+fn fit_clues(p: &Puzzle, solution: &Grid, rules: &Fit, rng: &mut Rng) -> Puzzle {
+    let Fit {
+        symmetry,
+        range: (low, high),
+        minimal,
+        minimized,
+        keep,
+    } = *rules;
     let mut cells = *p.as_bytes();
     let mut n = p.clues() as u32;
     if (low..=high).contains(&n) || low > high {
@@ -265,6 +308,9 @@ fn fit_clues(
             let mut fewer = cells;
             for c in &orbit {
                 fewer[c.index()] = 0;
+            }
+            if keep && crate::generate::empty_houses(&fewer) != 0 {
+                continue;
             }
             if crate::solve::is_unique(&Puzzle::from_bytes_unchecked(fewer)) {
                 cells = fewer;
@@ -344,12 +390,19 @@ pub fn pseudo_generate(
     } else if !crate::solve::is_unique(&puzzle) {
         return JobResult::NotUnique(job);
     }
+    // Under a minimal layout an added clue would break minimality: its puzzles with an empty
+    // house are refused instead.
+    let keep = layout.clued_houses && !layout.minimal;
+    if keep {
+        puzzle = clue_every_house(&puzzle, &solution, symmetry, reserved, &mut rng);
+    }
     if layout.minimal || symmetry != Symmetry::None {
-        puzzle = minimize(&puzzle, symmetry, &mut rng);
+        puzzle = minimize(&puzzle, symmetry, keep, &mut rng);
     }
     if let Some(range) = layout.clues {
         let minimized = layout.minimal || symmetry != Symmetry::None;
-        puzzle = fit_clues(&puzzle, &solution, symmetry, range, layout.minimal, minimized, &mut rng);
+        let rules = Fit { symmetry, range, minimal: layout.minimal, minimized, keep };
+        puzzle = fit_clues(&puzzle, &solution, &rules, &mut rng);
     }
     let canon = canon::canonical(&puzzle);
     JobResult::Puzzle(Box::new(Generated {
@@ -484,6 +537,17 @@ impl From<Rated> for NewPuzzle {
 mod tests {
     use super::*;
 
+    /// The rules of [`fit_clues`] for a range, free of the house rule.
+    fn fit(symmetry: Symmetry, range: (u32, u32), minimal: bool, minimized: bool) -> Fit {
+        Fit {
+            symmetry,
+            range,
+            minimal,
+            minimized,
+            keep: false,
+        }
+    }
+
     #[test]
     fn a_clue_range_is_reached_by_orbits_keeping_the_solution() {
         let mut rng = Rng::new(11);
@@ -493,19 +557,64 @@ mod tests {
             let solution = crate::solve::solve(&p).unique().unwrap();
             let n = p.clues() as u32;
             // More clues: added from the solution, by orbits, into the range.
-            let more = fit_clues(&p, &solution, symmetry, (n + 6, n + 9), false, false, &mut rng);
+            let more = fit_clues(&p, &solution, &fit(symmetry, (n + 6, n + 9), false, false), &mut rng);
             assert!((n + 6..=n + 9).contains(&(more.clues() as u32)), "{more}");
             assert!(symmetry.holds_for(&more));
             assert_eq!(crate::solve::solve(&more).unique(), Some(solution));
             // Fewer: removed while unique, from the richer puzzle back into a lower range.
-            let fewer = fit_clues(&more, &solution, symmetry, (n, n + 3), false, false, &mut rng);
+            let fewer = fit_clues(&more, &solution, &fit(symmetry, (n, n + 3), false, false), &mut rng);
             let m = fewer.clues() as u32;
             assert!(m <= more.clues() as u32 && m >= n, "{m} from {}", more.clues());
             assert!(symmetry.holds_for(&fewer));
             assert_eq!(crate::solve::solve(&fewer).unique(), Some(solution));
             // A minimal layout gets no clue added; a puzzle in range is left as it is.
-            assert_eq!(fit_clues(&p, &solution, symmetry, (n + 6, n + 9), true, true, &mut rng), p);
-            assert_eq!(fit_clues(&p, &solution, symmetry, (n - 2, n + 2), false, false, &mut rng), p);
+            assert_eq!(fit_clues(&p, &solution, &fit(symmetry, (n + 6, n + 9), true, true), &mut rng), p);
+            assert_eq!(fit_clues(&p, &solution, &fit(symmetry, (n - 2, n + 2), false, false), &mut rng), p);
+            // With the house rule, clues go only while every house keeps one.
+            let clued = clue_every_house(&more, &solution, symmetry, CellSet::EMPTY, &mut rng);
+            let rules = Fit { keep: true, ..fit(symmetry, (17, n), false, false) };
+            let fewer = fit_clues(&clued, &solution, &rules, &mut rng);
+            assert!(!crate::bank::layout::has_empty_house(&fewer), "{fewer}");
+            assert_eq!(crate::solve::solve(&fewer).unique(), Some(solution));
         }
+    }
+
+    /// Every house gets a clue, by orbits, from the solution: the solution stays the only one,
+    /// the symmetry holds, nothing changes in a puzzle without an empty house, and a house with
+    /// a cell outside the reserved cells gets its clue there.
+    #[test]
+    fn every_house_gets_a_clue_outside_the_reserved_cells() {
+        let mut rng = Rng::new(12);
+        let mut filled = 0;
+        for round in 0..60 {
+            let symmetry = [Symmetry::None, Symmetry::Rotate180, Symmetry::Mirror][round % 3];
+            let p = crate::generate::random_minimal(&mut rng, symmetry);
+            let solution = crate::solve::solve(&p).unique().unwrap();
+            // Reserve a random third of the empty cells.
+            let reserved: CellSet = Cell::all()
+                .filter(|&c| p.get(c).is_none() && rng.below(3) == 0)
+                .collect();
+            let q = clue_every_house(&p, &solution, symmetry, reserved, &mut rng);
+            assert_eq!(crate::generate::empty_houses(q.as_bytes()), 0, "{q}");
+            assert!(symmetry.holds_for(&q));
+            assert_eq!(crate::solve::solve(&q).unique(), Some(solution));
+            let empty = crate::generate::empty_houses(p.as_bytes());
+            if empty == 0 {
+                assert_eq!(q, p);
+                continue;
+            }
+            filled += 1;
+            // Only cells the puzzle left empty were revealed, each with its solution digit.
+            for c in Cell::all().filter(|&c| q.get(c) != p.get(c)) {
+                assert_eq!(p.get(c), None);
+                assert_eq!(q.get(c), Some(solution.get(c)));
+            }
+            // The first empty house's clue is outside the reserved cells when it can be.
+            let house = CellSet::house_at(empty.trailing_zeros() as usize);
+            if !(house - reserved).is_empty() {
+                assert!(house.iter().any(|c| q.get(c).is_some() && !reserved.contains(c)));
+            }
+        }
+        assert!(filled >= 10, "{filled} puzzles had an empty house");
     }
 }

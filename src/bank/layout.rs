@@ -22,6 +22,11 @@
 //! - **Techniques** `MIN..MAX`: the hardest technique family the puzzle needs (the bank's
 //!   `technique` column: singles, pairs, locked-candidates, x-wing-or-xy-wing, trial) lies
 //!   between MIN and MAX.
+//! - **Clued houses** (`clued-houses`): every row, column and box holds a clue, as printed
+//!   puzzles do (an empty box reads as a mistake). A job whose puzzle comes out with an empty
+//!   house reveals a cell of it (with its orbit, an unreserved cell where the house has one)
+//!   and removes clues only while every house keeps one; under a minimal layout, where an added
+//!   clue would break minimality, such puzzles are refused instead.
 
 use crate::generate::Symmetry;
 use crate::grid::Puzzle;
@@ -43,6 +48,8 @@ pub struct Layout {
     pub minimal: bool,
     /// The hardest technique family needed: from, to (both included).
     pub techniques: Option<(Technique, Technique)>,
+    /// Every row, column and box holds a clue.
+    pub clued_houses: bool,
 }
 
 impl Default for Layout {
@@ -53,6 +60,7 @@ impl Default for Layout {
             clues: None,
             minimal: false,
             techniques: None,
+            clued_houses: false,
         }
     }
 }
@@ -118,6 +126,9 @@ impl Layout {
     pub fn admits(&self, puzzle: &Puzzle) -> bool {
         let n = puzzle.clues() as u32;
         if self.clues.is_some_and(|(a, b)| n < a || n > b) {
+            return false;
+        }
+        if self.clued_houses && has_empty_house(puzzle) {
             return false;
         }
         if self.symmetry == Symmetry::None {
@@ -225,8 +236,8 @@ impl Profile {
 
     /// The layout rules that reproduce it: clues from its 10th to its 90th percentile, its
     /// symmetry (below [`RULE_SHARE`], the most common one with its share, when at least
-    /// [`SHARE_RULE`] of the puzzles have it), and minimal when at least [`RULE_SHARE`] of its
-    /// puzzles are.
+    /// [`SHARE_RULE`] of the puzzles have it), minimal when at least [`RULE_SHARE`] of its
+    /// puzzles are, and clued houses when at least [`RULE_SHARE`] of them have no empty house.
     pub fn rules(&self) -> Layout {
         let (symmetry, share) = if self.symmetry != Symmetry::None {
             (self.symmetry, None)
@@ -248,14 +259,16 @@ impl Profile {
             clues: Some((self.clues.0, self.clues.2)),
             minimal: self.minimal >= RULE_SHARE,
             techniques: None,
+            clued_houses: 1.0 - self.empty_house >= RULE_SHARE,
         }
     }
 }
 
 /// True when a row, column or box of `p` holds no clue.
-fn has_empty_house(p: &Puzzle) -> bool {
-    crate::grid::House::all().any(|h| h.cells().iter().all(|&c| p.get(c).is_none()))
+pub fn has_empty_house(p: &Puzzle) -> bool {
+    crate::generate::empty_houses(p.as_bytes()) != 0
 }
+
 
 /// The profile of each level of labelled puzzles, easiest first, with the level's name (on the
 /// current rayon pool).
@@ -421,8 +434,8 @@ pub fn parse_symmetry(s: &str) -> Result<Symmetry, LayoutError> {
 }
 
 impl fmt::Display for Layout {
-    /// As stored and shown: `symmetry=rotate180 clues=22..30 minimal techniques=pairs..trial`
-    /// (only the rules set; `none` for none).
+    /// As stored and shown: `symmetry=rotate180 clues=22..30 minimal techniques=pairs..trial
+    /// clued-houses` (only the rules set; `none` for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if self.symmetry != Symmetry::None {
@@ -439,6 +452,9 @@ impl fmt::Display for Layout {
         }
         if let Some((a, b)) = self.techniques {
             parts.push(format!("techniques={a}..{b}"));
+        }
+        if self.clued_houses {
+            parts.push("clued-houses".to_string());
         }
         if parts.is_empty() {
             f.write_str("none")
@@ -457,6 +473,7 @@ impl FromStr for Layout {
             match part.split_once('=') {
                 None if part == "none" => {}
                 None if part == "minimal" => l.minimal = true,
+                None if part == "clued-houses" => l.clued_houses = true,
                 Some(("symmetry", v)) => l.symmetry = parse_symmetry(v)?,
                 Some(("share", v)) => l.share = parse_share(v)?,
                 Some(("clues", v)) => l.clues = Some(parse_clues(v)?),
@@ -497,6 +514,8 @@ mod tests {
             "symmetry=mirror clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing",
             "symmetry=rotate180 share=60% clues=24..30",
             "minimal",
+            "clues=32..36 clued-houses",
+            "symmetry=rotate180 minimal clued-houses",
         ] {
             let l: Layout = text.parse().unwrap();
             assert_eq!(l.to_string(), text);
@@ -546,6 +565,22 @@ mod tests {
         // The symmetric part keeps a symmetric puzzle, the other part refuses it.
         assert!(parts[0].1.keeps(&p, t) && !parts[1].1.keeps(&p, t));
         assert!(shared.keeps(&p, t));
+        // Clued houses: a puzzle with an empty house is refused before rating, one with a
+        // clue in every house is admitted.
+        let clued: Layout = "clued-houses".parse().unwrap();
+        let mut rng = crate::Rng::new(6);
+        let (mut refused, mut admitted) = (0, 0);
+        for _ in 0..40 {
+            let p = crate::generate::random_minimal(&mut rng, Symmetry::None);
+            assert_eq!(clued.admits(&p), !has_empty_house(&p));
+            assert!(Layout::default().admits(&p));
+            if has_empty_house(&p) {
+                refused += 1;
+            } else {
+                admitted += 1;
+            }
+        }
+        assert!(refused > 0 && admitted > 0, "{refused} {admitted}");
     }
 
     /// What a build refuses before rating ([`Layout::admits`]) no level's rules keep: a puzzle

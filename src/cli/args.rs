@@ -311,6 +311,10 @@ pub struct BuildArgs {
     /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
     #[arg(long, value_name = "MIN..MAX", value_parser = pseudoku::bank::parse_techniques)]
     pub techniques: Option<(pseudoku::bank::Technique, pseudoku::bank::Technique)>,
+    /// Layout rule: allow a row, column or box without a clue (by default every house of a
+    /// layout given here holds one, as in the default levels).
+    #[arg(long)]
+    pub allow_empty_houses: bool,
     /// Build only shard K of N of this build's jobs into --db (a new file per shard); combine
     /// the N shard banks with `pseudoku merge`. Every shard takes the same other arguments.
     #[arg(long, value_name = "K/N")]
@@ -336,13 +340,15 @@ impl BuildArgs {
         let given = self.symmetry.is_some()
             || self.clues.is_some()
             || self.minimal
-            || self.techniques.is_some();
+            || self.techniques.is_some()
+            || self.allow_empty_houses;
         given.then(|| pseudoku::bank::Layout {
             symmetry: self.symmetry.unwrap_or(pseudoku::bank::Symmetry::None),
             share: self.share.filter(|&p| p < 100),
             clues: self.clues,
             minimal: self.minimal,
             techniques: self.techniques,
+            clued_houses: !self.allow_empty_houses,
         })
     }
 

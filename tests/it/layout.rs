@@ -5,7 +5,7 @@
 
 use crate::common::*;
 
-use pseudoku::bank::layout::{is_minimal, parse_symmetry};
+use pseudoku::bank::layout::{has_empty_house, is_minimal, parse_symmetry};
 use pseudoku::Puzzle;
 use rusqlite::Connection;
 
@@ -64,7 +64,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
             .assert()
             .success()
             .stdout(predicates::str::contains(format!(
-                "layout symmetry={name}: 6 of 6 stored"
+                "layout symmetry={name} clued-houses: 6 of 6 stored"
             )));
         let s = parse_symmetry(name).unwrap();
         let conn = Connection::open(&db).unwrap();
@@ -72,6 +72,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
         assert_eq!(all.len(), 24);
         for (p, level, ..) in &all {
             assert!(s.holds_for(p), "{name}, level {level}: {p}");
+            assert!(!has_empty_house(p), "{name}, level {level}: {p}");
         }
         // Pseudo-generated (from a seed) puzzles are among them.
         let seeded: u32 = scalar(
@@ -84,7 +85,9 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
             .arg(&db)
             .assert()
             .success()
-            .stdout(predicates::str::contains(format!("\tsymmetry={name}\n")));
+            .stdout(predicates::str::contains(format!(
+                "\tsymmetry={name} clued-houses\n"
+            )));
     }
 }
 
@@ -127,7 +130,7 @@ fn clue_range_minimality_and_techniques_are_kept_and_stored() {
     );
     assert_eq!(
         stored,
-        "symmetry=rotate180 clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing"
+        "symmetry=rotate180 clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing clued-houses"
     );
     pseudoku()
         .args([
@@ -302,7 +305,7 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
             &conn,
             &format!("SELECT value FROM settings WHERE key = 'layout:{name}'"),
         );
-        assert_eq!(stored, format!("clues={a}..{b}"));
+        assert_eq!(stored, format!("clues={a}..{b} clued-houses"));
     }
     let rows = rows(&conn);
     assert_eq!(rows.len(), 160);
@@ -315,6 +318,12 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
             clues.iter().all(|c| (a..=b).contains(c)),
             "{level}: {clues:?}"
         );
+        // Every row, column and box of every puzzle holds a clue.
+        let empty: Vec<_> = rows
+            .iter()
+            .filter(|r| r.1 == level && has_empty_house(&r.0))
+            .collect();
+        assert!(empty.is_empty(), "{level}: {empty:?}");
         clues.sort_unstable();
         medians.push(clues[20]);
     }
@@ -353,10 +362,10 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
         .assert()
         .success()
         .stdout(predicates::str::contains(
-            "layout symmetry=rotate180: 10 of 10 stored",
+            "layout symmetry=rotate180 clued-houses: 10 of 10 stored",
         ))
         .stdout(predicates::str::contains(
-            "layout symmetry=rotate180 share=0%: 15 of 15 stored",
+            "layout symmetry=rotate180 share=0% clued-houses: 15 of 15 stored",
         ));
     let conn = Connection::open(&db).unwrap();
     let rotate180 = parse_symmetry("rotate180").unwrap();
@@ -374,7 +383,7 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
         &conn,
         "SELECT value FROM settings WHERE key = 'layout:hard'",
     );
-    assert_eq!(stored, "symmetry=rotate180 share=40%");
+    assert_eq!(stored, "symmetry=rotate180 share=40% clued-houses");
     // A publisher's levels with 40% symmetric puzzles give the rule back.
     let names = LEVELS;
     let file = labelled_file(dir.path(), &rows);

@@ -804,7 +804,7 @@ fn short_floats_small_references_and_did_you_mean() {
     let rows: Vec<String> = column(
         &conn,
         "SELECT puzzle || char(9) || CASE level WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' \
-         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles_text",
+         WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles_text ORDER BY level, id",
     );
     std::fs::write(&labelled, rows.join("\n")).unwrap();
     let o = pseudoku()
@@ -1242,8 +1242,10 @@ fn hostile_labelled_files_are_clear_errors_that_change_nothing() {
     build_levels(&db, 25, 2);
     let conn = Connection::open(&db).unwrap();
     let names = ["easy", "medium", "hard", "expert"];
+    // Listed level by level, so that the levels first appear easiest first (a file without
+    // --levels names them in that order).
     let rows: Vec<(String, usize)> = conn
-        .prepare("SELECT puzzle, level FROM puzzles_text ORDER BY id")
+        .prepare("SELECT puzzle, level FROM puzzles_text ORDER BY level, id")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
         .unwrap()
