@@ -1,5 +1,5 @@
-//! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings)
-//! and tier, the rating histogram next to the reference's, the bank's spread over the
+//! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings
+//! and how far their spread is from the reference's over the level's range) and tier, the rating histogram next to the reference's, the bank's spread over the
 //! reference deciles, the hardest technique families, hardest steps and clue counts per level,
 //! build bookkeeping; [`plot`] draws it.
 
@@ -35,6 +35,11 @@ pub struct LevelCount {
     pub served: u64,
     /// Its layout rules (`none`, or e.g. `symmetry=rotate180 clues=22..30 minimal`).
     pub layout: String,
+    /// How differently its puzzles spread over its rating range than the reference's puzzles
+    /// in that range: the Kolmogorov-Smirnov distance between the two (0: the same
+    /// distribution, 1: apart), rounded to 3 decimals. None for an empty level, a range the
+    /// reference has nothing in, or learned levels (not ranges).
+    pub spread: Option<f64>,
 }
 
 /// One histogram bin over the rating.
@@ -191,6 +196,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
                 puzzles,
                 served,
                 layout: String::new(),
+                spread: None,
             }
         })
         .collect();
@@ -203,6 +209,19 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         .iter()
         .map(|(&v, &n)| (store::puzzles::from_units(v, rating), n))
         .collect();
+    if !learned {
+        let mut sorted = values.clone();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut reference = reference.clone();
+        reference.sort_by(f64::total_cmp);
+        for (i, l) in counts.iter_mut().enumerate() {
+            let (lo, hi) = levels.bounds(i);
+            let within = |v: f64| lo.is_none_or(|lo| v >= lo) && hi.is_none_or(|hi| v < hi);
+            let bank: Vec<(f64, u64)> = sorted.iter().copied().filter(|b| within(b.0)).collect();
+            let theirs: Vec<f64> = reference.iter().copied().filter(|&v| within(v)).collect();
+            l.spread = ks_distance(&bank, &theirs).map(|d| (d * 1000.0).round() / 1000.0);
+        }
+    }
     let mut deciles = vec![0u64; 10];
     if let Some(r) = &r {
         for &(v, n) in &values {
@@ -295,6 +314,36 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     })
 }
 
+/// The Kolmogorov-Smirnov distance between two samples, `bank` (ascending values with their
+/// counts) and `reference` (ascending): the largest difference between their cumulative
+/// distributions. None when either is empty.
+pub fn ks_distance(bank: &[(f64, u64)], reference: &[f64]) -> Option<f64> {
+    let nb: u64 = bank.iter().map(|b| b.1).sum();
+    let nr = reference.len();
+    if nb == 0 || nr == 0 {
+        return None;
+    }
+    let (mut i, mut j, mut below_b, mut d) = (0, 0, 0u64, 0f64);
+    while i < bank.len() || j < nr {
+        // The next value of either sample, with every copy of it in both taken at once.
+        let x = match (bank.get(i), reference.get(j)) {
+            (Some(b), Some(&r)) => b.0.min(r),
+            (Some(b), None) => b.0,
+            (None, Some(&r)) => r,
+            (None, None) => break,
+        };
+        while i < bank.len() && bank[i].0 <= x {
+            below_b += bank[i].1;
+            i += 1;
+        }
+        while j < nr && reference[j] <= x {
+            j += 1;
+        }
+        d = d.max((below_b as f64 / nb as f64 - j as f64 / nr as f64).abs());
+    }
+    Some(d)
+}
+
 /// [`BINS`] equal bins over the range of both lists (the bank's as values with their counts).
 fn histogram(bank: &[(f64, u64)], reference: &[f64]) -> Vec<Bin> {
     let all = bank.iter().map(|b| &b.0).chain(reference);
@@ -348,13 +397,13 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tlayout",
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tlayout",
             self.rating, self.rating
         );
         for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}",
                 l.level,
                 l.range,
                 if self.learned {
@@ -367,6 +416,7 @@ impl Inventory {
                 l.served,
                 l.ratings
                     .map_or("-".to_string(), |(a, b)| format!("{a}..{b}")),
+                l.spread.map_or("-".to_string(), |d| format!("{d:.3}")),
                 l.layout
             );
         }
@@ -453,4 +503,31 @@ fn join(counts: &[u64]) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join("\t")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Known answers: the same sample is 0 apart, two apart samples 1, and a sample shifted by
+    /// one of four values 1/4; counts weigh values; order does not matter between the two.
+    #[test]
+    fn ks_distance_of_known_samples() {
+        let r = [1.0, 2.0, 3.0, 4.0];
+        let same: Vec<(f64, u64)> = r.iter().map(|&v| (v, 1)).collect();
+        assert_eq!(ks_distance(&same, &r), Some(0.0));
+        assert_eq!(ks_distance(&[(5.0, 3)], &r), Some(1.0));
+        assert_eq!(ks_distance(&[(0.0, 7)], &r), Some(1.0));
+        let shifted = [(2.0, 1), (3.0, 1), (4.0, 1), (5.0, 1)];
+        assert_eq!(ks_distance(&shifted, &r), Some(0.25));
+        // Twice the same values is the same distribution; all on the lowest value is 3/4 off.
+        let doubled: Vec<(f64, u64)> = r.iter().map(|&v| (v, 2)).collect();
+        assert_eq!(ks_distance(&doubled, &r), Some(0.0));
+        assert_eq!(ks_distance(&[(1.0, 4)], &r), Some(0.75));
+        // Symmetric in the two samples.
+        let back: Vec<f64> = shifted.iter().map(|b| b.0).collect();
+        assert_eq!(ks_distance(&same, &back), Some(0.25));
+        assert_eq!(ks_distance(&[], &r), None);
+        assert_eq!(ks_distance(&same, &[]), None);
+    }
 }

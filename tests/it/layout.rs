@@ -328,6 +328,24 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
         medians.push(clues[20]);
     }
     assert!(medians[0] >= 32, "{medians:?}");
+    // `stats` gives each level's spread against the reference's puzzles in its range: a
+    // Kolmogorov-Smirnov distance, between 0 and 1.
+    let out = pseudoku()
+        .args(["stats", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let out = text(&out.stdout);
+    let header = out.lines().find(|l| l.starts_with("level\t")).unwrap();
+    let column = header.split('\t').position(|c| c == "spread (KS)").unwrap();
+    for name in LEVELS {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}\t")))
+            .unwrap();
+        let d: f64 = line.split('\t').nth(column).unwrap().parse().unwrap();
+        assert!((0.0..=1.0).contains(&d), "{line}");
+    }
     assert!(medians.windows(2).all(|m| m[0] > m[1]), "{medians:?}");
     // Other level names drop the default rules; the default levels bring them back.
     let layouts = || -> i64 {
