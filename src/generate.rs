@@ -162,10 +162,9 @@ pub fn mask_with(
 /// that hold no clue.
 pub fn empty_houses(cells: &[u8; 81]) -> u32 {
     let mut clued = 0u32;
-    for (i, &v) in cells.iter().enumerate() {
+    for (houses, &v) in crate::cellset::HOUSES_OF_CELL.iter().zip(cells) {
         if v != 0 {
-            let (r, c) = (i / 9, i % 9);
-            clued |= 1 << r | 1 << (9 + c) | 1 << (18 + 3 * (r / 3) + c / 3);
+            clued |= houses.iter().fold(0, |m, &h| m | 1 << h);
         }
     }
     !clued & ((1 << 27) - 1)

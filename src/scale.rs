@@ -167,9 +167,14 @@ impl Reference {
 
     /// How many reference ratings lie in `[low, high)` (no bound: `None`).
     pub fn count_within(&self, low: Option<f64>, high: Option<f64>) -> usize {
+        self.within(low, high).len()
+    }
+
+    /// The reference ratings in `[low, high)` (no bound: `None`), ascending.
+    pub fn within(&self, low: Option<f64>, high: Option<f64>) -> &[f64] {
         let from = low.map_or(0, |l| self.sorted.partition_point(|&v| v < l));
         let to = high.map_or(self.sorted.len(), |h| self.sorted.partition_point(|&v| v < h));
-        to.saturating_sub(from)
+        &self.sorted[from..to.max(from)]
     }
 
     /// The number of reference ratings.

@@ -159,7 +159,7 @@ pub fn generate(
             if *source == Source::Standard && symmetry != Symmetry::None {
                 puzzle = symmetrize(&puzzle, &solution, symmetry);
             }
-            let keep = layout.clued_houses && !layout.minimal;
+            let keep = layout.clues_every_house();
             if keep {
                 puzzle = clue_every_house(&puzzle, &solution, symmetry, CellSet::EMPTY, &mut rng);
             }
@@ -390,9 +390,7 @@ pub fn pseudo_generate(
     } else if !crate::solve::is_unique(&puzzle) {
         return JobResult::NotUnique(job);
     }
-    // Under a minimal layout an added clue would break minimality: its puzzles with an empty
-    // house are refused instead.
-    let keep = layout.clued_houses && !layout.minimal;
+    let keep = layout.clues_every_house();
     if keep {
         puzzle = clue_every_house(&puzzle, &solution, symmetry, reserved, &mut rng);
     }

@@ -108,6 +108,13 @@ impl Layout {
         }
     }
 
+    /// True when a job adds clues to give every house one (and removes clues only while every
+    /// house keeps one): the clued-houses rule, outside a minimal layout, where an added clue
+    /// would break minimality and such puzzles are refused instead.
+    pub fn clues_every_house(&self) -> bool {
+        self.clued_houses && !self.minimal
+    }
+
     /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
     pub fn keeps(&self, puzzle: &Puzzle, technique: Technique) -> bool {
         if !self.admits(puzzle) {
@@ -268,7 +275,6 @@ impl Profile {
 pub fn has_empty_house(p: &Puzzle) -> bool {
     crate::generate::empty_houses(p.as_bytes()) != 0
 }
-
 
 /// The profile of each level of labelled puzzles, easiest first, with the level's name (on the
 /// current rayon pool).

@@ -1,6 +1,6 @@
 //! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings
-//! and how far their spread is from the reference's over the level's range) and tier, the rating histogram next to the reference's, the bank's spread over the
-//! reference deciles, the hardest technique families, hardest steps and clue counts per level,
+//! and how far their spread is from the reference's over the level's range) and tier, the
+//! rating histogram next to the reference's, the bank's spread over the reference deciles, the hardest technique families, hardest steps and clue counts per level,
 //! build bookkeeping; [`plot`] draws it.
 
 pub mod plot;
@@ -209,17 +209,14 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         .iter()
         .map(|(&v, &n)| (store::puzzles::from_units(v, rating), n))
         .collect();
-    if !learned {
+    if let (false, Some(r)) = (learned, &r) {
         let mut sorted = values.clone();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut reference = reference.clone();
-        reference.sort_by(f64::total_cmp);
         for (i, l) in counts.iter_mut().enumerate() {
             let (lo, hi) = levels.bounds(i);
             let within = |v: f64| lo.is_none_or(|lo| v >= lo) && hi.is_none_or(|hi| v < hi);
             let bank: Vec<(f64, u64)> = sorted.iter().copied().filter(|b| within(b.0)).collect();
-            let theirs: Vec<f64> = reference.iter().copied().filter(|&v| within(v)).collect();
-            l.spread = ks_distance(&bank, &theirs).map(|d| (d * 1000.0).round() / 1000.0);
+            l.spread = ks_distance(&bank, r.within(lo, hi)).map(|d| (d * 1000.0).round() / 1000.0);
         }
     }
     let mut deciles = vec![0u64; 10];
