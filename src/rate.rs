@@ -145,7 +145,9 @@ impl Rating {
     /// Its level's name on `levels` of the rating `kind` (empty when the levels have no name
     /// for it).
     pub fn level_name<'l>(&self, kind: RatingKind, levels: &'l LevelSet) -> &'l str {
-        levels.name(levels.of(self.value(kind))).unwrap_or("")
+        levels
+            .name(levels.of(self.value(kind), self.hardest.strategy))
+            .unwrap_or("")
     }
 
     /// Its level's name on the default levels of `difficulty`.

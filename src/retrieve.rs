@@ -169,8 +169,15 @@ impl NamedAsk {
     }
 }
 
-/// Level `i`'s rating range for people: `5.75 <= difficulty < 10.06`.
+/// Level `i`'s rating range for people: `5.75 <= difficulty < 10.06`, and for the extreme
+/// level `difficulty >= 11.09, a step assumes a value`.
 pub fn range_text(levels: &LevelSet, i: usize, rating: RatingKind) -> String {
+    if levels.extreme() == Some(i) {
+        return format!(
+            "{}, a step assumes a value",
+            range_text(levels, i - 1, rating)
+        );
+    }
     let name = rating.name();
     match levels.bounds(i) {
         (None, None) => format!("any {name}"),

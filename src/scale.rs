@@ -12,6 +12,7 @@
 //!   percentiles: a bank's percentiles and bands measure where a puzzle sits in the reference,
 //!   its level what people call it.
 
+use crate::technique::Strategy;
 use std::fmt;
 use std::str::FromStr;
 
@@ -63,7 +64,10 @@ pub enum ScaleError {
         /// The names as given.
         names: String,
     },
-    /// Not one cut point fewer than names.
+    /// [`EXTREME`] not last, or alone.
+    #[error("bad level names {0:?}: {EXTREME} (the puzzles a step of which assumes a value) must be the last of two or more levels")]
+    Extreme(String),
+    /// Not one cut point fewer than the levels cut by rating (the names but [`EXTREME`]).
     #[error("{levels} levels need {} cut points, not {cuts}", .levels - 1)]
     CutCount {
         /// The number of levels.
@@ -87,18 +91,29 @@ pub enum ScaleError {
 /// The default level names, easiest first.
 pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 
+/// The level a user adds by name, last, for the puzzles whose hardest step assumes a value (a
+/// forcing chain, backtracking or a trial: `Strategy::assumes`): it shares the rating range of
+/// the level below it, which keeps the puzzles solved by patterns alone.
+pub const EXTREME: &str = "extreme";
+
+/// The layout rules stored with [`EXTREME`] when it is added to the default levels: those of
+/// expert without `no-assumptions`.
+pub const EXTREME_LAYOUT: &str = "clues=24..30 clued-houses";
+
 /// The default levels' layout rules (as `build --clues` writes them), stored with the default
 /// levels when a bank is made: publishers print more clues the easier the level (32-38 for
 /// their easiest, 22-27 for their hardest), while the generators leave about 30-33 whatever
 /// the level. The ranges fall by level (medians about 34, 32, 30 and 28) and are wide enough
 /// that a default build keeps about four fifths of its speed without them; every row, column
 /// and box holds a clue, as in print (an empty box reads as a misprint); symmetry is left to
-/// the publisher (`--symmetry rotate180`) for now, as it costs a quarter of the speed.
+/// the publisher (`--symmetry rotate180`) for now, as it costs a quarter of the speed. Expert
+/// needs no assumption (its hardest step at most an ALS chain or death blossom, as publishers'
+/// hardest everyday levels); the puzzles that do are the [`EXTREME`] level's, when a bank has it.
 pub const DEFAULT_LAYOUTS: [&str; 4] = [
     "clues=32..36 clued-houses",
     "clues=29..34 clued-houses",
     "clues=27..32 clued-houses",
-    "clues=24..30 clued-houses",
+    "clues=24..30 clued-houses no-assumptions",
 ];
 
 /// Which rating a bank's percentiles and bands use.
@@ -389,6 +404,16 @@ impl LevelNames {
             .iter()
             .position(|n| n.eq_ignore_ascii_case(name.trim()))
     }
+
+    /// The index of the [`EXTREME`] level (always the last), if there is one.
+    pub fn extreme(&self) -> Option<usize> {
+        (self.0.len() > 1 && self.0.last().is_some_and(|n| n == EXTREME)).then(|| self.0.len() - 1)
+    }
+
+    /// The levels cut by rating: every level but [`EXTREME`].
+    pub fn rated(&self) -> &[String] {
+        &self.0[..self.0.len() - usize::from(self.extreme().is_some())]
+    }
 }
 
 impl fmt::Display for LevelNames {
@@ -420,6 +445,9 @@ impl FromStr for LevelNames {
                     names: s.to_string(),
                 });
             }
+            if n == EXTREME && (i + 1 != names.len() || i == 0) {
+                return Err(ScaleError::Extreme(s.to_string()));
+            }
         }
         Ok(LevelNames(names))
     }
@@ -439,7 +467,13 @@ pub const DEFAULT_CUTS_HSOLVE: [f64; 3] = [343.79, 883.28, 2717.56];
 /// ```text
 ///   easy      medium      hard       expert
 /// ------- c1 -------- c2 ------- c3 ---------->  rating
+///                                  [ extreme ]   (when added: the top range's puzzles
+///                                                 a step of which assumes a value)
 /// ```
+///
+/// A last level named [`EXTREME`] is not cut by rating: it takes, from the top range, the
+/// puzzles whose hardest step assumes a value (a forcing chain, backtracking, a trial), and
+/// the level below it keeps the others.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelSet {
     names: LevelNames,
@@ -447,11 +481,12 @@ pub struct LevelSet {
 }
 
 impl LevelSet {
-    /// Levels named `names` cut at `cuts` (one fewer than the names, finite, non-decreasing).
+    /// Levels named `names` cut at `cuts` (one fewer than the levels cut by rating, finite,
+    /// non-decreasing).
     pub fn new(names: LevelNames, cuts: Vec<f64>) -> Result<LevelSet, ScaleError> {
-        if cuts.len() + 1 != names.len() {
+        if cuts.len() + 1 != names.rated().len() {
             return Err(ScaleError::CutCount {
-                levels: names.len(),
+                levels: names.rated().len(),
                 cuts: cuts.len(),
             });
         }
@@ -475,9 +510,10 @@ impl LevelSet {
         }
     }
 
-    /// Levels named `names` holding equal shares of `reference` (cut at its quantiles).
+    /// Levels named `names` holding equal shares of `reference` (cut at its quantiles; the
+    /// [`EXTREME`] level shares the top one's).
     pub fn equal_shares(names: LevelNames, reference: &Reference) -> LevelSet {
-        let m = names.len();
+        let m = names.rated().len();
         let cuts = (1..m)
             .map(|k| reference.quantile(100.0 * k as f64 / m as f64))
             .collect();
@@ -514,13 +550,26 @@ impl LevelSet {
         self.names.0.get(i).map(String::as_str)
     }
 
-    /// The level (0 = easiest) a rating falls in.
-    pub fn of(&self, rating: f64) -> usize {
-        self.cuts.partition_point(|&c| c <= rating)
+    /// The level (0 = easiest) of a puzzle rated `rating` whose hardest step is `hardest`:
+    /// the range its rating falls in, or [`EXTREME`] for a puzzle of the top range whose
+    /// hardest step assumes a value.
+    pub fn of(&self, rating: f64, hardest: Strategy) -> usize {
+        let i = self.cuts.partition_point(|&c| c <= rating);
+        match self.names.extreme() {
+            Some(e) if i + 1 == e && hardest.assumes() => e,
+            _ => i,
+        }
     }
 
-    /// The rating range [low, high) of level `i`; `None` for no bound.
+    /// The index of the [`EXTREME`] level, if the set has it.
+    pub fn extreme(&self) -> Option<usize> {
+        self.names.extreme()
+    }
+
+    /// The rating range [low, high) of level `i`; `None` for no bound ([`EXTREME`] has the
+    /// range of the level below it).
     pub fn bounds(&self, i: usize) -> (Option<f64>, Option<f64>) {
+        let i = if self.extreme() == Some(i) { i - 1 } else { i };
         (
             i.checked_sub(1).map(|j| self.cuts[j]),
             self.cuts.get(i).copied(),
@@ -550,13 +599,17 @@ impl LevelSet {
 }
 
 impl fmt::Display for LevelSet {
-    /// `easy < 2.69 <= medium < 5.75 <= hard < 10.06 <= expert`.
+    /// `easy < 2.69 <= medium < 5.75 <= hard < 10.06 <= expert`, and `, extreme (a step
+    /// assumes a value)` when the set has it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, n) in self.names.0.iter().enumerate() {
+        for (i, n) in self.names.rated().iter().enumerate() {
             if i > 0 {
                 write!(f, " < {} <= ", self.cuts[i - 1])?;
             }
             f.write_str(n)?;
+        }
+        if self.extreme().is_some() {
+            write!(f, ", {EXTREME} (a step assumes a value)")?;
         }
         Ok(())
     }
@@ -646,7 +699,8 @@ mod tests {
             (5.0, 2),
             (1e9, 2),
         ] {
-            assert_eq!(l.of(r), want, "{r}");
+            assert_eq!(l.of(r, Strategy::AlsChain), want, "{r}");
+            assert_eq!(l.of(r, Strategy::DigitForcingChain), want, "{r}");
             let (lo, hi) = l.bounds(want);
             assert!(lo.is_none_or(|c| c <= r) && hi.is_none_or(|c| r < c));
         }
@@ -656,5 +710,32 @@ mod tests {
         let r = Reference::new((0..100).map(f64::from).collect());
         let e = LevelSet::equal_shares("a,b,c,d".parse().unwrap(), &r);
         assert_eq!(e.cuts(), &[25.0, 50.0, 75.0]);
+    }
+
+    #[test]
+    fn extreme_takes_the_top_range_puzzles_that_assume_a_value() {
+        let names: LevelNames = "a,b,c,extreme".parse().unwrap();
+        assert_eq!(names.extreme(), Some(3));
+        assert_eq!(names.rated().len(), 3);
+        assert!(LevelSet::new(names.clone(), vec![2.0, 5.0, 9.0]).is_err());
+        let l = LevelSet::new(names.clone(), vec![2.0, 5.0]).unwrap();
+        assert_eq!(l.to_string(), "a < 2 <= b < 5 <= c, extreme (a step assumes a value)");
+        assert_eq!(l.bounds(3), l.bounds(2));
+        assert_eq!(l.bounds(2), (Some(5.0), None));
+        for s in Strategy::ALL {
+            // Below the top range, the rating alone decides.
+            assert_eq!(l.of(1.0, s), 0);
+            assert_eq!(l.of(4.0, s), 1);
+            assert_eq!(l.of(7.0, s), if s.assumes() { 3 } else { 2 }, "{s:?}");
+        }
+        let r = Reference::new((0..100).map(f64::from).collect());
+        let e = LevelSet::equal_shares(names, &r);
+        assert_eq!(e.cuts().len(), 2);
+        // Extreme is the last of two or more levels; a set without it is unchanged.
+        for bad in ["extreme", "extreme,a", "a,extreme,b"] {
+            assert!(bad.parse::<LevelNames>().is_err(), "{bad}");
+        }
+        let plain: LevelNames = "a,extreme-ish".parse().unwrap();
+        assert_eq!((plain.extreme(), plain.rated().len()), (None, 2));
     }
 }

@@ -191,6 +191,20 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// True when the step assumes a value and follows it (a forcing chain, backtracking or a
+    /// trial: the ladder's rungs 9 and up) rather than reading a pattern off the grid. The
+    /// default `expert` level has no such puzzle; the `extreme` level holds them.
+    pub fn assumes(self) -> bool {
+        matches!(
+            self,
+            Strategy::CellForcingChain
+                | Strategy::HouseForcingChain
+                | Strategy::DigitForcingChain
+                | Strategy::Backtracking
+                | Strategy::TrialAndError
+        )
+    }
+
     /// How many strategies there are (their `as usize` runs from 0 to this, excluded).
     pub const COUNT: usize = Strategy::DigitForcingChain as usize + 1;
 

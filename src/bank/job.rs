@@ -456,7 +456,7 @@ impl Measured {
                 let value = crate::rate::round(d.value, 3);
                 Measured {
                     percentile: Some(levels.percentile(value, 0.0)),
-                    level: levels.level_of_value(value),
+                    level: levels.level_of_value(value, d.hardest_step),
                     difficulty: Some(d),
                     generated: g,
                 }

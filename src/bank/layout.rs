@@ -22,6 +22,11 @@
 //! - **Techniques** `MIN..MAX`: the hardest technique family the puzzle needs (the bank's
 //!   `technique` column: singles, pairs, locked-candidates, x-wing-or-xy-wing, trial) lies
 //!   between MIN and MAX.
+//! - **No assumptions** (`no-assumptions`): the hardest step reads a pattern off the grid (at
+//!   most an ALS chain or a death blossom); no step assumes a value (a forcing chain,
+//!   backtracking or a trial: [`Strategy::assumes`]). The default `expert` level keeps it, so
+//!   that its puzzles are solved by the chains and sets club players use; the `extreme` level
+//!   holds the others.
 //! - **Clued houses** (`clued-houses`): every row, column and box holds a clue, as printed
 //!   puzzles do (an empty box reads as a mistake). A job whose puzzle comes out with an empty
 //!   house reveals a cell of it (with its orbit, an unreserved cell where the house has one)
@@ -30,7 +35,7 @@
 
 use crate::generate::Symmetry;
 use crate::grid::Puzzle;
-use crate::technique::Technique;
+use crate::technique::{Strategy, Technique};
 use std::fmt;
 use std::str::FromStr;
 
@@ -50,6 +55,8 @@ pub struct Layout {
     pub techniques: Option<(Technique, Technique)>,
     /// Every row, column and box holds a clue.
     pub clued_houses: bool,
+    /// No step of a solve assumes a value ([`Strategy::assumes`]).
+    pub no_assumptions: bool,
 }
 
 impl Default for Layout {
@@ -61,6 +68,7 @@ impl Default for Layout {
             minimal: false,
             techniques: None,
             clued_houses: false,
+            no_assumptions: false,
         }
     }
 }
@@ -115,9 +123,13 @@ impl Layout {
         self.clued_houses && !self.minimal
     }
 
-    /// True when `puzzle` (whose hardest technique family is `technique`) keeps every rule.
-    pub fn keeps(&self, puzzle: &Puzzle, technique: Technique) -> bool {
+    /// True when `puzzle` (whose hardest technique family is `technique` and hardest step
+    /// `hardest`) keeps every rule.
+    pub fn keeps(&self, puzzle: &Puzzle, technique: Technique, hardest: Strategy) -> bool {
         if !self.admits(puzzle) {
+            return false;
+        }
+        if self.no_assumptions && hardest.assumes() {
             return false;
         }
         if let Some((lo, hi)) = self.techniques {
@@ -267,6 +279,7 @@ impl Profile {
             minimal: self.minimal >= RULE_SHARE,
             techniques: None,
             clued_houses: 1.0 - self.empty_house >= RULE_SHARE,
+            no_assumptions: false,
         }
     }
 }
@@ -462,6 +475,9 @@ impl fmt::Display for Layout {
         if self.clued_houses {
             parts.push("clued-houses".to_string());
         }
+        if self.no_assumptions {
+            parts.push("no-assumptions".to_string());
+        }
         if parts.is_empty() {
             f.write_str("none")
         } else {
@@ -480,6 +496,7 @@ impl FromStr for Layout {
                 None if part == "none" => {}
                 None if part == "minimal" => l.minimal = true,
                 None if part == "clued-houses" => l.clued_houses = true,
+                None if part == "no-assumptions" => l.no_assumptions = true,
                 Some(("symmetry", v)) => l.symmetry = parse_symmetry(v)?,
                 Some(("share", v)) => l.share = parse_share(v)?,
                 Some(("clues", v)) => l.clues = Some(parse_clues(v)?),
@@ -522,6 +539,7 @@ mod tests {
             "minimal",
             "clues=32..36 clued-houses",
             "symmetry=rotate180 minimal clued-houses",
+            "clues=24..30 clued-houses no-assumptions",
         ] {
             let l: Layout = text.parse().unwrap();
             assert_eq!(l.to_string(), text);
@@ -553,9 +571,9 @@ mod tests {
         let l: Layout = format!("symmetry=rotate180 clues={n}..{n} minimal")
             .parse()
             .unwrap();
-        assert!(l.keeps(&p, t));
+        assert!(l.keeps(&p, t, Strategy::HiddenSingle));
         let l: Layout = format!("clues={}..81", n + 1).parse().unwrap();
-        assert!(!l.keeps(&p, t));
+        assert!(!l.keeps(&p, t, Strategy::HiddenSingle));
         // Adding a clue orbit breaks minimality but keeps the symmetry.
         let sol = crate::solve::solve(&p).unique().unwrap();
         let mut cells = *p.as_bytes();
@@ -569,8 +587,8 @@ mod tests {
         assert!(Symmetry::Rotate180.holds_for(&q));
         assert!(!is_minimal(&q, Symmetry::Rotate180));
         // The symmetric part keeps a symmetric puzzle, the other part refuses it.
-        assert!(parts[0].1.keeps(&p, t) && !parts[1].1.keeps(&p, t));
-        assert!(shared.keeps(&p, t));
+        assert!(parts[0].1.keeps(&p, t, Strategy::HiddenSingle) && !parts[1].1.keeps(&p, t, Strategy::HiddenSingle));
+        assert!(shared.keeps(&p, t, Strategy::HiddenSingle));
         // Clued houses: a puzzle with an empty house is refused before rating, one with a
         // clue in every house is admitted.
         let clued: Layout = "clued-houses".parse().unwrap();
@@ -587,6 +605,25 @@ mod tests {
             }
         }
         assert!(refused > 0 && admitted > 0, "{refused} {admitted}");
+        // No assumptions: a puzzle whose hardest step assumes a value is refused, one solved
+        // by patterns alone (up to an ALS chain) is kept.
+        let logic: Layout = "no-assumptions".parse().unwrap();
+        let p = crate::generate::random_minimal(&mut rng, Symmetry::None);
+        for s in Strategy::ALL {
+            assert_eq!(logic.keeps(&p, Technique::Trial, s), !s.assumes(), "{s:?}");
+            assert!(Layout::default().keeps(&p, Technique::Trial, s));
+        }
+        let assuming: Vec<Strategy> = Strategy::ALL.into_iter().filter(|s| s.assumes()).collect();
+        assert_eq!(
+            assuming,
+            [
+                Strategy::Backtracking,
+                Strategy::TrialAndError,
+                Strategy::CellForcingChain,
+                Strategy::HouseForcingChain,
+                Strategy::DigitForcingChain
+            ]
+        );
     }
 
     /// What a build refuses before rating ([`Layout::admits`]) no level's rules keep: a puzzle
@@ -611,11 +648,11 @@ mod tests {
             let p = crate::generate::random_minimal(&mut rng, symmetries[round % symmetries.len()]);
             let t = crate::metrics::technique(&p);
             for l in &layouts {
-                if l.keeps(&p, t) {
+                if l.keeps(&p, t, Strategy::HiddenSingle) {
                     assert!(l.admits(&p), "{l} keeps {p} but refuses it");
                 }
                 if !l.minimal && l.techniques.is_none() {
-                    assert_eq!(l.admits(&p), l.keeps(&p, t), "{l} on {p}");
+                    assert_eq!(l.admits(&p), l.keeps(&p, t, Strategy::HiddenSingle), "{l} on {p}");
                 }
             }
         }

@@ -269,7 +269,11 @@ pub fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
         let fits = target.within.contains(rated.percentile, rated.level)
             && target
                 .layout
-                .keeps(&rated.graded.puzzle, rated.graded.rating.technique);
+                .keeps(
+                    &rated.graded.puzzle,
+                    rated.graded.rating.technique,
+                    rated.graded.rating.hardest.strategy,
+                );
         mask | (u64::from(fits) << t)
     })
 }

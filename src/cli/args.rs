@@ -315,6 +315,10 @@ pub struct BuildArgs {
     /// layout given here holds one, as in the default levels).
     #[arg(long)]
     pub allow_empty_houses: bool,
+    /// Layout rule: no step assumes a value (no forcing chain, backtracking or trial; the
+    /// hardest step at most an ALS chain or death blossom), as in the default expert level.
+    #[arg(long)]
+    pub no_assumptions: bool,
     /// Build only shard K of N of this build's jobs into --db (a new file per shard); combine
     /// the N shard banks with `pseudoku merge`. Every shard takes the same other arguments.
     #[arg(long, value_name = "K/N")]
@@ -341,7 +345,8 @@ impl BuildArgs {
             || self.clues.is_some()
             || self.minimal
             || self.techniques.is_some()
-            || self.allow_empty_houses;
+            || self.allow_empty_houses
+            || self.no_assumptions;
         given.then(|| pseudoku::bank::Layout {
             symmetry: self.symmetry.unwrap_or(pseudoku::bank::Symmetry::None),
             share: self.share.filter(|&p| p < 100),
@@ -349,6 +354,7 @@ impl BuildArgs {
             minimal: self.minimal,
             techniques: self.techniques,
             clued_houses: !self.allow_empty_houses,
+            no_assumptions: self.no_assumptions,
         })
     }
 

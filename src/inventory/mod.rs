@@ -38,7 +38,8 @@ pub struct LevelCount {
     /// How differently its puzzles spread over its rating range than the reference's puzzles
     /// in that range: the Kolmogorov-Smirnov distance between the two (0: the same
     /// distribution, 1: apart), rounded to 3 decimals. None for an empty level, a range the
-    /// reference has nothing in, or learned levels (not ranges).
+    /// reference has nothing in, learned levels (not ranges) or the extreme level (whose range
+    /// the level below it shares: that level's spread counts the range's puzzles of both).
     pub spread: Option<f64>,
 }
 
@@ -212,7 +213,12 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     if let (false, Some(r)) = (learned, &r) {
         let mut sorted = values.clone();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The extreme level shares the range of the level below it, whose spread counts the
+        // range's puzzles of both.
         for (i, l) in counts.iter_mut().enumerate() {
+            if levels.extreme() == Some(i) {
+                continue;
+            }
             let (lo, hi) = levels.bounds(i);
             let within = |v: f64| lo.is_none_or(|lo| v >= lo) && hi.is_none_or(|hi| v < hi);
             let bank: Vec<(f64, u64)> = sorted.iter().copied().filter(|b| within(b.0)).collect();
@@ -253,8 +259,13 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         })
         .collect();
     steps.retain(|r| r.per_level.iter().any(|&n| n > 0));
+    // The extreme level shares its range with the level below it by design.
+    let shared = levels.extreme().map(|e| e - 1);
     let overlaps = counts
         .windows(2)
+        .enumerate()
+        .filter(|&(i, _)| shared != Some(i))
+        .map(|(_, w)| w)
         .filter(|w| matches!((w[0].ratings, w[1].ratings), (Some(a), Some(b)) if a.1 > b.0))
         .map(|w| (w[0].level.clone(), w[1].level.clone()))
         .collect();

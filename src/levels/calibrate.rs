@@ -10,7 +10,11 @@ use super::{features, reference};
 use crate::grid::Puzzle;
 use crate::rate::Rating;
 use crate::input::{PuzzleReader, ReadError};
-use crate::scale::{LevelNames, LevelSet, RatingKind, Reference, DEFAULT_LAYOUTS, DEFAULT_LEVELS};
+use crate::scale::{
+    LevelNames, LevelSet, RatingKind, Reference, DEFAULT_LAYOUTS, DEFAULT_LEVELS, EXTREME,
+    EXTREME_LAYOUT,
+};
+use crate::technique::Strategy;
 use crate::store::{self, ReferenceRow, StoreError};
 use rayon::prelude::*;
 use std::path::Path;
@@ -175,12 +179,12 @@ impl Levels {
         grade(puzzle, rating, self.rating, &self.set, self.model.as_ref(), &[]).0
     }
 
-    /// The level of a puzzle from its rating on the bank's scale alone: `None` when the bank
-    /// has a model (which reads every feature).
-    pub fn level_of_value(&self, value: f64) -> Option<u32> {
+    /// The level of a puzzle from its rating on the bank's scale and its hardest step alone:
+    /// `None` when the bank has a model (which reads every feature).
+    pub fn level_of_value(&self, value: f64, hardest: Strategy) -> Option<u32> {
         self.model
             .is_none()
-            .then(|| self.set.of(value) as u32)
+            .then(|| self.set.of(value, hardest) as u32)
     }
 
     /// How puzzles are measured when read from the bank (percentiles are not stored).
@@ -270,7 +274,7 @@ pub fn grade(
     let x = (model.is_some() || !named.is_empty()).then(|| features::of(puzzle, rating));
     let level = match (model, &x) {
         (Some(m), Some(x)) => m.fitted.level(x) as u32,
-        _ => set.of(rating.value(kind)) as u32,
+        _ => set.of(rating.value(kind), rating.hardest.strategy) as u32,
     };
     let values = match &x {
         Some(x) => named
@@ -330,8 +334,8 @@ pub fn ensure(
         // default levels with their default layouts, unless the bank already has layouts.
         let (_, set) = store::settings::levels(&tx)?;
         store::settings::set_levels(&tx, &set)?;
-        if set.names().names().iter().eq(DEFAULT_LEVELS.iter()) {
-            for (name, rules) in DEFAULT_LEVELS.iter().zip(DEFAULT_LAYOUTS) {
+        if set.names().rated().iter().eq(DEFAULT_LEVELS.iter()) {
+            for (name, rules) in default_layouts(&set) {
                 if store::settings::layout(&tx, name)?.is_none() {
                     store::settings::set_layout(&tx, name, rules)?;
                 }
@@ -622,11 +626,22 @@ fn derived(
     reference: &Reference,
     default: bool,
 ) -> LevelSet {
-    if default && names == LevelNames::default() {
-        LevelSet::default_for(rating)
+    if default && names.rated().iter().eq(DEFAULT_LEVELS.iter()) {
+        LevelSet::new(names, LevelSet::default_for(rating).cuts().to_vec())
+            .expect("the default levels' cuts")
     } else {
         LevelSet::equal_shares(names, reference)
     }
+}
+
+/// The default layout rules of the levels of `set` (whose levels cut by rating are the
+/// default ones): each default level's, and [`EXTREME_LAYOUT`] for the extreme level.
+fn default_layouts(set: &LevelSet) -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&str, &str)> = DEFAULT_LEVELS.into_iter().zip(DEFAULT_LAYOUTS).collect();
+    if set.extreme().is_some() {
+        out.push((EXTREME, EXTREME_LAYOUT));
+    }
+    out
 }
 
 /// Applies a calibration to the bank and recomputes every stored level, all in one
@@ -693,7 +708,10 @@ pub fn calibrate_with_progress(
     let new_scale = change.reference.is_some() || rating != before.rating;
     let set = match &change.levels {
         Some(LevelChange::Set(set)) | Some(LevelChange::Learned(set, _)) => set.clone(),
-        Some(LevelChange::Names(names)) if names.len() == before.set.len() && !new_scale => {
+        // A renaming, or the extreme level added or taken away: the cut points stay.
+        Some(LevelChange::Names(names))
+            if names.rated().len() == before.set.names().rated().len() && !new_scale =>
+        {
             LevelSet::new(names.clone(), before.set.cuts().to_vec())
                 .expect("as many cuts as before")
         }
@@ -726,18 +744,27 @@ pub fn calibrate_with_progress(
         return Err(LevelsError::EmptyLevels { levels: set, empty });
     }
     store::settings::set_levels(&tx, &set)?;
-    // The default layouts go with the default levels: levels learned from a publisher's
-    // puzzles, or other names, drop the default rules still as they were stored.
-    let default_names = set.names().names().iter().eq(DEFAULT_LEVELS.iter());
+    // The default layouts go with the default levels (and extreme's with extreme added to
+    // them): levels learned from a publisher's puzzles, or other names, drop the default rules
+    // still as they were stored.
+    let default_names = set.names().rated().iter().eq(DEFAULT_LEVELS.iter());
     let labelled = matches!(
         change.levels,
         Some(LevelChange::Set(_) | LevelChange::Learned(..))
     );
-    for (name, rules) in DEFAULT_LEVELS.iter().zip(DEFAULT_LAYOUTS) {
+    let with_extreme = {
+        let mut names: Vec<&str> = DEFAULT_LEVELS.to_vec();
+        names.push(EXTREME);
+        let mut rules: Vec<&str> = DEFAULT_LAYOUTS.to_vec();
+        rules.push(EXTREME_LAYOUT);
+        names.into_iter().zip(rules)
+    };
+    for (name, rules) in with_extreme {
         let stored = store::settings::layout(&tx, name)?;
-        if (labelled || !default_names) && stored.as_deref() == Some(rules) {
+        let applies = default_names && set.index(name).is_some();
+        if (labelled || !applies) && stored.as_deref() == Some(rules) {
             store::settings::remove(&tx, &format!("layout:{name}"))?;
-        } else if default_names && !labelled && change.levels.is_some() && stored.is_none() {
+        } else if applies && !labelled && change.levels.is_some() && stored.is_none() {
             store::settings::set_layout(&tx, name, rules)?;
         }
     }

@@ -307,7 +307,8 @@ pub fn build_scale(
 
 /// The SQL expression of a row's level on `levels` for `rating`: the number of cut points at
 /// or below its rating, each cut as the first stored value at or above it (NULL without a
-/// rating).
+/// rating), plus one for a row of the top range whose hardest step assumes a value when the
+/// levels have the extreme one.
 fn level_expression(rating: RatingKind, levels: &LevelSet) -> String {
     let col = column(rating);
     let mut terms: Vec<String> = levels
@@ -317,6 +318,21 @@ fn level_expression(rating: RatingKind, levels: &LevelSet) -> String {
         .collect();
     if terms.is_empty() {
         terms.push("0".into());
+    }
+    if levels.extreme().is_some() {
+        let assuming: Vec<String> = Strategy::ALL
+            .iter()
+            .filter(|s| s.assumes())
+            .map(|s| s.code().to_string())
+            .collect();
+        let top = levels
+            .cuts()
+            .last()
+            .map_or("1".to_string(), |&c| format!("{col} >= {}", first_unit(rating, |v| v >= c)));
+        terms.push(format!(
+            "IFNULL(step IN ({}) AND {top}, 0)",
+            assuming.join(", ")
+        ));
     }
     format!(
         "CASE WHEN {col} IS NULL THEN NULL ELSE {} END",

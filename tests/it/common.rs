@@ -188,3 +188,14 @@ pub fn succeed(cmd: &mut std::process::Command, what: &str) -> String {
     );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// The level of a puzzle rated `rating` on `levels`, which have no extreme level (where the
+/// hardest step decides nothing).
+pub fn level_by_rating(levels: &pseudoku::levels::LevelSet, rating: f64) -> usize {
+    assert_eq!(
+        levels.extreme(),
+        None,
+        "the extreme level needs the hardest step"
+    );
+    levels.of(rating, pseudoku::rate::Strategy::NakedSingle)
+}

@@ -109,7 +109,10 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
             let solution = pseudoku::solve::solve(&p).unique().unwrap().to_line();
             // The puzzle's rating lies in its level's range.
             let levels = LevelSet::default_for(RatingKind::Difficulty);
-            assert_eq!(levels.name(levels.of(difficulty)), Some(level.as_str()));
+            assert_eq!(
+                levels.name(level_by_rating(&levels, difficulty)),
+                Some(level.as_str())
+            );
             let grid = pseudoku::Grid::from_puzzle(solution.parse().unwrap()).unwrap();
             facts.push((
                 day,

@@ -24,15 +24,16 @@ fn check_percentiles(conn: &Connection) -> (usize, usize) {
     let n = reference.len();
     let levels = pseudoku::levels::Levels::read(conn).unwrap();
     assert_eq!(levels.reference, Reference::new(reference));
-    let rows: Vec<(f64, u32)> = conn
-        .prepare("SELECT difficulty, level FROM puzzles_text")
+    let rows: Vec<(f64, u32, u8)> = conn
+        .prepare("SELECT difficulty / 1000.0, level, step FROM puzzles")
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    for (d, l) in &rows {
-        assert_eq!(levels.set.of(*d) as u32, *l);
+    for (d, l, step) in &rows {
+        let step = pseudoku::rate::Strategy::from_code(*step).unwrap();
+        assert_eq!(levels.set.of(*d, step) as u32, *l);
     }
     (n, rows.len())
 }
@@ -132,7 +133,11 @@ fn a_bank_built_with_quotas_serves_every_range() {
             let p = r["percentile"].as_f64().unwrap();
             assert!(p >= low && p < high, "{args:?}: {p}");
             let d = r["difficulty"].as_f64().unwrap();
-            assert_eq!(r["level"], default.name(default.of(d)).unwrap(), "{args:?}");
+            assert_eq!(
+                r["level"],
+                default.name(level_by_rating(&default, d)).unwrap(),
+                "{args:?}"
+            );
             if let Some(level) = level {
                 assert_eq!(r["level"], level, "{args:?}");
             }
@@ -150,7 +155,10 @@ fn a_bank_built_with_quotas_serves_every_range() {
     assert_eq!(fields.len(), 6);
     assert_eq!(fields[0].len(), 81);
     let d: f64 = fields[2].parse().unwrap();
-    assert_eq!(fields[1], default.name(default.of(d)).unwrap());
+    assert_eq!(
+        fields[1],
+        default.name(level_by_rating(&default, d)).unwrap()
+    );
     assert!(fields[4].parse::<f64>().unwrap() < 25.0);
     // The same seed gives the same puzzle.
     let again = pseudoku()
@@ -180,7 +188,7 @@ fn a_bank_built_with_quotas_serves_every_range() {
     let difficulties: Vec<f64> = column(&conn, "SELECT difficulty FROM puzzles_text");
     let mut want = vec![0u64; 4];
     for d in difficulties {
-        want[default.of(d)] += 1;
+        want[level_by_rating(&default, d)] += 1;
     }
     assert_eq!(levels, want);
     assert_eq!(s["cuts"].as_array().unwrap().len(), 3);
@@ -829,6 +837,100 @@ fn small_bank(dir: &Path) -> std::path::PathBuf {
     let db = dir.join("bank.db");
     build_levels(&db, 20, 2);
     db
+}
+
+/// The codes of the steps that assume a value (forcing chains, backtracking, trials).
+fn assuming_codes() -> Vec<u8> {
+    pseudoku::rate::Strategy::ALL
+        .iter()
+        .filter(|s| s.assumes())
+        .map(|s| s.code())
+        .collect()
+}
+
+#[test]
+fn extreme_takes_the_puzzles_that_assume_a_value_and_expert_keeps_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_bank(dir.path());
+    let db_s = db.to_str().unwrap();
+    let conn = Connection::open(&db).unwrap();
+    let setting = |key: &str| -> Option<String> {
+        conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .ok()
+    };
+    let assuming = assuming_codes();
+    let steps_of = |level: u32| -> Vec<u8> {
+        column(
+            &conn,
+            &format!("SELECT step FROM puzzles WHERE level = {level}"),
+        )
+    };
+    // The default expert level's rules refuse a step that assumes a value.
+    assert_eq!(
+        setting("layout:expert").as_deref(),
+        Some("clues=24..30 clued-houses no-assumptions")
+    );
+    let expert = steps_of(3);
+    assert_eq!(expert.len(), 20);
+    assert!(expert.iter().all(|s| !assuming.contains(s)), "{expert:?}");
+    let cuts = setting("cuts");
+    // Adding extreme keeps the cut points and gives it expert's layout without the rule.
+    let out = run_cli(&[
+        "calibrate",
+        "--levels",
+        "easy,medium,hard,expert,extreme",
+        "--db",
+        db_s,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(setting("cuts"), cuts);
+    assert_eq!(
+        setting("layout:extreme").as_deref(),
+        Some("clues=24..30 clued-houses")
+    );
+    let out = run_cli(&["build", "--level", "extreme", "--count", "4", "--db", db_s]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("4 of 4 stored"),
+        "{}",
+        text(&out.stdout)
+    );
+    let extreme = steps_of(4);
+    assert_eq!(extreme.len(), 4);
+    assert!(extreme.iter().all(|s| assuming.contains(s)), "{extreme:?}");
+    let low: f64 = scalar(
+        &conn,
+        "SELECT MIN(difficulty) / 1000.0 FROM puzzles WHERE level = 4",
+    );
+    assert!(low >= 11.0905, "{low}");
+    check_percentiles(&conn);
+    let (rows, code, err) = get_json(&db, &["--level", "extreme", "--count", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["level"] == "extreme"));
+    // Taking extreme away puts its puzzles back in expert's range, the cuts still the same.
+    let out = run_cli(&[
+        "calibrate",
+        "--levels",
+        "easy,medium,hard,expert",
+        "--db",
+        db_s,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(setting("cuts"), cuts);
+    assert_eq!(setting("layout:extreme"), None);
+    assert_eq!(steps_of(3).len(), 24);
+    check_percentiles(&conn);
+    // Extreme must come last, after at least one level.
+    let out = run_cli(&["calibrate", "--levels", "easy,extreme,hard", "--db", db_s]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("must be the last"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
