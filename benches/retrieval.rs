@@ -123,7 +123,7 @@ fn database(rows: u64) -> PathBuf {
             key[..8].copy_from_slice(&pseudoku::rng::splitmix64(i).to_be_bytes());
             key[24..].copy_from_slice(&i.to_be_bytes());
             let difficulty = 2.0 + (rng.next_f64() * 10_000.0).floor() / 1000.0;
-            let level = levels.of(difficulty);
+            let level = levels.of(difficulty, pseudoku::rate::Strategy::NakedSingle); // no extreme level: the step decides nothing
             let step = step_of(level, &mut rng);
             stmt.execute(rusqlite::params![
                 &packed[..],
@@ -303,7 +303,9 @@ fn main() {
             let middle = 2.0 + (low + 0.5 - 1.0) / 0.8;
             store::retrieval::Selection {
                 within: if with_level {
-                    Within::Level(default_levels.of(middle) as u32)
+                    Within::Level(
+                        default_levels.of(middle, pseudoku::rate::Strategy::NakedSingle) as u32,
+                    )
                 } else {
                     Within::All
                 },

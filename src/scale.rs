@@ -64,10 +64,10 @@ pub enum ScaleError {
         /// The names as given.
         names: String,
     },
-    /// [`EXTREME`] not last, or alone.
+    /// `extreme` not last, or alone.
     #[error("bad level names {0:?}: {EXTREME} (the puzzles a step of which assumes a value) must be the last of two or more levels")]
     Extreme(String),
-    /// Not one cut point fewer than the levels cut by rating (the names but [`EXTREME`]).
+    /// Not one cut point fewer than the levels cut by rating (the names but `extreme`).
     #[error("{levels} levels need {} cut points, not {cuts}", .levels - 1)]
     CutCount {
         /// The number of levels.
@@ -96,7 +96,7 @@ pub const DEFAULT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
 /// the level below it, which keeps the puzzles solved by patterns alone.
 pub const EXTREME: &str = "extreme";
 
-/// The layout rules stored with [`EXTREME`] when it is added to the default levels: those of
+/// The layout rules stored with `extreme` when it is added to the default levels: those of
 /// expert without `no-assumptions`.
 pub const EXTREME_LAYOUT: &str = "clues=24..30 clued-houses";
 
@@ -108,7 +108,7 @@ pub const EXTREME_LAYOUT: &str = "clues=24..30 clued-houses";
 /// and box holds a clue, as in print (an empty box reads as a misprint); symmetry is left to
 /// the publisher (`--symmetry rotate180`) for now, as it costs a quarter of the speed. Expert
 /// needs no assumption (its hardest step at most an ALS chain or death blossom, as publishers'
-/// hardest everyday levels); the puzzles that do are the [`EXTREME`] level's, when a bank has it.
+/// hardest everyday levels); the puzzles that do are the `extreme` level's, when a bank has it.
 pub const DEFAULT_LAYOUTS: [&str; 4] = [
     "clues=32..36 clued-houses",
     "clues=29..34 clued-houses",
@@ -405,12 +405,12 @@ impl LevelNames {
             .position(|n| n.eq_ignore_ascii_case(name.trim()))
     }
 
-    /// The index of the [`EXTREME`] level (always the last), if there is one.
+    /// The index of the `extreme` level (always the last), if there is one.
     pub fn extreme(&self) -> Option<usize> {
         (self.0.len() > 1 && self.0.last().is_some_and(|n| n == EXTREME)).then(|| self.0.len() - 1)
     }
 
-    /// The levels cut by rating: every level but [`EXTREME`].
+    /// The levels cut by rating: every level but `extreme`.
     pub fn rated(&self) -> &[String] {
         &self.0[..self.0.len() - usize::from(self.extreme().is_some())]
     }
@@ -471,7 +471,7 @@ pub const DEFAULT_CUTS_HSOLVE: [f64; 3] = [343.79, 883.28, 2717.56];
 ///                                                 a step of which assumes a value)
 /// ```
 ///
-/// A last level named [`EXTREME`] is not cut by rating: it takes, from the top range, the
+/// A last level named `extreme` is not cut by rating: it takes, from the top range, the
 /// puzzles whose hardest step assumes a value (a forcing chain, backtracking, a trial), and
 /// the level below it keeps the others.
 #[derive(Clone, Debug, PartialEq)]
@@ -511,7 +511,7 @@ impl LevelSet {
     }
 
     /// Levels named `names` holding equal shares of `reference` (cut at its quantiles; the
-    /// [`EXTREME`] level shares the top one's).
+    /// `extreme` level shares the top one's).
     pub fn equal_shares(names: LevelNames, reference: &Reference) -> LevelSet {
         let m = names.rated().len();
         let cuts = (1..m)
@@ -551,7 +551,7 @@ impl LevelSet {
     }
 
     /// The level (0 = easiest) of a puzzle rated `rating` whose hardest step is `hardest`:
-    /// the range its rating falls in, or [`EXTREME`] for a puzzle of the top range whose
+    /// the range its rating falls in, or `extreme` for a puzzle of the top range whose
     /// hardest step assumes a value.
     pub fn of(&self, rating: f64, hardest: Strategy) -> usize {
         let i = self.cuts.partition_point(|&c| c <= rating);
@@ -561,12 +561,12 @@ impl LevelSet {
         }
     }
 
-    /// The index of the [`EXTREME`] level, if the set has it.
+    /// The index of the `extreme` level, if the set has it.
     pub fn extreme(&self) -> Option<usize> {
         self.names.extreme()
     }
 
-    /// The rating range [low, high) of level `i`; `None` for no bound ([`EXTREME`] has the
+    /// The rating range [low, high) of level `i`; `None` for no bound (`extreme` has the
     /// range of the level below it).
     pub fn bounds(&self, i: usize) -> (Option<f64>, Option<f64>) {
         let i = if self.extreme() == Some(i) { i - 1 } else { i };

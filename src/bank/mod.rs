@@ -66,7 +66,7 @@ pub use layout::{
 };
 pub use merge::{merge, MergeOptions, Merged};
 pub use shard::{Shard, ShardError, DEFAULT_MARGIN};
-pub use targets::{level_layouts, Aim, TargetProgress};
+pub use targets::{level_layouts, merged as merged_targets, Aim, TargetProgress};
 pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
 pub use crate::generate::Symmetry;
@@ -168,6 +168,9 @@ pub struct BuildOptions {
     pub batch: u64,
     /// Build only this shard of the jobs, into a bank of its own (see `shard`).
     pub shard: Option<shard::Shard>,
+    /// Fill each level below the top one in parts that follow the reference's spread over
+    /// the level's range ([`targets::spread`]), instead of wherever its jobs land.
+    pub spread: bool,
 }
 
 impl BuildOptions {
@@ -187,6 +190,7 @@ impl BuildOptions {
             seed_library: None,
             batch: 256,
             shard: None,
+            spread: false,
         }
     }
 }

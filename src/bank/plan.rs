@@ -90,13 +90,7 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
         );
     }
     if let Some(layout) = &opts.layout {
-        let names: Vec<&str> = quotas
-            .iter()
-            .filter_map(|(aim, _)| match aim {
-                targets::Aim::Level(name) => Some(name.as_str()),
-                targets::Aim::Band(_) => None,
-            })
-            .collect();
+        let names: Vec<&str> = quotas.iter().filter_map(|(aim, _)| aim.level()).collect();
         if names.is_empty() || names.len() < quotas.len() {
             return Err(BankError::LayoutWithoutLevel);
         }
@@ -124,14 +118,23 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
     let with_layouts: Vec<Quota> = quotas
         .iter()
         .map(|(aim, n)| {
-            let layout = match aim {
-                targets::Aim::Level(name) => targets::stored_layout(&conn, name)?,
-                targets::Aim::Band(_) => Layout::default(),
+            let layout = match aim.level() {
+                Some(name) => targets::stored_layout(&conn, name)?,
+                None => Layout::default(),
             };
+            // With spread, a level below the top is filled in parts that follow the reference.
             Ok(layout
                 .split(*n)
                 .into_iter()
-                .map(|(part, layout)| (aim.clone(), part, layout))
+                .flat_map(|(share, layout)| {
+                    let parts = match aim {
+                        targets::Aim::Level(name) if opts.spread => {
+                            targets::spread(name, share, &levels)
+                        }
+                        _ => vec![(aim.clone(), share)],
+                    };
+                    parts.into_iter().map(move |(aim, n)| (aim, n, layout))
+                })
                 .collect::<Vec<_>>())
         })
         .collect::<Result<Vec<_>, BankError>>()?

@@ -12,23 +12,68 @@ use crate::store;
 use crate::store::retrieval::Within;
 use rayon::prelude::*;
 
-/// What a quota fills: a band of percentiles, or a level of the bank (by name).
+/// What a quota fills: a band of percentiles, or a level of the bank (by name), or a part of
+/// one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Aim {
     /// Band k of m.
     Band(Band),
     /// The level of this name.
     Level(String),
+    /// Part k of m of the level of this name: its puzzles whose percentile lies in the k-th
+    /// of m equal slices of the level's percentile interval (the reference's puzzles of the
+    /// level split in m equal shares).
+    LevelPart(String, Band),
+}
+
+impl Aim {
+    /// The name of the level it fills, or a part of; `None` for a band.
+    pub fn level(&self) -> Option<&str> {
+        match self {
+            Aim::Band(_) => None,
+            Aim::Level(name) | Aim::LevelPart(name, _) => Some(name),
+        }
+    }
 }
 
 impl std::fmt::Display for Aim {
-    /// `band=3/4` or `level=hard`, as a build's arguments record it.
+    /// `band=3/4`, `level=hard` or `level=hard part=3/10`, as a build's arguments record it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Aim::Band(b) => write!(f, "band={b}"),
             Aim::Level(l) => write!(f, "level={l}"),
+            Aim::LevelPart(l, part) => write!(f, "level={l} part={part}"),
         }
     }
+}
+
+/// The parts a level quota below the top level is built in ([`spread`]).
+pub const LEVEL_PARTS: u32 = 10;
+
+/// A quota of `n` puzzles of level `name` (the level `i` of `levels`) as the quotas a build
+/// fills: a level below the top one (cut by rating, not learned) in [`LEVEL_PARTS`] parts
+/// (fewer for fewer puzzles), each the same share of the reference's puzzles of the level and
+/// of the quota (the first `n % parts` one more), so that the level's puzzles spread over its
+/// range as the reference's do (a generator left alone packs most of a level at one end);
+/// any other level as one quota.
+pub fn spread(name: &str, n: u64, levels: &Levels) -> Vec<(Aim, u64)> {
+    let Some(i) = levels.set.index(name) else {
+        return vec![(Aim::Level(name.to_string()), n)];
+    };
+    let top = levels.set.names().rated().len() - 1;
+    let parts = u64::from(LEVEL_PARTS).min(n);
+    if levels.model.is_some() || i >= top || parts < 2 {
+        return vec![(Aim::Level(name.to_string()), n)];
+    }
+    (1..=parts)
+        .map(|k| {
+            let part = Band::new(k as u32, parts as u32).expect("1 <= k <= parts <= 10");
+            (
+                Aim::LevelPart(name.to_string(), part),
+                n / parts + u64::from(k <= n % parts),
+            )
+        })
+        .collect()
 }
 
 /// The fewest seeds a band's jobs draw from.
@@ -79,6 +124,29 @@ impl std::fmt::Display for TargetProgress {
             100.0 * self.hits as f64 / self.jobs.max(1) as f64
         )
     }
+}
+
+/// The quotas as people read them: the parts of one level (the same name and rules, one after
+/// the other) summed into one line, their sources listed once each.
+pub fn merged(targets: &[TargetProgress]) -> Vec<TargetProgress> {
+    let mut out: Vec<TargetProgress> = Vec::new();
+    for t in targets {
+        match out.last_mut() {
+            Some(last) if last.aim == t.aim && last.layout == t.layout => {
+                last.quota += t.quota;
+                last.stored += t.stored;
+                last.jobs += t.jobs;
+                last.hits += t.hits;
+                if !last.source.split(" + ").any(|s| s == t.source) {
+                    last.source = format!("{} + {}", last.source, t.source);
+                }
+                last.range.high = t.range.high;
+                last.range.closed = t.range.closed;
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out
 }
 
 /// Where the jobs of a band come from (the paper's section 4.3.4): the seeds whose own
@@ -148,6 +216,25 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
             Within::Percentiles(b.range()),
             b.range(),
         ),
+        Aim::LevelPart(name, part) => {
+            let (what, within, range) = resolve(&Aim::Level(name.clone()), levels)?;
+            let Within::Level(i) = within else {
+                unreachable!("a level resolves to a level")
+            };
+            let width = range.high - range.low;
+            let k = f64::from(part.k);
+            let m = f64::from(part.m);
+            let slice = PercentileRange {
+                low: range.low + width * (k - 1.0) / m,
+                high: if part.k == part.m {
+                    range.high
+                } else {
+                    range.low + width * k / m
+                },
+                closed: part.k == part.m && range.closed,
+            };
+            (what, Within::LevelPart(i, slice), slice)
+        }
         Aim::Level(name) => {
             let i = levels
                 .set

@@ -285,6 +285,11 @@ pub struct BuildArgs {
     /// The number of bands for --per-band.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub bands: Option<u32>,
+    /// Fill each level below the top one in parts that follow the reference's spread over the
+    /// level's range, so that a level's gentle puzzles are there too (with --per-level or
+    /// --level; slower: the middle of medium is rare).
+    #[arg(long, conflicts_with_all = ["band", "per_band"])]
+    pub spread: bool,
     /// The rating a new bank's percentiles and bands use.
     #[arg(long, value_parser = choice::<RatingKind>())]
     pub rating: Option<RatingKind>,

@@ -468,6 +468,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             margin: args.margin,
             ..s
         }),
+        spread: args.spread,
     };
     let start = std::time::Instant::now();
     let tty = io::stderr().is_terminal();
@@ -526,7 +527,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             }
         );
     }
-    for t in &prog.targets {
+    for t in bank::merged_targets(&prog.targets) {
         say!("{t}");
     }
     // Rules bind the builds of levels: say so when a build of a count or of bands ran past
