@@ -169,7 +169,7 @@ pub struct BuildOptions {
     /// Build only this shard of the jobs, into a bank of its own (see `shard`).
     pub shard: Option<shard::Shard>,
     /// Fill each level below the top one in parts that follow the reference's spread over
-    /// the level's range ([`targets::spread`]), instead of wherever its jobs land.
+    /// the level's range, instead of wherever its jobs land.
     pub spread: bool,
 }
 
