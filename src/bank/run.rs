@@ -315,7 +315,7 @@ impl Run<'_> {
             || (targets.iter().enumerate()).any(|(t, target)| {
                 open(t)
                     && target.layout.admits(puzzle)
-                    && at.is_none_or(|(p, l)| target.within.contains(p, l))
+                    && at.is_none_or(|(p, l)| target.holds(p, l))
             })
     }
 

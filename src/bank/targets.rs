@@ -50,7 +50,7 @@ impl std::fmt::Display for Aim {
 /// The parts a level quota below the top level is built in ([`spread`]).
 pub const LEVEL_PARTS: u32 = 10;
 
-/// A quota of `n` puzzles of level `name` (the level `i` of `levels`) as the quotas a build
+/// A quota of `n` puzzles of level `name` of `levels` as the quotas a build
 /// fills: a level below the top one (cut by rating, not learned) in [`LEVEL_PARTS`] parts
 /// (fewer for fewer puzzles), each the same share of the reference's puzzles of the level and
 /// of the quota (the first `n % parts` one more), so that the level's puzzles spread over its
@@ -84,8 +84,10 @@ pub const MIN_SEEDS_PER_BAND: usize = 8;
 pub struct TargetProgress {
     /// What it fills, for people: `band 1/4 [0, 25)`, `level hard (5.754 <= difficulty < 10.063)`.
     pub aim: String,
-    /// The puzzles that count: those of `within` that keep `layout`.
+    /// The puzzles that count: those of `within` (and of `part`) that keep `layout`.
     pub within: Within,
+    /// For a part of a level ([`Aim::LevelPart`]): the percentiles its puzzles lie in.
+    pub part: Option<PercentileRange>,
     /// The layout rules its puzzles keep (and its jobs generate with).
     pub layout: Layout,
     /// Its percentile interval (of the reference, for a level: where its cut points fall),
@@ -101,6 +103,14 @@ pub struct TargetProgress {
     pub jobs: u64,
     /// Of those, the puzzles that landed in it.
     pub hits: u64,
+}
+
+impl TargetProgress {
+    /// True when a puzzle of this percentile and level (0 = easiest) is among the puzzles it
+    /// counts (before its layout rules).
+    pub fn holds(&self, percentile: f64, level: u32) -> bool {
+        self.within.contains(percentile, level) && self.part.is_none_or(|r| r.contains(percentile))
+    }
 }
 
 impl std::fmt::Display for TargetProgress {
@@ -218,9 +228,6 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
         ),
         Aim::LevelPart(name, part) => {
             let (what, within, range) = resolve(&Aim::Level(name.clone()), levels)?;
-            let Within::Level(i) = within else {
-                unreachable!("a level resolves to a level")
-            };
             let width = range.high - range.low;
             let k = f64::from(part.k);
             let m = f64::from(part.m);
@@ -233,7 +240,7 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
                 },
                 closed: part.k == part.m && range.closed,
             };
-            (what, Within::LevelPart(i, slice), slice)
+            (what, within, slice)
         }
         Aim::Level(name) => {
             let i = levels
@@ -325,22 +332,22 @@ pub fn plan(
     };
     let mut targets = Vec::new();
     let mut sources = Vec::new();
-    for ((aim, within, range), (_, quota, layout)) in resolved.into_iter().zip(quotas) {
+    for ((aim, within, range), (of, quota, layout)) in resolved.into_iter().zip(quotas) {
         let source = band_source(&seed_pct, range, shares(range));
-        targets.push(TargetProgress {
+        let mut target = TargetProgress {
             aim,
             within,
+            part: matches!(of, Aim::LevelPart(..)).then_some(range),
             layout: *layout,
             range,
             quota: *quota,
-            stored: stored
-                .iter()
-                .filter(|&&(p, l)| within.contains(p, l))
-                .count() as u64,
+            stored: 0,
             source: source.describe(),
             jobs: 0,
             hits: 0,
-        });
+        };
+        target.stored = stored.iter().filter(|&&(p, l)| target.holds(p, l)).count() as u64;
+        targets.push(target);
         sources.push(source);
     }
     Ok((targets, sources))
@@ -353,7 +360,7 @@ pub fn fits(targets: &[TargetProgress], rated: &Rated) -> u64 {
         return 1;
     }
     targets.iter().enumerate().fold(0, |mask, (t, target)| {
-        let fits = target.within.contains(rated.percentile, rated.level)
+        let fits = target.holds(rated.percentile, rated.level)
             && target
                 .layout
                 .keeps(
@@ -418,7 +425,7 @@ pub fn assignment(
                 let m = Measured::new(g, levels);
                 let first = match (m.percentile, m.level) {
                     (Some(p), Some(l)) if !full_rating => {
-                        targets.iter().position(|x| x.within.contains(p, l))
+                        targets.iter().position(|x| x.holds(p, l))
                     }
                     _ => {
                         let mask = fits(targets, &m.rate(seeds, levels));
@@ -751,6 +758,7 @@ mod tests {
                     high: 100.0,
                     closed: true,
                 }),
+                part: None,
                 layout: Layout::default(),
                 range: PercentileRange {
                     low: 0.0,

@@ -335,7 +335,7 @@ pub fn ensure(
         let (_, set) = store::settings::levels(&tx)?;
         store::settings::set_levels(&tx, &set)?;
         if set.names().rated().iter().eq(DEFAULT_LEVELS.iter()) {
-            for (name, rules) in default_layouts(&set) {
+            for (name, rules) in default_layouts().filter(|(name, _)| set.index(name).is_some()) {
                 if store::settings::layout(&tx, name)?.is_none() {
                     store::settings::set_layout(&tx, name, rules)?;
                 }
@@ -634,14 +634,13 @@ fn derived(
     }
 }
 
-/// The default layout rules of the levels of `set` (whose levels cut by rating are the
-/// default ones): each default level's, and [`EXTREME_LAYOUT`] for the extreme level.
-fn default_layouts(set: &LevelSet) -> Vec<(&'static str, &'static str)> {
-    let mut out: Vec<(&str, &str)> = DEFAULT_LEVELS.into_iter().zip(DEFAULT_LAYOUTS).collect();
-    if set.extreme().is_some() {
-        out.push((EXTREME, EXTREME_LAYOUT));
-    }
-    out
+/// Every default layout rule by level name: each default level's, and [`EXTREME_LAYOUT`] for
+/// the extreme level when it is added to them.
+fn default_layouts() -> impl Iterator<Item = (&'static str, &'static str)> {
+    DEFAULT_LEVELS
+        .into_iter()
+        .zip(DEFAULT_LAYOUTS)
+        .chain([(EXTREME, EXTREME_LAYOUT)])
 }
 
 /// Applies a calibration to the bank and recomputes every stored level, all in one
@@ -752,14 +751,7 @@ pub fn calibrate_with_progress(
         change.levels,
         Some(LevelChange::Set(_) | LevelChange::Learned(..))
     );
-    let with_extreme = {
-        let mut names: Vec<&str> = DEFAULT_LEVELS.to_vec();
-        names.push(EXTREME);
-        let mut rules: Vec<&str> = DEFAULT_LAYOUTS.to_vec();
-        rules.push(EXTREME_LAYOUT);
-        names.into_iter().zip(rules)
-    };
-    for (name, rules) in with_extreme {
+    for (name, rules) in default_layouts() {
         let stored = store::settings::layout(&tx, name)?;
         let applies = default_names && set.index(name).is_some();
         if (labelled || !applies) && stored.as_deref() == Some(rules) {

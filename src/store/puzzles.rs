@@ -316,23 +316,21 @@ fn level_expression(rating: RatingKind, levels: &LevelSet) -> String {
         .iter()
         .map(|&c| format!("({col} >= {})", first_unit(rating, |v| v >= c)))
         .collect();
-    if terms.is_empty() {
-        terms.push("0".into());
-    }
     if levels.extreme().is_some() {
         let assuming: Vec<String> = Strategy::ALL
             .iter()
             .filter(|s| s.assumes())
             .map(|s| s.code().to_string())
             .collect();
-        let top = levels
-            .cuts()
-            .last()
-            .map_or("1".to_string(), |&c| format!("{col} >= {}", first_unit(rating, |v| v >= c)));
+        // The top range: at or above the last cut.
+        let top = terms.last().cloned().unwrap_or_else(|| "1".to_string());
         terms.push(format!(
             "IFNULL(step IN ({}) AND {top}, 0)",
             assuming.join(", ")
         ));
+    }
+    if terms.is_empty() {
+        terms.push("0".into());
     }
     format!(
         "CASE WHEN {col} IS NULL THEN NULL ELSE {} END",

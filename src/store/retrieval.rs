@@ -46,8 +46,6 @@ pub enum Within {
     Percentiles(PercentileRange),
     /// The puzzles of the level with this index (0 = easiest).
     Level(u32),
-    /// The puzzles of the level with this index whose percentile lies in the range.
-    LevelPart(u32, PercentileRange),
     /// Every puzzle.
     All,
 }
@@ -158,14 +156,6 @@ impl Selection {
                 )
             }
             Within::Level(i) => ("level = ?1".to_string(), vec![i64::from(i).into()]),
-            Within::LevelPart(i, range) => {
-                let (low, high) = m.stored_range(range);
-                let col = column(m.rating);
-                (
-                    format!("level = ?1 AND {col} >= ?2 AND {col} < ?3"),
-                    vec![i64::from(i).into(), low.into(), high.into()],
-                )
-            }
             Within::All => ("1".to_string(), Vec::new()),
         };
         if let Some(step) = self.step {
@@ -196,7 +186,6 @@ impl Within {
         match self {
             Within::Percentiles(r) => r.contains(percentile),
             Within::Level(i) => level == i,
-            Within::LevelPart(i, r) => level == i && r.contains(percentile),
             Within::All => true,
         }
     }

@@ -876,15 +876,12 @@ fn extreme_takes_the_puzzles_that_assume_a_value_and_expert_keeps_none() {
     assert_eq!(expert.len(), 20);
     assert!(expert.iter().all(|s| !assuming.contains(s)), "{expert:?}");
     let cuts = setting("cuts");
+    let calibrate_levels = |names: &str| {
+        let out = run_cli(&["calibrate", "--levels", names, "--db", db_s]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
     // Adding extreme keeps the cut points and gives it expert's layout without the rule.
-    let out = run_cli(&[
-        "calibrate",
-        "--levels",
-        "easy,medium,hard,expert,extreme",
-        "--db",
-        db_s,
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    calibrate_levels("easy,medium,hard,expert,extreme");
     assert_eq!(setting("cuts"), cuts);
     assert_eq!(
         setting("layout:extreme").as_deref(),
@@ -911,14 +908,7 @@ fn extreme_takes_the_puzzles_that_assume_a_value_and_expert_keeps_none() {
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r["level"] == "extreme"));
     // Taking extreme away puts its puzzles back in expert's range, the cuts still the same.
-    let out = run_cli(&[
-        "calibrate",
-        "--levels",
-        "easy,medium,hard,expert",
-        "--db",
-        db_s,
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    calibrate_levels("easy,medium,hard,expert");
     assert_eq!(setting("cuts"), cuts);
     assert_eq!(setting("layout:extreme"), None);
     assert_eq!(steps_of(3).len(), 24);
