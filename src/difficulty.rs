@@ -327,6 +327,22 @@ pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Difficulty, RateError> {
 
 /// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
 pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, RateError> {
+    Ok(rate_seeded_unless(puzzle, runs, seed, |_, _| false)?.expect("never stopped"))
+}
+
+/// The runs a rating makes before [`rate_seeded_unless`] asks whether to go on.
+pub const EARLY_RUNS: u32 = 2;
+
+/// [`rate_seeded`], stopped (`None`) after the first [`EARLY_RUNS`] runs when `far` says of
+/// the least and the greatest of their values (log10 of a run's work, on the rating's scale)
+/// that the rating is not wanted. A rating that goes on is exactly [`rate_seeded`]'s: its runs
+/// are the same runs.
+pub fn rate_seeded_unless(
+    puzzle: &Puzzle,
+    runs: u32,
+    seed: u64,
+    far: impl Fn(f64, f64) -> bool,
+) -> Result<Option<Difficulty>, RateError> {
     let solution = crate::hsolve::check_unique(puzzle)?;
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
@@ -359,6 +375,13 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
         }
         values.push(weigh(&f, &WEIGHTS));
         hardest = hardest.max(r.hardest);
+        if i + 1 == EARLY_RUNS && runs > EARLY_RUNS {
+            let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = values.iter().copied().fold(0.0, f64::max);
+            if far(low.log10(), high.log10()) {
+                return Ok(None);
+            }
+        }
     }
     hardest_of_run.sort_unstable();
     let mut reached = [0.0; Strategy::COUNT];
@@ -373,7 +396,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
     } else {
         0.0
     };
-    Ok(Difficulty {
+    Ok(Some(Difficulty {
         value: work.log10(),
         work,
         spread: sd / work,
@@ -384,7 +407,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Difficulty, 
         hardest_steps,
         reached,
         runs,
-    })
+    }))
 }
 
 /// One run on `puzzle` as given (seeded from its class key), with every search it made in
@@ -420,5 +443,52 @@ mod tests {
         assert!((weigh(&d.features, &WEIGHTS) - d.work).abs() < 1e-9 * d.work);
         assert!((d.value - d.work.log10()).abs() < 1e-12);
         assert!(d.hardest >= 7, "top1465's first puzzle needs chains");
+    }
+
+    /// Run `i` of a rating seeded `seed`, alone: log10 of its work.
+    fn rate_seeded_from(p: &Puzzle, i: u32, seed: u64) -> f64 {
+        let solution = crate::hsolve::check_unique(p).unwrap();
+        let mut engine = engine(solution);
+        engine.shared = true;
+        let mut rng = Rng::for_job(seed, u64::from(i));
+        let r = engine.run(&Candidates::new(p), &mut rng, None).unwrap();
+        weigh(&features_of(&r), &WEIGHTS).log10()
+    }
+
+    /// A rating asked whether to go on is asked once, after the first runs, with their value;
+    /// stopped it is `None`, gone on it is the whole rating's, run for run.
+    #[test]
+    fn a_rating_stops_early_only_when_asked_and_otherwise_is_the_whole_rating() {
+        let p: Puzzle =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .parse()
+                .unwrap();
+        let seed = 77;
+        let first = rate_seeded(&p, EARLY_RUNS, seed).unwrap();
+        let runs: Vec<f64> = (0..EARLY_RUNS)
+            .map(|i| rate_seeded_from(&p, i, seed))
+            .collect();
+        let asked = std::cell::RefCell::new(Vec::new());
+        let stopped = rate_seeded_unless(&p, 10, seed, |low, high| {
+            asked.borrow_mut().push((low, high));
+            true
+        })
+        .unwrap();
+        assert!(stopped.is_none());
+        let (low, high) = asked.borrow()[0];
+        assert_eq!(asked.borrow().len(), 1);
+        assert_eq!(low, runs.iter().copied().fold(f64::INFINITY, f64::min));
+        assert_eq!(high, runs.iter().copied().fold(0.0, f64::max));
+        // The rating of the first runs is their mean, between the least and the greatest.
+        assert!(low <= first.value + 1e-12 && first.value <= high + 1e-12);
+        let first = first.value;
+        let whole = rate_seeded(&p, 10, seed).unwrap();
+        let went_on = rate_seeded_unless(&p, 10, seed, |_, _| false).unwrap().unwrap();
+        assert_eq!(went_on.value, whole.value);
+        assert_eq!(went_on.features, whole.features);
+        assert_eq!(went_on.hardest_step, whole.hardest_step);
+        // A rating of no more runs than the first is never asked.
+        let short = rate_seeded_unless(&p, EARLY_RUNS, seed, |_, _| panic!("asked")).unwrap();
+        assert_eq!(short.unwrap().value, first);
     }
 }

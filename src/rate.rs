@@ -271,6 +271,15 @@ pub fn difficulty_of_class(c: &Canonical) -> Result<Difficulty, RateError> {
     difficulty::rate_seeded(&c.puzzle(), difficulty::DEFAULT_RUNS, c.key().seed())
 }
 
+/// [`difficulty_of_class`], stopped (`None`) after a few runs when `far` says of the least
+/// and the greatest of their values (log10 of a run's work) that the rating is not wanted.
+pub fn difficulty_of_class_unless(
+    c: &Canonical,
+    far: impl Fn(f64, f64) -> bool,
+) -> Result<Option<Difficulty>, RateError> {
+    difficulty::rate_seeded_unless(&c.puzzle(), difficulty::DEFAULT_RUNS, c.key().seed(), far)
+}
+
 /// Both ratings of `puzzle` (see [`ratings_of_class`]).
 pub fn ratings(
     puzzle: &Puzzle,

@@ -229,6 +229,25 @@ fn sift(
     (events, fresh)
 }
 
+/// How far beyond a target's range the values of a puzzle's first runs (the least below it,
+/// the greatest above it) may lie, in `difficulty` (log10 of work: a factor of 3.2 in work),
+/// and the puzzle still be rated to the end for it: a rating is the mean of its runs, and the
+/// first [`crate::difficulty::EARLY_RUNS`] of them both miss it by that much only for a
+/// puzzle whose runs differ by far more than a build's puzzles do (on the main job 3 puzzles
+/// of 100,000 were missed with 0.4 and their mean, none with this).
+const EARLY_MARGIN: f64 = 0.5;
+
+/// What a build knows of a puzzle when it asks whether an open target could take it.
+#[derive(Clone, Copy, Debug)]
+enum Known {
+    /// Its clues only.
+    Clues,
+    /// An estimate of its rating after a few runs: the percentiles its rating may lie between.
+    Near(f64, f64),
+    /// Its rating: its percentile and level.
+    Rated(f64, u32),
+}
+
 impl Run<'_> {
     /// Job `j`'s puzzle, from its assigned target's source and layout (`targets`: the
     /// targets' rules; none: any seed, no rules), timed as generation.
@@ -249,20 +268,28 @@ impl Run<'_> {
     /// The bank's rating of `g` first, then the other one, unless `wanted` refuses it (not
     /// rated further: [`Event::Off`]): by its clues before any rating, then by its percentile
     /// and level; timed as rating.
-    fn rate(
-        &self,
-        g: Generated,
-        wanted: impl Fn(&Puzzle, Option<(f64, u32)>) -> bool,
-    ) -> (u64, Event) {
+    fn rate(&self, g: Generated, wanted: impl Fn(&Puzzle, Known) -> bool) -> (u64, Event) {
         let t = cpu_time::ThreadTime::now();
-        if !wanted(&g.puzzle, None) {
-            let key = store::puzzles::key_prefix(&g.canon.key());
+        let (job, key, puzzle) = (g.job, store::puzzles::key_prefix(&g.canon.key()), g.puzzle);
+        if !wanted(&puzzle, Known::Clues) {
             Busy::add(&self.busy.rating, t);
-            return (g.job, Event::Off(key));
+            return (job, Event::Off(key));
         }
-        let m = Measured::new(g, self.levels);
+        // A learned level model's levels are not ranges of the rating: no estimate rules one out.
+        let levels = self.levels;
+        let far = |low: f64, high: f64| {
+            let near = Known::Near(
+                levels.percentile(low - EARLY_MARGIN, 0.0),
+                levels.percentile(high + EARLY_MARGIN, 0.0),
+            );
+            levels.model.is_none() && !wanted(&puzzle, near)
+        };
+        let Some(m) = Measured::new(g, levels, far) else {
+            Busy::add(&self.busy.rating, t);
+            return (job, Event::Off(key));
+        };
         let r = match (m.percentile, m.level) {
-            (Some(p), Some(l)) if !wanted(m.puzzle(), Some((p, l))) => {
+            (Some(p), Some(l)) if !wanted(m.puzzle(), Known::Rated(p, l)) => {
                 let key = store::puzzles::key_prefix(&m.key());
                 (m.job(), Event::Off(key))
             }
@@ -283,7 +310,7 @@ impl Run<'_> {
         jobs: Vec<u64>,
         targets: &[TargetProgress],
         known: impl Fn(u64, u128) -> bool,
-        wanted: impl Fn(&Puzzle, Option<(f64, u32)>) -> bool + Sync,
+        wanted: impl Fn(&Puzzle, Known) -> bool + Sync,
     ) -> Vec<(u64, Event)> {
         let results: Vec<JobResult> = self.pool.install(|| {
             jobs.into_par_iter()
@@ -303,19 +330,23 @@ impl Run<'_> {
     }
 
     /// True when a target that `open` says can take it admits `puzzle` by its clues
-    /// ([`Layout::admits`]) and, once rated, holds its percentile and level `at` (a build of
-    /// a count: always).
+    /// ([`Layout::admits`]) and, as far as `known` tells, by its rating (a build of a count:
+    /// always).
     fn could_take(
         targets: &[TargetProgress],
         open: impl Fn(usize) -> bool,
         puzzle: &Puzzle,
-        at: Option<(f64, u32)>,
+        known: Known,
     ) -> bool {
         targets.is_empty()
             || (targets.iter().enumerate()).any(|(t, target)| {
                 open(t)
                     && target.layout.admits(puzzle)
-                    && at.is_none_or(|(p, l)| target.holds(p, l))
+                    && match known {
+                        Known::Clues => true,
+                        Known::Near(low, high) => target.reaches(low, high),
+                        Known::Rated(p, l) => target.holds(p, l),
+                    }
             })
     }
 
@@ -367,7 +398,8 @@ impl Run<'_> {
                     s,
                     &tx,
                     Box::new(move || {
-                        let within = |p: &Puzzle, at| Self::could_take(fixed, |t| open[t], p, at);
+                        let within =
+                            |p: &Puzzle, known| Self::could_take(fixed, |t| open[t], p, known);
                         let events = fresh
                             .into_par_iter()
                             .filter(|_| !cancel.load(Ordering::Relaxed))
@@ -597,7 +629,7 @@ impl Run<'_> {
                 targets,
                 |j, key| by_class && made.contains(&entry(key, local.assigned(j), 0)),
                 // A shard keeps whatever some target could take, full here or not.
-                |p: &Puzzle, at| Self::could_take(targets, |_| true, p, at),
+                |p: &Puzzle, known| Self::could_take(targets, |_| true, p, known),
             );
             let mut rows = Vec::new();
             for (j, event) in events {

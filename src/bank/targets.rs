@@ -48,7 +48,7 @@ impl std::fmt::Display for Aim {
 }
 
 /// The parts a level quota below the top level is built in ([`spread`]).
-pub const LEVEL_PARTS: u32 = 10;
+pub const LEVEL_PARTS: u32 = 4;
 
 /// A quota of `n` puzzles of level `name` of `levels` as the quotas a build
 /// fills: a level below the top one (cut by rating, not learned) in [`LEVEL_PARTS`] parts
@@ -110,6 +110,13 @@ impl TargetProgress {
     /// counts (before its layout rules).
     pub fn holds(&self, percentile: f64, level: u32) -> bool {
         self.within.contains(percentile, level) && self.part.is_none_or(|r| r.contains(percentile))
+    }
+
+    /// True when some percentile from `low` to `high` lies in its range (its part's, for a
+    /// part of a level): where a puzzle whose rating lies there could count.
+    pub fn reaches(&self, low: f64, high: f64) -> bool {
+        let r = self.part.unwrap_or(self.range);
+        low <= r.high && r.low <= high
     }
 }
 
@@ -422,7 +429,7 @@ pub fn assignment(
                     JobResult::Puzzle(g) => *g,
                     JobResult::NotUnique(_) => return (t, None),
                 };
-                let m = Measured::new(g, levels);
+                let m = Measured::new(g, levels, |_, _| false).expect("never stopped");
                 let first = match (m.percentile, m.level) {
                     (Some(p), Some(l)) if !full_rating => {
                         targets.iter().position(|x| x.holds(p, l))

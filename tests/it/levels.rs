@@ -930,7 +930,7 @@ fn a_spread_build_fills_each_level_below_the_top_as_the_reference_spreads() {
     let out = run_cli(&[
         "build",
         "--per-level",
-        "30",
+        "32",
         "--spread",
         "--threads",
         "2",
@@ -940,25 +940,25 @@ fn a_spread_build_fills_each_level_below_the_top_as_the_reference_spreads() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     // One line per level, its parts summed.
     let stdout = text(&out.stdout);
-    assert_eq!(stdout.matches("30 of 30 stored").count(), 4, "{stdout}");
+    assert_eq!(stdout.matches("32 of 32 stored").count(), 4, "{stdout}");
     let conn = Connection::open(&db).unwrap();
     let levels = pseudoku::levels::Levels::read(&conn).unwrap();
     let pct = percentiles(&conn);
     let level: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
     for i in 0..3 {
-        // Ten equal slices of the level's reference percentiles, three puzzles in each.
+        // Four equal slices of the level's reference percentiles, eight puzzles in each.
         let (lo, hi) = levels.set.bounds(i);
         let low = lo.map_or(0.0, |c| levels.reference.percentile(c));
         let high = hi.map_or(100.0, |c| levels.reference.percentile(c));
-        let mut per_slice = [0u32; 10];
+        let mut per_slice = [0u32; 4];
         for (p, _) in pct.iter().zip(&level).filter(|(_, &l)| l == i as u32) {
-            let k = ((p - low) / (high - low) * 10.0).floor() as usize;
-            per_slice[k.min(9)] += 1;
+            let k = ((p - low) / (high - low) * 4.0).floor() as usize;
+            per_slice[k.min(3)] += 1;
         }
-        assert_eq!(per_slice, [3; 10], "level {i}");
+        assert_eq!(per_slice, [8; 4], "level {i}");
     }
     // The top level is filled as one quota.
-    assert_eq!(level.iter().filter(|&&l| l == 3).count(), 30);
+    assert_eq!(level.iter().filter(|&&l| l == 3).count(), 32);
 }
 
 #[test]
