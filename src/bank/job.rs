@@ -502,18 +502,21 @@ pub struct Measured {
 
 impl Measured {
     /// Makes the bank's rating of `g` first when that is `difficulty` (the cheaper one, and
-    /// the default); for a bank rated by hsolve nothing is made yet. `None` when `far` says of
-    /// the values of the first runs (see [`crate::rate::difficulty_of_class_unless`]) that no
-    /// one wants the puzzle.
+    /// the default); for a bank rated by hsolve nothing is made yet. `g` back, unrated, when
+    /// `far` says of the values of the first runs (see
+    /// [`crate::rate::difficulty_of_class_unless`]) that no one wants the puzzle.
     pub fn new(
         g: Generated,
         levels: &crate::levels::Levels,
         far: impl Fn(f64, f64) -> bool,
-    ) -> Option<Measured> {
-        Some(match levels.rating {
+    ) -> Result<Measured, Box<Generated>> {
+        Ok(match levels.rating {
             crate::levels::RatingKind::Difficulty => {
-                let d = crate::rate::difficulty_of_class_unless(&g.canon, far)
-                    .expect("a generated puzzle is unique")?;
+                let Some(d) = crate::rate::difficulty_of_class_unless(&g.canon, far)
+                    .expect("a generated puzzle is unique")
+                else {
+                    return Err(Box::new(g));
+                };
                 let value = crate::rate::round(d.value, 3);
                 Measured {
                     percentile: Some(levels.percentile(value, 0.0)),

@@ -270,23 +270,34 @@ impl Run<'_> {
     /// and level; timed as rating.
     fn rate(&self, g: Generated, wanted: impl Fn(&Puzzle, Known) -> bool) -> (u64, Event) {
         let t = cpu_time::ThreadTime::now();
-        let (job, key, puzzle) = (g.job, store::puzzles::key_prefix(&g.canon.key()), g.puzzle);
-        if !wanted(&puzzle, Known::Clues) {
+        let off = |g: &Generated| {
+            (
+                g.job,
+                Event::Off(store::puzzles::key_prefix(&g.canon.key())),
+            )
+        };
+        if !wanted(&g.puzzle, Known::Clues) {
             Busy::add(&self.busy.rating, t);
-            return (job, Event::Off(key));
+            return off(&g);
         }
         // A learned level model's levels are not ranges of the rating: no estimate rules one out.
-        let levels = self.levels;
+        let (levels, puzzle) = (self.levels, g.puzzle);
         let far = |low: f64, high: f64| {
-            let near = Known::Near(
-                levels.percentile(low - EARLY_MARGIN, 0.0),
-                levels.percentile(high + EARLY_MARGIN, 0.0),
-            );
-            levels.model.is_none() && !wanted(&puzzle, near)
+            levels.model.is_none()
+                && !wanted(
+                    &puzzle,
+                    Known::Near(
+                        levels.percentile(low - EARLY_MARGIN, 0.0),
+                        levels.percentile(high + EARLY_MARGIN, 0.0),
+                    ),
+                )
         };
-        let Some(m) = Measured::new(g, levels, far) else {
-            Busy::add(&self.busy.rating, t);
-            return (job, Event::Off(key));
+        let m = match Measured::new(g, levels, far) {
+            Ok(m) => m,
+            Err(g) => {
+                Busy::add(&self.busy.rating, t);
+                return off(&g);
+            }
         };
         let r = match (m.percentile, m.level) {
             (Some(p), Some(l)) if !wanted(m.puzzle(), Known::Rated(p, l)) => {

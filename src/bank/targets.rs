@@ -429,7 +429,9 @@ pub fn assignment(
                     JobResult::Puzzle(g) => *g,
                     JobResult::NotUnique(_) => return (t, None),
                 };
-                let m = Measured::new(g, levels, |_, _| false).expect("never stopped");
+                let Ok(m) = Measured::new(g, levels, |_, _| false) else {
+                    unreachable!("a rating asked nothing is never stopped")
+                };
                 let first = match (m.percentile, m.level) {
                     (Some(p), Some(l)) if !full_rating => {
                         targets.iter().position(|x| x.holds(p, l))
