@@ -25,12 +25,12 @@ fn main() {
             .map(|p| {
                 let one = std::slice::from_ref(p);
                 let keys: HashSet<_> = (0..1000)
-                    .filter_map(
-                        |j| match pseudo_generate(one, &[0], 1, j, &Default::default()) {
+                    .filter_map(|j| {
+                        match pseudo_generate(one, &[0], 1, j, &Default::default(), false) {
                             JobResult::Puzzle(g) => Some(g.canon.key()),
                             JobResult::NotUnique(_) => None,
-                        },
-                    )
+                        }
+                    })
                     .collect();
                 keys.len()
             })

@@ -159,6 +159,10 @@ pub enum Source {
     /// Random minimal puzzles (for bands too easy for every seed, where they land more often
     /// than the standard generator's).
     Minimal,
+    /// The pseudo-generator on one of these seeds, eased: a random number of the orbits its
+    /// clue selection keeps empty revealed (none to all), so that its puzzles reach below the
+    /// seed's difficulty; for ranges below every seed (see [`super::targets::choose_sources`]).
+    Eased(Vec<usize>),
 }
 
 impl Source {
@@ -168,6 +172,7 @@ impl Source {
             Source::Standard => "standard generator".to_string(),
             Source::Minimal => "random minimal puzzles".to_string(),
             Source::Seeds(v) => format!("{} seeds", v.len()),
+            Source::Eased(v) => format!("{} seeds eased", v.len()),
         }
     }
 }
@@ -182,7 +187,8 @@ pub fn generate(
     layout: &Layout,
 ) -> JobResult {
     match source {
-        Source::Seeds(among) => pseudo_generate(seeds, among, rng_seed, job, layout),
+        Source::Seeds(among) => pseudo_generate(seeds, among, rng_seed, job, layout, false),
+        Source::Eased(among) => pseudo_generate(seeds, among, rng_seed, job, layout, true),
         Source::Standard | Source::Minimal => {
             let mut rng = Rng::for_job(rng_seed, job);
             let symmetry = layout.generated_symmetry();
@@ -362,7 +368,9 @@ fn fit_clues(p: &Puzzle, solution: &Grid, rules: &Fit, rng: &mut Rng) -> Puzzle 
 
 /// The pseudo-generator for one job: a seed drawn from `among`, a random symmetry of its
 /// solution and reserved cells, then random unreserved cells revealed, each followed by tier-k
-/// solving, until every unreserved cell is filled. Reserved cells never get a clue.
+/// solving, until every unreserved cell is filled. Reserved cells never get a clue, unless
+/// `eased` ([`Source::Eased`]): then a random number of the empty orbits holding one (none to
+/// all, uniformly) are revealed once the puzzle has one solution, before the layout's rules.
 ///
 /// With a layout symmetry, only the seed's core ([`Prepared::core`]) stays empty, and the
 /// seed's symmetry is one whose core cells share orbits with the fewest other cells
@@ -383,6 +391,7 @@ pub fn pseudo_generate(
     rng_seed: u64,
     job: u64,
     layout: &Layout,
+    eased: bool,
 ) -> JobResult {
     let mut rng = Rng::for_job(rng_seed, job);
     let si = among[rng.index(among.len())];
@@ -444,6 +453,25 @@ pub fn pseudo_generate(
         }
     } else if !crate::solve::is_unique(&puzzle) {
         return JobResult::NotUnique(job);
+    }
+    // Eased: a random number of the orbits left empty with a reserved cell revealed (none
+    // to all), so the seed's puzzles reach below the seed's difficulty.
+    if eased {
+        let mut empty: Vec<Vec<Cell>> = symmetry
+            .orbits()
+            .into_iter()
+            .filter(|o| {
+                o.iter().all(|&c| puzzle.get(c).is_none()) && o.iter().any(|&c| reserved.contains(c))
+            })
+            .collect();
+        rng.shuffle(&mut empty);
+        let r = rng.below(empty.len() as u32 + 1) as usize;
+        for orbit in empty.into_iter().take(r) {
+            for c in orbit {
+                clues[c.index()] = solution.get(c).get();
+            }
+        }
+        puzzle = Puzzle::from_bytes_unchecked(clues);
     }
     let keep = layout.clues_every_house();
     if keep {
@@ -633,6 +661,49 @@ mod tests {
             smaller += usize::from(core.len() < p.reserved.len());
         }
         assert!(smaller * 2 > seen, "{smaller} of {seen} cores smaller than the reserved cells");
+    }
+
+    /// An eased job reveals a random number of its seed's reserved cells (in the frame of
+    /// the job's transform), from none to all: its puzzle keeps the seed's solution and one
+    /// solution, and some eased puzzles need no more than tier k where every plain one stalls
+    /// it.
+    #[test]
+    fn an_eased_job_reveals_part_of_its_seed_reserved_cells() {
+        let lib = crate::seeds::Library::shipped();
+        let s = lib.seeds.iter().find(|s| s.tier >= 3).expect("a seed of tier 3 or more");
+        let seeds = [Prepared::new(0, s.clone())];
+        let free = Layout::default();
+        let mut revealed = std::collections::BTreeSet::new();
+        let (mut finished, mut stalled) = (0, 0);
+        for job in 0..60 {
+            for eased in [false, true] {
+                let JobResult::Puzzle(g) = pseudo_generate(&seeds, &[0], 7, job, &free, eased)
+                else {
+                    panic!("job {job} made a puzzle without one solution");
+                };
+                assert_eq!(crate::solve::solve(&g.puzzle).unique(), Some(g.solution));
+                let t = g.transform;
+                assert_eq!(g.solution, t.apply_grid(&s.solution));
+                let reserved: CellSet = Cell::all()
+                    .filter(|&c| seeds[0].reserved.contains(t.source_of(c)))
+                    .collect();
+                let given = reserved.iter().filter(|&c| g.puzzle.get(c).is_some()).count();
+                let open = hsolve::solve_to_tier(&g.puzzle, seeds[0].k).unwrap().reserved;
+                if !eased {
+                    assert_eq!(given, 0, "a plain job keeps every reserved cell empty");
+                    assert!(!open.is_empty(), "a plain job's puzzle stalls tier k");
+                } else {
+                    revealed.insert(given);
+                    if open.is_empty() {
+                        finished += 1;
+                    } else {
+                        stalled += 1;
+                    }
+                }
+            }
+        }
+        assert!(revealed.len() > 10, "{revealed:?}");
+        assert!(finished > 0 && stalled > 0, "{finished} finished, {stalled} stalled");
     }
 
     /// The rules of [`fit_clues`] for a range, free of the house rule.

@@ -189,7 +189,16 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
         ),
     };
     let _ = lock.describe(&format!("build {}", build.id));
-    let (targets, sources) = targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, build.id)?;
+    let (mut targets, mut sources) =
+        targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, build.id)?;
+    targets::choose_sources(
+        &pool,
+        &levels,
+        &seeds,
+        &mut targets,
+        &mut sources,
+        opts.rng_seed,
+    );
     // Without targets (a build of a count): one target, every job its.
     let planned = || targets::assignment(&pool, &levels, &seeds, &targets, &sources, opts.rng_seed);
     let (assignment, shard_row) = match shard_row {

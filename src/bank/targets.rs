@@ -172,7 +172,7 @@ pub fn merged(targets: &[TargetProgress]) -> Vec<TargetProgress> {
 /// hardest tier, so they are about as hard as the seed), the standard generator or random
 /// minimal puzzles, whichever the reference shows landing in the band more often:
 /// `generator_shares` are the shares of the reference's standard-generator and minimal
-/// puzzles inside the band.
+/// puzzles inside the band (a build may then ease seeds instead: [`choose_sources`]).
 pub fn band_source(
     seed_percentiles: &[f64],
     range: PercentileRange,
@@ -385,6 +385,92 @@ pub const PILOT_JOBS: u64 = 2048;
 /// The fewest pilot jobs worth running for a target: below it, the round-robin.
 pub const MIN_PILOT_JOBS: u64 = 32;
 
+/// Added to the build's RNG seed for the jobs that choose a source ([`choose_sources`]).
+const CHOICE_STREAM: u64 = 0x6368_6f69_6365_0000;
+
+/// For each target that `sources` fill from a generator (its range lies below every seed),
+/// the seeds of the lowest tier eased instead ([`Source::Eased`]) when a pilot of its jobs
+/// lands in it more often that way: a publisher's clue range can keep a generator's puzzles
+/// out of a range that a seed's puzzle with part of its hard core revealed reaches (of the
+/// jobs for medium's lower three parts under `--spread`, 29-34 clues, 2.8% of the
+/// generators' landed in medium, 5.4% of the eased seeds'). The pilots (as many jobs as [`assignment`]'s, on a stream of their own)
+/// depend only on the build's arguments, so every shard and a resumed build choose alike.
+pub fn choose_sources(
+    pool: &rayon::ThreadPool,
+    levels: &Levels,
+    seeds: &[Prepared],
+    targets: &mut [TargetProgress],
+    sources: &mut [Source],
+    rng_seed: u64,
+) {
+    let Some(lowest) = seeds.iter().map(|s| s.seed.tier).min() else {
+        return;
+    };
+    let eased = Source::Eased(
+        (0..seeds.len())
+            .filter(|&i| seeds[i].seed.tier == lowest)
+            .collect(),
+    );
+    let per_target = pilot_jobs(targets);
+    if per_target < MIN_PILOT_JOBS {
+        return;
+    }
+    let seed = rng_seed.wrapping_add(CHOICE_STREAM);
+    for t in 0..targets.len() {
+        if !matches!(sources[t], Source::Standard | Source::Minimal) {
+            continue;
+        }
+        let landed = |source: &Source| -> usize {
+            pool.install(|| {
+                (0..per_target)
+                    .into_par_iter()
+                    .filter(|&j| lands(seeds, levels, targets, (t, source), seed, j) == Some(t))
+                    .count()
+            })
+        };
+        if landed(&eased) > landed(&sources[t]) {
+            sources[t] = eased.clone();
+            targets[t].source = eased.describe();
+        }
+    }
+}
+
+/// The jobs a pilot runs per target: min([`PILOT_JOBS`], count / (8 T), 2 sqrt(count)).
+fn pilot_jobs(targets: &[TargetProgress]) -> u64 {
+    let count: u64 = targets.iter().map(|t| t.quota).sum();
+    PILOT_JOBS
+        .min(count / (8 * targets.len().max(1) as u64))
+        .min(2 * (count as f64).sqrt() as u64)
+}
+
+/// The first of `targets` that job `j` (on the stream `seed`) of `source`, with the layout
+/// of the target it is run for, lands in: rated by the bank's rating, and by both when a
+/// target has layout rules.
+fn lands(
+    seeds: &[Prepared],
+    levels: &Levels,
+    targets: &[TargetProgress],
+    (t, source): (usize, &Source),
+    seed: u64,
+    j: u64,
+) -> Option<usize> {
+    let g = match job::generate(seeds, source, seed, j, &targets[t].layout) {
+        JobResult::Puzzle(g) => *g,
+        JobResult::NotUnique(_) => return None,
+    };
+    let Ok(m) = Measured::new(g, levels, |_, _| false) else {
+        unreachable!("a rating asked nothing is never stopped")
+    };
+    let full_rating = targets.iter().any(|t| !t.layout.is_free());
+    match (m.percentile, m.level) {
+        (Some(p), Some(l)) if !full_rating => targets.iter().position(|x| x.holds(p, l)),
+        _ => {
+            let mask = fits(targets, &m.rate(seeds, levels));
+            (mask != 0).then(|| mask.trailing_zeros() as usize)
+        }
+    }
+}
+
 /// Added to the build's RNG seed for the pilot's jobs (a stream of their own: the pilot's
 /// puzzles are not stored).
 const PILOT_STREAM: u64 = 0x7069_6c6f_7400_0000;
@@ -410,39 +496,17 @@ pub fn assignment(
     rng_seed: u64,
 ) -> Assignment {
     let n_targets = targets.len();
-    let count: u64 = targets.iter().map(|t| t.quota).sum();
-    let per_target = PILOT_JOBS
-        .min(count / (8 * n_targets.max(1) as u64))
-        .min(2 * (count as f64).sqrt() as u64);
+    let per_target = pilot_jobs(targets);
     if n_targets < 2 || per_target < MIN_PILOT_JOBS {
         return Assignment::round_robin(n_targets);
     }
-    let full_rating = targets.iter().any(|t| !t.layout.is_free());
     let jobs: Vec<(usize, u64)> = (0..per_target)
         .flat_map(|i| (0..n_targets).map(move |t| (t, i * n_targets as u64 + t as u64)))
         .collect();
     let seed = rng_seed.wrapping_add(PILOT_STREAM);
     let first_fit: Vec<(usize, Option<usize>)> = pool.install(|| {
         jobs.par_iter()
-            .map(|&(t, j)| {
-                let g = match job::generate(seeds, &sources[t], seed, j, &targets[t].layout) {
-                    JobResult::Puzzle(g) => *g,
-                    JobResult::NotUnique(_) => return (t, None),
-                };
-                let Ok(m) = Measured::new(g, levels, |_, _| false) else {
-                    unreachable!("a rating asked nothing is never stopped")
-                };
-                let first = match (m.percentile, m.level) {
-                    (Some(p), Some(l)) if !full_rating => {
-                        targets.iter().position(|x| x.holds(p, l))
-                    }
-                    _ => {
-                        let mask = fits(targets, &m.rate(seeds, levels));
-                        (mask != 0).then(|| mask.trailing_zeros() as usize)
-                    }
-                };
-                (t, first)
-            })
+            .map(|&(t, j)| (t, lands(seeds, levels, targets, (t, &sources[t]), seed, j)))
             .collect()
     });
     let mut landing = vec![vec![0.0; n_targets]; n_targets];
@@ -601,7 +665,7 @@ fn probe_capacities(
         .map(|&(i, k)| {
             let (s, t, _) = probes[i];
             let seed_stream = stream ^ ((s as u64 + 1) << 40);
-            match job::pseudo_generate(seeds, &[s], seed_stream, k, &targets[t].layout) {
+            match job::pseudo_generate(seeds, &[s], seed_stream, k, &targets[t].layout, false) {
                 JobResult::Puzzle(g) => Some(g.canon.cells),
                 JobResult::NotUnique(_) => None,
             }
