@@ -106,8 +106,8 @@ pub const EXTREME_LAYOUT: &str = "clues=24..30 clued-houses";
 /// the level. The ranges fall by level (medians about 34, 32, 30 and 28) and are wide enough
 /// that a default build keeps about four fifths of its speed without them; every row, column
 /// and box holds a clue, as in print (an empty box reads as a misprint); symmetry is left to
-/// the publisher (`--symmetry rotate180`) for now, as with these rules it costs a quarter of
-/// the speed (expert's symmetric jobs land in it one time in six). Expert
+/// the publisher (`--symmetry rotate180`) for now, as with these rules it costs a sixth of
+/// the speed (medium's symmetric jobs land in it one time in three, expert's a little less). Expert
 /// needs no assumption (its hardest step at most an ALS chain or death blossom, as publishers'
 /// hardest everyday levels); the puzzles that do are the `extreme` level's, when a bank has it.
 pub const DEFAULT_LAYOUTS: [&str; 4] = [

@@ -10,6 +10,7 @@ use super::layout::Layout;
 use super::shard::Shard;
 use super::targets::{self, TargetProgress};
 use super::{BankError, BuildOptions};
+use crate::generate::Symmetry;
 use crate::levels::{calibrate, Levels};
 use crate::seeds::Library;
 use crate::store::{self, Build};
@@ -144,6 +145,25 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
     if with_layouts.len() > super::accept::MAX_TARGETS {
         return Err(BankError::TooManyTargets(with_layouts.len()));
     }
+    // A half-turn layout on the shipped library also draws on the shipped symmetric seeds
+    // (after the others, so that the other targets' seeds and draws stay as they were).
+    let mut seeds = seeds;
+    let symmetric_from = seeds.len();
+    let half_turn = with_layouts
+        .iter()
+        .any(|(_, _, layout)| layout.generated_symmetry() == Symmetry::Rotate180);
+    if half_turn && opts.seed_library.is_none() {
+        let mut extra = Library::default();
+        for seed in Library::shipped_symmetric().seeds {
+            if !lib.contains(&seed.key()) {
+                extra.add(seed);
+            }
+        }
+        seeds.extend(job::store_seeds(
+            &conn,
+            pool.install(|| job::prepare(&extra)),
+        )?);
+    }
     let args = arguments(opts, count, &lib, imported, &with_layouts);
     let held = store::shards::read(&conn)?;
     let (build, shard_row) = match (opts.shard, held) {
@@ -189,8 +209,14 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
         ),
     };
     let _ = lock.describe(&format!("build {}", build.id));
-    let (mut targets, mut sources) =
-        targets::plan(&conn, &pool, &levels, &seeds, &with_layouts, build.id)?;
+    let (mut targets, mut sources) = targets::plan(
+        &conn,
+        &pool,
+        &levels,
+        (&seeds, symmetric_from),
+        &with_layouts,
+        build.id,
+    )?;
     targets::choose_sources(
         &pool,
         &levels,

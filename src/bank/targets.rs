@@ -7,6 +7,7 @@ use super::job::{self, JobResult, Measured, Prepared, Rated, Source};
 use super::layout::Layout;
 use super::BankError;
 use crate::difficulty;
+use crate::generate::Symmetry;
 use crate::levels::{Band, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::store;
 use crate::store::retrieval::Within;
@@ -303,12 +304,13 @@ pub fn level_layouts(conn: &rusqlite::Connection) -> Result<Vec<(String, Layout)
 }
 
 /// Plans the quotas (each with its layout rules) of build `build_id` (rating the seeds on
-/// `pool`): each one's source and what the build already stored in it.
+/// `pool`): each one's source and what the build already stored in it. The seeds from index
+/// `symmetric_from` on are the shipped symmetric ones: only a half-turn layout draws on them.
 pub fn plan(
     conn: &rusqlite::Connection,
     pool: &rayon::ThreadPool,
     levels: &Levels,
-    seeds: &[Prepared],
+    (seeds, symmetric_from): (&[Prepared], usize),
     quotas: &[(Aim, u64, Layout)],
     build_id: i64,
 ) -> Result<(Vec<TargetProgress>, Vec<Source>), BankError> {
@@ -340,7 +342,12 @@ pub fn plan(
     let mut targets = Vec::new();
     let mut sources = Vec::new();
     for ((aim, within, range), (of, quota, layout)) in resolved.into_iter().zip(quotas) {
-        let source = band_source(&seed_pct, range, shares(range));
+        let among = if layout.generated_symmetry() == Symmetry::Rotate180 {
+            seeds.len()
+        } else {
+            symmetric_from
+        };
+        let source = band_source(&seed_pct[..among], range, shares(range));
         let mut target = TargetProgress {
             aim,
             within,

@@ -153,15 +153,32 @@ impl Seed {
 /// The library shipped in `seeds/library.tsv`, built into the program.
 pub const SHIPPED: &str = include_str!("../../seeds/library.tsv");
 
+/// The half-turn symmetric seeds shipped in `seeds/symmetric.tsv`, built into the program:
+/// expert puzzles of a half-turn symmetric build (24-30 clues, no assumption), whose reserved
+/// cells pair under the half-turn, so that a symmetric layout can keep them empty. A build
+/// with a half-turn layout on the shipped library uses them beside it (see the build guide
+/// for how they were made).
+pub const SHIPPED_SYMMETRIC: &str = include_str!("../../seeds/symmetric.tsv");
+
 impl Library {
     /// The shipped library.
     pub fn shipped() -> Library {
+        Library::built_in(SHIPPED)
+    }
+
+    /// The shipped half-turn symmetric seeds (`seeds/symmetric.tsv`).
+    pub fn shipped_symmetric() -> Library {
+        Library::built_in(SHIPPED_SYMMETRIC)
+    }
+
+    /// A library built into the program (trusted: its lines parse).
+    fn built_in(text: &str) -> Library {
         let mut lib = Library::default();
-        for line in SHIPPED
+        for line in text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         {
-            lib.add(Seed::parse_trusted(line).expect("the shipped library parses"));
+            lib.add(Seed::parse_trusted(line).expect("a built-in library parses"));
         }
         lib
     }
@@ -412,6 +429,25 @@ mod tests {
         let plain = Seed::parse_line(HARD, "plain").unwrap();
         assert_eq!(plain.tier, s.tier);
         assert_eq!(plain.provenance, "plain");
+    }
+
+    /// The shipped symmetric seeds: 3,000 half-turn symmetric puzzles of 24-30 clues, none of
+    /// a class of the main library, their fields those an analysis gives (every 100th).
+    #[test]
+    fn the_shipped_symmetric_seeds_are_half_turn_symmetric() {
+        let main = Library::shipped();
+        let lib = Library::shipped_symmetric();
+        assert_eq!(lib.seeds.len(), 3000);
+        for (i, s) in lib.seeds.iter().enumerate() {
+            assert!(crate::generate::Symmetry::Rotate180.holds_for(&s.puzzle), "{}", s.puzzle);
+            assert!((24..=30).contains(&s.puzzle.clues()), "{}", s.puzzle);
+            assert!(!main.contains(&s.key()), "{}", s.puzzle);
+            if i % 100 == 0 {
+                let again = Seed::analyze(&s.puzzle, &s.provenance).unwrap();
+                assert_eq!((again.tier, again.reserved), (s.tier, s.reserved));
+                assert_eq!(again.solution, s.solution);
+            }
+        }
     }
 
     #[test]
