@@ -1,6 +1,6 @@
 //! Targeted building (the paper's section 4.3.4): quotas per band or level, where each one's
-//! jobs come from ([`band_source`]), how many jobs each gets ([`assignment`]), and how each
-//! fares.
+//! jobs come from ([`band_source`], eased seeds where a pilot favours them:
+//! [`choose_sources`]), how many jobs each gets ([`assignment`]), and how each fares.
 
 use super::accept::{landing_per_job, Assignment};
 use super::job::{self, JobResult, Measured, Prepared, Rated, Source};
@@ -206,14 +206,24 @@ pub fn band_source(
 }
 
 /// Each seed's own percentile (on the current rayon pool): its library line has its hsolve
-/// rating (rounded as the bank stores ratings); only difficulty needs rating here.
-fn seed_percentiles(seeds: &[Prepared], levels: &Levels) -> Vec<f64> {
+/// rating (rounded as the bank stores ratings); only difficulty needs rating here. The seeds
+/// from `symmetric_from` on (the shipped symmetric ones, all from an expert level, a few
+/// thousand) are rated by [`difficulty::EARLY_RUNS`] runs instead of the whole rating, which
+/// would cost a small symmetric build a second: their percentile only tells which ranges'
+/// sources they join.
+fn seed_percentiles(seeds: &[Prepared], levels: &Levels, symmetric_from: usize) -> Vec<f64> {
     seeds
         .par_iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
+            let runs = if i < symmetric_from {
+                difficulty::DEFAULT_RUNS
+            } else {
+                difficulty::EARLY_RUNS
+            };
             let difficulty = match levels.rating {
                 RatingKind::Difficulty => crate::rate::round(
-                    difficulty::rate(&s.seed.puzzle, difficulty::DEFAULT_RUNS)
+                    difficulty::rate(&s.seed.puzzle, runs)
                         .expect("seeds are unique")
                         .value,
                     3,
@@ -321,7 +331,7 @@ pub fn plan(
         .iter()
         .map(|(aim, ..)| resolve(aim, levels))
         .collect::<Result<_, _>>()?;
-    let seed_pct = pool.install(|| seed_percentiles(seeds, levels));
+    let seed_pct = pool.install(|| seed_percentiles(seeds, levels, symmetric_from));
     // Each stored puzzle's percentile and level (a puzzle without a rating counts nowhere).
     let stored: Vec<(f64, u32)> = store::puzzles::build_scale(conn, levels.rating, build_id)?
         .into_iter()

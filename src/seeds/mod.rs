@@ -154,10 +154,10 @@ impl Seed {
 pub const SHIPPED: &str = include_str!("../../seeds/library.tsv");
 
 /// The half-turn symmetric seeds shipped in `seeds/symmetric.tsv`, built into the program:
-/// expert puzzles of a half-turn symmetric build (24-30 clues, no assumption), whose reserved
-/// cells pair under the half-turn, so that a symmetric layout can keep them empty. A build
-/// with a half-turn layout on the shipped library uses them beside it (see the build guide
-/// for how they were made).
+/// expert puzzles of a half-turn symmetric build (24-30 clues, no assumption), whose clues
+/// are symmetric, so that a half-turn layout can keep their core empty with one solution. A build
+/// with a half-turn layout on the shipped library uses them beside it, one for every 32
+/// puzzles of its half-turn quotas (see the build guide for how they were made).
 pub const SHIPPED_SYMMETRIC: &str = include_str!("../../seeds/symmetric.tsv");
 
 impl Library {

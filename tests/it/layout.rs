@@ -432,15 +432,16 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     );
 }
 
-/// A half-turn build on the shipped library also draws on the shipped symmetric seeds
-/// (stored after the main library's, and among expert's sources), and some of its puzzles come
-/// from them; a build without the symmetry neither stores nor uses them.
+/// A half-turn build on the shipped library also draws on the shipped symmetric seeds, one
+/// for every 32 puzzles of its half-turn quotas (stored after the main library's, and among
+/// expert's sources), and some of its puzzles come from them; a build without the symmetry
+/// neither stores nor uses them.
 #[test]
 fn a_half_turn_build_draws_on_the_symmetric_seeds_too() {
     let dir = tempfile::tempdir().unwrap();
     let build = |name: &str, extra: &[&str]| {
         let db = dir.path().join(name);
-        let mut args = vec!["build", "--level", "expert", "--count", "40", "--db"];
+        let mut args = vec!["build", "--level", "expert", "--count", "640", "--db"];
         args.push(db.to_str().unwrap());
         args.extend(extra);
         let out = run_cli(&args);
@@ -448,15 +449,12 @@ fn a_half_turn_build_draws_on_the_symmetric_seeds_too() {
         (Connection::open(&db).unwrap(), text(&out.stdout))
     };
     let main = pseudoku::bank::seeds::Library::shipped().seeds.len() as i64;
-    let symmetric = pseudoku::bank::seeds::Library::shipped_symmetric()
-        .seeds
-        .len() as i64;
     let (conn, stdout) = build("half-turn.db", &["--symmetry", "rotate180"]);
     assert_eq!(
         scalar::<i64>(&conn, "SELECT COUNT(*) FROM seeds"),
-        main + symmetric
+        main + 640 / 32
     );
-    assert!(stdout.contains("from 3255 seeds"), "{stdout}");
+    assert!(stdout.contains("from 275 seeds"), "{stdout}");
     let from_symmetric: i64 = scalar(
         &conn,
         &format!("SELECT COUNT(*) FROM puzzles WHERE seed_id > {main}"),
