@@ -164,15 +164,11 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
         .map(|(_, n, _)| n)
         .sum();
     if half_turn > 0 && opts.seed_library.is_none() {
-        let all = Library::shipped_symmetric().seeds;
-        let wanted = usize::try_from(half_turn / SYMMETRIC_SEED_SHARE)
-            .unwrap_or(usize::MAX)
-            .clamp(1, all.len());
+        let wanted = usize::try_from(half_turn / SYMMETRIC_SEED_SHARE).unwrap_or(usize::MAX);
         let mut extra = Library::default();
-        for i in 0..wanted {
-            let seed = &all[i * all.len() / wanted];
+        for seed in Library::shipped_symmetric_sample(wanted).seeds {
             if !lib.contains(&seed.key()) {
-                extra.add(seed.clone());
+                extra.add(seed);
             }
         }
         seeds.extend(job::store_seeds(

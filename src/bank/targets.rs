@@ -410,8 +410,9 @@ const CHOICE_STREAM: u64 = 0x6368_6f69_6365_0000;
 /// lands in it more often that way: a publisher's clue range can keep a generator's puzzles
 /// out of a range that a seed's puzzle with part of its hard core revealed reaches (of the
 /// jobs for medium's lower three parts under `--spread`, 29-34 clues, 2.8% of the
-/// generators' landed in medium, 5.4% of the eased seeds'). The pilots (as many jobs as [`assignment`]'s, on a stream of their own)
-/// depend only on the build's arguments, so every shard and a resumed build choose alike.
+/// generators' landed in medium, 5.4% of the eased seeds'). The pilots (as many jobs as
+/// [`assignment`]'s, on a stream of their own) depend only on the build's arguments, so every
+/// shard and a resumed build choose alike.
 pub fn choose_sources(
     pool: &rayon::ThreadPool,
     levels: &Levels,

@@ -163,21 +163,32 @@ pub const SHIPPED_SYMMETRIC: &str = include_str!("../../seeds/symmetric.tsv");
 impl Library {
     /// The shipped library.
     pub fn shipped() -> Library {
-        Library::built_in(SHIPPED)
+        Library::built_in(Library::lines_of(SHIPPED))
     }
 
     /// The shipped half-turn symmetric seeds (`seeds/symmetric.tsv`).
     pub fn shipped_symmetric() -> Library {
-        Library::built_in(SHIPPED_SYMMETRIC)
+        Library::shipped_symmetric_sample(usize::MAX)
     }
 
-    /// A library built into the program (trusted: its lines parse).
-    fn built_in(text: &str) -> Library {
-        let mut lib = Library::default();
-        for line in text
-            .lines()
+    /// `n` (at least one) of the shipped half-turn symmetric seeds, evenly spaced in the file
+    /// (all of them when `n` is as many or more); only those are parsed.
+    pub fn shipped_symmetric_sample(n: usize) -> Library {
+        let lines: Vec<&str> = Library::lines_of(SHIPPED_SYMMETRIC).collect();
+        let n = n.clamp(1, lines.len());
+        Library::built_in((0..n).map(|i| lines[i * lines.len() / n]))
+    }
+
+    /// The seed lines of a library file's text: no comment, no blank line.
+    fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+        text.lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
+    }
+
+    /// A library of seed lines built into the program (trusted: they parse).
+    fn built_in<'a>(lines: impl Iterator<Item = &'a str>) -> Library {
+        let mut lib = Library::default();
+        for line in lines {
             lib.add(Seed::parse_trusted(line).expect("a built-in library parses"));
         }
         lib
