@@ -1,0 +1,106 @@
+//! `serve` and `history`: the HTTP server started from its flags, and a fleet's delivery history
+//! exported or imported.
+
+use super::*;
+
+/// The token a file holds (surrounding whitespace trimmed; an empty file is refused).
+pub(super) fn read_token(f: &std::path::Path) -> anyhow::Result<String> {
+    let t = std::fs::read_to_string(f)
+        .with_context(|| format!("reading the token file {}", f.display()))?;
+    let t = t.trim().to_string();
+    anyhow::ensure!(!t.is_empty(), "{}: the token file is empty", f.display());
+    Ok(t)
+}
+
+/// Runs `serve`.
+pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
+    let token = args.token_file.as_deref().map(read_token).transpose()?;
+    let page_token = args
+        .page_token_file
+        .as_deref()
+        .map(read_token)
+        .transpose()?;
+    if let Some(t) = &page_token {
+        anyhow::ensure!(
+            t.bytes().all(|b| b.is_ascii_graphic() && !b"\"'<>&".contains(&b)),
+            "the page token: printable characters without quotes, <, > or & (it is written into the page)"
+        );
+        anyhow::ensure!(
+            Some(t) != token.as_ref(),
+            "the page token must differ from the token (the page's is public to its players)"
+        );
+    }
+    let secs = std::time::Duration::from_secs;
+    let opts = bank::serve::ServeOptions {
+        db: args.db.clone(),
+        listen: args.listen,
+        token,
+        page_token,
+        readers: args.readers as usize,
+        rng_seed: args.rng_seed,
+        limits: bank::serve::Limits {
+            connections: args.max_connections as usize,
+            per_client: args.max_per_client as usize,
+            header_time: secs(args.header_timeout),
+            drain: secs(args.drain),
+            ..bank::serve::Limits::default()
+        },
+        request_time: secs(args.request_timeout),
+        read_only: args.read_only,
+        history: args.history.clone(),
+        history_rebind: args.history_rebind,
+        cors: args.cors.clone(),
+    };
+    bank::serve::run(
+        &opts,
+        |addr| {
+            warn!(
+                "pseudoku: serving {} on http://{addr}{}",
+                args.db.display(),
+                if args.read_only {
+                    " (read-only: no deliveries)"
+                } else if args.history.is_some() {
+                    " (deliveries recorded in the fleet's history)"
+                } else {
+                    ""
+                }
+            );
+        },
+        |notice| warn!("{notice}"),
+    )
+    .with_context(|| format!("serving {}", args.db.display()))?;
+    warn!("pseudoku: stopped");
+    Ok(Outcome::Success)
+}
+
+/// Runs `history export` (`export`) or `history import`.
+pub(super) fn run_history(args: &HistoryArgs, export: bool) -> anyhow::Result<Outcome> {
+    let moved = if export {
+        bank::history::export(&args.db, &args.url, args.rebind)
+    } else {
+        bank::history::import(&args.db, &args.url, args.rebind)
+    }
+    .with_context(|| format!("history {}", if export { "export" } else { "import" }))?;
+    let (from, to) = if export {
+        (args.db.display().to_string(), "the history".to_string())
+    } else {
+        ("the history".to_string(), args.db.display().to_string())
+    };
+    say!(
+        "{from} -> {to}: {} deliveries ({} new{}), {} daily puzzles ({} new){}",
+        moved.deliveries,
+        moved.deliveries_added,
+        match moved.lacking {
+            0 => String::new(),
+            n => format!(", {n} of classes this bank does not have left out"),
+        },
+        moved.daily,
+        moved.daily_added,
+        match moved.binding {
+            bank::history::Binding::New => "; the history now records this bank",
+            bank::history::Binding::Rebound => "; the history now records this bank (rebound)",
+            bank::history::Binding::Same => "",
+        }
+    );
+    Ok(Outcome::Success)
+}

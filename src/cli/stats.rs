@@ -1,0 +1,25 @@
+//! `stats`: what a bank holds.
+
+use super::*;
+
+/// Runs `stats`.
+pub(super) fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
+    let conn = bank::open_existing(&args.db)?;
+    let inv = bank::stats::read(&conn)?;
+    if let Some(path) = &args.plot {
+        bank::stats::draw(&inv, path)?;
+    }
+    if args.json {
+        say!("{}", serde_json::to_string(&inv)?);
+    } else if let Some(path) = &args.plot {
+        // The drawing is what was asked for: the table is not printed beside it.
+        say!(
+            "drew what {} holds into {}",
+            args.db.display(),
+            path.display()
+        );
+    } else {
+        io::stdout().write_all(inv.to_text().as_bytes())?;
+    }
+    Ok(Outcome::Success)
+}
