@@ -32,8 +32,7 @@ fn year() -> Vec<Exported> {
             }
             .days()
                 + day,
-        )
-        .to_string();
+        );
         for (slot, level) in [
             (1, "easy"),
             (2, "easy"),
@@ -55,7 +54,7 @@ fn year() -> Vec<Exported> {
                 puzzle[i] = solution.as_bytes()[i];
             }
             out.push(Exported {
-                date: date.clone(),
+                date: Some(date),
                 slot,
                 level: level.into(),
                 puzzle: String::from_utf8(puzzle).unwrap().parse().unwrap(),

@@ -172,6 +172,60 @@ impl std::fmt::Display for Date {
     }
 }
 
+/// Why a text is not a date.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DateError {
+    /// Not of the form `YYYY-MM-DD` (the text as given).
+    #[error("bad date {0:?}: expected YYYY-MM-DD")]
+    Malformed(String),
+    /// Of the right form, a day the calendar does not have.
+    #[error("{date:?} is not a day of the calendar: {month} has {days} days")]
+    NoSuchDay {
+        /// The date as given.
+        date: String,
+        /// Its month and year, in words.
+        month: String,
+        /// How many days that month has.
+        days: u32,
+    },
+}
+
+impl std::str::FromStr for Date {
+    type Err = DateError;
+
+    /// Parses `YYYY-MM-DD` (surrounding whitespace ignored): four digits of year, two of
+    /// month and two of day, a day the calendar has.
+    fn from_str(s: &str) -> Result<Date, DateError> {
+        let bad = || DateError::Malformed(s.to_string());
+        let mut it = s.trim().split('-');
+        let (y, m, d) = (
+            it.next().ok_or_else(bad)?,
+            it.next().ok_or_else(bad)?,
+            it.next().ok_or_else(bad)?,
+        );
+        if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+            return Err(bad());
+        }
+        let date = Date {
+            year: y.parse().map_err(|_| bad())?,
+            month: m.parse().map_err(|_| bad())?,
+            day: d.parse().map_err(|_| bad())?,
+        };
+        if !(1..=12).contains(&date.month) {
+            return Err(bad());
+        }
+        // Round trip: rejects 2027-02-30 and the like.
+        if date.day == 0 || Date::from_days(date.days()) != date {
+            return Err(DateError::NoSuchDay {
+                date: s.trim().to_string(),
+                month: format!("{} {}", date.month_name(), date.year),
+                days: date.days_in_month(),
+            });
+        }
+        Ok(date)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -369,7 +369,7 @@ pub fn choose_daily(
     mut taken: impl FnMut(&Key) -> Result<bool, RetrieveError>,
 ) -> Result<Result<Handout, Daily>, RetrieveError> {
     let day = date.to_string();
-    let published = match store::batches::published(conn, &day, level)? {
+    let published = match store::batches::published(conn, date, level)? {
         Some(id) => by_id(conn, levels, id)?,
         None => None,
     };

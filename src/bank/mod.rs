@@ -115,8 +115,8 @@ pub mod export {
     pub use crate::export::pages::{PrintOptions, Solutions};
     pub use crate::export::paper::{Length, PageSize, Stock};
     pub use crate::export::{
-        export, export_with_progress, parse_date, ExportError, ExportOptions, ExportReport,
-        Exported, Format, Replaced, Shortage, VARIETY_DAYS,
+        export, export_with_progress, parse_date, Edition, ExportError, ExportOptions,
+        ExportReport, Exported, Format, Replaced, Shortage, VARIETY_DAYS,
     };
 }
 

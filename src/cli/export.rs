@@ -4,7 +4,7 @@ use super::*;
 
 /// Runs `export`.
 pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    let start = bank::export::parse_date(&args.start)?;
+    let start: bank::export::Date = args.start.parse()?;
     let print = print_options(args)?;
     let mut conn = bank::open_existing(&args.db)?;
     let opts = bank::export::ExportOptions {
@@ -82,8 +82,10 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
     for (mix, dates) in replaced_by_mix(&report.replaced) {
         let retired: usize = dates.iter().map(|r| r.puzzles).sum();
         let span = match (dates.first(), dates.last()) {
-            (Some(a), Some(b)) if a.date != b.date => format!("{} to {}", a.date, b.date),
-            (Some(a), _) => a.date.clone(),
+            (Some(a), Some(b)) if a.edition != b.edition => {
+                format!("{} to {}", a.edition, b.edition)
+            }
+            (Some(a), _) => a.edition.to_string(),
             _ => continue,
         };
         warn!(

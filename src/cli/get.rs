@@ -15,14 +15,14 @@ pub(super) fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
                 kept += 1;
                 warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             }
-            Unserved::Exported { date, slot } => {
+            Unserved::Exported { edition, slot } => {
                 kept += 1;
-                match date.strip_prefix("book:") {
-                    Some(name) => warn!(
+                match edition {
+                    bank::export::Edition::Book(name) => warn!(
                         "pseudoku: puzzle {id} is number {slot} of the book {name}: left served \
                          (write that book with --replace first)"
                     ),
-                    None => warn!(
+                    bank::export::Edition::Day(date) => warn!(
                         "pseudoku: puzzle {id} is in the export of {date}, slot {slot}: left \
                          served (export that date with --replace first)"
                     ),

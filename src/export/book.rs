@@ -9,6 +9,7 @@ use super::{
     ExportError, ExportOptions, ExportReport, Format, Mix, Replaced, Result, Shortage,
 };
 use crate::calendar::Date;
+use crate::store::batches::Edition;
 use crate::export::pages::PrintOptions;
 use crate::retrieve::{Draws, Recipient};
 use crate::rng::Rng;
@@ -45,9 +46,9 @@ pub struct BookOptions {
     pub rng_seed: u64,
 }
 
-/// The key a book's puzzles are recorded under.
-pub fn key(name: &str) -> String {
-    format!("book:{name}")
+/// What a book's puzzles are recorded under.
+pub fn key(name: &str) -> Edition {
+    Edition::Book(name.to_string())
 }
 
 /// Writes the book `opts.name`: drawn and recorded the first time, written from its record
@@ -130,7 +131,7 @@ fn write_locked(
             if opts.replace {
                 store::batches::retire(conn, &key)?;
                 report.replaced.push(Replaced {
-                    date: key.clone(),
+                    edition: key.clone(),
                     mix: was,
                     puzzles: held.len(),
                 });
@@ -145,7 +146,7 @@ fn write_locked(
         if draw {
             store::batches::record_day_mix(conn, &key, wanted)?;
             let mut rng = Rng::new(opts.rng_seed ^ u64::from_le_bytes(
-                blake3::hash(key.as_bytes()).as_bytes()[..8]
+                blake3::hash(format!("book:{name}").as_bytes()).as_bytes()[..8]
                     .try_into()
                     .expect("8 bytes"),
             ));
@@ -156,8 +157,7 @@ fn write_locked(
             let mut in_book: std::collections::HashSet<i64> =
                 store::batches::ever_recorded(conn, &key)?.into_iter().collect();
             if opts.reprint {
-                let today = Date::today().to_string();
-                in_book.extend(store::batches::not_reprintable(conn, &today)?);
+                in_book.extend(store::batches::not_reprintable(conn, Date::today())?);
             }
             for entry in items {
                 let mut drawn = 0;
@@ -222,10 +222,7 @@ fn write_locked(
                 return Ok((report, Vec::new()));
             }
         }
-        let mut puzzles = recorded_puzzles(conn, &key)?;
-        for p in &mut puzzles {
-            p.date = String::new();
-        }
+        let puzzles = recorded_puzzles(conn, &key)?;
         report.puzzles = puzzles.len();
         let files = write_recorded(
             conn,
@@ -242,7 +239,7 @@ fn write_locked(
 /// Records `p` in the book `key` at `slot`.
 fn record(
     conn: &Connection,
-    key: &str,
+    key: &Edition,
     slot: u32,
     level: &str,
     p: &crate::retrieve::Handout,
@@ -251,7 +248,7 @@ fn record(
     store::batches::record(
         conn,
         &store::batches::NewRecord {
-            date: key,
+            edition: key,
             slot,
             level,
             puzzle_id: p.id,

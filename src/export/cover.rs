@@ -169,7 +169,7 @@ mod tests {
         let solution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         (0..n)
             .map(|i| Exported {
-                date: String::new(),
+                date: None,
                 slot: i as u32 + 1,
                 level: ["easy", "hard"][i % 2].into(),
                 puzzle: solution.parse().unwrap(),

@@ -15,7 +15,7 @@
 //! whole range; a book's files are named after it, its grids by number (`NAME-007.svg`).
 //! Printed puzzles are numbered 1..N across the export, whatever the files.
 
-use super::{ExportOptions, Exported, Format};
+use super::{ExportOptions, Exported, Format, OnDay};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -133,10 +133,9 @@ fn single_grids(
     let width = opts.print.grid_width;
     let mut files = Vec::new();
     for (number, p) in numbered {
-        let stem = if p.date.is_empty() {
-            format!("{name}-{number:0digits$}")
-        } else {
-            format!("{}-{}", p.date, p.slot)
+        let stem = match p.date {
+            None => format!("{name}-{number:0digits$}"),
+            Some(d) => format!("{d}-{}", p.slot),
         };
         for (suffix, solution) in [("", None), ("-solution", Some(p.solution))] {
             let title = format!("Sudoku No. {number}{}", if solution.is_some() { ", solution" } else { "" });
@@ -163,7 +162,7 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
         let _ = writeln!(
             s,
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            p.date,
+            OnDay(p.date),
             p.slot,
             p.level,
             p.puzzle,
@@ -179,7 +178,7 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
         let _ = writeln!(
             s,
             "{}\t{}\t{}\t{}\t{}",
-            p.date, p.slot, p.level, p.solution, p.id
+            OnDay(p.date), p.slot, p.level, p.solution, p.id
         );
     }
     s
@@ -191,7 +190,7 @@ fn csv(puzzles: &[Exported]) -> String {
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{}",
-            p.date,
+            OnDay(p.date),
             p.slot,
             p.level,
             p.puzzle,
@@ -233,7 +232,7 @@ fn sdk(puzzles: &[Exported], solutions: bool) -> String {
             s.push('\n');
         }
         let _ = writeln!(s, "#S pseudoku");
-        let _ = writeln!(s, "#B {}", p.date);
+        let _ = writeln!(s, "#B {}", OnDay(p.date));
         let _ = writeln!(s, "#L {}", p.level);
         let _ = writeln!(
             s,

@@ -48,6 +48,7 @@ use crate::rng::Rng;
 use crate::store::retrieval::{Selection, Within};
 use crate::technique::Strategy;
 use crate::store::{self, StoreError};
+pub use crate::store::batches::Edition;
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -57,8 +58,9 @@ use std::str::FromStr;
 /// was first exported).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Exported {
-    /// The date it is published.
-    pub date: String,
+    /// The day it is published (a book's puzzles have none; files show an empty date).
+    #[serde(serialize_with = "day_text")]
+    pub date: Option<Date>,
     /// Its slot in the day, from 1.
     pub slot: u32,
     /// Its level (or band) as the mix named it.
@@ -75,6 +77,23 @@ pub struct Exported {
     pub percentile: f64,
     /// Its row id in the bank.
     pub id: i64,
+}
+
+/// `d` as files show it: `YYYY-MM-DD`, or nothing for a book's puzzle.
+pub(crate) struct OnDay(pub Option<Date>);
+
+impl std::fmt::Display for OnDay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(d) => write!(f, "{d}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Serializes an exported puzzle's date as its files show it ([`OnDay`]).
+fn day_text<S: serde::Serializer>(d: &Option<Date>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(&OnDay(*d))
 }
 
 impl Exported {
@@ -108,19 +127,9 @@ pub enum ExportError {
     /// The mix does not parse or names no level of the bank.
     #[error("{0}")]
     Mix(String),
-    /// A date does not parse.
-    #[error("bad date {0:?}: expected YYYY-MM-DD")]
-    Date(String),
-    /// A date of the right form that the calendar does not have.
-    #[error("{date:?} is not a day of the calendar: {month} has {days} days")]
-    NoSuchDay {
-        /// The date as given.
-        date: String,
-        /// Its month and year, in words.
-        month: String,
-        /// How many days that month has.
-        days: u32,
-    },
+    /// A date does not parse, or the calendar has no such day.
+    #[error(transparent)]
+    Date(#[from] crate::calendar::DateError),
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
@@ -131,7 +140,7 @@ pub enum ExportError {
     )]
     MixChanged {
         /// The date.
-        date: String,
+        date: Date,
         /// Its recorded mix.
         mix: String,
     },
@@ -423,8 +432,8 @@ pub struct Shortage {
     pub level: String,
     /// Puzzles missing.
     pub missing: u64,
-    /// The first date missing one.
-    pub from: String,
+    /// The first date missing one (for a book, the book).
+    pub from: Edition,
     /// The puzzles of it the mix asks a day.
     pub per_day: u32,
     /// The puzzles of it still unserved when it ran short: none when the bank ran out; some
@@ -465,8 +474,8 @@ pub struct ExportReport {
 /// A date whose records `--replace` retired: what it had been exported with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replaced {
-    /// The date.
-    pub date: String,
+    /// The date, or the book.
+    pub edition: Edition,
     /// The mix it was recorded with.
     pub mix: String,
     /// The puzzles retired.
@@ -655,22 +664,23 @@ fn export_locked(
             asked: slots.len() * (last - first + 1) as usize,
             ..ExportReport::default()
         };
-        let mut short: HashMap<String, (u64, String, &MixItem)> = HashMap::new();
+        let mut short: HashMap<String, (u64, Edition, &MixItem)> = HashMap::new();
         for day in first..=last {
             progress("drawing", (day - first) as u64, opts.days as u64);
-            let date = Date::from_days(day).to_string();
+            let date = Date::from_days(day);
+            let edition = Edition::Day(date);
             // The slots to draw: all of them, or those a partial export left empty. A recorded
             // date is written as it was: only with the mix it was recorded with, unless
             // replaced.
             let mut todo: Vec<(u32, &MixItem)> = slots.to_vec();
             if let Some(rows) = placed.get(&day) {
                 let filled: Vec<u32> = rows.iter().map(|p| p.slot).collect();
-                let was = recorded_mix(conn, &date, rows.iter().map(|p| (p.slot, p.level.as_str())))?;
+                let was = recorded_mix(conn, &edition, rows.iter().map(|p| (p.slot, p.level.as_str())))?;
                 if opts.replace {
-                    store::batches::retire(conn, &date)?;
+                    store::batches::retire(conn, &edition)?;
                     placed.remove(&day);
                     report.replaced.push(Replaced {
-                        date: date.clone(),
+                        edition: edition.clone(),
                         mix: was,
                         puzzles: filled.len(),
                     });
@@ -681,7 +691,7 @@ fn export_locked(
                 }
             }
             if !todo.is_empty() {
-                store::batches::record_day_mix(conn, &date, wanted)?;
+                store::batches::record_day_mix(conn, &edition, wanted)?;
             }
             let mut rng = Rng::for_job(opts.rng_seed, day as u64);
             // Entries that found no puzzle today: their later slots of the day find none
@@ -702,7 +712,7 @@ fn export_locked(
                         store::batches::record(
                             conn,
                             &store::batches::NewRecord {
-                                date: &date,
+                                edition: &edition,
                                 slot: *slot,
                                 level: &item.label,
                                 puzzle_id: p.id,
@@ -725,7 +735,7 @@ fn export_locked(
                     None => {
                         let e = short
                             .entry(item.label.clone())
-                            .or_insert((0, date.clone(), *item));
+                            .or_insert((0, edition.clone(), *item));
                         e.0 += 1;
                     }
                 }
@@ -755,10 +765,10 @@ fn export_locked(
         // The puzzles of every date of the range, from the records (new and old alike).
         let mut days: Vec<(String, Vec<Exported>)> = Vec::new();
         for day in first..=last {
-            let date = Date::from_days(day).to_string();
-            let puzzles = recorded_puzzles(conn, &date)?;
+            let date = Date::from_days(day);
+            let puzzles = recorded_puzzles(conn, &Edition::Day(date))?;
             report.puzzles += puzzles.len();
-            days.push((date, puzzles));
+            days.push((date.to_string(), puzzles));
         }
         let files = write_recorded(conn, opts, &days, dir, progress)?;
         report.files = files.iter().map(|w| w.fin.clone()).collect();
@@ -780,9 +790,9 @@ fn remove_replaced(
     if replaced.is_empty() {
         return Ok(Vec::new());
     }
-    let stems: Vec<&str> = replaced
+    let stems: Vec<String> = replaced
         .iter()
-        .map(|r| r.date.strip_prefix("book:").unwrap_or(&r.date))
+        .map(|r| r.edition.to_string())
         .collect();
     let mut removed = Vec::new();
     for (name, hash) in store::batches::files_in(conn, dir)? {
@@ -841,15 +851,17 @@ pub(crate) fn write_recorded(
     Ok(files)
 }
 
-/// The puzzles recorded under `key` (a date, or a book's key), in slot order, as they were
-/// recorded.
-pub(crate) fn recorded_puzzles(conn: &Connection, key: &str) -> Result<Vec<Exported>> {
-    store::batches::day(conn, key)?
+/// The puzzles recorded for `edition`, in slot order, as they were recorded.
+pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<Vec<Exported>> {
+    store::batches::day(conn, edition)?
         .into_iter()
         .map(|r| {
             Ok(Exported {
                 solution: crate::retrieve::solve(&r.puzzle, r.id)?,
-                date: r.date,
+                date: match r.edition {
+                    Edition::Day(d) => Some(d),
+                    Edition::Book(_) => None,
+                },
                 slot: r.slot,
                 level: r.level,
                 puzzle: r.puzzle,
@@ -962,14 +974,14 @@ fn sync_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The mix recorded for `key` (a date or a book), whose current records hold `slots`: the one
-/// stored with it, or for a key recorded before mixes were, its slots'.
+/// The mix recorded for `edition`, whose current records hold `slots`: the one stored with
+/// it, or for one recorded before mixes were, its slots'.
 pub(crate) fn recorded_mix<'a>(
     conn: &Connection,
-    key: &str,
+    edition: &Edition,
     slots: impl Iterator<Item = (u32, &'a str)>,
 ) -> Result<String> {
-    Ok(match store::batches::day_mix(conn, key)? {
+    Ok(match store::batches::day_mix(conn, edition)? {
         Some(mix) => mix,
         None => mix_text(&slots.collect::<Vec<_>>()),
     })
@@ -993,15 +1005,10 @@ fn mix_text(slots: &[(u32, &str)]) -> String {
 
 /// The current records of the days `from..=to` (day numbers), by day, in slot order.
 fn recorded(conn: &Connection, from: i64, to: i64) -> Result<HashMap<i64, Vec<Placed>>> {
-    let rows = store::batches::recorded(
-        conn,
-        &Date::from_days(from).to_string(),
-        &Date::from_days(to).to_string(),
-    )?;
+    let rows = store::batches::recorded(conn, Date::from_days(from), Date::from_days(to))?;
     let mut out: HashMap<i64, Vec<Placed>> = HashMap::new();
     for r in rows {
-        let d = parse_date(&r.date)?;
-        out.entry(d.days()).or_default().push(Placed {
+        out.entry(r.date.days()).or_default().push(Placed {
             slot: r.slot,
             level: r.level,
             grid_key: r.grid_key,
@@ -1011,35 +1018,9 @@ fn recorded(conn: &Connection, from: i64, to: i64) -> Result<HashMap<i64, Vec<Pl
     Ok(out)
 }
 
-/// Parses `YYYY-MM-DD`.
+/// Parses `YYYY-MM-DD` ([`Date`]'s `FromStr`), as an export error.
 pub fn parse_date(s: &str) -> Result<Date> {
-    let bad = || ExportError::Date(s.to_string());
-    let mut it = s.trim().split('-');
-    let (y, m, d) = (
-        it.next().ok_or_else(bad)?,
-        it.next().ok_or_else(bad)?,
-        it.next().ok_or_else(bad)?,
-    );
-    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
-        return Err(bad());
-    }
-    let date = Date {
-        year: y.parse().map_err(|_| bad())?,
-        month: m.parse().map_err(|_| bad())?,
-        day: d.parse().map_err(|_| bad())?,
-    };
-    if !(1..=12).contains(&date.month) {
-        return Err(bad());
-    }
-    // Round trip: rejects 2027-02-30 and the like.
-    if date.day == 0 || Date::from_days(date.days()) != date {
-        return Err(ExportError::NoSuchDay {
-            date: s.trim().to_string(),
-            month: format!("{} {}", date.month_name(), date.year),
-            days: date.days_in_month(),
-        });
-    }
-    Ok(date)
+    Ok(s.parse()?)
 }
 
 /// A puzzle of `within` for `day` that keeps the variety rule against `placed`: drawn

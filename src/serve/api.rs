@@ -1083,7 +1083,9 @@ async fn daily(
         .date
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
     let date =
-        crate::export::parse_date(&text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        text
+            .parse::<crate::calendar::Date>()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let today = crate::calendar::Date::today();
     if date.days() > today.days() + 1 {
         return Err(ApiError::BadRequest(format!(

@@ -3,15 +3,56 @@
 
 use super::puzzles::stored_puzzle;
 use super::{Result, StoreError};
+use crate::calendar::Date;
 use crate::canon::Key;
 use crate::grid::Puzzle;
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension};
+
+/// What a record belongs to: a day's export, or a book (by its name). The `date` column
+/// holds `YYYY-MM-DD` for a day and `book:NAME` for a book.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Edition {
+    /// The export of a day.
+    Day(Date),
+    /// A book, by its name.
+    Book(String),
+}
+
+impl std::fmt::Display for Edition {
+    /// Its name in messages and file names: the date, or the book's name.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Edition::Day(d) => write!(f, "{d}"),
+            Edition::Book(name) => f.write_str(name),
+        }
+    }
+}
+
+impl ToSql for Edition {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(match self {
+            Edition::Day(d) => d.to_string(),
+            Edition::Book(name) => format!("book:{name}"),
+        }))
+    }
+}
+
+impl FromSql for Edition {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Edition> {
+        let text = value.as_str()?;
+        Ok(match text.strip_prefix("book:") {
+            Some(name) => Edition::Book(name.to_string()),
+            None => Edition::Day(text.parse().map_err(|e| FromSqlError::Other(Box::new(e)))?),
+        })
+    }
+}
 
 /// One puzzle recorded for a date, with the ratings and percentile recorded with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DayRow {
-    /// The date it is published.
-    pub date: String,
+    /// Its day, or its book.
+    pub edition: Edition,
     /// Its slot in the day, from 1.
     pub slot: u32,
     /// Its level (or band) as the mix named it.
@@ -31,8 +72,8 @@ pub struct DayRow {
 /// A slot recorded for a date, with what the variety rule compares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recorded {
-    /// The date, `YYYY-MM-DD`.
-    pub date: String,
+    /// The date.
+    pub date: Date,
     /// The slot, from 1.
     pub slot: u32,
     /// The level (or band) as the mix named it.
@@ -46,8 +87,8 @@ pub struct Recorded {
 /// A new batch record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewRecord<'a> {
-    /// The date, `YYYY-MM-DD`.
-    pub date: &'a str,
+    /// Its day, or its book.
+    pub edition: &'a Edition,
     /// The slot, from 1.
     pub slot: u32,
     /// The level (or band) as the mix names it.
@@ -65,19 +106,21 @@ pub struct NewRecord<'a> {
     pub reprint: bool,
 }
 
-/// The current (not replaced) records of the dates `from..=to` (`YYYY-MM-DD`), by date and
-/// slot.
-pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>> {
+/// The current (not replaced) records of the days `from..=to`, by date and slot.
+pub fn recorded(conn: &Connection, from: Date, to: Date) -> Result<Vec<Recorded>> {
     let mut stmt = conn.prepare(
         "SELECT date, slot, level, grid_key, seed_id, puzzle_id FROM batches
          WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
     )?;
-    let mut rows = stmt.query([from, to])?;
+    let mut rows = stmt.query([from.to_string(), to.to_string()])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let hex: String = r.get(3)?;
+        let Edition::Day(date) = r.get(0)? else {
+            continue; // a book's key never sorts between two dates
+        };
         out.push(Recorded {
-            date: r.get(0)?,
+            date,
             slot: r.get(1)?,
             level: r.get(2)?,
             grid_key: Key::from_hex(&hex).ok_or_else(|| StoreError::Damaged {
@@ -91,38 +134,39 @@ pub fn recorded(conn: &Connection, from: &str, to: &str) -> Result<Vec<Recorded>
 }
 
 /// The puzzle an export recorded for `date` at `level` (the first such slot), if any.
-pub fn published(conn: &Connection, date: &str, level: &str) -> Result<Option<i64>> {
+pub fn published(conn: &Connection, date: Date, level: &str) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached(
             "SELECT puzzle_id FROM batches WHERE date = ?1 AND level = ?2 AND replaced = 0
              ORDER BY slot LIMIT 1",
         )?
-        .query_row(params![date, level], |r| r.get(0))
+        .query_row(params![Edition::Day(date), level], |r| r.get(0))
         .optional()?)
 }
 
-/// Retires the current records of `date` (they stay, so their classes are never used again).
-pub fn retire(conn: &Connection, date: &str) -> Result<()> {
+/// Retires the current records of `edition` (they stay, so their classes are never used
+/// again).
+pub fn retire(conn: &Connection, edition: &Edition) -> Result<()> {
     conn.execute(
         "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
-        [date],
+        [edition],
     )?;
     Ok(())
 }
 
-/// The puzzles ever recorded under `key` (a date or a book's key), retired ones included.
-pub fn ever_recorded(conn: &Connection, key: &str) -> Result<Vec<i64>> {
+/// The puzzles ever recorded for `edition`, retired ones included.
+pub fn ever_recorded(conn: &Connection, edition: &Edition) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare("SELECT puzzle_id FROM batches WHERE date = ?1 ORDER BY id")?;
     let ids = stmt
-        .query_map([key], |r| r.get(0))?
+        .query_map([edition], |r| r.get(0))?
         .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
-/// The puzzles a reprint may not take on `today` (`YYYY-MM-DD`): those recorded for a date
-/// after it (not published yet), and those whose every record was retired by `--replace`
-/// (never to be used again).
-pub fn not_reprintable(conn: &Connection, today: &str) -> Result<Vec<i64>> {
+/// The puzzles a reprint may not take on `today`: those recorded for a date after it (not
+/// published yet), and those whose every record was retired by `--replace` (never to be used
+/// again).
+pub fn not_reprintable(conn: &Connection, today: Date) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare(
         "SELECT puzzle_id FROM batches
          GROUP BY puzzle_id
@@ -131,24 +175,25 @@ pub fn not_reprintable(conn: &Connection, today: &str) -> Result<Vec<i64>> {
          ORDER BY puzzle_id",
     )?;
     let ids = stmt
-        .query_map([today], |r| r.get(0))?
+        .query_map([today.to_string()], |r| r.get(0))?
         .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
-/// The mix `date` was exported with, as recorded (`None`: never recorded, or exported before
-/// mixes were).
-pub fn day_mix(conn: &Connection, date: &str) -> Result<Option<String>> {
+/// The mix `edition` was exported with, as recorded (`None`: never recorded, or exported
+/// before mixes were).
+pub fn day_mix(conn: &Connection, edition: &Edition) -> Result<Option<String>> {
     Ok(conn
         .prepare_cached("SELECT mix FROM export_mixes WHERE date = ?1")?
-        .query_row([date], |r| r.get(0))
+        .query_row([edition], |r| r.get(0))
         .optional()?)
 }
 
-/// Records that `date` is exported with the mix `mix` (in place of any mix recorded before).
-pub fn record_day_mix(conn: &Connection, date: &str, mix: &str) -> Result<()> {
+/// Records that `edition` is exported with the mix `mix` (in place of any mix recorded
+/// before).
+pub fn record_day_mix(conn: &Connection, edition: &Edition, mix: &str) -> Result<()> {
     conn.prepare_cached("INSERT OR REPLACE INTO export_mixes (date, mix) VALUES (?1, ?2)")?
-        .execute([date, mix])?;
+        .execute(params![edition, mix])?;
     Ok(())
 }
 
@@ -161,7 +206,7 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
             hsolve / 100.0, ?8
          FROM puzzles WHERE id = ?5",
         params![
-            r.date,
+            r.edition,
             r.slot,
             r.level,
             r.grid_key.to_hex(),
@@ -174,20 +219,20 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     Ok(())
 }
 
-/// The puzzles recorded for `date`, in slot order, with the ratings and percentile recorded
-/// with them.
-pub fn day(conn: &Connection, date: &str) -> Result<Vec<DayRow>> {
+/// The puzzles recorded for `edition`, in slot order, with the ratings and percentile
+/// recorded with them.
+pub fn day(conn: &Connection, edition: &Edition) -> Result<Vec<DayRow>> {
     let mut stmt = conn.prepare(
         "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id
          FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
          WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
     )?;
-    let mut rows = stmt.query([date])?;
+    let mut rows = stmt.query([edition])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let id = r.get(7)?;
         out.push(DayRow {
-            date: r.get(0)?,
+            edition: r.get(0)?,
             slot: r.get(1)?,
             level: r.get(2)?,
             puzzle: stored_puzzle(r.get_ref(3)?).map_err(|e| StoreError::Damaged {

@@ -708,10 +708,10 @@ pub enum Unserved {
     },
     /// No row has that id.
     Missing,
-    /// It is in a current export record (that date's files hold it): left served.
+    /// It is in a current export record (that date's or book's files hold it): left served.
     Exported {
-        /// The date.
-        date: String,
+        /// The date, or the book.
+        edition: super::batches::Edition,
         /// The slot.
         slot: u32,
     },
@@ -731,14 +731,14 @@ pub fn unserve(conn: &Connection, id: i64) -> Result<Unserved> {
         let Some(was_served) = served else {
             return Ok(Unserved::Missing);
         };
-        let current: Option<(String, u32)> = conn
+        let current: Option<(super::batches::Edition, u32)> = conn
             .prepare_cached(
                 "SELECT date, slot FROM batches WHERE puzzle_id = ?1 AND replaced = 0 LIMIT 1",
             )?
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        if let Some((date, slot)) = current {
-            return Ok(Unserved::Exported { date, slot });
+        if let Some((edition, slot)) = current {
+            return Ok(Unserved::Exported { edition, slot });
         }
         conn.prepare_cached("DELETE FROM batches WHERE puzzle_id = ?1 AND replaced = 1")?
             .execute([id])?;
