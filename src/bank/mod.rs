@@ -112,7 +112,7 @@ pub mod retrieve {
 pub mod export {
     pub use crate::calendar::Date;
     pub use crate::export::book::{book, BookOptions, MAX_PER_BOOK};
-    pub use crate::export::pages::{PrintOptions, Solutions};
+    pub use crate::export::pages::{PrintOptions, SolutionLayout};
     pub use crate::export::paper::{Length, PageSize, Stock};
     pub use crate::export::{
         export, export_with_progress, parse_date, Edition, ExportError, ExportOptions,

@@ -2,7 +2,7 @@
 //! [`super`] turns into the library's validated options.
 
 use clap::{Parser, Subcommand};
-use pseudoku::bank::export::{Format, Length, PageSize, Solutions, Stock};
+use pseudoku::bank::export::{Format, Length, PageSize, SolutionLayout, Stock};
 use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
 
@@ -617,8 +617,8 @@ pub struct PrintArgs {
     pub title: Option<String>,
     /// How solutions are printed after the puzzles: compact (small grids), full (full size)
     /// or none; each puzzle names the page of its solution [default: compact].
-    #[arg(long, value_parser = choice::<Solutions>(), help_heading = "Printed pages (pdf, html)")]
-    pub solutions: Option<Solutions>,
+    #[arg(long, value_parser = choice::<SolutionLayout>(), help_heading = "Printed pages (pdf, html)")]
+    pub solutions: Option<SolutionLayout>,
     /// Also write a cover file (pdf): back, spine and front on one sheet with a bleed, the
     /// spine as wide as the interior's pages on --stock.
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
@@ -1059,5 +1059,5 @@ macro_rules! choice_of {
 choice_of! {
     RatingKind: RatingKind::ALL, RatingKind::name, RatingKind::about;
     Format: Format::ALL, Format::extension, Format::about;
-    Solutions: Solutions::ALL, Solutions::name, Solutions::about;
+    SolutionLayout: SolutionLayout::ALL, SolutionLayout::name, SolutionLayout::about;
 }

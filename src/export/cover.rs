@@ -22,7 +22,7 @@
 //! spines are not reliably folded within the text.
 
 use super::pages::{
-    contents_line, fit, fit_lines, level_counts, TITLE_LINES, level_name, Align, Mark, Page, Pages, PrintOptions, Solutions, INSTRUCTION,
+    contents_line, fit, fit_lines, level_counts, TITLE_LINES, level_name, Align, Mark, Page, Pages, PrintOptions, SolutionLayout, INSTRUCTION,
 };
 use super::paper::{Area, BLEED, POINTS_PER_INCH};
 use super::Exported;
@@ -97,7 +97,7 @@ pub fn lay_out(opts: &PrintOptions, title: &str, puzzles: &[Exported], pages: us
     }
     let size = fit(&what, 15.0, false, room);
     text(&mut marks, centre, y + 40.0, size, false, Align::Centre, &what);
-    if opts.solutions != Solutions::None {
+    if opts.solutions != SolutionLayout::None {
         let with = "With the solutions";
         text(&mut marks, centre, y + 62.0, 12.0, false, Align::Centre, with);
     }

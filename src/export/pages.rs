@@ -35,7 +35,7 @@ use std::collections::HashMap;
 
 /// How the solutions are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Solutions {
+pub enum SolutionLayout {
     /// Small grids after the puzzles, as many columns as stay legible.
     #[default]
     Compact,
@@ -45,25 +45,25 @@ pub enum Solutions {
     None,
 }
 
-impl Solutions {
+impl SolutionLayout {
     /// Every way.
-    pub const ALL: [Solutions; 3] = [Solutions::Compact, Solutions::Full, Solutions::None];
+    pub const ALL: [SolutionLayout; 3] = [SolutionLayout::Compact, SolutionLayout::Full, SolutionLayout::None];
 
     /// Its name (`--solutions`).
     pub fn name(self) -> &'static str {
         match self {
-            Solutions::Compact => "compact",
-            Solutions::Full => "full",
-            Solutions::None => "none",
+            SolutionLayout::Compact => "compact",
+            SolutionLayout::Full => "full",
+            SolutionLayout::None => "none",
         }
     }
 
     /// What it prints, for people.
     pub fn about(self) -> &'static str {
         match self {
-            Solutions::Compact => "Small grids after the puzzles (up to 20 a page on A4)",
-            Solutions::Full => "Full-size grids after the puzzles, in the puzzle pages' layout",
-            Solutions::None => "No solutions",
+            SolutionLayout::Compact => "Small grids after the puzzles (up to 20 a page on A4)",
+            SolutionLayout::Full => "Full-size grids after the puzzles, in the puzzle pages' layout",
+            SolutionLayout::None => "No solutions",
         }
     }
 }
@@ -89,7 +89,7 @@ pub struct PrintOptions {
     /// Each day starts a new page.
     pub page_per_day: bool,
     /// How the solutions are printed.
-    pub solutions: Solutions,
+    pub solutions: SolutionLayout,
     /// Write a separate cover file (front, spine and back) beside the PDF.
     pub cover: bool,
     /// The paper the book is printed on (the cover's spine width).
@@ -115,7 +115,7 @@ impl Default for PrintOptions {
             title: None,
             per_page: None,
             page_per_day: false,
-            solutions: Solutions::Compact,
+            solutions: SolutionLayout::Compact,
             cover: false,
             stock: Stock::White,
             book: false,
@@ -434,7 +434,7 @@ pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> 
 
 /// [`lay_out`] on a given sheet.
 fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u32) -> Pages {
-    let mut book = Book::new(opts, sheet, puzzles);
+    let mut book = Draft::new(opts, sheet, puzzles);
     let sections = sections(opts, puzzles, first);
     let numbered: Vec<Numbered> = sections.iter().flat_map(|s| s.puzzles.clone()).collect();
     if opts.book {
@@ -460,13 +460,13 @@ fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u3
     }
     let solutions_page = book.pages.len();
     match opts.solutions {
-        Solutions::None => {}
-        Solutions::Full => {
+        SolutionLayout::None => {}
+        SolutionLayout::Full => {
             for s in &sections {
                 book.items(s, true, false);
             }
         }
-        Solutions::Compact => book.compact(&numbered),
+        SolutionLayout::Compact => book.compact(&numbered),
     }
     if solutions_page < book.pages.len() {
         book.bookmarks.push(Bookmark {
@@ -589,10 +589,10 @@ const LEGIBLE: (f32, f32) = (12.0, 6.0);
 pub fn unfit(opts: &PrintOptions) -> Option<String> {
     // The widest gutter a book's page count may bring.
     let gutter = opts.gutter.unwrap_or(default_gutter(usize::MAX));
-    let book = Book::new(opts, sheet(opts, gutter), &[]);
+    let book = Draft::new(opts, sheet(opts, gutter), &[]);
     let cell = book.cell_size(!opts.book);
     let compact = book.compact_grid().2;
-    let short = cell < LEGIBLE.0 || (opts.solutions == Solutions::Compact && compact < LEGIBLE.1);
+    let short = cell < LEGIBLE.0 || (opts.solutions == SolutionLayout::Compact && compact < LEGIBLE.1);
     short.then(|| {
         format!(
             "a page of {} by {} leaves too little room inside its margins for a legible grid \
@@ -618,7 +618,7 @@ struct Reference {
 }
 
 /// Pages being laid out.
-struct Book<'o> {
+struct Draft<'o> {
     opts: &'o PrintOptions,
     sheet: Sheet,
     style: Style,
@@ -639,11 +639,11 @@ struct Book<'o> {
     solved_on: HashMap<u32, usize>,
 }
 
-impl<'o> Book<'o> {
-    fn new(opts: &'o PrintOptions, sheet: Sheet, puzzles: &[Exported]) -> Book<'o> {
+impl<'o> Draft<'o> {
+    fn new(opts: &'o PrintOptions, sheet: Sheet, puzzles: &[Exported]) -> Draft<'o> {
         let levels = level_counts(puzzles);
         let style = if opts.large_print { LARGE } else { NORMAL };
-        let mut book = Book {
+        let mut book = Draft {
             opts,
             sheet,
             style,
@@ -676,7 +676,7 @@ impl<'o> Book<'o> {
     /// there is none).
     fn item_lines(&self) -> (f32, f32) {
         let label = self.style.label.1 + 5.0;
-        let under = self.opts.show_ids || self.opts.solutions != Solutions::None;
+        let under = self.opts.show_ids || self.opts.solutions != SolutionLayout::None;
         (label, if under { self.style.small + 5.0 } else { 0.0 })
     }
 
@@ -840,7 +840,7 @@ impl<'o> Book<'o> {
         let size = fit(&what, 14.0, false, room);
         self.text(page, centre, y + 52.0, size, false, Align::Centre, &what);
         let order = match self.opts.solutions {
-            Solutions::None => "Numbered from 1, easiest first.",
+            SolutionLayout::None => "Numbered from 1, easiest first.",
             _ => "Numbered from 1, easiest first; the solutions are at the back.",
         };
         let size = fit(order, 12.0, false, room);
@@ -946,7 +946,7 @@ impl<'o> Book<'o> {
                 let under = y + label_h + size + self.style.small + 3.0;
                 if solutions {
                     self.solved_on.insert(n.number, page);
-                } else if self.opts.solutions != Solutions::None {
+                } else if self.opts.solutions != SolutionLayout::None {
                     self.references.push(Reference {
                         page,
                         mark: self.pages[page].marks.len(),
@@ -964,7 +964,7 @@ impl<'o> Book<'o> {
                         p.shown_rating(),
                         p.percentile
                     );
-                    let reference = if solutions || self.opts.solutions == Solutions::None {
+                    let reference = if solutions || self.opts.solutions == SolutionLayout::None {
                         0.0
                     } else {
                         text_width("Solution on page 0000", self.style.small, false) + 6.0
@@ -1176,7 +1176,7 @@ pub(crate) fn fit_lines(
 /// Why `title` cannot be printed on a book's title page and cover at these options (in at
 /// most [`TITLE_LINES`] lines of at least its size), if it cannot.
 pub fn title_unfit(title: &str, opts: &PrintOptions) -> Option<String> {
-    let book = Book::new(opts, sheet(opts, opts.gutter.unwrap_or(0.0)), &[]);
+    let book = Draft::new(opts, sheet(opts, opts.gutter.unwrap_or(0.0)), &[]);
     let room = book
         .sheet
         .inside(0)
@@ -1355,7 +1355,7 @@ mod tests {
             let opts = PrintOptions {
                 per_page,
                 page_per_day: true,
-                solutions: Solutions::None,
+                solutions: SolutionLayout::None,
                 ..Default::default()
             };
             let p = lay_out(&opts, &week, 1);
@@ -1393,7 +1393,7 @@ mod tests {
     #[test]
     fn every_puzzle_names_the_page_of_its_solution() {
         let week = week();
-        for solutions in [Solutions::Compact, Solutions::Full] {
+        for solutions in [SolutionLayout::Compact, SolutionLayout::Full] {
             for book in [false, true] {
                 let opts = PrintOptions {
                     solutions,
@@ -1452,7 +1452,7 @@ mod tests {
             }
         }
         let none = PrintOptions {
-            solutions: Solutions::None,
+            solutions: SolutionLayout::None,
             ..Default::default()
         };
         let t = texts(&lay_out(&none, &week, 1));
@@ -1474,7 +1474,7 @@ mod tests {
                     if large_print && per_page.is_some_and(|n| n > 2) {
                         continue;
                     }
-                    for solutions in [Solutions::Compact, Solutions::Full] {
+                    for solutions in [SolutionLayout::Compact, SolutionLayout::Full] {
                         let opts = PrintOptions {
                             page,
                             per_page,
@@ -1595,7 +1595,7 @@ mod tests {
         let opts = PrintOptions {
             per_page: Some(6),
             page_per_day: true,
-            solutions: Solutions::None,
+            solutions: SolutionLayout::None,
             ..Default::default()
         };
         let p = lay_out(&opts, &week, 36);

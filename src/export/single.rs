@@ -159,7 +159,7 @@ impl Pen {
     }
 
     /// The grid lines `which` (0..=9), vertical then horizontal.
-    fn lines(&mut self, l: &Layout, which: &[usize]) {
+    fn lines(&mut self, l: &Geometry, which: &[usize]) {
         let (a, b) = (l.at[0], l.at[9]);
         for (i, across) in which.iter().flat_map(|&i| [(i, false), (i, true)]) {
             let ends = if across {
@@ -173,7 +173,7 @@ impl Pen {
     }
 
     /// The thin lines, then the box borders and the frame: the two paths' data.
-    fn grid(svg: bool, l: &Layout) -> (String, String) {
+    fn grid(svg: bool, l: &Geometry) -> (String, String) {
         // PostScript's y goes up from the bottom.
         let y = if svg { (0.0, 1.0) } else { (l.width, -1.0) };
         let (mut thin, mut thick) = (Pen::new(svg, 1.0, y, 2), Pen::new(svg, 1.0, y, 2));
@@ -199,7 +199,7 @@ struct Digit {
 }
 
 /// The grid's geometry, in points from the top-left corner.
-struct Layout {
+struct Geometry {
     width: f32,
     /// The centre of grid line `i` (0..=9, 0 and 9 the frame), across or down.
     at: [f32; 10],
@@ -208,7 +208,7 @@ struct Layout {
     digits: Vec<Digit>,
 }
 
-fn layout(puzzle: &Puzzle, solution: Option<&Grid>, width: f32) -> Layout {
+fn layout(puzzle: &Puzzle, solution: Option<&Grid>, width: f32) -> Geometry {
     let width = if width.is_finite() {
         width.max(MIN_WIDTH)
     } else {
@@ -237,7 +237,7 @@ fn layout(puzzle: &Puzzle, solution: Option<&Grid>, width: f32) -> Layout {
             }
         })
         .collect();
-    Layout {
+    Geometry {
         width,
         at,
         size,
@@ -245,7 +245,7 @@ fn layout(puzzle: &Puzzle, solution: Option<&Grid>, width: f32) -> Layout {
     }
 }
 
-impl Layout {
+impl Geometry {
     /// The outlines drawn, once each in a fixed order: (name, path data).
     fn outlines(&self, svg: bool) -> Vec<(String, String)> {
         let mut used: Vec<(bool, u8)> = self.digits.iter().map(|d| (d.bold, d.digit)).collect();
@@ -296,7 +296,7 @@ pub fn render(
     .into_bytes()
 }
 
-fn svg(l: &Layout, title: &str) -> String {
+fn svg(l: &Geometry, title: &str) -> String {
     let w = fixed(l.width, 2);
     let title: String = title
         .chars()
@@ -344,7 +344,7 @@ fn hex(grey: u8) -> String {
     format!("#{grey:02x}{grey:02x}{grey:02x}")
 }
 
-fn eps(l: &Layout, title: &str) -> String {
+fn eps(l: &Geometry, title: &str) -> String {
     let (w, h) = (fixed(l.width, 2), l.width.ceil() as u32);
     let title: String = title
         .chars()

@@ -526,7 +526,8 @@ pub(super) async fn blocking<T: Send + 'static>(
 
 /// `GET /healthz`.
 #[derive(Serialize, ToSchema)]
-pub struct Health {
+#[schema(as = Health)]
+pub struct HealthView {
     /// `ok`, or `unavailable` (answered with 503).
     pub status: &'static str,
     /// Whether the server records deliveries (false: started `--read-only`).
@@ -540,8 +541,8 @@ pub struct Health {
 /// reads), else 503 with the reason (the last commit failed, the bank's indexes are missing,
 /// its disk is full). Open without the token.
 #[utoipa::path(get, path = "/healthz", responses(
-    (status = 200, description = "ready", body = Health),
-    (status = 503, description = "not ready: the reason says why", body = Health)
+    (status = 200, description = "ready", body = HealthView),
+    (status = 503, description = "not ready: the reason says why", body = HealthView)
 ))]
 async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     // A fleet's server delivers only while its history answers; one that answers again clears
@@ -559,7 +560,7 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     let (status, health) = match found {
         Ok((Ok(()), deliveries)) => (
             StatusCode::OK,
-            Health {
+            HealthView {
                 status: "ok",
                 deliveries,
                 reason: None,
@@ -567,7 +568,7 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
         ),
         Ok((Err(reason), deliveries)) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Health {
+            HealthView {
                 status: "unavailable",
                 deliveries,
                 reason: Some(reason),
@@ -575,7 +576,7 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
         ),
         Err(e) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Health {
+            HealthView {
                 status: "unavailable",
                 deliveries: false,
                 reason: Some(e.to_string()),
@@ -1286,7 +1287,7 @@ async fn each_puzzle<T: Send + 'static>(
 #[derive(Serialize, ToSchema)]
 pub struct RateResults {
     /// The results.
-    pub results: Vec<Rated>,
+    pub results: Vec<RateResult>,
 }
 
 /// The answer of `POST /v1/solve`: a result per puzzle, in the request's order.
@@ -1305,8 +1306,9 @@ pub struct CanonResults {
 
 /// One result of `POST /v1/rate`: the puzzle's report, or why it cannot be rated.
 #[derive(Serialize, ToSchema)]
+#[schema(as = Rated)]
 #[serde(untagged)]
-pub enum Rated {
+pub enum RateResult {
     /// Its rating, as `rate --json` prints it.
     Report(Report),
     /// Why it cannot be rated.
@@ -1327,8 +1329,8 @@ pub enum Rated {
 ))]
 async fn rate(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<RateResults> {
     let results = each_puzzle(body, MAX_RATE, |p| match crate::rate::rate(p, None) {
-        Ok(r) => Rated::Report(Report::new(p, &r, r.default_level())),
-        Err(e) => Rated::Unrated {
+        Ok(r) => RateResult::Report(Report::new(p, &r, r.default_level())),
+        Err(e) => RateResult::Unrated {
             puzzle: *p,
             error: e.to_string(),
         },

@@ -132,7 +132,7 @@ pub enum ServeError {
 /// What the writer is asked to write.
 enum Job {
     /// A user's delivery.
-    Deliver(Delivery),
+    Deliver(PendingDelivery),
     /// A daily puzzle, recorded unless it was.
     Daily(DailyAsk),
 }
@@ -149,7 +149,7 @@ struct DailyAsk {
 
 /// A delivery for the writer: record it, then answer whether it was new. One whose request
 /// was dropped before the commit (its client went away) is not recorded.
-struct Delivery {
+struct PendingDelivery {
     user: String,
     canon_key: Key,
     puzzle_id: i64,
@@ -259,7 +259,7 @@ impl Shared {
     /// commit without holding a thread.
     async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, String> {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Job::Deliver(Delivery {
+        self.send(Job::Deliver(PendingDelivery {
             user: user.to_string(),
             canon_key,
             puzzle_id,
