@@ -163,9 +163,7 @@ pub fn merge(
     let fresh =
         store::puzzles::count(&out)? == 0 && store::settings::get(&out, "reference")?.is_none();
     if fresh {
-        let tx = out.transaction().map_err(store::StoreError::from)?;
-        store::settings::set_scale(&tx, &scale)?;
-        tx.commit().map_err(store::StoreError::from)?;
+        store::immediate(&out, || store::settings::set_scale(&out, &scale))?;
     } else if store::settings::scale(&out)? != scale {
         return Err(BankError::OtherScale(opts.out.clone()));
     }

@@ -823,9 +823,9 @@ pub(crate) fn in_transaction(
     work: impl FnOnce(&Connection) -> Result<(ExportReport, Vec<formats::Written>)>,
 ) -> Result<ExportReport> {
     store::set_full_sync(conn, true)?;
-    store::begin_immediate(conn)?;
+    let write = store::Write::begin(conn)?;
     let result = work(conn);
-    let outcome = finish(conn, opts, dir, result);
+    let outcome = finish(conn, write, opts, dir, result);
     store::set_full_sync(conn, false)?;
     outcome
 }
@@ -927,6 +927,7 @@ fn same_file(_: &std::fs::File, _: &Path) -> bool {
 /// Commits (then renames the files into place) or rolls back an export.
 fn finish(
     conn: &Connection,
+    write: store::Write,
     opts: &ExportOptions,
     dir: &str,
     result: Result<(ExportReport, Vec<formats::Written>)>,
@@ -936,7 +937,7 @@ fn finish(
             if !opts.check && (report.shortages.is_empty() || opts.allow_partial) =>
         {
             sync_dir(&opts.out)?;
-            store::commit(conn)?;
+            write.commit()?;
             #[cfg(feature = "fault-injection")]
             if std::env::var_os(CRASH_AFTER_COMMIT).is_some() {
                 // Fault injection for the tests: die between the commit and the renames.
@@ -950,11 +951,11 @@ fn finish(
             Ok(report)
         }
         Ok((report, _)) => {
-            store::rollback(conn)?;
+            drop(write); // rolled back
             Ok(report)
         }
         Err(e) => {
-            let _ = store::rollback(conn);
+            drop(write); // rolled back
             if !opts.check {
                 settle_temporaries(conn, &opts.out, dir)?;
             }

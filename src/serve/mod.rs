@@ -345,21 +345,12 @@ fn writer_loop(
             continue;
         }
         let start = std::time::Instant::now();
-        let outcome = (|| -> Result<Vec<bool>, StoreError> {
-            store::begin_immediate(&conn)?;
-            let mut new = Vec::with_capacity(batch.len());
-            for d in &batch {
-                match store::history::record(&conn, &d.user, &d.canon_key, d.puzzle_id) {
-                    Ok(n) => new.push(n),
-                    Err(e) => {
-                        let _ = store::rollback(&conn);
-                        return Err(e);
-                    }
-                }
-            }
-            store::commit(&conn)?;
-            Ok(new)
-        })();
+        let outcome = store::immediate(&conn, || -> Result<Vec<bool>, StoreError> {
+            batch
+                .iter()
+                .map(|d| store::history::record(&conn, &d.user, &d.canon_key, d.puzzle_id))
+                .collect()
+        });
         metrics.observe_write("commit", start.elapsed().as_secs_f64());
         health.recorded(outcome.as_ref().err().map(ToString::to_string));
         match outcome {

@@ -308,43 +308,48 @@ pub fn restore_indexes(path: &Path, conn: &Connection) -> Result<bool> {
     Ok(true)
 }
 
-/// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so that
-/// what it reads stays true until [`commit`] or [`rollback`].
-pub fn begin_immediate(conn: &Connection) -> Result<()> {
-    Ok(conn.execute_batch("BEGIN IMMEDIATE")?)
+/// A write transaction of the bank, the one way this crate opens one: it takes the write
+/// lock at once (`BEGIN IMMEDIATE`), so that what it reads stays true until it ends, and it is
+/// rolled back when dropped without [`Write::commit`] (an error, or a caller that decides not
+/// to keep the work).
+#[must_use = "a write transaction is rolled back when dropped"]
+pub struct Write<'c> {
+    conn: &'c Connection,
+    open: bool,
 }
 
-/// Commits the transaction begun by [`begin_immediate`].
-pub fn commit(conn: &Connection) -> Result<()> {
-    Ok(conn.execute_batch("COMMIT")?)
-}
-
-/// Rolls back the transaction begun by [`begin_immediate`] (nothing happens when none is
-/// open).
-pub fn rollback(conn: &Connection) -> Result<()> {
-    if !conn.is_autocommit() {
-        conn.execute_batch("ROLLBACK")?;
+impl<'c> Write<'c> {
+    /// Begins a write transaction on `conn`.
+    pub fn begin(conn: &'c Connection) -> Result<Write<'c>> {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(Write { conn, open: true })
     }
-    Ok(())
+
+    /// Commits it.
+    pub fn commit(mut self) -> Result<()> {
+        self.open = false;
+        Ok(self.conn.execute_batch("COMMIT")?)
+    }
 }
 
-/// Runs `f` inside a [`begin_immediate`] transaction: committed when `f` succeeds, rolled back
-/// when it fails.
+impl Drop for Write<'_> {
+    fn drop(&mut self) {
+        if self.open && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+/// Runs `f` inside a [`Write`] transaction: committed when `f` succeeds, rolled back when it
+/// fails.
 pub fn immediate<T, E: From<StoreError>>(
     conn: &Connection,
     f: impl FnOnce() -> std::result::Result<T, E>,
 ) -> std::result::Result<T, E> {
-    begin_immediate(conn)?;
-    match f() {
-        Ok(v) => {
-            commit(conn)?;
-            Ok(v)
-        }
-        Err(e) => {
-            let _ = rollback(conn);
-            Err(e)
-        }
-    }
+    let write = Write::begin(conn)?;
+    let value = f()?;
+    write.commit()?;
+    Ok(value)
 }
 
 /// What SQLite's integrity check finds wrong with the bank (nothing: an empty list): the quick

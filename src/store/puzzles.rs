@@ -149,10 +149,10 @@ pub struct NewPuzzle {
 /// Commits a batch: the rows, and the build's progress (next job, counts), in one
 /// transaction.
 pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) -> Result<()> {
-    let tx = conn.transaction()?;
-    insert_rows(&tx, rows.iter().map(|r| (build.id, r)))?;
-    super::builds::save_progress(&tx, build)?;
-    Ok(tx.commit()?)
+    super::immediate(conn, || {
+        insert_rows(conn, rows.iter().map(|r| (build.id, r)))?;
+        super::builds::save_progress(conn, build)
+    })
 }
 
 /// Inserts rows, each with the build that stored it, inside the caller's transaction;
@@ -509,9 +509,8 @@ pub struct Refreshed {
 
 /// Writes refreshed rows (their difficulty, level and hardest step) in one transaction.
 pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
-    let tx = conn.transaction()?;
-    {
-        let mut stmt = tx.prepare_cached(
+    super::immediate(conn, || {
+        let mut stmt = conn.prepare_cached(
             "UPDATE puzzles SET difficulty = ?2, level = ?3, step = ?4, step_count = ?5
              WHERE id = ?1",
         )?;
@@ -524,8 +523,8 @@ pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
                 r.hardest.count
             ])?;
         }
-    }
-    Ok(tx.commit()?)
+        Ok(())
+    })
 }
 
 /// Up to `limit` rows after id `after`, in id order, as (id, puzzle): the bank read in chunks

@@ -113,18 +113,16 @@ pub fn insert_batch(
     shard: &ShardRow,
     rows: &[Candidate],
 ) -> Result<()> {
-    let tx = conn.transaction()?;
-    let ids = puzzles::insert_rows(&tx, rows.iter().map(|c| (build.id, &c.row)))?;
-    {
-        let mut stmt =
-            tx.prepare_cached("INSERT INTO shard_rows (job, puzzle_id, fits) VALUES (?1, ?2, ?3)")?;
+    super::immediate(conn, || {
+        let ids = puzzles::insert_rows(conn, rows.iter().map(|c| (build.id, &c.row)))?;
+        let mut stmt = conn
+            .prepare_cached("INSERT INTO shard_rows (job, puzzle_id, fits) VALUES (?1, ?2, ?3)")?;
         for (c, id) in rows.iter().zip(ids) {
             stmt.execute(params![c.row.job as i64, id, c.fits as i64])?;
         }
-    }
-    super::builds::save_progress(&tx, build)?;
-    save(&tx, shard)?;
-    Ok(tx.commit()?)
+        super::builds::save_progress(conn, build)?;
+        save(conn, shard)
+    })
 }
 
 /// Up to `limit` of the shard's candidates with jobs above `after` (all: `None`), by job.
@@ -162,10 +160,11 @@ pub fn insert_merged(
     rows: &[(i64, NewPuzzle)],
     builds: &[Build],
 ) -> Result<()> {
-    let tx = conn.transaction()?;
-    puzzles::insert_rows(&tx, rows.iter().map(|(b, r)| (*b, r)))?;
-    for b in builds {
-        super::builds::save_progress(&tx, b)?;
-    }
-    Ok(tx.commit()?)
+    super::immediate(conn, || {
+        puzzles::insert_rows(conn, rows.iter().map(|(b, r)| (*b, r)))?;
+        for b in builds {
+            super::builds::save_progress(conn, b)?;
+        }
+        Ok(())
+    })
 }
