@@ -842,3 +842,65 @@ fn shell_lines_are_read_as_a_shell_would() {
     assert!(names_option("  --per-level <N>\n", "--per-level"));
     assert!(!names_option("  --per-level <N>\n", "--per"));
 }
+
+/// The backticked names of `text` (`` `a`, `b` and `c` `` gives a, b, c).
+fn backticked(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The guide's module table names exactly the library's top-level modules (a file or a folder
+/// of `src/`; the binary's `cli` is described above the table), and its list of integration
+/// test modules exactly the files of `tests/it/` (the fixtures `main`, `common` and `browser`
+/// apart): a module added, removed or renamed without the guide fails here.
+#[test]
+fn the_contributing_guide_names_every_module_and_test_file() {
+    let root = root();
+    let guide = read("docs/contributing.md");
+    let stems = |dir: &Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter_map(|p| {
+                let name = p.file_name()?.to_str()?.to_string();
+                if p.is_dir() {
+                    p.join("mod.rs").exists().then_some(name)
+                } else {
+                    name.strip_suffix(".rs").map(str::to_string)
+                }
+            })
+            .collect()
+    };
+    let table: BTreeSet<String> = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("| module | owns |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| backticked(l.split('|').nth(1)?).into_iter().next())
+        .collect();
+    let mut modules = stems(&root.join("src"));
+    for not_a_module in ["lib", "main", "cli"] {
+        modules.remove(not_a_module);
+    }
+    assert_eq!(
+        table, modules,
+        "the module table of docs/contributing.md against src/"
+    );
+    let list = guide
+        .split_once("one module per subject:")
+        .and_then(|(_, rest)| rest.split_once("Shared fixtures"))
+        .expect("the guide lists the integration test modules")
+        .0;
+    let mut files = stems(&root.join("tests/it"));
+    for fixture in ["main", "common", "browser"] {
+        files.remove(fixture);
+    }
+    assert_eq!(
+        backticked(list),
+        files,
+        "the test modules of docs/contributing.md against tests/it/"
+    );
+}
