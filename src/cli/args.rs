@@ -974,6 +974,36 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub drain: u64,
+    /// How the log on standard error is written (its level by `RUST_LOG`, default `info`).
+    #[arg(long, value_name = "FORMAT", value_parser = choice::<LogFormat>(), default_value = "text")]
+    pub log_format: LogFormat,
+}
+
+/// How `serve` writes its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// A line of text per event.
+    Text,
+    /// A JSON object per line.
+    Json,
+}
+
+impl Choice for LogFormat {
+    fn all() -> &'static [Self] {
+        &[LogFormat::Text, LogFormat::Json]
+    }
+    fn name(self) -> &'static str {
+        match self {
+            LogFormat::Text => "text",
+            LogFormat::Json => "json",
+        }
+    }
+    fn about(self) -> &'static str {
+        match self {
+            LogFormat::Text => "A line of text per event: time, level, message, fields",
+            LogFormat::Json => "A JSON object per line, for a log collector",
+        }
+    }
 }
 
 /// Arguments of `pseudoku hint`.

@@ -30,6 +30,7 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
             "the page token must differ from the token (the page's is public to its players)"
         );
     }
+    init_log(args.log_format);
     let secs = std::time::Duration::from_secs;
     let opts = bank::serve::ServeOptions {
         db: args.db.clone(),
@@ -54,8 +55,8 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
     bank::serve::run(
         &opts,
         |addr| {
-            warn!(
-                "pseudoku: serving {} on http://{addr}{}",
+            tracing::info!(
+                "serving {} on http://{addr}{}",
                 args.db.display(),
                 if args.read_only {
                     " (read-only: no deliveries)"
@@ -66,11 +67,26 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
                 }
             );
         },
-        |notice| warn!("{notice}"),
+        |notice| tracing::warn!("{}", notice.trim_start_matches("pseudoku: ")),
     )
     .with_context(|| format!("serving {}", args.db.display()))?;
-    warn!("pseudoku: stopped");
+    tracing::info!("stopped");
     Ok(Outcome::Success)
+}
+
+/// The server's log on standard error, written as `format` says, its level from `RUST_LOG`
+/// (`info` when unset or unreadable).
+fn init_log(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_target(false);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
 }
 
 /// Runs `history export` (`export`) or `history import`.

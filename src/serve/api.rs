@@ -86,9 +86,38 @@ pub enum ApiError {
     /// The bank or the server cannot answer now (503).
     #[error("{0}")]
     Unavailable(String),
-    /// The work failed unexpectedly (500).
-    #[error("the request failed")]
+    /// The work failed unexpectedly (500): logged with its cause under the request's id, which
+    /// the answer names.
+    #[error("the request failed; the server's log has the cause under request {id}", id = super::log::current())]
     Failed,
+    /// Something the server relies on failed (the bank, a fleet's history, a worker): logged
+    /// with its cause under the request's id; the answer names what failed and the id, never
+    /// the cause (503, or 500 for a worker).
+    #[error("{what} failed; the server's log has the cause under request {id}", id = super::log::current())]
+    Internal {
+        /// What failed, for the client: `the bank`, `recording the delivery`.
+        what: &'static str,
+        /// The cause, for the log.
+        cause: String,
+    },
+}
+
+impl ApiError {
+    /// The writer's refusal (`doing: the reason`, 503) or failure (internal: `what` failed).
+    pub(super) fn unwritten(doing: &str, what: &'static str, e: super::Unwritten) -> ApiError {
+        match e {
+            super::Unwritten::Closed(reason) => ApiError::Unavailable(format!("{doing}: {reason}")),
+            super::Unwritten::Failed(cause) => ApiError::internal(what, cause),
+        }
+    }
+
+    /// An internal error: `what` failed because of `cause`.
+    pub(super) fn internal(what: &'static str, cause: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal {
+            what,
+            cause: cause.to_string(),
+        }
+    }
 }
 
 impl ApiError {
@@ -107,12 +136,16 @@ impl ApiError {
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Failed => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if let ApiError::Internal { what, cause } = &self {
+            tracing::error!(id = %super::log::current(), what, cause = %cause, "internal error");
+        }
         let body = ErrorBody {
             error: self.to_string(),
         };
@@ -138,13 +171,13 @@ impl IntoResponse for ApiError {
 
 impl From<store::StoreError> for ApiError {
     fn from(e: store::StoreError) -> ApiError {
-        ApiError::Unavailable(format!("the bank: {e}"))
+        ApiError::internal("the bank", e)
     }
 }
 
 impl From<crate::levels::LevelsError> for ApiError {
     fn from(e: crate::levels::LevelsError) -> ApiError {
-        ApiError::Unavailable(format!("the bank's levels: {e}"))
+        ApiError::internal("reading the bank's levels", e)
     }
 }
 
@@ -153,7 +186,7 @@ impl From<RetrieveError> for ApiError {
         match e {
             RetrieveError::Store(e) => e.into(),
             RetrieveError::Levels(e) => e.into(),
-            other => ApiError::Unavailable(format!("the bank: {other}")),
+            other => ApiError::internal("the bank", other),
         }
     }
 }
@@ -241,6 +274,10 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
             shared.clone(),
             super::metrics::track,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            shared.clone(),
+            super::log::access,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared);
     match cors_layer(cors) {
@@ -260,6 +297,10 @@ pub fn busy_router(shared: Arc<Shared>) -> Router {
                 "the server is at its connection limit: try again in a moment".into(),
             )
         })
+        .layer(axum::middleware::from_fn_with_state(
+            shared.clone(),
+            super::log::access,
+        ))
         .with_state(shared)
 }
 
@@ -516,7 +557,10 @@ pub(super) async fn blocking<T: Send + 'static>(
     let work = tokio::task::spawn_blocking(f);
     match tokio::time::timeout(MAX_TIME, work).await {
         Ok(Ok(out)) => out,
-        Ok(Err(_)) => Err(ApiError::Failed),
+        Ok(Err(e)) => {
+            tracing::error!(id = %super::log::current(), cause = %e, "a request's worker failed");
+            Err(ApiError::Failed)
+        }
         Err(_) => Err(ApiError::Unavailable(format!(
             "the request took longer than {} s",
             MAX_TIME.as_secs()
@@ -946,7 +990,7 @@ async fn deliver(
         };
         if s.record(user, h.key, h.id)
             .await
-            .map_err(|e| ApiError::Unavailable(format!("recording: {e}")))?
+            .map_err(|e| ApiError::unwritten("recording", "recording the delivery", e))?
         {
             return Ok(Some(h));
         }
@@ -1124,7 +1168,7 @@ async fn daily(
         (None, None) => s
             .daily(date, (&level, within), lv)
             .await
-            .map_err(|e| ApiError::Unavailable(format!("the daily puzzle: {e}")))?,
+            .map_err(|e| ApiError::unwritten("the daily puzzle", "recording the daily puzzle", e))?,
     };
     match daily {
         retrieve::Daily::Puzzle(h) => Ok(Json(DailyView {

@@ -113,6 +113,7 @@ const SAMPLES: usize = 4;
 /// The history's failure as the API answers it (503), noted for `/healthz`.
 fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
     let reason = e.reason();
+    tracing::warn!(id = %super::log::current(), cause = %e, "the history failed");
     s.health.recorded(Some(reason.clone()));
     ApiError::Unavailable(reason)
 }

@@ -275,10 +275,19 @@ pub async fn serve(
     }
     drop(listener);
     let _ = stopping.send(true);
+    tracing::info!(
+        connections = open.len(),
+        drain_s = limits.drain.as_secs_f64(),
+        "stopping: no new connection; draining the open ones"
+    );
     let drained = async {
         while open.join_next().await.is_some() {}
     };
     if tokio::time::timeout(limits.drain, drained).await.is_err() {
+        tracing::warn!(
+            connections = open.len(),
+            "the drain's time is up: the requests still open are abandoned"
+        );
         open.abort_all();
     }
     Ok(())

@@ -27,6 +27,7 @@ mod fleet;
 mod health;
 mod limit;
 mod listen;
+mod log;
 mod metrics;
 mod page;
 
@@ -144,7 +145,7 @@ struct DailyAsk {
     level: String,
     within: crate::store::retrieval::Within,
     levels: Arc<Levels>,
-    reply: tokio::sync::oneshot::Sender<Result<crate::retrieve::Daily, String>>,
+    reply: tokio::sync::oneshot::Sender<Result<crate::retrieve::Daily, Unwritten>>,
 }
 
 /// A delivery for the writer: record it, then answer whether it was new. One whose request
@@ -153,7 +154,7 @@ struct PendingDelivery {
     user: String,
     canon_key: Key,
     puzzle_id: i64,
-    reply: tokio::sync::oneshot::Sender<Result<bool, String>>,
+    reply: tokio::sync::oneshot::Sender<Result<bool, Unwritten>>,
 }
 
 /// What every request shares.
@@ -179,6 +180,8 @@ struct Shared {
     origins: Vec<String>,
     /// The play page's token's rate limits.
     page_limits: limit::PageLimits,
+    /// The requests' ids.
+    ids: log::Ids,
 }
 
 /// The log's length (in pages, about 512 MB) past which the writer checkpoints it so that it
@@ -241,23 +244,28 @@ impl Shared {
     }
 
     /// Hands `job` to the writer.
-    fn send(&self, job: Job) -> Result<(), String> {
+    fn send(&self, job: Job) -> Result<(), Unwritten> {
         let writer = self.writer.lock().expect("writer").clone();
         let Some(writer) = writer else {
-            return Err(if self.health.read_only() {
+            return Err(Unwritten::Closed(if self.health.read_only() {
                 "this server is read-only: it records nothing".into()
             } else {
                 "the server is stopping".into()
-            });
+            }));
         };
         writer
             .send(job)
-            .map_err(|_| "the writer stopped".to_string())
+            .map_err(|_| Unwritten::Closed("the writer stopped".into()))
     }
 
     /// Records a delivery through the writer; whether it was new for the user. Awaits the
     /// commit without holding a thread.
-    async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, String> {
+    async fn record(
+        &self,
+        user: &str,
+        canon_key: Key,
+        puzzle_id: i64,
+    ) -> Result<bool, Unwritten> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Job::Deliver(PendingDelivery {
             user: user.to_string(),
@@ -265,7 +273,9 @@ impl Shared {
             puzzle_id,
             reply,
         }))?;
-        answer.await.map_err(|_| "the writer stopped".to_string())?
+        answer
+            .await
+            .map_err(|_| Unwritten::Closed("the writer stopped".into()))?
     }
 
     /// The daily puzzle of `date` at a level (its name and its puzzles on `levels`), found or
@@ -275,7 +285,7 @@ impl Shared {
         date: crate::calendar::Date,
         (level, within): (&str, crate::store::retrieval::Within),
         levels: Arc<Levels>,
-    ) -> Result<crate::retrieve::Daily, String> {
+    ) -> Result<crate::retrieve::Daily, Unwritten> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Job::Daily(DailyAsk {
             date,
@@ -284,8 +294,19 @@ impl Shared {
             levels,
             reply,
         }))?;
-        answer.await.map_err(|_| "the writer stopped".to_string())?
+        answer
+            .await
+            .map_err(|_| Unwritten::Closed("the writer stopped".into()))?
     }
+}
+
+/// Why the writer did not record a job.
+#[derive(Debug)]
+enum Unwritten {
+    /// The server takes no writes now (read-only, stopping): the reason, for the client.
+    Closed(String),
+    /// The commit failed: its cause, for the log.
+    Failed(String),
 }
 
 /// A checkpoint of the bank's log in `mode`: the log's length and the pages copied.
@@ -296,13 +317,13 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
 }
 
 /// A daily puzzle found or drawn and recorded in a transaction of its own.
-fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<crate::retrieve::Daily, String> {
+fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<crate::retrieve::Daily, Unwritten> {
     let today = crate::calendar::Date::today();
     let level = (ask.level.as_str(), ask.within);
     store::immediate(conn, || {
         crate::retrieve::daily(conn, &ask.levels, ask.date, level, today)
     })
-    .map_err(|e| e.to_string())
+    .map_err(|e| Unwritten::Failed(e.to_string()))
 }
 
 /// The writer: takes every job waiting, commits the deliveries among them in one
@@ -362,7 +383,7 @@ fn writer_loop(
             }
             Err(e) => {
                 for d in batch {
-                    let _ = d.reply.send(Err(e.to_string()));
+                    let _ = d.reply.send(Err(Unwritten::Failed(e.to_string())));
                 }
             }
         }
@@ -503,6 +524,7 @@ pub fn run(
         fleet,
         origins: opts.cors.clone(),
         page_limits: limit::PageLimits::default(),
+        ids: log::Ids::new(),
     });
     let writer = if !in_bank {
         None

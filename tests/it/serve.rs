@@ -1549,3 +1549,129 @@ fn the_daily_puzzle_never_comes_back_as_a_new_puzzle() {
     assert_eq!(ids.len(), 29, "the level's 30 less the daily one: {ids:?}");
     assert_eq!(server.get(&format!("/v1/puzzles/{id}")).0, 200);
 }
+
+/// The log an operator reads (`--log-format json` here): the start, one access line per
+/// request (method, route pattern, status, time and the id the answer carries in
+/// `x-request-id`), an internal error logged with its cause under the id its answer names
+/// (the cause itself stays out of the answer), the drain and the stop; every line a JSON
+/// object, and no token in any line, whether it came in a header or a query.
+#[test]
+fn the_log_names_each_request_by_its_id_and_never_a_token() {
+    use std::io::{BufRead as _, Read as _};
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let (token, page) = ("log-token-1f3a77", "log-page-9c2e04");
+    std::fs::write(dir.path().join("token"), token).unwrap();
+    std::fs::write(dir.path().join("page-token"), page).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--db",
+        ])
+        .arg(&db)
+        .arg("--token-file")
+        .arg(dir.path().join("token"))
+        .arg("--page-token-file")
+        .arg(dir.path().join("page-token"))
+        .env_remove("RUST_LOG")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let start: Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("{first}: {e}"));
+    let message = start["message"].as_str().unwrap();
+    let addr = message
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {message}"));
+    let server = Server {
+        child,
+        base: format!("http://{addr}"),
+    };
+    let mut ids = Vec::new();
+    let mut call = |req: ureq::Request| -> (u16, String, Value) {
+        let resp = match req.call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        let id = resp.header("x-request-id").expect("an id").to_string();
+        ids.push(id.clone());
+        let status = resp.status();
+        (
+            status,
+            id,
+            serde_json::from_str(&resp.into_string().unwrap()).unwrap(),
+        )
+    };
+    let url = |path: &str| format!("{}{path}", server.base);
+    assert_eq!(call(ureq::get(&url("/healthz"))).0, 200);
+    let bearer = |t: &str| format!("Bearer {t}");
+    let (status, _, _) = call(ureq::get(&url("/v1/levels")).set("Authorization", &bearer(token)));
+    assert_eq!(status, 200);
+    let (status, _, _) = call(
+        ureq::post(&url(&format!(
+            "/v1/puzzles/next?user=ann&level=easy&token={token}"
+        )))
+        .set("Authorization", &bearer(page)),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(call(ureq::get(&url("/v1/levels"))).0, 401);
+    // The bank fails under the server: the answer names the request, not the cause.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("ALTER TABLE puzzles RENAME TO moved")
+        .unwrap();
+    let (status, failed, body) =
+        call(ureq::get(&url("/v1/puzzles/1")).set("Authorization", &bearer(token)));
+    assert_eq!(status, 503, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains(&format!("request {failed}")), "{error}");
+    assert!(
+        !error.contains("moved") && !error.contains("no such table"),
+        "{error}"
+    );
+    assert!(server.stop().success());
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let lines: Vec<Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let all = format!("{first}{rest}");
+    assert!(
+        !all.contains(token) && !all.contains(page),
+        "a token in the log:\n{all}"
+    );
+    let access: Vec<&Value> = lines.iter().filter(|l| l["message"] == "request").collect();
+    let logged: Vec<&str> = access.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(logged, ids.iter().map(String::as_str).collect::<Vec<_>>());
+    let of = |id: &str| *access.iter().find(|l| l["id"] == id).unwrap();
+    assert_eq!(of(&failed)["status"], 503);
+    assert_eq!(of(&failed)["route"], "/v1/puzzles/{id}");
+    assert_eq!(of(&failed)["method"], "GET");
+    assert_eq!(of(&ids[3])["status"], 401);
+    let internal = lines
+        .iter()
+        .find(|l| l["level"] == "ERROR")
+        .unwrap_or_else(|| panic!("no error line:\n{all}"));
+    assert_eq!(internal["id"], failed.as_str());
+    assert!(
+        internal["cause"]
+            .as_str()
+            .unwrap()
+            .contains("no such table: puzzles"),
+        "{internal}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l["message"].as_str().unwrap().starts_with("stopping")));
+    assert_eq!(lines.last().unwrap()["message"], "stopped");
+}
