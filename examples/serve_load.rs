@@ -519,9 +519,11 @@ fn start_server(db: &Path, history: Option<&str>) -> (std::process::Child, Strin
     }
     let mut server = cmd.stderr(Stdio::piped()).spawn().expect("the server");
     let mut line = String::new();
-    BufReader::new(server.stderr.as_mut().expect("stderr"))
-        .read_line(&mut line)
-        .expect("the address");
+    let mut log = BufReader::new(server.stderr.take().expect("stderr"));
+    log.read_line(&mut line).expect("the address");
+    // The rest of its log (a line per request), read and dropped: unread, it would fill the
+    // pipe and stall the server.
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
     let base = format!(
         "http://{}",
         line.split("http://")

@@ -123,14 +123,15 @@ pub fn serve(db: &Path, extra: &[&str]) -> (std::process::Child, String) {
 }
 
 /// `cmd` (a `serve` on port 0 of localhost) started: the running child and its base URL, read
-/// from its first line on stderr.
+/// from its first line on stderr; the rest of its log is read and dropped as it comes (a log
+/// no one reads would fill the pipe and stall the server).
 pub fn started(mut cmd: std::process::Command) -> (std::process::Child, String) {
     use std::io::BufRead as _;
     let mut child = cmd.stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
-    std::io::BufReader::new(child.stderr.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut log = std::io::BufReader::new(child.stderr.take().unwrap());
+    log.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
     let addr = line
         .split("http://")
         .nth(1)
