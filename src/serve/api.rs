@@ -170,14 +170,25 @@ impl IntoResponse for ApiError {
 }
 
 impl From<store::StoreError> for ApiError {
+    /// SQLite's own errors (and a lock file's) are internal: logged, not said; the store's
+    /// own reasons (a damaged row, a bank busy or of another version) are said as before.
     fn from(e: store::StoreError) -> ApiError {
-        ApiError::internal("the bank", e)
+        use store::StoreError as E;
+        match e {
+            E::Sqlite(_) | E::Row(_) | E::LockFile { .. } | E::Migration { .. } => {
+                ApiError::internal("the bank", e)
+            }
+            e => ApiError::Unavailable(format!("the bank: {e}")),
+        }
     }
 }
 
 impl From<crate::levels::LevelsError> for ApiError {
     fn from(e: crate::levels::LevelsError) -> ApiError {
-        ApiError::internal("reading the bank's levels", e)
+        match e {
+            crate::levels::LevelsError::Store(e) => e.into(),
+            e => ApiError::Unavailable(format!("the bank's levels: {e}")),
+        }
     }
 }
 
@@ -186,7 +197,8 @@ impl From<RetrieveError> for ApiError {
         match e {
             RetrieveError::Store(e) => e.into(),
             RetrieveError::Levels(e) => e.into(),
-            other => ApiError::internal("the bank", other),
+            RetrieveError::Deliver(e) => ApiError::internal("handing the puzzle over", e),
+            other => ApiError::Unavailable(format!("the bank: {other}")),
         }
     }
 }
