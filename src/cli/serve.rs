@@ -67,7 +67,7 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
                 }
             );
         },
-        |notice| tracing::warn!("{}", notice.trim_start_matches("pseudoku: ")),
+        |notice| tracing::warn!("{notice}"),
     )
     .with_context(|| format!("serving {}", args.db.display()))?;
     tracing::info!("stopped");

@@ -146,7 +146,7 @@ fn write_locked(
         if draw {
             store::batches::record_day_mix(conn, &key, wanted)?;
             let mut rng = Rng::new(opts.rng_seed ^ u64::from_le_bytes(
-                blake3::hash(format!("book:{name}").as_bytes()).as_bytes()[..8]
+                blake3::hash(key.stored().as_bytes()).as_bytes()[..8]
                     .try_into()
                     .expect("8 bytes"),
             ));

@@ -387,14 +387,9 @@ pub fn level_name(level: &str) -> String {
     }
 }
 
-/// The date of a puzzle (a book's puzzles have none).
-fn date_of(p: &Exported) -> Option<Date> {
-    p.date
-}
-
 /// The default title: `Sudoku, ` and the range of the puzzles' dates.
 pub fn default_title(puzzles: &[Exported]) -> String {
-    let dates: Vec<Date> = puzzles.iter().filter_map(date_of).collect();
+    let dates: Vec<Date> = puzzles.iter().filter_map(|p| p.date).collect();
     match (dates.iter().min(), dates.iter().max()) {
         (Some(&a), Some(&b)) => format!("Sudoku, {}", calendar::range_text(a, b)),
         _ => "Sudoku".to_string(),
@@ -533,7 +528,7 @@ fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec
         days.into_iter()
             .map(|puzzles| Section {
                 level: None,
-                bookmark: date_of(puzzles[0].puzzle).map(Date::long),
+                bookmark: puzzles[0].puzzle.date.map(Date::long),
                 puzzles,
             })
             .collect()
@@ -911,7 +906,7 @@ impl<'o> Draft<'o> {
             let page = self.blank();
             // The date once on the page: in the heading when the page holds one day, else in
             // the label of each day's first puzzle on it.
-            let dates: Vec<Option<Date>> = chunk.iter().map(|n| date_of(n.puzzle)).collect();
+            let dates: Vec<Option<Date>> = chunk.iter().map(|n| n.puzzle.date).collect();
             let one_day = !self.opts.book && dates.iter().all(|d| *d == dates[0]);
             let right = match (&section.level, one_day, dates[0]) {
                 (Some(l), _, _) if solutions => format!("Solutions, {l}"),
@@ -995,7 +990,7 @@ impl<'o> Draft<'o> {
         let level = level_name(&n.puzzle.level);
         self.text(page, x, y, size, true, Align::Left, &number);
         self.text(page, x + width, y, size, true, Align::Right, &level);
-        let date = date_of(n.puzzle).filter(|_| dated && !self.opts.book);
+        let date = n.puzzle.date.filter(|_| dated && !self.opts.book);
         let Some(date) = date else {
             return;
         };
@@ -1049,9 +1044,9 @@ impl<'o> Draft<'o> {
             let (chunk, more) = rest.split_at(count);
             rest = more;
             let page = self.blank();
-            let day = date_of(chunk[0].puzzle)
+            let day = chunk[0].puzzle.date
                 .filter(|_| !self.opts.book)
-                .filter(|&d| chunk.iter().all(|n| date_of(n.puzzle) == Some(d)));
+                .filter(|&d| chunk.iter().all(|n| n.puzzle.date == Some(d)));
             match day {
                 Some(d) => self.heading(page, &format!("Solutions, {}", d.long())),
                 None => self.heading(page, &numbers("Solutions", chunk)),

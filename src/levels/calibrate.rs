@@ -323,27 +323,25 @@ pub fn ensure(
 ) -> Result<Levels, LevelsError> {
     let model = crate::difficulty::MODEL.to_string();
     if store::settings::get(conn, "reference")?.is_none() {
-        let tx: &rusqlite::Connection = conn;
-        store::immediate(tx, || -> Result<(), LevelsError> {
-            store::settings::replace_reference(tx, &reference::default_rows())?;
-            store::settings::set(tx, "reference", reference::DESCRIPTION)?;
-            store::settings::set(tx, "difficulty_model", &model)?;
-            if store::settings::get(tx, "rating")?.is_none() {
-                store::settings::set(tx, "rating", rating.unwrap_or_default().name())?;
-            }
-            // The levels are stored, so that later defaults do not move a bank's levels; the
-            // default levels with their default layouts, unless the bank already has layouts.
-            let (_, set) = store::settings::levels(tx)?;
-            store::settings::set_levels(tx, &set)?;
-            if set.names().rated().iter().eq(DEFAULT_LEVELS.iter()) {
-                for (name, rules) in default_layouts().filter(|(name, _)| set.index(name).is_some()) {
-                    if store::settings::layout(tx, name)?.is_none() {
-                        store::settings::set_layout(tx, name, rules)?;
-                    }
+        let tx = store::Write::begin(conn)?;
+        store::settings::replace_reference(&tx, &reference::default_rows())?;
+        store::settings::set(&tx, "reference", reference::DESCRIPTION)?;
+        store::settings::set(&tx, "difficulty_model", &model)?;
+        if store::settings::get(&tx, "rating")?.is_none() {
+            store::settings::set(&tx, "rating", rating.unwrap_or_default().name())?;
+        }
+        // The levels are stored, so that later defaults do not move a bank's levels; the
+        // default levels with their default layouts, unless the bank already has layouts.
+        let (_, set) = store::settings::levels(&tx)?;
+        store::settings::set_levels(&tx, &set)?;
+        if set.names().rated().iter().eq(DEFAULT_LEVELS.iter()) {
+            for (name, rules) in default_layouts().filter(|(name, _)| set.index(name).is_some()) {
+                if store::settings::layout(&tx, name)?.is_none() {
+                    store::settings::set_layout(&tx, name, rules)?;
                 }
             }
-            Ok(())
-        })?;
+        }
+        tx.commit()?;
     } else if store::settings::get(conn, "difficulty_model")?.as_deref() != Some(model.as_str()) {
         upgrade(conn)?;
     }
@@ -382,22 +380,21 @@ fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
     if rows.is_empty() {
         return Err(LevelsError::EmptyCorpus(description));
     }
-    let tx: &rusqlite::Connection = conn;
-    store::immediate(tx, || -> Result<_, LevelsError> {
-    store::settings::replace_reference(tx, &rows)?;
-    store::puzzles::forget_difficulty(tx)?;
-    if store::settings::levels(tx)?.0 == RatingKind::Difficulty {
-        store::settings::remove(tx, "cuts")?;
+    let tx = store::Write::begin(conn)?;
+    store::settings::replace_reference(&tx, &rows)?;
+    store::puzzles::forget_difficulty(&tx)?;
+    if store::settings::levels(&tx)?.0 == RatingKind::Difficulty {
+        store::settings::remove(&tx, "cuts")?;
     }
-    let (_, set) = store::settings::levels(tx)?;
-    store::settings::set_levels(tx, &set)?;
+    let (_, set) = store::settings::levels(&tx)?;
+    store::settings::set_levels(&tx, &set)?;
     store::settings::set(
-        tx,
+        &tx,
         "difficulty_model",
         &crate::difficulty::MODEL.to_string(),
     )?;
+    tx.commit()?;
     Ok(())
-    })
 }
 
 /// Brings stored rows up to date: re-rates the rows without a `difficulty` (migration 0003
@@ -486,11 +483,10 @@ pub fn store_named(
     };
     let values = every_row(conn, |p, r| model.value(p, r), progress)?;
     let json = serde_json::to_string(&model).expect("a model serializes");
-    let tx: &rusqlite::Connection = conn;
-    store::immediate(tx, || -> Result<_, LevelsError> {
-    store::named::replace(tx, name, &json, &values)?;
+    let tx = store::Write::begin(conn)?;
+    store::named::replace(&tx, name, &json, &values)?;
+    tx.commit()?;
     Ok(values.len() as u64)
-    })
 }
 
 /// How `calibrate` changes the levels.
@@ -693,22 +689,21 @@ pub fn calibrate_with_progress(
         Some(LevelChange::Learned(_, model)) => Some((model, model_levels(conn, model, progress)?)),
         _ => None,
     };
-    let tx: &rusqlite::Connection = conn;
-    store::immediate(tx, || -> Result<_, LevelsError> {
+    let tx = store::Write::begin(conn)?;
     if let Some((rows, description)) = &change.reference {
         if rows.is_empty() {
             return Err(LevelsError::EmptyCorpus(description.clone()));
         }
-        store::settings::replace_reference(tx, rows)?;
-        store::settings::set(tx, "reference", description)?;
+        store::settings::replace_reference(&tx, rows)?;
+        store::settings::set(&tx, "reference", description)?;
     }
     if let Some(r) = change.rating {
-        store::settings::set(tx, "rating", r.name())?;
+        store::settings::set(&tx, "rating", r.name())?;
     }
     let rating = change.rating.unwrap_or(before.rating);
-    let reference = store::settings::reference(tx, rating)?.ok_or(LevelsError::NoReference)?;
+    let reference = store::settings::reference(&tx, rating)?.ok_or(LevelsError::NoReference)?;
     let default_reference =
-        store::settings::get(tx, "reference")?.as_deref() == Some(reference::DESCRIPTION);
+        store::settings::get(&tx, "reference")?.as_deref() == Some(reference::DESCRIPTION);
     let new_scale = change.reference.is_some() || rating != before.rating;
     let set = match &change.levels {
         Some(LevelChange::Set(set)) | Some(LevelChange::Learned(set, _)) => set.clone(),
@@ -747,7 +742,7 @@ pub fn calibrate_with_progress(
     if !empty.is_empty() && !change.force {
         return Err(LevelsError::EmptyLevels { levels: set, empty });
     }
-    store::settings::set_levels(tx, &set)?;
+    store::settings::set_levels(&tx, &set)?;
     // The default layouts go with the default levels (and extreme's with extreme added to
     // them): levels learned from a publisher's puzzles, or other names, drop the default rules
     // still as they were stored.
@@ -757,16 +752,16 @@ pub fn calibrate_with_progress(
         Some(LevelChange::Set(_) | LevelChange::Learned(..))
     );
     for (name, rules) in default_layouts() {
-        let stored = store::settings::layout(tx, name)?;
+        let stored = store::settings::layout(&tx, name)?;
         let applies = default_names && set.index(name).is_some();
         if (labelled || !applies) && stored.as_deref() == Some(rules) {
-            store::settings::remove(tx, &format!("layout:{name}"))?;
+            store::settings::remove(&tx, &format!("layout:{name}"))?;
         } else if applies && !labelled && change.levels.is_some() && stored.is_none() {
-            store::settings::set_layout(tx, name, rules)?;
+            store::settings::set_layout(&tx, name, rules)?;
         }
     }
     for (level, rules) in &change.layouts {
-        store::settings::set_layout(tx, level, rules)?;
+        store::settings::set_layout(&tx, level, rules)?;
     }
     // A bank keeps its model until its levels change (a new reference or rating, or new
     // names for as many levels, leave it: it reads neither).
@@ -779,25 +774,25 @@ pub fn calibrate_with_progress(
     let n = match &learned {
         Some((model, levels)) => {
             let json = serde_json::to_string(model).expect("a model serializes");
-            store::settings::set(tx, MODEL_KEY, &json)?;
-            store::puzzles::index_rating(tx, rating)?;
-            store::puzzles::set_levels(tx, levels)?;
+            store::settings::set(&tx, MODEL_KEY, &json)?;
+            store::puzzles::index_rating(&tx, rating)?;
+            store::puzzles::set_levels(&tx, levels)?;
             levels.len() as u64
         }
         None if keep_model => {
-            store::puzzles::index_rating(tx, rating)?;
+            store::puzzles::index_rating(&tx, rating)?;
             0
         }
         None => {
-            store::settings::remove(tx, MODEL_KEY)?;
-            store::puzzles::recompute_scale(tx, rating, &set)?
+            store::settings::remove(&tx, MODEL_KEY)?;
+            store::puzzles::recompute_scale(&tx, rating, &set)?
         }
     };
     // Levels fitted on labelled puzzles must each hold some of the bank's puzzles, unless the
     // user named the new levels or forces them.
     if labelled && !change.force && !change.names_given {
-        let counts = store::puzzles::level_counts(tx, set.len())?;
-        let puzzles = store::puzzles::count(tx)?;
+        let counts = store::puzzles::level_counts(&tx, set.len())?;
+        let puzzles = store::puzzles::count(&tx)?;
         let empty: Vec<String> = (0..set.len())
             .filter(|&i| counts[i] == 0)
             .filter_map(|i| set.name(i).map(str::to_string))
@@ -810,7 +805,7 @@ pub fn calibrate_with_progress(
             });
         }
     }
-    let levels = Levels::read(tx)?;
+    let levels = Levels::read(&tx)?;
+    tx.commit()?;
     Ok((levels, n))
-    })
 }

@@ -90,9 +90,9 @@ pub enum ApiError {
     /// the answer names.
     #[error("the request failed; the server's log has the cause under request {id}", id = super::log::current())]
     Failed,
-    /// Something the server relies on failed (the bank, a fleet's history, a worker): logged
-    /// with its cause under the request's id; the answer names what failed and the id, never
-    /// the cause (503, or 500 for a worker).
+    /// Something the server relies on failed (the bank's database, a commit, handing a puzzle
+    /// over): logged with its cause under the request's id; the answer names what failed and
+    /// the id, never the cause (503).
     #[error("{what} failed; the server's log has the cause under request {id}", id = super::log::current())]
     Internal {
         /// What failed, for the client: `the bank`, `recording the delivery`.

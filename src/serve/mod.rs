@@ -255,7 +255,7 @@ impl Shared {
         };
         writer
             .send(job)
-            .map_err(|_| Unwritten::Closed("the writer stopped".into()))
+            .map_err(|_| Unwritten::stopped())
     }
 
     /// Records a delivery through the writer; whether it was new for the user. Awaits the
@@ -273,9 +273,7 @@ impl Shared {
             puzzle_id,
             reply,
         }))?;
-        answer
-            .await
-            .map_err(|_| Unwritten::Closed("the writer stopped".into()))?
+        answer.await.map_err(|_| Unwritten::stopped())?
     }
 
     /// The daily puzzle of `date` at a level (its name and its puzzles on `levels`), found or
@@ -294,9 +292,7 @@ impl Shared {
             levels,
             reply,
         }))?;
-        answer
-            .await
-            .map_err(|_| Unwritten::Closed("the writer stopped".into()))?
+        answer.await.map_err(|_| Unwritten::stopped())?
     }
 }
 
@@ -307,6 +303,13 @@ enum Unwritten {
     Closed(String),
     /// The commit failed: its cause, for the log.
     Failed(String),
+}
+
+impl Unwritten {
+    /// The writer thread is gone.
+    fn stopped() -> Unwritten {
+        Unwritten::Closed("the writer stopped".into())
+    }
 }
 
 /// A checkpoint of the bank's log in `mode`: the log's length and the pages copied.
@@ -403,7 +406,9 @@ fn writer_loop(
     }
 }
 
-/// Serves the bank until SIGTERM or Ctrl-C; `ready` is told the address once listening. A
+/// Serves the bank until SIGTERM or Ctrl-C; `ready` is told the address once listening, and
+/// `notice` what an operator should hear meanwhile (a fleet's history not reached yet, then
+/// reached), as a plain sentence for the caller's log. A
 /// bank that cannot be written is refused unless `opts.read_only`. On the signal the server
 /// stops accepting, finishes the requests it is answering within `opts.limits.drain`,
 /// commits the deliveries it has answered, and returns.
@@ -547,7 +552,7 @@ pub fn run(
             let (shared, rebind) = (shared.clone(), opts.history_rebind);
             let fleet = shared.fleet.clone().expect("a fleet's server");
             notice(format!(
-                "pseudoku: {}: trying again for up to {} s (deliveries and /healthz answer 503 \
+                "{}: trying again for up to {} s (deliveries and /healthz answer 503 \
                  meanwhile)",
                 first.reason(),
                 fleet::START_WAIT.as_secs()
@@ -559,7 +564,7 @@ pub fn run(
                 match fleet.bind_retrying(&conn, rebind, failed).await {
                     Ok(()) => {
                         shared.health.recorded(None);
-                        notice("pseudoku: the history answers: serving deliveries".into());
+                        notice("the history answers: serving deliveries".into());
                     }
                     Err(e) => {
                         let _ = fatal_tx.send(e);

@@ -29,12 +29,19 @@ impl std::fmt::Display for Edition {
     }
 }
 
-impl ToSql for Edition {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(match self {
+impl Edition {
+    /// How the `date` column holds it: `YYYY-MM-DD`, or `book:NAME`.
+    pub fn stored(&self) -> String {
+        match self {
             Edition::Day(d) => d.to_string(),
             Edition::Book(name) => format!("book:{name}"),
-        }))
+        }
+    }
+}
+
+impl ToSql for Edition {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.stored()))
     }
 }
 

@@ -332,6 +332,15 @@ impl<'c> Write<'c> {
     }
 }
 
+impl std::ops::Deref for Write<'_> {
+    type Target = Connection;
+
+    /// The connection the transaction is on.
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
 impl Drop for Write<'_> {
     fn drop(&mut self) {
         if self.open && !self.conn.is_autocommit() {
