@@ -56,6 +56,7 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         &opts,
         |addr| {
             tracing::info!(
+                target: LIFECYCLE,
                 "serving {} on http://{addr}{}",
                 args.db.display(),
                 if args.read_only {
@@ -70,15 +71,25 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         |notice| tracing::warn!("{notice}"),
     )
     .with_context(|| format!("serving {}", args.db.display()))?;
-    tracing::info!("stopped");
+    tracing::info!(target: LIFECYCLE, "stopped");
     Ok(Outcome::Success)
 }
 
+/// The target of the server's start (its address, which scripts read from the first line),
+/// drain and stop: said whatever `RUST_LOG` filters out.
+const LIFECYCLE: &str = "pseudoku::lifecycle";
+
 /// The server's log on standard error, written as `format` says, its level from `RUST_LOG`
-/// (`info` when unset or unreadable).
+/// (`info` when unset or unreadable), the start, drain and stop always.
 fn init_log(format: LogFormat) {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info"))
+        .add_directive(
+            format!("{LIFECYCLE}=info")
+                .parse()
+                .expect("a valid directive"),
+        );
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)

@@ -276,6 +276,7 @@ pub async fn serve(
     drop(listener);
     let _ = stopping.send(true);
     tracing::info!(
+        target: "pseudoku::lifecycle",
         connections = open.len(),
         drain_s = limits.drain.as_secs_f64(),
         "stopping: no new connection; draining the open ones"
@@ -285,6 +286,7 @@ pub async fn serve(
     };
     if tokio::time::timeout(limits.drain, drained).await.is_err() {
         tracing::warn!(
+            target: "pseudoku::lifecycle",
             connections = open.len(),
             "the drain's time is up: the requests still open are abandoned"
         );
