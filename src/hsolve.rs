@@ -42,7 +42,8 @@ use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::shared_searches::FxHasher;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// The default number of runs per rating (the paper's choice: sigma / mu is about 1/10).
@@ -189,42 +190,6 @@ pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
         Some(&mut trace),
     )?;
     Ok(trace)
-}
-
-/// A fast hasher for the search cache (keys are candidate masks, not attacker-chosen).
-#[derive(Default)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        for &b in chunks.remainder() {
-            self.add(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
 }
 
 /// One search of a ladder: what a person looks for, in order, once singles stall. Each

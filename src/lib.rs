@@ -60,7 +60,6 @@ internal! {
     export;
     fonts;
     grid;
-    history;
     hsolve;
     input;
     inventory;

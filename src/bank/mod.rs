@@ -95,8 +95,10 @@ pub mod levels {
 
 /// A fleet's shared history in PostgreSQL (`history export|import`, `serve --history`).
 pub mod history {
-    pub use crate::history::{
-        export, import, BankIdentity, Binding, DailyRow, Delivery, HistoryError, Moved, Postgres,
+    pub use crate::store::daily::DailyRow;
+    pub use crate::store::history::Delivery;
+    pub use crate::store::postgres::{
+        export, import, BankIdentity, Binding, HistoryError, Moved, Postgres,
     };
 }
 
@@ -134,7 +136,7 @@ pub mod seeds {
 
 /// The bank over HTTP (`serve`).
 pub mod serve {
-    pub use crate::serve::{run, Limits, ServeError, ServeOptions};
+    pub use crate::serve::{run, Limits, Recording, ServeError, ServeOptions};
 }
 
 use crate::levels::RatingKind;

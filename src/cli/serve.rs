@@ -2,6 +2,7 @@
 //! exported or imported.
 
 use super::*;
+use bank::serve::Recording;
 
 /// The token a file holds (surrounding whitespace trimmed; an empty file is refused).
 pub(super) fn read_token(f: &std::path::Path) -> anyhow::Result<String> {
@@ -47,9 +48,14 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
             ..bank::serve::Limits::default()
         },
         request_time: secs(args.request_timeout),
-        read_only: args.read_only,
-        history: args.history.clone(),
-        history_rebind: args.history_rebind,
+        recording: match &args.history {
+            Some(history) => Recording::Fleet {
+                history: history.clone(),
+                rebind: args.history_rebind,
+            },
+            None if args.read_only => Recording::ReadOnly,
+            None => Recording::Bank,
+        },
         cors: args.cors.clone(),
     };
     bank::serve::run(
@@ -59,12 +65,10 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
                 target: LIFECYCLE,
                 "serving {} on http://{addr}{}",
                 args.db.display(),
-                if args.read_only {
-                    " (read-only: no deliveries)"
-                } else if args.history.is_some() {
-                    " (deliveries recorded in the fleet's history)"
-                } else {
-                    ""
+                match opts.recording {
+                    Recording::ReadOnly => " (read-only: no deliveries)",
+                    Recording::Fleet { .. } => " (deliveries recorded in the fleet's history)",
+                    Recording::Bank => "",
                 }
             );
         },

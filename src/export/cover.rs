@@ -24,11 +24,9 @@
 use super::pages::{
     contents_line, fit, fit_lines, level_counts, TITLE_LINES, level_name, Align, Mark, Page, Pages, PrintOptions, SolutionLayout, INSTRUCTION,
 };
-use super::paper::{Area, BLEED, POINTS_PER_INCH};
+use super::paper::{Area, BLEED, POINTS_PER_INCH, SAFE};
 use super::Exported;
 
-/// The space kept clear inside every trim edge and fold: 0.25 in.
-pub const SAFE: f32 = 0.25 * POINTS_PER_INCH;
 /// The narrowest spine that carries its title: 0.25 in.
 pub const SPINE_TEXT: f32 = 0.25 * POINTS_PER_INCH;
 

@@ -1176,7 +1176,7 @@ pub fn title_unfit(title: &str, opts: &PrintOptions) -> Option<String> {
         .sheet
         .inside(0)
         .width()
-        .min(opts.page.width - 2.0 * super::cover::SAFE);
+        .min(opts.page.width - 2.0 * super::paper::SAFE);
     let (least, lines) = TITLE_LINES;
     fit_lines(title, 32.0, true, room, TITLE_LINES).is_none().then(|| {
         format!(

@@ -24,6 +24,8 @@ pub const POINTS_PER_MM: f32 = 72.0 / 25.4;
 /// The bleed (`--bleed`): 0.125 in (3.2 mm) past the trim on every outer edge, what
 /// print-on-demand services ask for.
 pub const BLEED: f32 = 9.0;
+/// The space kept clear inside every trim edge and fold: 0.25 in.
+pub const SAFE: f32 = 0.25 * POINTS_PER_INCH;
 /// The smallest and largest page side: 1 in and 20 in.
 const SIDES: (f32, f32) = (72.0, 1440.0);
 

@@ -3,10 +3,10 @@
 //! whose uniqueness constraints decide every race between servers (never the draw). The bank
 //! copy is only read.
 
-use super::api::{blocking, ApiError, DRAW_RETRIES};
-use super::Shared;
+use super::error::ApiError;
+use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
-use crate::history::{BankIdentity, HistoryError, Postgres};
+use crate::store::postgres::{BankIdentity, HistoryError, Postgres};
 use crate::levels::Levels;
 use crate::retrieve::{self, Daily, Handout};
 use crate::store::retrieval::{Selection, Within};
@@ -139,7 +139,7 @@ pub(super) async fn deliver(
     for round in 0..SAMPLES + DRAW_RETRIES {
         listing |= round >= SAMPLES;
         let rows = if listing {
-            let given = pg.given(user).await.map_err(|e| unavailable(s, e))?;
+            let given = pg.history().given(user).await.map_err(|e| unavailable(s, e))?;
             let (s, lv) = (s.clone(), lv.clone());
             let picked = blocking(move || {
                 let mut rng = s.rng();
@@ -166,7 +166,8 @@ pub(super) async fn deliver(
         let candidates: Vec<(Key, i64)> = rows.iter().map(|r| (r.key, r.id)).collect();
         let start = std::time::Instant::now();
         let claimed = pg
-            .claim(user, &candidates)
+            .history()
+            .record(user, &candidates)
             .await
             .map_err(|e| unavailable(s, e))?;
         s.metrics
@@ -200,7 +201,7 @@ pub(super) async fn daily(
     let pg = fleet.ready()?;
     let day = date.to_string();
     for _ in 0..DRAW_RETRIES {
-        if let Some(key) = pg.daily(&day, level).await.map_err(|e| unavailable(s, e))? {
+        if let Some(key) = pg.daily().recorded(&day, level).await.map_err(|e| unavailable(s, e))? {
             let (s, lv) = (s.clone(), lv.clone());
             let found = blocking(move || Ok(s.read(|c| retrieve::by_key(c, &lv, &key))?)).await?;
             return match found {
@@ -212,7 +213,7 @@ pub(super) async fn daily(
                 ))),
             };
         }
-        let taken = pg.daily_classes().await.map_err(|e| unavailable(s, e))?;
+        let taken = pg.daily().classes().await.map_err(|e| unavailable(s, e))?;
         let chosen = {
             let (s, lv, level) = (s.clone(), lv.clone(), level.to_string());
             blocking(move || {
@@ -229,7 +230,8 @@ pub(super) async fn daily(
             Ok(h) => {
                 let start = std::time::Instant::now();
                 let recorded = pg
-                    .record_daily(&day, level, h.id, &h.key)
+                    .daily()
+                    .record(&day, level, h.id, &h.key)
                     .await
                     .map_err(|e| unavailable(s, e))?;
                 s.metrics

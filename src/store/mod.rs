@@ -1,6 +1,6 @@
-//! The SQLite bank. Every SQL statement of the program lives in this folder, behind typed
-//! functions; nothing above it writes SQL. It knows the bank's tables and the plain values that
-//! fill them (a [`Puzzle`](crate::grid::Puzzle), a class [`Key`](crate::canon::Key), a
+//! The SQLite bank, and a fleet's PostgreSQL history beside it. Every SQL statement of the
+//! program lives in this folder, behind typed functions; nothing above it writes SQL. It knows
+//! the bank's tables and the plain values that fill them (a [`Puzzle`](crate::grid::Puzzle), a class [`Key`](crate::canon::Key), a
 //! [`Technique`](crate::technique::Technique) family, ratings, level names), and nothing of how
 //! puzzles are generated or rated: it reads rows back as those values, and a row it cannot read
 //! is an error that names it ([`StoreError::Damaged`]), never a value made up.
@@ -21,7 +21,10 @@
 //! - [`lineage`]: the digest chained over the puzzles that tells copies of one bank apart
 //!   from copies that grew apart;
 //! - [`lock`]: the lock file one writer of a bank holds, and the lock of a server recording
-//!   deliveries in it.
+//!   deliveries in it;
+//! - [`postgres`]: the second backend, a fleet's shared history in PostgreSQL: the per-user
+//!   history and daily puzzles with the operations of [`history`] and [`daily`], under the same
+//!   names.
 //!
 //! One connection per process, WAL mode, batched transactions; concurrent writers (several
 //! `get --mark-served`, a build, an export) wait for each other through the busy timeout.
@@ -35,6 +38,7 @@ pub mod lineage;
 pub mod lock;
 pub mod migrate;
 pub mod named;
+pub mod postgres;
 pub mod puzzles;
 pub mod retrieval;
 pub mod seeds;
@@ -386,6 +390,38 @@ pub fn can_write(conn: &Connection) -> std::result::Result<(), String> {
     }
     conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
         .map_err(|e| e.to_string())
+}
+
+/// How a checkpoint of the bank's log ([`checkpoint`]) goes about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// Copies what it can without waiting for readers or the writer.
+    Passive,
+    /// Waits for the readers, copies all of the log and truncates it.
+    Truncate,
+}
+
+/// A checkpoint of the bank's log: the log's length and the pages copied (in pages).
+pub fn checkpoint(conn: &Connection, how: Checkpoint) -> Result<(i64, i64)> {
+    let sql = match how {
+        Checkpoint::Passive => "PRAGMA wal_checkpoint(PASSIVE)",
+        Checkpoint::Truncate => "PRAGMA wal_checkpoint(TRUNCATE)",
+    };
+    Ok(conn.query_row(sql, [], |r| Ok((r.get(1)?, r.get(2)?)))?)
+}
+
+/// Sets up the connection of a writer that commits small transactions all the time (a
+/// server's deliveries): no automatic checkpoint (another thread runs them with
+/// [`checkpoint`]), and a wait for another writer (a build adding puzzles holds the bank for
+/// a few milliseconds at a time) that tries again every 200 us rather than on SQLite's
+/// escalating sleeps (1, 2, 5, 10 ms...), for at most the store's usual 30 s.
+pub fn for_group_commits(conn: &Connection) -> Result<()> {
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    conn.busy_handler(Some(|tries: i32| {
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        tries < 150_000
+    }))?;
+    Ok(())
 }
 
 /// The bytes free for this user on the file system of the bank at `path` (`None` where that

@@ -361,7 +361,7 @@ fn the_openapi_description_is_generated_and_real_answers_follow_it() {
     assert_eq!(status, 200);
     assert_eq!(spec["info"]["title"], "pseudoku");
     let paths = spec["paths"].as_object().unwrap();
-    let source = include_str!("../../src/serve/api.rs");
+    let source = include_str!("../../src/serve/api/mod.rs");
     // Every route of the router is described.
     for line in source
         .lines()

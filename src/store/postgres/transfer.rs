@@ -72,9 +72,9 @@ pub fn export(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
             let Some(last) = page.last() else { break };
             after = Some((last.user.clone(), last.key));
             deliveries += page.len() as u64;
-            deliveries_added += pg.add_deliveries(&page).await?;
+            deliveries_added += pg.history().add(&page).await?;
         }
-        let daily_added = pg.add_daily(&daily).await?;
+        let daily_added = pg.daily().add(&daily).await?;
         Ok::<_, super::HistoryError>(Moved {
             binding,
             deliveries,
@@ -107,13 +107,13 @@ pub fn import(db: &Path, url: &str, rebind: bool) -> Result<Moved> {
     let (binding, daily) = runtime.block_on(async {
         pg.migrate().await?;
         let binding = pg.bind(&bank, &at, rebind, false).await?;
-        Ok::<_, super::HistoryError>((binding, pg.daily_rows().await?))
+        Ok::<_, super::HistoryError>((binding, pg.daily().all().await?))
     })?;
     store::immediate(&conn, || {
         let (mut deliveries, mut deliveries_added, mut lacking) = (0, 0, 0);
         let mut after = None;
         loop {
-            let page = runtime.block_on(pg.deliveries(after.as_ref(), PAGE))?;
+            let page = runtime.block_on(pg.history().page(after.as_ref(), PAGE))?;
             let Some(last) = page.last() else { break };
             after = Some((last.user.clone(), last.key));
             deliveries += page.len() as u64;

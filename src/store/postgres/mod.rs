@@ -1,8 +1,10 @@
-//! A fleet's shared history in PostgreSQL (`serve --history postgres://...`, `history
-//! export|import`): the classes each app user has been given and the site's daily puzzles,
-//! recorded by every server of one bank, so that any server can answer any user. Owns all of
-//! the project's PostgreSQL: the schema (an append-only list of files, `migrations/postgres/`,
-//! the version their count), the connection pool, the bank identity check, and every query.
+//! The store's second backend: a fleet's shared history in PostgreSQL (`serve --history
+//! postgres://...`, `history export|import`): the classes each app user has been given
+//! ([`History`]) and the site's daily puzzles ([`Daily`]), recorded by every server of one
+//! bank, so that any server can answer any user; the operations are the SQLite bank's
+//! ([`crate::store::history`], [`crate::store::daily`]) under the same names. Owns all of the
+//! project's PostgreSQL: the schema (an append-only list of files, `migrations/postgres/`, the
+//! version their count), the connection pool, the bank identity check, and every query.
 //!
 //! The puzzles stay in each server's own copy of the bank file (read-only data); a puzzle id
 //! means the same row in every copy of one bank, which the identity check makes sure of (the
@@ -11,19 +13,19 @@
 //! clock, so that a history that hangs is answered 503 in time and charges no delivery the
 //! player did not receive.
 
+mod daily;
+mod history;
 mod transfer;
 
+pub use daily::Daily;
+pub use history::History;
 pub use transfer::{export, import, Moved, MOVED_KEY};
 
 use crate::canon::Key;
-pub use crate::store::daily::DailyRow;
-pub use crate::store::lineage::Digest;
-pub use crate::store::history::Delivery;
-
+use crate::store::lineage::Digest;
 use crate::store::{self, StoreError};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use rusqlite::Connection;
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -33,11 +35,11 @@ use tokio_postgres::NoTls;
 const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_history.sql",
-        include_str!("../../migrations/postgres/0001_history.sql"),
+        include_str!("../../../migrations/postgres/0001_history.sql"),
     ),
     (
         "0002_lineage.sql",
-        include_str!("../../migrations/postgres/0002_lineage.sql"),
+        include_str!("../../../migrations/postgres/0002_lineage.sql"),
     ),
 ];
 
@@ -523,6 +525,16 @@ impl Postgres {
         }
     }
 
+    /// The per-user history: what each user was given.
+    pub fn history(&self) -> History<'_> {
+        History(self)
+    }
+
+    /// The daily puzzles: one per date and level.
+    pub fn daily(&self) -> Daily<'_> {
+        Daily(self)
+    }
+
     /// Whether the history answers (`SELECT 1`, and the clocks compared).
     pub async fn ping(&self) -> Result<()> {
         self.run(async |client| self.measure_clock(client).await)
@@ -701,246 +713,6 @@ impl Postgres {
             };
             tx.commit().await.map_err(self.failed())?;
             Ok(binding)
-        })
-        .await
-    }
-
-    /// The classes `user` must not be given as a new puzzle: those the user has been given,
-    /// and every daily puzzle (handed out by the daily route only).
-    pub async fn given(&self, user: &str) -> Result<Vec<Key>> {
-        self.run(async |client| {
-            let stmt = client
-                .prepare_cached(
-                    "SELECT canon_key FROM pseudoku_user_history WHERE user_id = $1 \
-                     UNION SELECT canon_key FROM pseudoku_daily",
-                )
-                .await
-                .map_err(self.failed())?;
-            let rows = client.query(&stmt, &[&user]).await.map_err(self.failed())?;
-            Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
-        })
-        .await
-    }
-
-    /// Records as `user`'s the first of `candidates` (class, puzzle id) whose class the user
-    /// has not been given, by this server or another, and which is no daily puzzle, in one
-    /// statement (one round trip, one commit): its puzzle id, or `None` when the user had them
-    /// all or another server gave the user that class meanwhile (the primary key decides:
-    /// `ON CONFLICT DO NOTHING`). The statement carries its deadline on PostgreSQL's clock
-    /// (`record_by`): run later than that (it waited in the socket of a host that stopped,
-    /// while this server answered 503), it records nothing, so a delivery the player never
-    /// received is not charged.
-    pub async fn claim(&self, user: &str, candidates: &[(Key, i64)]) -> Result<Option<i64>> {
-        let keys: Vec<&[u8]> = candidates.iter().map(|(k, _)| &k.0[..]).collect();
-        let ids: Vec<i64> = candidates.iter().map(|(_, id)| *id).collect();
-        let by = self.record_by();
-        self.run(async |client| {
-            let stmt = client
-                .prepare_cached(
-                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
-                     SELECT $1, c.key, c.id \
-                     FROM unnest($2::bytea[], $3::int8[]) WITH ORDINALITY AS c(key, id, n) \
-                     WHERE clock_timestamp() < $4::timestamptz \
-                     AND NOT EXISTS (SELECT 1 FROM pseudoku_user_history h \
-                                     WHERE h.user_id = $1 AND h.canon_key = c.key) \
-                     AND NOT EXISTS (SELECT 1 FROM pseudoku_daily d WHERE d.canon_key = c.key) \
-                     ORDER BY c.n LIMIT 1 \
-                     ON CONFLICT DO NOTHING RETURNING puzzle_id",
-                )
-                .await
-                .map_err(self.failed())?;
-            let row = client
-                .query_opt(&stmt, &[&user, &keys, &ids, &by])
-                .await
-                .map_err(self.failed())?;
-            Ok(row.map(|r| r.get(0)))
-        })
-        .await
-    }
-
-    /// Whether `user` received the class `key`: was given it (by any server), or it is a
-    /// daily puzzle (everyone's). One statement.
-    pub async fn received(&self, user: &str, key: &Key) -> Result<bool> {
-        self.run(async |client| {
-            let stmt = client
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
-                                    WHERE user_id = $1 AND canon_key = $2) \
-                     OR EXISTS (SELECT 1 FROM pseudoku_daily WHERE canon_key = $2)",
-                )
-                .await
-                .map_err(self.failed())?;
-            let row = client
-                .query_one(&stmt, &[&user, &&key.0[..]])
-                .await
-                .map_err(self.failed())?;
-            Ok(row.get(0))
-        })
-        .await
-    }
-
-    /// The class recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level` (its name
-    /// in any case), if any: a class, which every copy of the bank (and a bank the history
-    /// was rebound to) finds by its key.
-    pub async fn daily(&self, day: &str, level: &str) -> Result<Option<Key>> {
-        self.run(async |client| {
-            let stmt = client
-                .prepare_cached(
-                    "SELECT canon_key FROM pseudoku_daily WHERE day = $1 \
-                     AND lower(level) = lower($2) ORDER BY created_at LIMIT 1",
-                )
-                .await
-                .map_err(self.failed())?;
-            let row = client
-                .query_opt(&stmt, &[&day, &level])
-                .await
-                .map_err(self.failed())?;
-            Ok(row.map(|r| key_of(r.get(0))))
-        })
-        .await
-    }
-
-    /// Every class that is some date's and level's daily puzzle.
-    pub async fn daily_classes(&self) -> Result<HashSet<Key>> {
-        self.run(async |client| {
-            let rows = client
-                .query("SELECT canon_key FROM pseudoku_daily", &[])
-                .await
-                .map_err(self.failed())?;
-            Ok(rows.iter().map(|r| key_of(r.get(0))).collect())
-        })
-        .await
-    }
-
-    /// Records puzzle `puzzle_id` (class `key`) as the daily puzzle of `day` and `level`;
-    /// false, changing nothing, when the date and level has one (another server's, maybe) or
-    /// the class is another date's.
-    pub async fn record_daily(
-        &self,
-        day: &str,
-        level: &str,
-        puzzle_id: i64,
-        key: &Key,
-    ) -> Result<bool> {
-        self.run(async |client| {
-            let n = client
-                .execute(
-                    "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
-                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                    &[&day, &level, &puzzle_id, &&key.0[..]],
-                )
-                .await
-                .map_err(self.failed())?;
-            Ok(n == 1)
-        })
-        .await
-    }
-
-    /// Adds `rows` to the per-user history in one transaction, keeping any row already there
-    /// for a user and class; how many were added (pass a page at a time).
-    pub async fn add_deliveries(&self, rows: &[Delivery]) -> Result<u64> {
-        self.run(async |client| {
-            let tx = client.transaction().await.map_err(self.failed())?;
-            let mut added = 0;
-            for chunk in rows.chunks(10_000) {
-                let users: Vec<&str> = chunk.iter().map(|r| r.user.as_str()).collect();
-                let keys: Vec<&[u8]> = chunk.iter().map(|r| &r.key.0[..]).collect();
-                let ids: Vec<i64> = chunk.iter().map(|r| r.puzzle_id).collect();
-                let at: Vec<&str> = chunk.iter().map(|r| r.given_at.as_str()).collect();
-                added += tx
-                    .execute(
-                        "INSERT INTO pseudoku_user_history \
-                         (user_id, canon_key, puzzle_id, given_at) \
-                         SELECT * FROM UNNEST($1::text[], $2::bytea[], $3::int8[], \
-                         $4::text[]::timestamptz[]) ON CONFLICT DO NOTHING",
-                        &[&users, &keys, &ids, &at],
-                    )
-                    .await
-                    .map_err(self.failed())?;
-            }
-            tx.commit().await.map_err(self.failed())?;
-            Ok(added)
-        })
-        .await
-    }
-
-    /// Up to `limit` deliveries of the per-user history after `after` (a user and class), in
-    /// the order of user and class: a page of a history too large to hold at once.
-    pub async fn deliveries(
-        &self,
-        after: Option<&(String, Key)>,
-        limit: usize,
-    ) -> Result<Vec<Delivery>> {
-        let (user, key) = match after {
-            Some((user, key)) => (user.as_str(), &key.0[..]),
-            None => ("", &[][..]),
-        };
-        self.run(async |client| {
-            let rows = client
-                .query(
-                    "SELECT user_id, canon_key, puzzle_id, \
-                     to_char(given_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') \
-                     FROM pseudoku_user_history WHERE (user_id, canon_key) > ($1, $2) \
-                     ORDER BY user_id, canon_key LIMIT $3",
-                    &[&user, &key, &(limit as i64)],
-                )
-                .await
-                .map_err(self.failed())?;
-            Ok(rows
-                .iter()
-                .map(|r| Delivery {
-                    user: r.get(0),
-                    key: key_of(r.get(1)),
-                    puzzle_id: r.get(2),
-                    given_at: r.get(3),
-                })
-                .collect())
-        })
-        .await
-    }
-
-    /// Adds `rows` to the daily puzzles in one transaction, keeping those there; how many
-    /// were added.
-    pub async fn add_daily(&self, rows: &[DailyRow]) -> Result<u64> {
-        self.run(async |client| {
-            let tx = client.transaction().await.map_err(self.failed())?;
-            let mut added = 0;
-            for r in rows {
-                added += tx
-                    .execute(
-                        "INSERT INTO pseudoku_daily (day, level, puzzle_id, canon_key) \
-                         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                        &[&r.day, &r.level, &r.puzzle_id, &&r.key.0[..]],
-                    )
-                    .await
-                    .map_err(self.failed())?;
-            }
-            tx.commit().await.map_err(self.failed())?;
-            Ok(added)
-        })
-        .await
-    }
-
-    /// Every daily puzzle, by date and level.
-    pub async fn daily_rows(&self) -> Result<Vec<DailyRow>> {
-        self.run(async |client| {
-            let rows = client
-                .query(
-                    "SELECT day, level, puzzle_id, canon_key FROM pseudoku_daily \
-                     ORDER BY day, level",
-                    &[],
-                )
-                .await
-                .map_err(self.failed())?;
-            Ok(rows
-                .iter()
-                .map(|r| DailyRow {
-                    day: r.get(0),
-                    level: r.get(1),
-                    puzzle_id: r.get(2),
-                    key: key_of(r.get(3)),
-                })
-                .collect())
         })
         .await
     }

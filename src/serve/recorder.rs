@@ -1,0 +1,172 @@
+//! Where a server records what it hands out, as one value ([`Recorder`]): in its bank (through
+//! the bank's writer), in a fleet's history (PostgreSQL), or nowhere (a read-only server). The
+//! routes hand out puzzles and daily puzzles through it and never ask which it is.
+
+use super::error::ApiError;
+use super::fleet::Fleet;
+use super::writer::{Unwritten, Writer};
+use super::{blocking, Shared, DRAW_RETRIES};
+use crate::canon::Key;
+use crate::levels::Levels;
+use crate::retrieve::{self, Daily, Draws, Handout, Recipient};
+use crate::store::{self, retrieval::Selection, retrieval::Within};
+use rusqlite::Connection;
+use std::sync::Arc;
+
+/// Where a server records deliveries and daily puzzles.
+pub enum Recorder {
+    /// In its bank, through the bank's writer.
+    Bank(Writer),
+    /// In a fleet's shared history; the bank copy is only read.
+    Fleet(Fleet),
+    /// Nowhere (`--read-only`): every read, no delivery.
+    ReadOnly,
+}
+
+/// Why a read-only server answers a delivery or a new daily puzzle with 503.
+const READ_ONLY: &str = "this server is read-only: it records nothing";
+
+impl Recorder {
+    /// True for a server that records no delivery.
+    pub fn read_only(&self) -> bool {
+        matches!(self, Recorder::ReadOnly)
+    }
+
+    /// Takes no more deliveries: a bank's writer commits what it holds and ends.
+    pub fn close(&self) {
+        if let Recorder::Bank(writer) = self {
+            writer.close();
+        }
+    }
+
+    /// A puzzle of `within` whose class `user` has never been given, recorded as the user's
+    /// before it is answered; `None` when the user has had them all.
+    pub async fn deliver(
+        &self,
+        s: &Arc<Shared>,
+        user: &str,
+        lv: Arc<Levels>,
+        within: Selection,
+    ) -> Result<Option<Handout>, ApiError> {
+        match self {
+            Recorder::Fleet(fleet) => super::fleet::deliver(s, fleet, user, lv, within).await,
+            Recorder::Bank(writer) => deliver(s, Some(writer), user, lv, within).await,
+            Recorder::ReadOnly => deliver(s, None, user, lv, within).await,
+        }
+    }
+
+    /// The daily puzzle of `date` at a level (its name and its puzzles on `lv`): the one
+    /// recorded, else one chosen and recorded.
+    pub async fn daily(
+        &self,
+        s: &Arc<Shared>,
+        date: crate::calendar::Date,
+        (level, within): (&str, Within),
+        lv: Arc<Levels>,
+    ) -> Result<Daily, ApiError> {
+        let writer = match self {
+            Recorder::Fleet(fleet) => {
+                return super::fleet::daily(s, fleet, date, (level, within), lv).await
+            }
+            Recorder::Bank(writer) => Some(writer),
+            Recorder::ReadOnly => None,
+        };
+        // Recorded already (every request but the first of a date and level): a read.
+        let found = {
+            let (s, level, lv) = (s.clone(), level.to_string(), lv.clone());
+            blocking(move || Ok(s.read(|c| retrieve::recorded_daily(c, &lv, date, &level))?))
+                .await?
+        };
+        if let Some(recorded) = found {
+            return Ok(recorded);
+        }
+        let chosen = match writer {
+            Some(writer) => writer.daily(date, (level, within), lv).await,
+            None => Err(Unwritten::Closed(READ_ONLY.into())),
+        };
+        chosen.map_err(|e| ApiError::unwritten("the daily puzzle", "recording the daily puzzle", e))
+    }
+
+    /// Whether `user` was handed the class `key`, or it is a daily puzzle (everyone's).
+    pub async fn received(&self, s: &Arc<Shared>, user: &str, key: Key) -> Result<bool, ApiError> {
+        if let Recorder::Fleet(fleet) = self {
+            return fleet
+                .pg
+                .history()
+                .received(user, &key)
+                .await
+                .map_err(|e| ApiError::Unavailable(e.reason()));
+        }
+        let (s, user) = (s.clone(), user.to_string());
+        blocking(move || Ok(s.read(|c| store::history::received(c, &user, &key))?)).await
+    }
+
+    /// Looks at where deliveries are recorded, for `/healthz`: a fleet's server that is bound
+    /// asks its history whether it answers (one that answers again clears an earlier failure:
+    /// a server taken out of the balancer gets no delivery to clear it).
+    pub async fn look(&self, s: &Shared) {
+        if let Recorder::Fleet(fleet) = self {
+            if fleet.bound() {
+                let answered = fleet.pg.ping().await.err().map(|e| e.reason());
+                s.health.recorded(answered);
+            }
+        }
+    }
+
+    /// Whether deliveries can be recorded, and if not why (`conn`: a reading connection to
+    /// the bank `s` serves): the last recording did not fail and, in a bank, its disk has room.
+    /// A read-only server records none by design and is healthy for reads.
+    pub fn health(&self, s: &Shared, conn: &Connection) -> Result<(), String> {
+        s.health.check(conn, |last| match self {
+            Recorder::ReadOnly => Ok(()),
+            Recorder::Fleet(_) => last.map_or(Ok(()), |e| Err(e.to_string())),
+            Recorder::Bank(_) => {
+                if let Some(e) = last {
+                    return Err(format!("the last deliveries could not be recorded: {e}"));
+                }
+                match store::free_bytes(&s.db) {
+                    Some(free) if free < super::health::MIN_FREE_BYTES => Err(format!(
+                        "the bank's disk is full ({free} bytes free): deliveries cannot be \
+                         recorded"
+                    )),
+                    _ => Ok(()),
+                }
+            }
+        })
+    }
+}
+
+/// A puzzle of `within` whose class `user` has never been given, recorded in the bank's
+/// history by its writer before it is answered (a read-only server draws it and refuses to
+/// hand it out); `None` when the user has had them all.
+async fn deliver(
+    s: &Arc<Shared>,
+    writer: Option<&Writer>,
+    user: &str,
+    lv: Arc<Levels>,
+    within: Selection,
+) -> Result<Option<Handout>, ApiError> {
+    for _ in 0..DRAW_RETRIES {
+        let drawn = {
+            let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
+            blocking(move || {
+                let mut rng = s.rng();
+                Ok(s.read(|c| {
+                    Draws::new(c, &lv, within, Recipient::User(&user))?.next(&mut rng)
+                })?)
+            })
+            .await?
+        };
+        let Some(h) = drawn else {
+            return Ok(None);
+        };
+        let recorded = match writer {
+            Some(writer) => writer.record(user, h.key, h.id).await,
+            None => Err(Unwritten::Closed(READ_ONLY.into())),
+        };
+        if recorded.map_err(|e| ApiError::unwritten("recording", "recording the delivery", e))? {
+            return Ok(Some(h));
+        }
+    }
+    Err(ApiError::Conflict)
+}
