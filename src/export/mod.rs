@@ -29,15 +29,25 @@
 //! file whose bytes match the latest record of its name is renamed into place (the crashed
 //! export is completed), any other is removed. Besides, a recorded date is always reproduced
 //! from its record, identical.
+//!
+//! # Files
+//!
+//! `mix` (a day's mix and its slots), `variety` (the variety rule), `commit` (the crash-safe
+//! writing above, shared with `book`), `formats` (the files), `pages` (printed pages),
+//! `paper` (the sheet), `pdf` and `html` (the writers), `single` (a file per puzzle), `book`
+//! and `cover`; this file runs an export from its options to its report.
 
 pub mod book;
+mod commit;
 pub mod cover;
 pub mod formats;
 pub mod html;
+mod mix;
 pub mod pages;
 pub mod paper;
 pub mod pdf;
 pub mod single;
+mod variety;
 
 use crate::calendar::Date;
 use crate::canon::Key;
@@ -49,6 +59,15 @@ use crate::store::retrieval::{Selection, Within};
 use crate::technique::Strategy;
 use crate::store::{self, StoreError};
 pub use crate::store::batches::Edition;
+#[cfg(any(feature = "dev", feature = "fault-injection"))]
+pub use commit::CRASH_AFTER_COMMIT;
+pub use commit::TEMP_PREFIX;
+pub(crate) use commit::{in_locked_folder, in_transaction, settle_temporaries, write_recorded};
+pub use mix::{Mix, MixItem, MAX_PER_DAY};
+pub(crate) use mix::recorded_mix;
+pub use variety::{MAX_VARIETY_DAYS, VARIETY_DAYS};
+pub(crate) use variety::grid_key;
+use variety::{choose, recorded, Placed};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -175,143 +194,6 @@ impl ExportError {
 
 /// The export's result type.
 pub type Result<T> = std::result::Result<T, ExportError>;
-
-/// The most puzzles of one mix entry a day.
-pub const MAX_PER_DAY: u32 = 100;
-
-/// The default variety window (`--variety-days`): no two puzzles from one seed or of one
-/// solution grid within any this many consecutive days.
-pub const VARIETY_DAYS: u32 = 7;
-
-/// The longest variety window.
-pub const MAX_VARIETY_DAYS: u32 = 366;
-
-/// The prefix of an export's temporary files (and of its lock file) in the output folder.
-pub const TEMP_PREFIX: &str = ".pseudoku-";
-
-/// One entry of a mix: a level, a band, a technique or a level or band with a technique, and
-/// how many puzzles of it per day.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MixItem {
-    /// The entry as the mix names it (`easy`, `1/4`, `x-wing`, `hard+x-wing`).
-    pub label: String,
-    /// The puzzles it draws from.
-    pub within: Selection,
-    /// Puzzles per day.
-    pub count: u32,
-}
-
-/// A day's mix, e.g. `easy:2,medium:2,hard:1`, `1/4:2,4/4:1` or `easy:2,hard+x-wing:1` (a
-/// technique, alone or after a level or band and `+`, draws the puzzles whose hardest step it
-/// is). Slots are numbered from 1 in the order of the mix.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mix {
-    /// The entries, in order.
-    pub items: Vec<MixItem>,
-}
-
-impl Mix {
-    /// Parses `spec` with the bank's level names.
-    pub fn parse(spec: &str, levels: &LevelSet) -> Result<Mix> {
-        Mix::parse_up_to(spec, levels, MAX_PER_DAY)
-    }
-
-    /// Parses `spec` with counts of 1 to `most` (a book's counts are per book, not per day).
-    pub fn parse_up_to(spec: &str, levels: &LevelSet, most: u32) -> Result<Mix> {
-        let bad = |m: String| ExportError::Mix(m);
-        let mut items = Vec::new();
-        for part in spec.split(',') {
-            let (label, count) = part.trim().split_once(':').ok_or_else(|| {
-                bad(format!(
-                    "bad mix entry {part:?}: expected LEVEL:COUNT, e.g. easy:2"
-                ))
-            })?;
-            let label = label.trim().to_lowercase();
-            let count: u32 = count
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&n| (1..=most).contains(&n))
-                .ok_or_else(|| bad(format!("bad count in mix entry {part:?}: 1 to {most}")))?;
-            let within = selection(&label, levels).map_err(bad)?;
-            if items.iter().any(|i: &MixItem| i.label == label) {
-                return Err(bad(format!("{label:?} appears twice in the mix")));
-            }
-            items.push(MixItem {
-                label,
-                within,
-                count,
-            });
-        }
-        Ok(Mix { items })
-    }
-
-    /// The mix as its slots name it, in slot order (`easy:2,hard:1`): what a date or a book
-    /// records, and compares a later request with.
-    pub fn text(&self) -> String {
-        let slots: Vec<(u32, &str)> = self
-            .slots()
-            .iter()
-            .map(|(s, i)| (*s, i.label.as_str()))
-            .collect();
-        mix_text(&slots)
-    }
-
-    /// The slots of a day: (slot number, entry).
-    pub fn slots(&self) -> Vec<(u32, &MixItem)> {
-        let mut out = Vec::new();
-        for item in &self.items {
-            for _ in 0..item.count {
-                out.push((out.len() as u32 + 1, item));
-            }
-        }
-        out
-    }
-}
-
-/// The puzzles a mix entry names: a level of the bank, a band `K/M`, a technique of the
-/// `difficulty` ladder (when no level has that name), or a level or band and a technique
-/// joined by `+`.
-fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, String> {
-    let range = |part: &str| -> std::result::Result<Option<Within>, String> {
-        if part.contains('/') {
-            return Band::from_str(part)
-                .map(|b| Some(Within::Percentiles(b.range())))
-                .map_err(|e| e.to_string());
-        }
-        Ok(levels.index(part).map(|i| Within::Level(i as u32)))
-    };
-    let technique = |part: &str| Strategy::from_name(part);
-    let unknown = |part: &str| {
-        format!(
-            "no level {part:?} in this bank{} (its levels: {}), and no technique of that name",
-            levels.names().did_you_mean(part),
-            levels.names()
-        )
-    };
-    match label.split_once('+') {
-        Some((r, t)) => {
-            let within = range(r.trim())?.ok_or_else(|| unknown(r.trim()))?;
-            let step = technique(t.trim()).ok_or_else(|| {
-                format!("no technique is called {:?} (in {label:?})", t.trim())
-            })?;
-            Ok(Selection {
-                within,
-                step: Some(step),
-                named: None,
-            })
-        }
-        None => match (range(label)?, technique(label)) {
-            (Some(within), _) => Ok(within.into()),
-            (None, Some(step)) => Ok(Selection {
-                within: Within::All,
-                step: Some(step),
-                named: None,
-            }),
-            (None, None) => Err(unknown(label)),
-        },
-    }
-}
 
 /// The output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -482,20 +364,6 @@ pub struct Replaced {
     pub puzzles: usize,
 }
 
-/// A recorded or newly drawn puzzle of a day, with what the variety rule compares.
-#[derive(Clone, Debug)]
-struct Placed {
-    slot: u32,
-    level: String,
-    grid_key: Key,
-    seed_id: Option<i64>,
-}
-
-/// The class key of a solution grid.
-pub(crate) fn grid_key(solution: &Grid) -> Key {
-    crate::canon::canonical_grid(solution).key()
-}
-
 /// The printed pages' options checked: a page count a page the layout knows, a margin and a
 /// gutter that leave room for a grid, a per-puzzle grid of a sensible width.
 pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
@@ -615,28 +483,6 @@ pub fn export_with_progress(
             progress,
         )
     })
-}
-
-/// Runs `work` with the canonical path of the folder `out` (made if missing) while it holds
-/// the folder's lock; a folder it made and left empty is removed again, so that a command
-/// that writes nothing leaves nothing.
-pub(crate) fn in_locked_folder<T>(out: &Path, work: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-    let made = !out.exists();
-    std::fs::create_dir_all(out).map_err(ExportError::io(out))?;
-    let outcome = (|| {
-        let dir = std::fs::canonicalize(out)
-            .map_err(ExportError::io(out))?
-            .display()
-            .to_string();
-        let lock = FolderLock::take(out)?;
-        let outcome = work(&dir);
-        lock.release();
-        outcome
-    })();
-    if made && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none()) {
-        let _ = std::fs::remove_dir(out);
-    }
-    outcome
 }
 
 /// [`export_with_progress`] once the folder `dir` (canonical) is locked: the days `range`
@@ -776,81 +622,6 @@ fn export_locked(
     })
 }
 
-/// The files an earlier export wrote into the folder `out` (canonical `dir`) for the dates
-/// (or book) that `replaced` retired and that this export did not write again (another
-/// format, one file a day instead of one for the range): removed, each only when its bytes are
-/// still those recorded (a file someone changed is kept). Returns the files removed.
-fn remove_replaced(
-    conn: &Connection,
-    out: &Path,
-    dir: &str,
-    replaced: &[Replaced],
-    written: &[formats::Written],
-) -> Result<Vec<PathBuf>> {
-    if replaced.is_empty() {
-        return Ok(Vec::new());
-    }
-    let stems: Vec<String> = replaced
-        .iter()
-        .map(|r| r.edition.to_string())
-        .collect();
-    let mut removed = Vec::new();
-    for (name, hash) in store::batches::files_in(conn, dir)? {
-        let of_replaced = stems.iter().any(|stem| {
-            name.strip_prefix(stem)
-                .is_some_and(|rest| rest.starts_with(['.', '-', '_']))
-        });
-        let path = out.join(&name);
-        if !of_replaced || written.iter().any(|w| w.fin == path) {
-            continue;
-        }
-        let unchanged = std::fs::read(&path)
-            .is_ok_and(|bytes| blake3::hash(&bytes).to_hex().as_str() == hash);
-        if unchanged {
-            std::fs::remove_file(&path).map_err(ExportError::io(&path))?;
-            removed.push(path);
-        }
-    }
-    Ok(removed)
-}
-
-/// Runs `work` in one write transaction (`synchronous = FULL`) that [`finish`] ends: committed
-/// and its files renamed into place, or rolled back.
-pub(crate) fn in_transaction(
-    conn: &mut Connection,
-    opts: &ExportOptions,
-    dir: &str,
-    work: impl FnOnce(&Connection) -> Result<(ExportReport, Vec<formats::Written>)>,
-) -> Result<ExportReport> {
-    store::set_full_sync(conn, true)?;
-    let write = store::Write::begin(conn)?;
-    let result = work(conn);
-    let outcome = finish(conn, write, opts, dir, result);
-    store::set_full_sync(conn, false)?;
-    outcome
-}
-
-/// Writes `groups` (each a file's name and its puzzles) under temporary names in the folder
-/// `dir` (canonical) and records each file's name and hash, for [`finish`] to rename.
-pub(crate) fn write_recorded(
-    conn: &Connection,
-    opts: &ExportOptions,
-    groups: &[(String, Vec<Exported>)],
-    dir: &str,
-    progress: &dyn Fn(&'static str, u64, u64),
-) -> Result<Vec<formats::Written>> {
-    let files = formats::write_temporaries(&opts.out, opts, groups, progress)?;
-    for w in &files {
-        let name = w
-            .fin
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        store::batches::record_file(conn, dir, name, &w.hash)?;
-    }
-    Ok(files)
-}
-
 /// The puzzles recorded for `edition`, in slot order, as they were recorded.
 pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<Vec<Exported>> {
     store::batches::day(conn, edition)?
@@ -874,208 +645,9 @@ pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<V
         .collect()
 }
 
-/// The lock that lets one export at a time write into a folder: an operating-system lock on
-/// a file in it, which the export removes when it ends, so that it leaves nothing behind. An
-/// export that waited on a file removed meanwhile takes the lock again on the file now there.
-struct FolderLock {
-    path: PathBuf,
-    file: std::fs::File,
-}
-
-impl FolderLock {
-    /// Waits for and takes the lock of the folder `out`.
-    fn take(out: &Path) -> Result<FolderLock> {
-        let path = out.join(format!("{TEMP_PREFIX}export.lock"));
-        loop {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&path)
-                .map_err(ExportError::io(&path))?;
-            file.lock().map_err(ExportError::io(&path))?;
-            if same_file(&file, &path) {
-                return Ok(FolderLock { path, file });
-            }
-        }
-    }
-
-    /// Removes the lock's file while it is held, then releases it.
-    fn release(self) {
-        #[cfg(unix)]
-        let _ = std::fs::remove_file(&self.path);
-        drop(self.file);
-    }
-}
-
-/// True when `file` is the file at `path` (not one removed from there).
-#[cfg(unix)]
-fn same_file(file: &std::fs::File, path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (file.metadata(), std::fs::metadata(path)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
-}
-
-/// True when `file` is the file at `path` (not one removed from there).
-#[cfg(not(unix))]
-fn same_file(_: &std::fs::File, _: &Path) -> bool {
-    true
-}
-
-/// Commits (then renames the files into place) or rolls back an export.
-fn finish(
-    conn: &Connection,
-    write: store::Write,
-    opts: &ExportOptions,
-    dir: &str,
-    result: Result<(ExportReport, Vec<formats::Written>)>,
-) -> Result<ExportReport> {
-    match result {
-        Ok((report, files))
-            if !opts.check && (report.shortages.is_empty() || opts.allow_partial) =>
-        {
-            sync_dir(&opts.out)?;
-            write.commit()?;
-            #[cfg(feature = "fault-injection")]
-            if std::env::var_os(CRASH_AFTER_COMMIT).is_some() {
-                // Fault injection for the tests: die between the commit and the renames.
-                std::process::abort();
-            }
-            for w in &files {
-                std::fs::rename(&w.tmp, &w.fin).map_err(ExportError::io(&w.fin))?;
-            }
-            let mut report = report;
-            report.removed = remove_replaced(conn, &opts.out, dir, &report.replaced, &files)?;
-            Ok(report)
-        }
-        Ok((report, _)) => {
-            drop(write); // rolled back
-            Ok(report)
-        }
-        Err(e) => {
-            drop(write); // rolled back
-            if !opts.check {
-                settle_temporaries(conn, &opts.out, dir)?;
-            }
-            Err(e)
-        }
-    }
-}
-
-/// Flushes a folder's entries (new and renamed files) to disk.
-fn sync_dir(dir: &Path) -> Result<()> {
-    #[cfg(unix)]
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(ExportError::io(dir))?;
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
-}
-
-/// The mix recorded for `edition`, whose current records hold `slots`: the one stored with
-/// it, or for one recorded before mixes were, its slots'.
-pub(crate) fn recorded_mix<'a>(
-    conn: &Connection,
-    edition: &Edition,
-    slots: impl Iterator<Item = (u32, &'a str)>,
-) -> Result<String> {
-    Ok(match store::batches::day_mix(conn, edition)? {
-        Some(mix) => mix,
-        None => mix_text(&slots.collect::<Vec<_>>()),
-    })
-}
-
-/// A day's slots (in slot order) as a mix that names them in that order: runs of one level
-/// counted (`easy:2,hard:1,easy:1`), so that the text parses back to the same slots.
-fn mix_text(slots: &[(u32, &str)]) -> String {
-    let mut runs: Vec<(&str, u32)> = Vec::new();
-    for &(_, l) in slots {
-        match runs.last_mut() {
-            Some(r) if r.0 == l => r.1 += 1,
-            _ => runs.push((l, 1)),
-        }
-    }
-    runs.iter()
-        .map(|(l, n)| format!("{l}:{n}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// The current records of the days `from..=to` (day numbers), by day, in slot order.
-fn recorded(conn: &Connection, from: i64, to: i64) -> Result<HashMap<i64, Vec<Placed>>> {
-    let rows = store::batches::recorded(conn, Date::from_days(from), Date::from_days(to))?;
-    let mut out: HashMap<i64, Vec<Placed>> = HashMap::new();
-    for r in rows {
-        out.entry(r.date.days()).or_default().push(Placed {
-            slot: r.slot,
-            level: r.level,
-            grid_key: r.grid_key,
-            seed_id: r.seed_id,
-        });
-    }
-    Ok(out)
-}
-
 /// Parses `YYYY-MM-DD` ([`Date`]'s `FromStr`), as an export error.
 pub fn parse_date(s: &str) -> Result<Date> {
     Ok(s.parse()?)
-}
-
-/// A puzzle of `within` for `day` that keeps the variety rule against `placed`: drawn
-/// uniformly among the unserved puzzles of `within` that keep it (uniform draws without
-/// replacement, skipping those the rule excludes), and marked served.
-fn choose(
-    conn: &Connection,
-    scale: &crate::levels::Levels,
-    within: Selection,
-    placed: &HashMap<i64, Vec<Placed>>,
-    (day, window): (i64, i64),
-    rng: &mut Rng,
-) -> Result<Option<Handout>> {
-    let near: Vec<&Placed> = (day - window..=day + window)
-        .filter_map(|d| placed.get(&d))
-        .flatten()
-        .collect();
-    let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
-    let grids: HashSet<Key> = near.iter().map(|p| p.grid_key).collect();
-    let keep = |h: &Handout| {
-        Ok(!h.seed_id.is_some_and(|s| seeds.contains(&s)) && !grids.contains(&grid_key(&h.solution)))
-    };
-    let mut draws = Draws::new(conn, scale, within, Recipient::Slot { keep: &keep })?;
-    Ok(draws.next(rng)?)
-}
-
-/// The environment variable that makes an export abort right after its commit, before
-/// renaming its files: how the tests play a crash at the worst moment. Read only by a binary
-/// built with the `fault-injection` feature (the tests enable it; the product does not).
-#[cfg(any(feature = "dev", feature = "fault-injection"))]
-pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
-
-/// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):
-/// renames into place those whose bytes match the latest record of their name, removes the
-/// others.
-pub(crate) fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
-    for entry in std::fs::read_dir(out).map_err(ExportError::io(out))? {
-        let path = entry.map_err(ExportError::io(out))?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let Some(fin) = name
-            .strip_prefix(TEMP_PREFIX)
-            .and_then(|n| n.strip_suffix(".tmp"))
-        else {
-            continue;
-        };
-        let recorded = store::batches::file_hash(conn, dir, fin)?;
-        let bytes = std::fs::read(&path).map_err(ExportError::io(&path))?;
-        if recorded.as_deref() == Some(blake3::hash(&bytes).to_hex().as_str()) {
-            std::fs::rename(&path, out.join(fin)).map_err(ExportError::io(&path))?;
-        } else {
-            std::fs::remove_file(&path).map_err(ExportError::io(&path))?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

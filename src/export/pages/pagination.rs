@@ -1,0 +1,806 @@
+//! Pagination: which puzzles go on which page and where each grid and line sits: sections (a
+//! day, a level), runs spread evenly over the fewest pages, the running heads, labels, page
+//! numbers, the contents and the solutions.
+
+use super::display::{fit, fit_lines, Align, Bookmark, Mark, Page, Pages, THICK, TITLE_LINES};
+use super::options::{default_title, level_name, PrintOptions, SolutionLayout, INSTRUCTION};
+use super::super::paper::{default_gutter, Area, Length, Sheet, SAFE};
+use super::super::Exported;
+use crate::calendar::Date;
+use crate::fonts::text_width;
+use std::collections::HashMap;
+
+/// Room for the running heading above the body.
+const HEAD: f32 = 30.0;
+/// The type sizes and the smallest grids of normal and of large print.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    /// The running heading.
+    head: f32,
+    /// Labels over grids: smallest and largest.
+    label: (f32, f32),
+    /// Page numbers, and the line under a grid.
+    small: f32,
+    /// The smallest cell a full-size grid may have, and the largest.
+    cell: (f32, f32),
+    /// The smallest cell of a compact solution.
+    compact_cell: f32,
+}
+
+/// Normal print: cells of 24-40 pt (8.5-14 mm).
+const NORMAL: Style = Style {
+    head: 11.0,
+    label: (8.0, 11.0),
+    small: 8.5,
+    cell: (24.0, 40.0),
+    compact_cell: 9.0,
+};
+
+/// Large print: cells of 28-56 pt (10-20 mm), bigger text.
+const LARGE: Style = Style {
+    head: 14.0,
+    label: (12.0, 16.0),
+    small: 11.5,
+    cell: (28.0, 56.0),
+    compact_cell: 14.0,
+};
+
+/// A puzzle with its number in the export.
+#[derive(Clone, Copy, Debug)]
+struct Numbered<'a> {
+    number: u32,
+    puzzle: &'a Exported,
+}
+
+/// A run of puzzles that starts on a new page: a day (`--page-per-day`), a level (a book) or
+/// all of them, with its level's name (a book) and its outline entry.
+struct Section<'a> {
+    level: Option<String>,
+    bookmark: Option<String>,
+    puzzles: Vec<Numbered<'a>>,
+}
+
+/// The sheet `opts` lays pages out on, with `gutter` on facing pages.
+fn sheet(opts: &PrintOptions, gutter: f32) -> Sheet {
+    Sheet {
+        page: opts.page,
+        margin: opts.margin.unwrap_or(opts.page.default_margin()),
+        gutter,
+        facing: opts.facing(),
+        bleed: opts.bleed,
+    }
+}
+
+/// Lays out `puzzles` (in date and slot order), numbered from `first_number` (a book numbers
+/// its own collection from 1). A book's gutter follows its page count: laid out again when
+/// the count moves it.
+pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> Pages {
+    let mut gutter = opts.gutter.unwrap_or(default_gutter(0));
+    let mut pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+    for _ in 0..4 {
+        if opts.gutter.is_some() || !opts.facing() {
+            break;
+        }
+        let wanted = default_gutter(pages.pages.len());
+        if wanted == gutter {
+            break;
+        }
+        gutter = wanted;
+        pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+    }
+    pages
+}
+
+/// [`lay_out`] on a given sheet.
+fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u32) -> Pages {
+    let mut book = Draft::new(opts, sheet, puzzles);
+    let sections = sections(opts, puzzles, first);
+    let numbered: Vec<Numbered> = sections.iter().flat_map(|s| s.puzzles.clone()).collect();
+    if opts.book {
+        book.title_page(&numbered);
+    }
+    let contents_page = opts.book.then(|| book.blank());
+    let mut starts = Vec::new();
+    let instruction = !opts.book;
+    book.cell = book.cell_size(instruction);
+    for (i, s) in sections.iter().enumerate() {
+        starts.push(book.pages.len());
+        if let Some(b) = &s.bookmark {
+            book.bookmarks.push(Bookmark {
+                title: b.clone(),
+                page: book.pages.len(),
+            });
+        }
+        book.items(s, false, instruction && i == 0);
+    }
+    if numbered.is_empty() {
+        let page = book.blank();
+        book.heading(page, "No puzzles");
+    }
+    let solutions_page = book.pages.len();
+    match opts.solutions {
+        SolutionLayout::None => {}
+        SolutionLayout::Full => {
+            for s in &sections {
+                book.items(s, true, false);
+            }
+        }
+        SolutionLayout::Compact => book.compact(&numbered),
+    }
+    if solutions_page < book.pages.len() {
+        book.bookmarks.push(Bookmark {
+            title: "Solutions".into(),
+            page: solutions_page,
+        });
+    }
+    if let Some(page) = contents_page {
+        book.contents(page, &sections, &starts, solutions_page);
+    }
+    book.solution_references();
+    book.page_numbers();
+    debug_assert!(book
+        .pages
+        .iter()
+        .all(|p| p.marks.iter().all(|m| p.inside.holds(&m.extent(), 0.5))));
+    Pages {
+        title: book.title,
+        media: sheet.media(),
+        bleed: sheet.bleed,
+        pages: book.pages,
+        bookmarks: book.bookmarks,
+    }
+}
+
+/// The sections of the puzzle pages, numbered.
+fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec<Section<'a>> {
+    if opts.book {
+        // By level, in the order the levels first appear (the mix's order), numbered in
+        // book order.
+        let mut number = 1;
+        return level_counts(puzzles)
+            .iter()
+            .map(|(l, _)| {
+                let puzzles: Vec<Numbered> = puzzles
+                    .iter()
+                    .filter(|p| &p.level == l)
+                    .map(|puzzle| {
+                        number += 1;
+                        Numbered {
+                            number: number - 1,
+                            puzzle,
+                        }
+                    })
+                    .collect();
+                Section {
+                    level: Some(level_name(l)),
+                    bookmark: Some(level_name(l)),
+                    puzzles,
+                }
+            })
+            .collect();
+    }
+    let numbered: Vec<Numbered> = puzzles
+        .iter()
+        .zip(first..)
+        .map(|(puzzle, number)| Numbered { number, puzzle })
+        .collect();
+    let days: Vec<Vec<Numbered>> = numbered
+        .chunk_by(|a, b| a.puzzle.date == b.puzzle.date)
+        .map(|c| c.to_vec())
+        .collect();
+    if opts.page_per_day || days.len() == 1 {
+        days.into_iter()
+            .map(|puzzles| Section {
+                level: None,
+                bookmark: puzzles[0].puzzle.date.map(Date::long),
+                puzzles,
+            })
+            .collect()
+    } else {
+        vec![Section {
+            level: None,
+            bookmark: None,
+            puzzles: numbered,
+        }]
+    }
+}
+
+/// The puzzles with the numbers they are printed with (a book's by level, in book order).
+pub fn numbered<'a>(
+    opts: &PrintOptions,
+    puzzles: &'a [Exported],
+    first: u32,
+) -> Vec<(u32, &'a Exported)> {
+    sections(opts, puzzles, first)
+        .into_iter()
+        .flat_map(|s| s.puzzles)
+        .map(|n| (n.number, n.puzzle))
+        .collect()
+}
+
+/// (columns, rows) of grids on a page.
+fn grid_layout(per_page: u8) -> (usize, usize) {
+    match per_page {
+        1 => (1, 1),
+        2 => (1, 2),
+        4 => (2, 2),
+        _ => (2, 3),
+    }
+}
+
+/// `n` puzzles spread evenly over the fewest pages of at most `most`: the count on each page
+/// (the fuller pages first).
+fn balanced(n: usize, most: usize) -> Vec<usize> {
+    let pages = n.div_ceil(most.max(1));
+    (0..pages)
+        .map(|i| n / pages + usize::from(i < n % pages))
+        .collect()
+}
+
+/// Space between compact solutions across and down.
+const COMPACT_GAP: (f32, f32) = (16.0, 14.0);
+
+/// The smallest cell a page may print a puzzle with (4.2 mm), and a compact solution (2.1 mm).
+const LEGIBLE: (f32, f32) = (12.0, 6.0);
+
+/// Why pages laid out with `opts` cannot print legible grids (a page too small for its
+/// margins), if they cannot.
+pub fn unfit(opts: &PrintOptions) -> Option<String> {
+    // The widest gutter a book's page count may bring.
+    let gutter = opts.gutter.unwrap_or(default_gutter(usize::MAX));
+    let book = Draft::new(opts, sheet(opts, gutter), &[]);
+    let cell = book.cell_size(!opts.book);
+    let compact = book.compact_grid().2;
+    let short = cell < LEGIBLE.0 || (opts.solutions == SolutionLayout::Compact && compact < LEGIBLE.1);
+    short.then(|| {
+        format!(
+            "a page of {} by {} leaves too little room inside its margins for a legible grid \
+             (cells of at least {} pt, 4.2 mm): give a larger --page or a smaller --margin",
+            Length(opts.page.width),
+            Length(opts.page.height),
+            LEGIBLE.0
+        )
+    })
+}
+
+/// Space between grids across and down, and the label over a grid.
+const GAP: (f32, f32) = (28.0, 22.0);
+
+/// A "Solution on page N" line drawn right after its puzzle's grid (its page is known once
+/// the solutions are laid out): its page and its mark there, and the puzzle.
+struct Reference {
+    page: usize,
+    mark: usize,
+    number: u32,
+    /// The grid's width, which the line may not exceed.
+    room: f32,
+}
+
+/// Pages being laid out.
+struct Draft<'o> {
+    opts: &'o PrintOptions,
+    sheet: Sheet,
+    style: Style,
+    /// The document's title.
+    title: String,
+    /// The running heading's title.
+    head: String,
+    /// The puzzle pages' grid layout (columns, rows) and cell size.
+    layout: (usize, usize),
+    cell: f32,
+    pages: Vec<Page>,
+    bookmarks: Vec<Bookmark>,
+    /// Puzzles per level name, in order, for the title page.
+    levels: Vec<(String, usize)>,
+    /// Where each puzzle says where its solution is.
+    references: Vec<Reference>,
+    /// The page each puzzle's solution is on, by number.
+    solved_on: HashMap<u32, usize>,
+}
+
+impl<'o> Draft<'o> {
+    fn new(opts: &'o PrintOptions, sheet: Sheet, puzzles: &[Exported]) -> Draft<'o> {
+        let levels = level_counts(puzzles);
+        let style = if opts.large_print { LARGE } else { NORMAL };
+        let mut book = Draft {
+            opts,
+            sheet,
+            style,
+            title: opts.title.clone().unwrap_or_else(|| default_title(puzzles)),
+            head: opts.title.clone().unwrap_or_else(|| "Sudoku".into()),
+            layout: (1, 1),
+            cell: 0.0,
+            pages: Vec::new(),
+            bookmarks: Vec::new(),
+            levels,
+            references: Vec::new(),
+            solved_on: HashMap::new(),
+        };
+        book.layout = book.choose_layout();
+        book
+    }
+
+    /// The area inside the margins (the same size on every page).
+    fn inside(&self) -> Area {
+        self.sheet.inside(0)
+    }
+
+    /// The body's top and bottom on page `page`, below the heading and above the number.
+    fn body(&self, page: usize) -> (f32, f32) {
+        let a = self.sheet.inside(page);
+        (a.top + HEAD, a.bottom - 1.8 * self.style.small - 6.0)
+    }
+
+    /// The height of a grid's label, and of the line under it (ids, solution's page; 0 when
+    /// there is none).
+    fn item_lines(&self) -> (f32, f32) {
+        let label = self.style.label.1 + 5.0;
+        let under = self.opts.show_ids || self.opts.solutions != SolutionLayout::None;
+        (label, if under { self.style.small + 5.0 } else { 0.0 })
+    }
+
+    /// The cell of `cols` x `rows` grids on a page (`instruction`: the first page holds it).
+    fn cell_for(&self, cols: usize, rows: usize, instruction: bool) -> f32 {
+        let (top, bottom) = self.body(0);
+        let top = top + if instruction { 20.0 } else { 0.0 };
+        let col_w = (self.inside().width() - (cols - 1) as f32 * GAP.0) / cols as f32;
+        let row_h = (bottom - top - (rows - 1) as f32 * GAP.1) / rows as f32;
+        let (label, under) = self.item_lines();
+        // The frame's line is half outside the cells.
+        let line = THICK;
+        ((col_w - line) / 9.0)
+            .min((row_h - label - under - line) / 9.0)
+            .min(self.style.cell.1)
+    }
+
+    /// The puzzle pages' layout: the one asked for, else the most grids a page whose cells
+    /// stay at least the style's smallest (one a page when none does).
+    fn choose_layout(&self) -> (usize, usize) {
+        if let Some(n) = self.opts.per_page {
+            return grid_layout(n);
+        }
+        let most: &[u8] = if self.opts.large_print {
+            &[2, 1]
+        } else {
+            &[6, 4, 2, 1]
+        };
+        most.iter()
+            .map(|&n| grid_layout(n))
+            .find(|&(c, r)| self.cell_for(c, r, !self.opts.book) >= self.style.cell.0)
+            .unwrap_or((1, 1))
+    }
+
+    /// The cell of every full-size grid in the document.
+    fn cell_size(&self, instruction: bool) -> f32 {
+        let (c, r) = self.layout;
+        self.cell_for(c, r, instruction)
+    }
+
+    /// A new empty page; its index.
+    fn blank(&mut self) -> usize {
+        let index = self.pages.len();
+        self.pages.push(Page {
+            marks: Vec::new(),
+            trim: self.sheet.trim(index),
+            inside: self.sheet.inside(index),
+            number: Some(index + 1),
+        });
+        index
+    }
+
+    fn mark(&mut self, page: usize, mark: Mark) {
+        self.pages[page].marks.push(mark);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn text(&mut self, page: usize, x: f32, y: f32, size: f32, bold: bool, align: Align, t: &str) {
+        self.mark(
+            page,
+            Mark::Text {
+                x,
+                y,
+                size,
+                bold,
+                grey: 0,
+                align,
+                text: t.to_string(),
+            },
+        );
+    }
+
+    /// The running heading: the title on the left, what the page holds on the right, a rule.
+    fn heading(&mut self, page: usize, right: &str) {
+        let a = self.sheet.inside(page);
+        let size = self.style.head;
+        let y = a.top + size * 0.9;
+        // What the page holds takes at most 60% of the width, the title the rest; a title that
+        // would print below 6 pt is left out.
+        let right_size = fit(right, size * 0.9, false, a.width() * 0.6);
+        let room = a.width() - text_width(right, right_size, false) - 16.0;
+        let title_size = fit(&self.head, size, true, room);
+        if title_size >= 6.0 {
+            let head = self.head.clone();
+            self.text(page, a.left, y, title_size, true, Align::Left, &head);
+        }
+        self.text(page, a.right, y, right_size, false, Align::Right, right);
+        self.mark(
+            page,
+            Mark::Rule {
+                x: a.left,
+                y: y + 6.0,
+                length: a.width(),
+                weight: 0.6,
+            },
+        );
+    }
+
+    /// The bare page number at the outer corner of every numbered page.
+    fn page_numbers(&mut self) {
+        for i in 0..self.pages.len() {
+            let Some(n) = self.pages[i].number else {
+                continue;
+            };
+            let a = self.pages[i].inside;
+            let (x, align) = if self.sheet.recto(i) {
+                (a.right, Align::Right)
+            } else {
+                (a.left, Align::Left)
+            };
+            let size = self.style.small + 1.0;
+            self.text(i, x, a.bottom - 0.3 * size, size, false, align, &n.to_string());
+        }
+    }
+
+    /// "Solution on page N" under every puzzle whose solution is printed.
+    fn solution_references(&mut self) {
+        for r in std::mem::take(&mut self.references) {
+            let n = self
+                .solved_on
+                .get(&r.number)
+                .and_then(|&page| self.pages[page].number);
+            if let (Some(n), Mark::Text { text, size, .. }) =
+                (n, &mut self.pages[r.page].marks[r.mark])
+            {
+                *text = format!("Solution on page {n}");
+                *size = fit(text, *size, false, r.room);
+            }
+        }
+    }
+
+    /// A book's title page: the title, what the pages hold, how to play. Not numbered.
+    fn title_page(&mut self, numbered: &[Numbered]) {
+        let page = self.blank();
+        self.pages[page].number = None;
+        let a = self.sheet.inside(page);
+        let centre = (a.left + a.right) / 2.0;
+        let room = a.width();
+        let title = self.title.clone();
+        let mut y = a.top + a.height() * 0.25;
+        // A long title in up to three lines (the options were checked: it fits).
+        let (size, lines) = fit_lines(&title, 32.0, true, room, TITLE_LINES)
+            .unwrap_or_else(|| (fit(&title, 32.0, true, room), vec![title.clone()]));
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                y += size * 1.2;
+            }
+            self.text(page, centre, y, size, true, Align::Centre, line);
+        }
+        let rule = room.min(180.0);
+        self.mark(
+            page,
+            Mark::Rule {
+                x: centre - rule / 2.0,
+                y: y + 20.0,
+                length: rule,
+                weight: 1.5,
+            },
+        );
+        let what = contents_line(numbered.len(), &self.levels);
+        let size = fit(&what, 14.0, false, room);
+        self.text(page, centre, y + 52.0, size, false, Align::Centre, &what);
+        let order = match self.opts.solutions {
+            SolutionLayout::None => "Numbered from 1, easiest first.",
+            _ => "Numbered from 1, easiest first; the solutions are at the back.",
+        };
+        let size = fit(order, 12.0, false, room);
+        self.text(page, centre, y + 74.0, size, false, Align::Centre, order);
+        let y = a.top + a.height() * 0.6;
+        self.text(page, centre, y, 13.0, true, Align::Centre, "How to play");
+        let size = fit(INSTRUCTION, 12.0, false, room);
+        self.text(
+            page,
+            centre,
+            y + 22.0,
+            size,
+            false,
+            Align::Centre,
+            INSTRUCTION,
+        );
+    }
+
+    /// The contents of a book on `page`: each level's numbers and first page, the solutions.
+    fn contents(&mut self, page: usize, sections: &[Section], starts: &[usize], solutions: usize) {
+        self.heading(page, "Contents");
+        let a = self.sheet.inside(page);
+        let (top, _) = self.body(page);
+        let mut y = top + 30.0;
+        self.text(page, a.left, y, 18.0, true, Align::Left, "Contents");
+        y += 36.0;
+        let size = if a.width() < 380.0 { 11.0 } else { 12.5 };
+        for (s, &start) in sections.iter().zip(starts) {
+            let (Some(first), Some(last)) = (s.puzzles.first(), s.puzzles.last()) else {
+                continue;
+            };
+            let name = s.level.clone().unwrap_or_default();
+            let numbers = format!("Puzzles {}-{}", first.number, last.number);
+            self.text(page, a.left, y, size, true, Align::Left, &name);
+            self.text(
+                page,
+                a.left + a.width() * 0.38,
+                y,
+                size,
+                false,
+                Align::Left,
+                &numbers,
+            );
+            let p = format!("page {}", start + 1);
+            self.text(page, a.right, y, size, false, Align::Right, &p);
+            y += 2.1 * size;
+        }
+        if solutions < self.pages.len() {
+            self.text(page, a.left, y, size, true, Align::Left, "Solutions");
+            let p = format!("page {}", solutions + 1);
+            self.text(page, a.right, y, size, false, Align::Right, &p);
+        }
+    }
+
+    /// The full-size pages of a section: its puzzles (or their solutions), spread evenly over
+    /// the fewest pages of the layout.
+    fn items(&mut self, section: &Section, solutions: bool, mut instruction: bool) {
+        let (cols, rows) = self.layout;
+        let cell = self.cell;
+        let size = 9.0 * cell;
+        let (label_h, under_h) = self.item_lines();
+        let item_h = label_h + size + under_h;
+        let label_size = (cell * 0.42).clamp(self.style.label.0, self.style.label.1);
+        let mut rest = &section.puzzles[..];
+        for count in balanced(rest.len(), cols * rows) {
+            let (chunk, more) = rest.split_at(count);
+            rest = more;
+            let page = self.blank();
+            // The date once on the page: in the heading when the page holds one day, else in
+            // the label of each day's first puzzle on it.
+            let dates: Vec<Option<Date>> = chunk.iter().map(|n| n.puzzle.date).collect();
+            let one_day = !self.opts.book && dates.iter().all(|d| *d == dates[0]);
+            let right = match (&section.level, one_day, dates[0]) {
+                (Some(l), _, _) if solutions => format!("Solutions, {l}"),
+                (Some(l), _, _) => l.clone(),
+                (None, true, Some(d)) if solutions => format!("Solutions, {}", d.long()),
+                (None, true, Some(d)) => d.long(),
+                (None, _, _) => numbers(if solutions { "Solutions" } else { "Puzzles" }, chunk),
+            };
+            self.heading(page, &right);
+            let a = self.sheet.inside(page);
+            let (mut top, bottom) = self.body(page);
+            if instruction {
+                let s = self.style.label.0 + 2.0;
+                let t = fit(INSTRUCTION, s, false, a.width());
+                self.text(page, a.left, top + 4.0, t, false, Align::Left, INSTRUCTION);
+                top += 20.0;
+                instruction = false;
+            }
+            let col_w = (a.width() - (cols - 1) as f32 * GAP.0) / cols as f32;
+            let used_rows = count.div_ceil(cols);
+            let row_h = (bottom - top - (used_rows - 1) as f32 * GAP.1) / used_rows as f32;
+            for (i, n) in chunk.iter().enumerate() {
+                let (c, r) = (i % cols, i / cols);
+                let in_row = cols.min(count - r * cols);
+                let row_w = in_row as f32 * col_w + (in_row - 1) as f32 * GAP.0;
+                let row_left = a.left + (a.width() - row_w) / 2.0;
+                let x = row_left + c as f32 * (col_w + GAP.0) + (col_w - size) / 2.0;
+                let y = top + r as f32 * (row_h + GAP.1) + (row_h - item_h) / 2.0;
+                let dated = !one_day && (i == 0 || dates[i] != dates[i - 1]);
+                self.label(page, x, y + label_size + 1.0, size, n, label_size, dated);
+                self.mark(page, grid(x, y + label_h, cell, n.puzzle, solutions));
+                let under = y + label_h + size + self.style.small + 3.0;
+                if solutions {
+                    self.solved_on.insert(n.number, page);
+                } else if self.opts.solutions != SolutionLayout::None {
+                    self.references.push(Reference {
+                        page,
+                        mark: self.pages[page].marks.len(),
+                        number: n.number,
+                        room: size,
+                    });
+                    let small = self.style.small;
+                    self.text(page, x + size, under, small, false, Align::Right, "");
+                }
+                if self.opts.show_ids {
+                    let p = n.puzzle;
+                    let t = format!(
+                        "id {} - {} - percentile {}",
+                        p.id,
+                        p.shown_rating(),
+                        p.percentile
+                    );
+                    let reference = if solutions || self.opts.solutions == SolutionLayout::None {
+                        0.0
+                    } else {
+                        text_width("Solution on page 0000", self.style.small, false) + 6.0
+                    };
+                    let s = fit(&t, self.style.small, false, size - reference);
+                    self.mark(
+                        page,
+                        Mark::Text {
+                            x,
+                            y: under,
+                            size: s,
+                            bold: false,
+                            grey: 80,
+                            align: Align::Left,
+                            text: t,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// A grid's label over `width` at baseline `y`: `No. 12`, the weekday and date when
+    /// `dated` (shortened when the full date does not fit), the level on the right.
+    #[allow(clippy::too_many_arguments)]
+    fn label(&mut self, page: usize, x: f32, y: f32, width: f32, n: &Numbered, size: f32, dated: bool) {
+        let number = format!("No. {}", n.number);
+        let level = level_name(&n.puzzle.level);
+        self.text(page, x, y, size, true, Align::Left, &number);
+        self.text(page, x + width, y, size, true, Align::Right, &level);
+        let date = n.puzzle.date.filter(|_| dated && !self.opts.book);
+        let Some(date) = date else {
+            return;
+        };
+        let start = x + text_width(&number, size, true) + size * 0.8;
+        let room = width - (start - x) - text_width(&level, size, true) - size;
+        for t in [date.long(), date.short()] {
+            if text_width(&t, size, false) <= room {
+                self.text(page, start, y, size, false, Align::Left, &t);
+                return;
+            }
+        }
+    }
+
+    /// The label size of a compact solution.
+    fn compact_label(&self) -> f32 {
+        if self.opts.large_print {
+            11.0
+        } else {
+            8.0
+        }
+    }
+
+    /// The compact solutions' columns, column width and cell: as many columns (2 to 4) as keep
+    /// the cell at least the style's smallest, the cell no taller than the body holds.
+    fn compact_grid(&self) -> (usize, f32, f32) {
+        let width = self.inside().width();
+        let col_w = |cols: usize| (width - (cols - 1) as f32 * COMPACT_GAP.0) / cols as f32;
+        let cols = (2..=4)
+            .rev()
+            .find(|&c| col_w(c) / 9.0 >= self.style.compact_cell)
+            .unwrap_or(2);
+        let (top, bottom) = self.body(0);
+        let label_h = self.compact_label() + 4.0;
+        let cell = ((col_w(cols) - THICK) / 9.0).min((bottom - top - label_h - THICK) / 9.0);
+        (cols, col_w(cols), cell)
+    }
+
+    /// The compact solutions (spread evenly over the fewest pages): small grids, as many columns (2 to 4) as keep their cells at
+    /// least the style's smallest, as many rows as fit.
+    fn compact(&mut self, numbered: &[Numbered]) {
+        let (cols, col_w, cell) = self.compact_grid();
+        let (gap_x, gap_y) = COMPACT_GAP;
+        let label_size = self.compact_label();
+        let label_h = label_size + 4.0;
+        let line = THICK;
+        let item_h = label_h + 9.0 * cell + line;
+        let (top, bottom) = self.body(0);
+        let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
+        let mut rest = numbered;
+        for count in balanced(numbered.len(), rows * cols) {
+            let (chunk, more) = rest.split_at(count);
+            rest = more;
+            let page = self.blank();
+            let day = chunk[0].puzzle.date
+                .filter(|_| !self.opts.book)
+                .filter(|&d| chunk.iter().all(|n| n.puzzle.date == Some(d)));
+            match day {
+                Some(d) => self.heading(page, &format!("Solutions, {}", d.long())),
+                None => self.heading(page, &numbers("Solutions", chunk)),
+            }
+            let a = self.sheet.inside(page);
+            for (i, n) in chunk.iter().enumerate() {
+                let (c, r) = (i % cols, i / cols);
+                let x = a.left + c as f32 * (col_w + gap_x);
+                let y = top + r as f32 * (item_h + gap_y);
+                let number = format!("No. {}", n.number);
+                let base = y + label_size + 0.5;
+                self.text(page, x, base, label_size, true, Align::Left, &number);
+                let level = level_name(&n.puzzle.level);
+                let s = fit(&level, label_size, false, col_w * 0.6);
+                self.text(page, x + col_w, base, s, false, Align::Right, &level);
+                let half = line / 2.0;
+                self.mark(page, grid(x + half, y + label_h, cell, n.puzzle, true));
+                self.solved_on.insert(n.number, page);
+            }
+        }
+    }
+}
+
+/// The puzzles of each level, in the order the levels first appear (the mix's order).
+pub(crate) fn level_counts(puzzles: &[Exported]) -> Vec<(String, usize)> {
+    let mut levels: Vec<(String, usize)> = Vec::new();
+    for p in puzzles {
+        match levels.iter_mut().find(|l| l.0 == p.level) {
+            Some(l) => l.1 += 1,
+            None => levels.push((p.level.clone(), 1)),
+        }
+    }
+    levels
+}
+
+/// `35 puzzles: 14 easy, 14 medium, 7 hard`.
+pub(crate) fn contents_line(n: usize, levels: &[(String, usize)]) -> String {
+    let counts: Vec<String> = levels
+        .iter()
+        .map(|(l, c)| format!("{c} {}", level_name(l).to_lowercase()))
+        .collect();
+    format!(
+        "{n} puzzle{}{}",
+        if n == 1 { "" } else { "s" },
+        if counts.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", counts.join(", "))
+        }
+    )
+}
+
+/// `Puzzles 5-8` (or `Puzzle 5`) for the numbers on a page.
+fn numbers(what: &str, chunk: &[Numbered]) -> String {
+    match (chunk.first(), chunk.last()) {
+        (Some(a), Some(b)) if a.number == b.number => {
+            format!("{} {}", what.trim_end_matches('s'), a.number)
+        }
+        (Some(a), Some(b)) => format!("{what} {}-{}", a.number, b.number),
+        _ => what.to_string(),
+    }
+}
+
+/// The grid of `p` at (x, y): the puzzle, or its solution when `solved`.
+fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
+    Mark::Grid {
+        x,
+        y,
+        cell,
+        puzzle: p.puzzle,
+        solution: solved.then_some(p.solution),
+    }
+}
+
+/// Why `title` cannot be printed on a book's title page and cover at these options (in at
+/// most [`TITLE_LINES`] lines of at least its size), if it cannot.
+pub fn title_unfit(title: &str, opts: &PrintOptions) -> Option<String> {
+    let book = Draft::new(opts, sheet(opts, opts.gutter.unwrap_or(0.0)), &[]);
+    let room = book
+        .sheet
+        .inside(0)
+        .width()
+        .min(opts.page.width - 2.0 * SAFE);
+    let (least, lines) = TITLE_LINES;
+    fit_lines(title, 32.0, true, room, TITLE_LINES).is_none().then(|| {
+        format!(
+            "the title is too long for a title page and cover {} wide: it must fit in {lines} \
+             lines of at least {least} pt (about {} characters); give a shorter --title",
+            Length(opts.page.width),
+            (room / (0.55 * least)) as usize * lines
+        )
+    })
+}
