@@ -10,7 +10,7 @@
 //! # Procedure
 //!
 //! Each scale below is written as a `puzzle<TAB>level` file and given to the same function
-//! `calibrate --labelled` calls (`bank::levels::fit_file`, rating `difficulty`), which rates
+//! `calibrate --labelled` calls (`pseudoku::levels::fit_file`, rating `difficulty`), which rates
 //! every puzzle, splits them in two halves by class key and fits on one half, counts on the
 //! other (both ways): the cut points exactly, the model with its penalty chosen by
 //! cross-validation inside the training half. Nothing here is tuned to a scale: the same
@@ -24,9 +24,9 @@
 //!   suffice; 1-2; 3; 4 or more): a scale by technique, not by one rating's ranges.
 //! - **Berthier SER, binned**: the same puzzles by SER (< 2.0, < 4.0, < 7.1, >= 7.1).
 
-use pseudoku::bank::levels::{fit_file, Kept, LabelledFit};
-use pseudoku::bank::levels::{LevelNames, RatingKind};
 use pseudoku::dev::refdata;
+use pseudoku::levels::{fit_file, Kept, LabelledFit};
+use pseudoku::levels::{LevelNames, RatingKind};
 use std::fmt::Write as _;
 use std::io::Write as _;
 
@@ -167,7 +167,7 @@ fn main() {
             fit.examples.len(),
             fit.model.model.fitted.name(),
             fit.model.model.fitted.lambda(),
-            pseudoku::bank::levels::summary(&fit, RatingKind::Difficulty)
+            pseudoku::levels::summary(&fit, RatingKind::Difficulty)
         );
         let fmt = |v: Vec<f64>| {
             v.iter()
@@ -237,7 +237,7 @@ fn main() {
          path, whichever does better held out ([levels](guide/levels.md)); \
          the cut points are the exact best cuts on `difficulty`. `calibrate` keeps the better.\n\n\
          {table}{report}{numbers}",
-        pseudoku::bank::levels::FEATURE_COUNT
+        pseudoku::levels::FEATURE_COUNT
     );
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/level-model.md");
     std::fs::write(&path, doc).unwrap();

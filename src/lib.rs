@@ -15,23 +15,28 @@
 //!   moves);
 //! - [`batch`]: puzzle files read with every bad line named, and the batch commands over them
 //!   (`solve`, `rate`, `canon`, `hint`);
-//! - [`bank`]: a SQLite bank of graded puzzles: building, merging and verifying it, its
-//!   levels, handing out its puzzles, exports for publishers, its inventory, its seeds and
-//!   the HTTP server.
+//! - [`bank`]: building a SQLite bank of graded puzzles, merging and verifying it;
+//! - [`levels`]: a bank's scale (rating, reference, percentiles, levels) and `calibrate`;
+//! - [`retrieve`]: handing out a bank's puzzles (`get`);
+//! - [`export`]: daily files and books for publishers;
+//! - [`inventory`]: what a bank holds (`stats`), as tables, JSON and a drawing;
+//! - [`seeds`]: the seed library, the seeds imported into a bank, and the miner;
+//! - [`serve`]: the bank over HTTP;
+//! - [`history`]: a fleet's shared history in PostgreSQL (`history export|import`).
 //!
-//! The rest of the crate is private. Its modules, by what each owns, in the order of the
+//! The rest of the crate is private. All its modules, by what each owns, in the order of the
 //! pipeline: `grid`, `input`, `solve`, `transform`, `rng`, `canon`, `cellset`, `candidates`,
 //! `propagate`, `strategies`, `technique`, `hsolve`, `difficulty`, `refutation`, `metrics`,
-//! `rate`, `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store`,
-//! `retrieve`, `inventory`, `export`, `calendar`, `fonts`, `serve` (`docs/contributing.md`
-//! draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
+//! `rate`, `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
+//! the PostgreSQL history, `store::postgres`), `retrieve`, `inventory`, `export`, `calendar`,
+//! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
 //! they are public, and `dev` holds where the external reference data lives, rank statistics
 //! and random player positions.
 
 #![warn(missing_docs)]
 
-/// Declares the crate's internal modules: private in the library, public with the `dev`
-/// feature, so that the crate's own tests, benchmarks and examples can reach inside.
+/// Declares the crate's internal modules: private to the crate in the library, public with
+/// the `dev` feature, so that the crate's own tests, benchmarks and examples can reach inside.
 macro_rules! internal {
     ($($(#[$attr:meta])* $name:ident;)*) => {$(
         $(#[$attr])*
@@ -39,7 +44,7 @@ macro_rules! internal {
         pub mod $name;
         $(#[$attr])*
         #[cfg(not(feature = "dev"))]
-        mod $name;
+        pub(crate) mod $name;
     )*};
 }
 pub(crate) use internal;
@@ -48,30 +53,30 @@ pub mod bank;
 pub mod batch;
 pub mod canon;
 pub mod explain;
+pub mod export;
 pub mod generate;
 pub mod hint;
+pub mod inventory;
+pub mod levels;
 pub mod rate;
+pub mod retrieve;
+pub mod seeds;
+pub mod serve;
 
 internal! {
     calendar;
     candidates;
     cellset;
     difficulty;
-    export;
     fonts;
     grid;
     hsolve;
     input;
-    inventory;
-    levels;
     metrics;
     propagate;
     refutation;
-    retrieve;
     rng;
     scale;
-    seeds;
-    serve;
     solve;
     store;
     strategies;
@@ -83,6 +88,16 @@ mod shared_searches;
 
 #[cfg(feature = "dev")]
 pub mod dev;
+
+/// A fleet's shared history in PostgreSQL (`history export|import`, `serve --history`): the
+/// store's second backend, beside the SQLite bank.
+pub mod history {
+    pub use crate::store::daily::DailyRow;
+    pub use crate::store::history::Delivery;
+    pub use crate::store::postgres::{
+        export, import, BankIdentity, Binding, HistoryError, Moved, Postgres,
+    };
+}
 
 pub use grid::{Cell, Digit, Grid, House, ParseError, Puzzle};
 pub use rng::Rng;

@@ -1,17 +1,18 @@
 //! Handing out puzzles: the one path by which `get`, `serve` and `export` give someone a puzzle
-//! of the bank. A [`Selector`] (a band, a percentile range, a level or every puzzle), narrowed
+//! of the bank. A `Selector` (a band, a percentile range, a level or every puzzle), narrowed
 //! when asked to one hardest step (a technique of the `difficulty` ladder), is resolved on the
-//! bank's levels; [`Draws`] draws uniformly among the puzzles the recipient has not had,
-//! records what it hands out as the [`Recipient`] says, names the puzzle's level on the bank's
-//! levels, solves it and measures its percentile: a complete [`Handout`].
+//! bank's levels; `Draws` draws uniformly among the puzzles the recipient has not had,
+//! records what it hands out as the `Recipient` says, names the puzzle's level on the bank's
+//! levels, solves it and measures its percentile: a complete `Handout`.
 
 use crate::canon::Key;
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
+pub use crate::store::retrieval::{unserve, Unserved};
 use crate::store::retrieval::{NamedRange, PuzzleRow, Sampler, Selection, Within};
-use crate::technique::{HardestStep, Strategy};
 use crate::store::{self, StoreError};
+use crate::technique::{HardestStep, Strategy};
 use rusqlite::Connection;
 
 /// What can go wrong in retrieval.
@@ -83,10 +84,13 @@ impl Selector {
         let named = match &narrowing.named {
             None => None,
             Some(ask) => {
-                let rating = levels.named(&ask.name).ok_or_else(|| RetrieveError::UnknownRating {
-                    name: ask.name.clone(),
-                    names: levels.named.iter().map(|n| n.name.clone()).collect(),
-                })?;
+                let rating =
+                    levels
+                        .named(&ask.name)
+                        .ok_or_else(|| RetrieveError::UnknownRating {
+                            name: ask.name.clone(),
+                            names: levels.named.iter().map(|n| n.name.clone()).collect(),
+                        })?;
                 Some(NamedRange {
                     id: rating.id,
                     low: ask.low,
@@ -219,7 +223,7 @@ pub struct Handout {
 }
 
 /// The solution of a stored puzzle (row `id`); an error when it has not exactly one.
-pub fn solve(puzzle: &Puzzle, id: i64) -> Result<Grid, RetrieveError> {
+pub(crate) fn solve(puzzle: &Puzzle, id: i64) -> Result<Grid, RetrieveError> {
     crate::solve::solve(puzzle)
         .unique()
         .ok_or(RetrieveError::Unsolvable(id))
@@ -227,7 +231,7 @@ pub fn solve(puzzle: &Puzzle, id: i64) -> Result<Grid, RetrieveError> {
 
 /// The handout of a stored row on the bank's scale `levels`: its level named, its solution
 /// solved, its percentile measured.
-pub fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveError> {
+pub(crate) fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveError> {
     Ok(Handout {
         solution: solve(&row.puzzle, row.id)?,
         level: row
@@ -249,7 +253,7 @@ pub fn hand_out(row: PuzzleRow, levels: &Levels) -> Result<Handout, RetrieveErro
 
 /// Who a puzzle is handed to: which puzzles it is drawn among, and what is recorded.
 #[derive(Clone, Copy)]
-pub enum Recipient<'a> {
+pub(crate) enum Recipient<'a> {
     /// Whoever asks the bank (`get`): a puzzle no one was handed for good (marking it served,
     /// once it is handed over, is [`get`]'s).
     Anyone,
@@ -266,7 +270,7 @@ pub enum Recipient<'a> {
 
 /// Draws for one recipient among the puzzles of a selection: uniform, without replacement,
 /// each handed out complete ([`Draws::next`]).
-pub struct Draws<'c> {
+pub(crate) struct Draws<'c> {
     conn: &'c Connection,
     levels: &'c Levels,
     within: Selection,
@@ -329,7 +333,7 @@ impl<'c> Draws<'c> {
 
 /// The daily puzzle of a date and level ([`daily`]), or why there is none.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Daily {
+pub(crate) enum Daily {
     /// The puzzle of that date and level.
     Puzzle(Box<Handout>),
     /// A date before yesterday that nothing recorded: old dates are an archive of what was
@@ -341,7 +345,7 @@ pub enum Daily {
 
 /// The daily puzzle recorded for `date` at `level`, if one was: the puzzle, or
 /// [`Daily::Exhausted`] should its row be gone from the bank. Reads only.
-pub fn recorded_daily(
+pub(crate) fn recorded_daily(
     conn: &Connection,
     levels: &Levels,
     date: crate::calendar::Date,
@@ -350,7 +354,9 @@ pub fn recorded_daily(
     let Some(id) = store::daily::recorded(conn, &date.to_string(), level)? else {
         return Ok(None);
     };
-    Ok(Some(by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h)))))
+    Ok(Some(
+        by_id(conn, levels, id)?.map_or(Daily::Exhausted, |h| Daily::Puzzle(Box::new(h))),
+    ))
 }
 
 /// The puzzle a daily puzzle of `date` at the level `level` (the puzzles `within` it on
@@ -360,7 +366,7 @@ pub fn recorded_daily(
 /// same bank gives the same puzzle); never a class `taken` says is another date's daily
 /// puzzle. Reads only: recording it (and marking it served) is the caller's. `Err` is why
 /// there is none ([`Daily::NotRecorded`], [`Daily::Exhausted`]).
-pub fn choose_daily(
+pub(crate) fn choose_daily(
     conn: &Connection,
     levels: &Levels,
     date: crate::calendar::Date,
@@ -396,7 +402,7 @@ pub fn choose_daily(
 /// one recorded for them ([`recorded_daily`]); else the one [`choose_daily`] chooses, marked
 /// served and recorded as that date's and level's for good; a class is the daily puzzle of
 /// one date and level only. The caller holds a write transaction.
-pub fn daily(
+pub(crate) fn daily(
     conn: &Connection,
     levels: &Levels,
     date: crate::calendar::Date,
@@ -420,19 +426,25 @@ pub fn daily(
 /// Up to `want` distinct puzzles of `within` on `levels`, each uniform among the range,
 /// whatever any history says, as rows (not yet handed out): the candidates of a delivery
 /// whose history is kept elsewhere ([`store::history::sample`]). Reads only.
-pub fn sample(
+pub(crate) fn sample(
     conn: &Connection,
     levels: &Levels,
     within: impl Into<Selection>,
     want: usize,
     rng: &mut Rng,
 ) -> Result<Vec<PuzzleRow>, RetrieveError> {
-    Ok(store::history::sample(conn, levels.measure(), within, want, rng)?)
+    Ok(store::history::sample(
+        conn,
+        levels.measure(),
+        within,
+        want,
+        rng,
+    )?)
 }
 
 /// A puzzle of `within` on `levels` whose class is not among `given`, uniformly among those;
 /// `None` when `given` holds them all. Reads only.
-pub fn pick_except(
+pub(crate) fn pick_except(
     conn: &Connection,
     levels: &Levels,
     within: impl Into<Selection>,
@@ -440,7 +452,13 @@ pub fn pick_except(
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>, RetrieveError> {
     let given = store::history::ids_of(conn, given)?;
-    Ok(store::history::pick_except(conn, levels.measure(), within, &given, rng)?)
+    Ok(store::history::pick_except(
+        conn,
+        levels.measure(),
+        within,
+        &given,
+        rng,
+    )?)
 }
 
 /// Hands up to `count` random unserved puzzles of `selector` (narrowed by `narrowing`) from
@@ -503,7 +521,11 @@ pub fn mark_served(conn: &Connection, id: i64) -> Result<(), RetrieveError> {
 
 /// The puzzle with bank id `id`, served or not (`get --id`, `GET /v1/puzzles/ID`), on the
 /// bank's scale `levels`; reads only. `None` when no row has that id.
-pub fn by_id(conn: &Connection, levels: &Levels, id: i64) -> Result<Option<Handout>, RetrieveError> {
+pub fn by_id(
+    conn: &Connection,
+    levels: &Levels,
+    id: i64,
+) -> Result<Option<Handout>, RetrieveError> {
     let Some(row) = store::retrieval::by_id(conn, levels.rating, id)? else {
         return Ok(None);
     };
@@ -512,7 +534,11 @@ pub fn by_id(conn: &Connection, levels: &Levels, id: i64) -> Result<Option<Hando
 
 /// The puzzle of class `key`, served or not, on the bank's scale `levels`; reads only.
 /// `None` when the bank has no puzzle of that class.
-pub fn by_key(conn: &Connection, levels: &Levels, key: &Key) -> Result<Option<Handout>, RetrieveError> {
+pub(crate) fn by_key(
+    conn: &Connection,
+    levels: &Levels,
+    key: &Key,
+) -> Result<Option<Handout>, RetrieveError> {
     match store::history::id_of(conn, key)? {
         Some(id) => by_id(conn, levels, id),
         None => Ok(None),

@@ -71,73 +71,8 @@ pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
 pub use crate::generate::Symmetry;
 pub use crate::store::lock::WriterLock;
-pub use crate::store::retrieval::{unserve, Unserved};
 pub use crate::store::{open, open_existing, StoreError};
 pub use crate::technique::Technique;
-
-/// A bank's scale: its rating, the reference distribution its percentiles are measured
-/// against, its levels, and `calibrate`.
-pub mod levels {
-    pub use crate::levels::calibrate::{
-        calibrate, calibrate_with_progress, default_reference, level_counts, store_named,
-        Calibration, Corpus, LevelChange, MIN_REFERENCE,
-    };
-    pub use crate::levels::features::COUNT as FEATURE_COUNT;
-    pub use crate::levels::labelled::{
-        fit_file, fit_numbers_file, numbers_summary, summary, Kept, LabelledFit, NumericFit,
-    };
-    pub use crate::levels::model::LevelModel;
-    pub use crate::levels::named::{check_name, BadName};
-    pub use crate::levels::{Levels, LevelsError};
-    pub use crate::scale::{Band, LevelNames, LevelSet, PercentileRange, RatingKind, ScaleError};
-    pub use crate::store::settings::{levels as stored_levels, reference_description};
-}
-
-/// A fleet's shared history in PostgreSQL (`history export|import`, `serve --history`).
-pub mod history {
-    pub use crate::store::daily::DailyRow;
-    pub use crate::store::history::Delivery;
-    pub use crate::store::postgres::{
-        export, import, BankIdentity, Binding, HistoryError, Moved, Postgres,
-    };
-}
-
-/// Handing out a bank's puzzles (`get`).
-pub mod retrieve {
-    pub use crate::retrieve::{
-        by_id, get, mark_served, puzzle, range_text, write, Handout, NamedAsk, Narrowing,
-        RetrieveError, Selector,
-    };
-}
-
-/// Daily files and books for publishers (`export`).
-pub mod export {
-    pub use crate::calendar::Date;
-    pub use crate::export::book::{book, BookOptions, MAX_PER_BOOK};
-    pub use crate::export::pages::{PrintOptions, SolutionLayout};
-    pub use crate::export::paper::{Length, PageSize, Stock};
-    pub use crate::export::{
-        export, export_with_progress, parse_date, Edition, ExportError, ExportOptions,
-        ExportReport, Exported, Format, Replaced, Shortage, VARIETY_DAYS,
-    };
-}
-
-/// What a bank holds (`stats`), as tables, JSON and a drawing.
-pub mod stats {
-    pub use crate::inventory::plot::{draw, Format as PlotFormat, PlotError};
-    pub use crate::inventory::{read, Inventory};
-}
-
-/// The seed library the builds draw from, the seeds imported into a bank, and the miner.
-pub mod seeds {
-    pub use crate::seeds::imports::{import, with_imports};
-    pub use crate::seeds::{mine, Imported, Library, LibraryError, MineOptions, Seed, SeedError};
-}
-
-/// The bank over HTTP (`serve`).
-pub mod serve {
-    pub use crate::serve::{run, Limits, Recording, ServeError, ServeOptions};
-}
 
 use crate::levels::RatingKind;
 use std::path::PathBuf;

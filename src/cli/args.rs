@@ -2,7 +2,7 @@
 //! [`super`] turns into the library's validated options.
 
 use clap::{Parser, Subcommand};
-use pseudoku::bank::export::{Format, Length, PageSize, SolutionLayout, Stock};
+use pseudoku::export::{Format, Length, PageSize, SolutionLayout, Stock};
 use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
 
@@ -223,7 +223,7 @@ pub const THREADS_PER_CORE: usize = 4;
 /// drawn in, so that a wrong one stops the command before any work.
 pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
-    pseudoku::bank::stats::PlotFormat::of(&path).map_err(|e| e.to_string())?;
+    pseudoku::inventory::plot::Format::of(&path).map_err(|e| e.to_string())?;
     Ok(path)
 }
 
@@ -272,7 +272,7 @@ pub struct BuildArgs {
     pub batch: u64,
     /// Build only puzzles of this band (K/M, e.g. 3/4): --count of them.
     #[arg(long, value_name = "K/M", conflicts_with_all = ["per_band", "bands", "level", "per_level"])]
-    pub band: Option<pseudoku::bank::levels::Band>,
+    pub band: Option<pseudoku::levels::Band>,
     /// Build only puzzles of this level of the bank (e.g. hard): --count of them.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["per_band", "bands", "per_level"])]
     pub level: Option<String>,
@@ -377,7 +377,7 @@ impl BuildArgs {
             (Some(n), Some(m)) => Ok((1..=m)
                 .map(|k| {
                     (
-                        Aim::Band(pseudoku::bank::levels::Band::new(k, m).expect("1 <= k <= m")),
+                        Aim::Band(pseudoku::levels::Band::new(k, m).expect("1 <= k <= m")),
                         n,
                     )
                 })
@@ -409,10 +409,10 @@ pub struct GetArgs {
     pub db: PathBuf,
     /// Band K of M, e.g. 3/4: percentiles [100(K-1)/M, 100K/M).
     #[arg(long, value_name = "K/M")]
-    pub band: Option<pseudoku::bank::levels::Band>,
+    pub band: Option<pseudoku::levels::Band>,
     /// Percentiles [A, B), e.g. 90..95 (B = 100 includes 100).
     #[arg(long, value_name = "A..B")]
-    pub percentile: Option<pseudoku::bank::levels::PercentileRange>,
+    pub percentile: Option<pseudoku::levels::PercentileRange>,
     /// A level of the bank's level names, e.g. hard.
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
@@ -453,7 +453,7 @@ fn parse_percent(s: &str) -> Result<u8, String> {
 
 /// A new named rating's name (`calibrate --named`).
 fn parse_rating_name(s: &str) -> Result<String, String> {
-    pseudoku::bank::levels::check_name(s).map_err(|e| e.to_string())
+    pseudoku::levels::check_name(s).map_err(|e| e.to_string())
 }
 
 /// Arguments of `pseudoku calibrate`.
@@ -502,7 +502,7 @@ pub struct CalibrateArgs {
     /// now renames the levels; another number cuts the reference into equal shares; with
     /// `--labelled`, the order of the file's names.
     #[arg(long, value_name = "NAMES")]
-    pub levels: Option<pseudoku::bank::levels::LevelNames>,
+    pub levels: Option<pseudoku::levels::LevelNames>,
     /// Calibrate even with a reference of fewer than 20 different puzzles, or levels that
     /// would hold no puzzle of the reference (with --labelled: none of the bank).
     #[arg(long)]
@@ -576,7 +576,7 @@ pub struct ExportArgs {
     pub rng_seed: u64,
     /// The variety rule's window: no two puzzles from one seed or of one solution grid within
     /// any N consecutive days (1: within a day).
-    #[arg(long, value_name = "N", default_value_t = pseudoku::bank::export::VARIETY_DAYS)]
+    #[arg(long, value_name = "N", default_value_t = pseudoku::export::VARIETY_DAYS)]
     pub variety_days: u32,
     /// Only say whether the mix can be met over the range (and what runs short, and why):
     /// nothing is recorded, served or written.

@@ -46,9 +46,9 @@ pub(super) fn batch(
 /// Runs `rate`.
 pub(super) fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
     let levels = match &args.db {
-        Some(db) => Some(Box::new(bank::levels::Levels::read(&bank::open_existing(
-            db,
-        )?)?)),
+        Some(db) => Some(Box::new(pseudoku::levels::Levels::read(
+            &bank::open_existing(db)?,
+        )?)),
         None => None,
     };
     batch(

@@ -8,7 +8,7 @@ pub(super) fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
     let format = output_format(args.format, &args.print);
     let print = printed_pages(&args.print, format, &[])?;
     let mut conn = bank::open_existing(&args.db)?;
-    let opts = bank::export::BookOptions {
+    let opts = pseudoku::export::BookOptions {
         name: args.name.clone(),
         mix: args.mix.clone(),
         format,
@@ -16,13 +16,13 @@ pub(super) fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
         out: args.out.clone(),
         replace: args.replace,
         reprint: args.reprint,
-        print: bank::export::PrintOptions {
+        print: pseudoku::export::PrintOptions {
             title: args.print.title.clone().or_else(|| Some(args.name.clone())),
             ..print
         },
         rng_seed: args.rng_seed,
     };
-    let report = bank::export::book(&mut conn, &opts)?;
+    let report = pseudoku::export::book(&mut conn, &opts)?;
     for s in &report.shortages {
         warn!("pseudoku: level {}: {} puzzles missing", s.level, s.missing);
     }

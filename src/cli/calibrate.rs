@@ -4,7 +4,7 @@ use super::*;
 
 /// Runs `calibrate`.
 pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
-    use bank::levels::{self as calibrate, Corpus, LevelChange};
+    use pseudoku::levels::{self as calibrate, Corpus, LevelChange};
     let mut conn = bank::open_existing(&args.db)?;
     let _lock = bank::WriterLock::acquire(&args.db, "calibrate", args.wait)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -23,12 +23,12 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
         if let Some(name) = &args.named {
             spin.set_message(format!("rating and fitting {}", path.display()));
-            let fit = pool.install(|| bank::levels::fit_numbers_file(path))?;
-            let summary = bank::levels::numbers_summary(&fit, name);
+            let fit = pool.install(|| pseudoku::levels::fit_numbers_file(path))?;
+            let summary = pseudoku::levels::numbers_summary(&fit, name);
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
             spin.set_message("valuing the stored puzzles");
             let n = pool.install(|| {
-                bank::levels::store_named(&mut conn, name, &fit.regression, &|rows| {
+                pseudoku::levels::store_named(&mut conn, name, &fit.regression, &|rows| {
                     spin.set_message(format!("valuing the stored puzzles: {rows}"))
                 })
             })?;
@@ -40,12 +40,12 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
             return Ok(Outcome::Success);
         }
         if args.labelled {
-            let (rating, _) = bank::levels::stored_levels(&conn)?;
+            let (rating, _) = pseudoku::levels::stored_levels(&conn)?;
             let rating = args.rating.unwrap_or(rating);
             spin.set_message(format!("rating and fitting {}", path.display()));
             let fit =
-                pool.install(|| bank::levels::fit_file(path, args.levels.as_ref(), rating))?;
-            let summary = bank::levels::summary(&fit, rating);
+                pool.install(|| pseudoku::levels::fit_file(path, args.levels.as_ref(), rating))?;
+            let summary = pseudoku::levels::summary(&fit, rating);
             spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
             // The publisher's layout, level by level, and the rules that reproduce it.
             spin.set_message("measuring the layout of each level");
@@ -93,7 +93,7 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         reference = Some(calibrate::default_reference());
         // Without --levels, the default names too: the default levels, not the bank's
         // current names cut into equal shares.
-        levels.get_or_insert(LevelChange::Names(bank::levels::LevelNames::default()));
+        levels.get_or_insert(LevelChange::Names(pseudoku::levels::LevelNames::default()));
     }
     let change = calibrate::Calibration {
         reference,
@@ -103,7 +103,7 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         force: args.force,
         names_given: args.levels.is_some(),
     };
-    let before = bank::levels::level_counts(&conn)?;
+    let before = pseudoku::levels::level_counts(&conn)?;
     spin.set_message("recomputing every stored level");
     let (levels, n) = pool.install(|| {
         calibrate::calibrate_with_progress(&mut conn, &change, &|rows| {
@@ -113,7 +113,7 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         })
     })?;
     spin.finish_and_clear();
-    let description = bank::levels::reference_description(&conn)?.unwrap_or_default();
+    let description = pseudoku::levels::reference_description(&conn)?.unwrap_or_default();
     let named = match &levels.model {
         Some(_) => format!(
             "{} (learned: the model's levels, not ranges of {})",
@@ -129,7 +129,7 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         levels.rating.name(),
     );
     // What the bank's puzzles did: each level's count before and after, levels dropped.
-    let after = bank::levels::level_counts(&conn)?;
+    let after = pseudoku::levels::level_counts(&conn)?;
     if after != before {
         let mut moved: Vec<String> = after
             .iter()

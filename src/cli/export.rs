@@ -4,10 +4,10 @@ use super::*;
 
 /// Runs `export`.
 pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
-    let start: bank::export::Date = args.start.parse()?;
+    let start: pseudoku::export::Date = args.start.parse()?;
     let print = print_options(args)?;
     let mut conn = bank::open_existing(&args.db)?;
-    let opts = bank::export::ExportOptions {
+    let opts = pseudoku::export::ExportOptions {
         start,
         days: args.days,
         mix: args.mix.clone(),
@@ -23,13 +23,14 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         check: args.check,
     };
     let bar = LateBar::new("{msg} [{bar:40}] {pos}/{len}, {eta} left");
-    let report = bank::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
-        if let Some(b) = bar.shown() {
-            b.set_message(stage);
-            b.set_length(total);
-            b.set_position(done);
-        }
-    })?;
+    let report =
+        pseudoku::export::export_with_progress(&mut conn, &opts, &|stage, done, total| {
+            if let Some(b) = bar.shown() {
+                b.set_message(stage);
+                b.set_length(total);
+                b.set_position(done);
+            }
+        })?;
     bar.finish();
     for s in &report.shortages {
         warn!(
@@ -114,9 +115,9 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
 /// The dates an export replaced, grouped by the mix they had been recorded with (in the order
 /// of their first date).
 pub(super) fn replaced_by_mix(
-    replaced: &[bank::export::Replaced],
-) -> Vec<(&str, Vec<&bank::export::Replaced>)> {
-    let mut out: Vec<(&str, Vec<&bank::export::Replaced>)> = Vec::new();
+    replaced: &[pseudoku::export::Replaced],
+) -> Vec<(&str, Vec<&pseudoku::export::Replaced>)> {
+    let mut out: Vec<(&str, Vec<&pseudoku::export::Replaced>)> = Vec::new();
     for r in replaced {
         match out.iter_mut().find(|(m, _)| *m == r.mix) {
             Some((_, v)) => v.push(r),
@@ -128,14 +129,14 @@ pub(super) fn replaced_by_mix(
 
 /// The printed pages' options of `export`; an error when one is given for a format that is
 /// not printed.
-pub(super) fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::PrintOptions> {
+pub(super) fn print_options(args: &ExportArgs) -> anyhow::Result<pseudoku::export::PrintOptions> {
     let only = [("--page-per-day", args.page_per_day), ("--book", args.book)];
     if args.print.cover && !(args.single_file || args.book) {
         anyhow::bail!(
             "--cover is the cover of one file: add --single-file or --book (a book's cover)"
         );
     }
-    Ok(bank::export::PrintOptions {
+    Ok(pseudoku::export::PrintOptions {
         page_per_day: args.page_per_day,
         book: args.book,
         ..printed_pages(&args.print, output_format(args.format, &args.print), &only)?
@@ -144,14 +145,14 @@ pub(super) fn print_options(args: &ExportArgs) -> anyhow::Result<bank::export::P
 
 /// The format files are written in: `--per-puzzle`'s, else `--format`'s.
 pub(super) fn output_format(
-    format: bank::export::Format,
+    format: pseudoku::export::Format,
     print: &PrintArgs,
-) -> bank::export::Format {
+) -> pseudoku::export::Format {
     print.per_puzzle.unwrap_or(format)
 }
 
 /// Whether each grid goes in a file of its own.
-pub(super) fn per_puzzle(format: bank::export::Format, print: &PrintArgs) -> bool {
+pub(super) fn per_puzzle(format: pseudoku::export::Format, print: &PrintArgs) -> bool {
     print.per_puzzle.is_some() || format.single_grid()
 }
 
@@ -160,10 +161,10 @@ pub(super) fn per_puzzle(format: bank::export::Format, print: &PrintArgs) -> boo
 /// printed.
 pub(super) fn printed_pages(
     args: &PrintArgs,
-    format: bank::export::Format,
+    format: pseudoku::export::Format,
     more: &[(&str, bool)],
-) -> anyhow::Result<bank::export::PrintOptions> {
-    use bank::export::{Format, PrintOptions};
+) -> anyhow::Result<pseudoku::export::PrintOptions> {
+    use pseudoku::export::{Format, PrintOptions};
     let given = [
         ("--per-page", args.per_page.is_some()),
         ("--page", args.page.is_some()),

@@ -4,11 +4,11 @@ use super::*;
 
 /// Runs `unserve`.
 pub(super) fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
-    use bank::Unserved;
+    use pseudoku::retrieve::Unserved;
     let conn = bank::open_existing(&args.db)?;
     let mut kept = 0;
     for &id in &args.ids {
-        match bank::unserve(&conn, id)? {
+        match pseudoku::retrieve::unserve(&conn, id)? {
             Unserved::Back { was_served: true } => say!("{id}\tunserved"),
             Unserved::Back { was_served: false } => say!("{id}\tnot served"),
             Unserved::Missing => {
@@ -18,11 +18,11 @@ pub(super) fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
             Unserved::Exported { edition, slot } => {
                 kept += 1;
                 match edition {
-                    bank::export::Edition::Book(name) => warn!(
+                    pseudoku::export::Edition::Book(name) => warn!(
                         "pseudoku: puzzle {id} is number {slot} of the book {name}: left served \
                          (write that book with --replace first)"
                     ),
-                    bank::export::Edition::Day(date) => warn!(
+                    pseudoku::export::Edition::Day(date) => warn!(
                         "pseudoku: puzzle {id} is in the export of {date}, slot {slot}: left \
                          served (export that date with --replace first)"
                     ),
@@ -35,22 +35,22 @@ pub(super) fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
 
 /// Runs `get`.
 pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
-    use bank::retrieve::Selector;
+    use pseudoku::retrieve::Selector;
     if let Some(id) = args.id {
         let conn = bank::open_existing(&args.db)?;
-        let levels = bank::levels::Levels::read(&conn)?;
-        let Some(p) = bank::retrieve::by_id(&conn, &levels, id)? else {
+        let levels = pseudoku::levels::Levels::read(&conn)?;
+        let Some(p) = pseudoku::retrieve::by_id(&conn, &levels, id)? else {
             warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             return Ok(Outcome::Short);
         };
         let mut out = io::stdout().lock();
-        bank::retrieve::write(&mut out, &p, args.json)?;
+        pseudoku::retrieve::write(&mut out, &p, args.json)?;
         out.flush()?;
         // Marked once it is out: a puzzle that could not be written, or that the reader of a
         // pipe went away without reading, stays unserved.
         if args.mark_served {
             read_by_reader()?;
-            bank::retrieve::mark_served(&conn, id)?;
+            pseudoku::retrieve::mark_served(&conn, id)?;
         }
         return Ok(Outcome::Success);
     }
@@ -61,11 +61,11 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         // clap requires --technique without any of them.
         _ => Selector::All,
     };
-    let narrowing = bank::retrieve::Narrowing {
+    let narrowing = pseudoku::retrieve::Narrowing {
         technique: args.technique,
         named: match (&args.rating, &args.range) {
             (Some(name), Some(range)) => {
-                Some(bank::retrieve::NamedAsk::parse(name, range).map_err(anyhow::Error::msg)?)
+                Some(pseudoku::retrieve::NamedAsk::parse(name, range).map_err(anyhow::Error::msg)?)
             }
             _ => None,
         },
@@ -78,7 +78,7 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     // the reader went away without reading stays unserved, and so do the rest.
     let mut out = BufWriter::new(io::stdout().lock());
     let mark = args.mark_served;
-    let (levels, handed) = bank::retrieve::get(
+    let (levels, handed) = pseudoku::retrieve::get(
         &conn,
         &selector,
         &narrowing,
@@ -86,7 +86,7 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         mark,
         &mut rng,
         |p| {
-            bank::retrieve::write(&mut out, p, args.json)?;
+            pseudoku::retrieve::write(&mut out, p, args.json)?;
             if mark {
                 out.flush()?;
                 read_by_reader()?;

@@ -56,7 +56,7 @@ pub(super) fn run_explain(args: &ExplainArgs) -> anyhow::Result<Outcome> {
 /// The puzzle of row `id` of the bank `db`.
 pub(super) fn bank_puzzle(db: &std::path::Path, id: i64) -> anyhow::Result<pseudoku::Puzzle> {
     let conn = bank::open_existing(db)?;
-    match bank::retrieve::puzzle(&conn, id)? {
+    match pseudoku::retrieve::puzzle(&conn, id)? {
         Some(puzzle) => Ok(puzzle),
         None => anyhow::bail!("{}: no puzzle with id {id}", db.display()),
     }

@@ -209,12 +209,12 @@ impl LateBar {
 }
 
 /// The seed library a build uses: `path`, or the shipped one.
-fn seed_library(path: Option<&std::path::Path>) -> anyhow::Result<bank::seeds::Library> {
+fn seed_library(path: Option<&std::path::Path>) -> anyhow::Result<pseudoku::seeds::Library> {
     Ok(match path {
         Some(path) if !path.is_file() => {
             anyhow::bail!("{}: no such seed library file", path.display())
         }
-        Some(path) => bank::seeds::Library::load(path)?,
-        None => bank::seeds::Library::shipped(),
+        Some(path) => pseudoku::seeds::Library::load(path)?,
+        None => pseudoku::seeds::Library::shipped(),
     })
 }

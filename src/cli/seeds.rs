@@ -6,7 +6,7 @@ use super::*;
 pub(super) fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     if let Some(file) = &at.library {
-        io::stdout().write_all(bank::seeds::Library::load(file)?.summary().as_bytes())?;
+        io::stdout().write_all(pseudoku::seeds::Library::load(file)?.summary().as_bytes())?;
         return Ok(Outcome::Success);
     }
     let base = seed_library(at.seed_library.as_deref())?;
@@ -14,7 +14,7 @@ pub(super) fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
     // A bank that does not exist yet has no imports (and is not created by listing).
     let (lib, imported) = if at.db.is_file() {
         let conn = bank::open_existing(&at.db)?;
-        bank::seeds::with_imports(&conn, base)?
+        pseudoku::seeds::with_imports(&conn, base)?
     } else {
         (base, 0)
     };
@@ -31,7 +31,7 @@ pub(super) fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     let (done, total) = match &at.library {
         Some(file) => {
-            let mut lib = bank::seeds::Library::load(file)?;
+            let mut lib = pseudoku::seeds::Library::load(file)?;
             let done = lib.import(&args.input)?;
             lib.save(file)?;
             (done, format!("library: {} seeds", lib.seeds.len()))
@@ -47,7 +47,7 @@ pub(super) fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
             );
             let _lock = bank::WriterLock::acquire(&at.db, "seeds import", args.wait)?;
             let conn = bank::open(&at.db)?;
-            let (done, imported) = bank::seeds::import(&conn, &args.input, base)?;
+            let (done, imported) = pseudoku::seeds::import(&conn, &args.input, base)?;
             (
                 done,
                 format!("library {n} + imported into {} {imported}", at.db.display()),
@@ -68,7 +68,7 @@ pub(super) fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
 
 /// Runs `seeds mine`.
 pub(super) fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
-    let opts = bank::seeds::MineOptions {
+    let opts = pseudoku::seeds::MineOptions {
         tier: args.tier,
         count: args.count,
         threads: args.threads,
@@ -83,7 +83,7 @@ pub(super) fn run_mine(args: &MineArgs) -> anyhow::Result<Outcome> {
             .expect("a valid template"),
     );
     let start = std::time::Instant::now();
-    let (lib, jobs) = bank::seeds::mine(&opts, |jobs, have| {
+    let (lib, jobs) = pseudoku::seeds::mine(&opts, |jobs, have| {
         bar.set_position(jobs);
         bar.set_message(format!(
             "tier 1: {}  2: {}  3: {}  4: {}  5+: {}",

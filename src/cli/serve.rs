@@ -2,7 +2,7 @@
 //! exported or imported.
 
 use super::*;
-use bank::serve::Recording;
+use pseudoku::serve::Recording;
 
 /// The token a file holds (surrounding whitespace trimmed; an empty file is refused).
 pub(super) fn read_token(f: &std::path::Path) -> anyhow::Result<String> {
@@ -33,19 +33,19 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
     }
     init_log(args.log_format);
     let secs = std::time::Duration::from_secs;
-    let opts = bank::serve::ServeOptions {
+    let opts = pseudoku::serve::ServeOptions {
         db: args.db.clone(),
         listen: args.listen,
         token,
         page_token,
         readers: args.readers as usize,
         rng_seed: args.rng_seed,
-        limits: bank::serve::Limits {
+        limits: pseudoku::serve::Limits {
             connections: args.max_connections as usize,
             per_client: args.max_per_client as usize,
             header_time: secs(args.header_timeout),
             drain: secs(args.drain),
-            ..bank::serve::Limits::default()
+            ..pseudoku::serve::Limits::default()
         },
         request_time: secs(args.request_timeout),
         recording: match &args.history {
@@ -58,7 +58,7 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         },
         cors: args.cors.clone(),
     };
-    bank::serve::run(
+    pseudoku::serve::run(
         &opts,
         |addr| {
             tracing::info!(
@@ -107,9 +107,9 @@ fn init_log(format: LogFormat) {
 /// Runs `history export` (`export`) or `history import`.
 pub(super) fn run_history(args: &HistoryArgs, export: bool) -> anyhow::Result<Outcome> {
     let moved = if export {
-        bank::history::export(&args.db, &args.url, args.rebind)
+        pseudoku::history::export(&args.db, &args.url, args.rebind)
     } else {
-        bank::history::import(&args.db, &args.url, args.rebind)
+        pseudoku::history::import(&args.db, &args.url, args.rebind)
     }
     .with_context(|| format!("history {}", if export { "export" } else { "import" }))?;
     let (from, to) = if export {
@@ -128,9 +128,9 @@ pub(super) fn run_history(args: &HistoryArgs, export: bool) -> anyhow::Result<Ou
         moved.daily,
         moved.daily_added,
         match moved.binding {
-            bank::history::Binding::New => "; the history now records this bank",
-            bank::history::Binding::Rebound => "; the history now records this bank (rebound)",
-            bank::history::Binding::Same => "",
+            pseudoku::history::Binding::New => "; the history now records this bank",
+            pseudoku::history::Binding::Rebound => "; the history now records this bank (rebound)",
+            pseudoku::history::Binding::Same => "",
         }
     );
     Ok(Outcome::Success)

@@ -5,9 +5,9 @@ use super::*;
 /// Runs `stats`.
 pub(super) fn run_stats(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let conn = bank::open_existing(&args.db)?;
-    let inv = bank::stats::read(&conn)?;
+    let inv = pseudoku::inventory::read(&conn)?;
     if let Some(path) = &args.plot {
-        bank::stats::draw(&inv, path)?;
+        pseudoku::inventory::plot::draw(&inv, path)?;
     }
     if args.json {
         say!("{}", serde_json::to_string(&inv)?);

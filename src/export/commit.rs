@@ -45,10 +45,7 @@ fn remove_replaced(
     if replaced.is_empty() {
         return Ok(Vec::new());
     }
-    let stems: Vec<String> = replaced
-        .iter()
-        .map(|r| r.edition.to_string())
-        .collect();
+    let stems: Vec<String> = replaced.iter().map(|r| r.edition.to_string()).collect();
     let mut removed = Vec::new();
     for (name, hash) in store::batches::files_in(conn, dir)? {
         let of_replaced = stems.iter().any(|stem| {
@@ -59,8 +56,8 @@ fn remove_replaced(
         if !of_replaced || written.iter().any(|w| w.fin == path) {
             continue;
         }
-        let unchanged = std::fs::read(&path)
-            .is_ok_and(|bytes| blake3::hash(&bytes).to_hex().as_str() == hash);
+        let unchanged =
+            std::fs::read(&path).is_ok_and(|bytes| blake3::hash(&bytes).to_hex().as_str() == hash);
         if unchanged {
             std::fs::remove_file(&path).map_err(ExportError::io(&path))?;
             removed.push(path);

@@ -110,9 +110,8 @@ fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, S
     match label.split_once('+') {
         Some((r, t)) => {
             let within = range(r.trim())?.ok_or_else(|| unknown(r.trim()))?;
-            let step = technique(t.trim()).ok_or_else(|| {
-                format!("no technique is called {:?} (in {label:?})", t.trim())
-            })?;
+            let step = technique(t.trim())
+                .ok_or_else(|| format!("no technique is called {:?} (in {label:?})", t.trim()))?;
             Ok(Selection {
                 within,
                 step: Some(step),

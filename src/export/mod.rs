@@ -37,41 +37,47 @@
 //! `paper` (the sheet), `pdf` and `html` (the writers), `single` (a file per puzzle), `book`
 //! and `cover`; this file runs an export from its options to its report.
 
-pub mod book;
+crate::internal! {
+    book;
+    cover;
+    formats;
+    html;
+    pages;
+    paper;
+    pdf;
+    single;
+}
 mod commit;
-pub mod cover;
-pub mod formats;
-pub mod html;
 mod mix;
-pub mod pages;
-pub mod paper;
-pub mod pdf;
-pub mod single;
 mod variety;
 
-use crate::calendar::Date;
+pub use crate::calendar::Date;
+pub use book::{book, BookOptions, MAX_PER_BOOK};
+pub use pages::{PrintOptions, SolutionLayout};
+pub use paper::{Length, PageSize, Stock};
+
 use crate::canon::Key;
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet};
 use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
-use crate::store::retrieval::{Selection, Within};
-use crate::technique::Strategy;
-use crate::store::{self, StoreError};
 pub use crate::store::batches::Edition;
+use crate::store::retrieval::{Selection, Within};
+use crate::store::{self, StoreError};
+use crate::technique::Strategy;
 #[cfg(any(feature = "dev", feature = "fault-injection"))]
 pub use commit::CRASH_AFTER_COMMIT;
 pub use commit::TEMP_PREFIX;
 pub(crate) use commit::{in_locked_folder, in_transaction, settle_temporaries, write_recorded};
-pub use mix::{Mix, MixItem, MAX_PER_DAY};
 pub(crate) use mix::recorded_mix;
-pub use variety::{MAX_VARIETY_DAYS, VARIETY_DAYS};
-pub(crate) use variety::grid_key;
-use variety::{choose, recorded, Placed};
+pub use mix::{Mix, MixItem, MAX_PER_DAY};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+pub(crate) use variety::grid_key;
+use variety::{choose, recorded, Placed};
+pub use variety::{MAX_VARIETY_DAYS, VARIETY_DAYS};
 
 /// One exported puzzle, as the files show it (its ratings and percentile as recorded when it
 /// was first exported).
@@ -521,7 +527,11 @@ fn export_locked(
             let mut todo: Vec<(u32, &MixItem)> = slots.to_vec();
             if let Some(rows) = placed.get(&day) {
                 let filled: Vec<u32> = rows.iter().map(|p| p.slot).collect();
-                let was = recorded_mix(conn, &edition, rows.iter().map(|p| (p.slot, p.level.as_str())))?;
+                let was = recorded_mix(
+                    conn,
+                    &edition,
+                    rows.iter().map(|p| (p.slot, p.level.as_str())),
+                )?;
                 if opts.replace {
                     store::batches::retire(conn, &edition)?;
                     placed.remove(&day);
@@ -579,9 +589,10 @@ fn export_locked(
                         report.new += 1;
                     }
                     None => {
-                        let e = short
-                            .entry(item.label.clone())
-                            .or_insert((0, edition.clone(), *item));
+                        let e =
+                            short
+                                .entry(item.label.clone())
+                                .or_insert((0, edition.clone(), *item));
                         e.0 += 1;
                     }
                 }

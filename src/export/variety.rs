@@ -58,7 +58,8 @@ pub(super) fn choose(
     let seeds: HashSet<i64> = near.iter().filter_map(|p| p.seed_id).collect();
     let grids: HashSet<Key> = near.iter().map(|p| p.grid_key).collect();
     let keep = |h: &Handout| {
-        Ok(!h.seed_id.is_some_and(|s| seeds.contains(&s)) && !grids.contains(&grid_key(&h.solution)))
+        Ok(!h.seed_id.is_some_and(|s| seeds.contains(&s))
+            && !grids.contains(&grid_key(&h.solution)))
     };
     let mut draws = Draws::new(conn, scale, within, Recipient::Slot { keep: &keep })?;
     Ok(draws.next(rng)?)

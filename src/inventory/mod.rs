@@ -6,8 +6,8 @@
 pub mod plot;
 
 use crate::levels::{LevelSet, RatingKind};
-use crate::technique::{Strategy, Technique};
 use crate::store;
+use crate::technique::{Strategy, Technique};
 use rusqlite::Connection;
 use serde::Serialize;
 use std::fmt::Write as _;

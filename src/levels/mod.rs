@@ -4,30 +4,44 @@
 //! scale (by default the Sudoku Exchange buckets, or a publisher's own puzzles) lands in its own
 //! levels best.
 //!
-//! - [`crate::scale`] (re-exported here): plain values: the rating a bank uses, its reference
+//! - `crate::scale` (re-exported here): plain values: the rating a bank uses, its reference
 //!   distribution, percentiles, bands, level names;
-//! - [`mod@reference`]: the default reference, shipped as data (`references/`), and how it is
+//! - `reference`: the default reference, shipped as data (`references/`), and how it is
 //!   made again;
-//! - [`calibrate`]: a bank's scale: the default reference and levels on first use, the upgrade
+//! - `calibrate`: a bank's scale: the default reference and levels on first use, the upgrade
 //!   of a bank rated by an older model, `calibrate`, the percentile and level of a rated puzzle;
-//! - [`fit`]: the exact fit of cut points to labelled ratings, and its cross-validation;
-//! - [`features`], [`ordinal`], [`model`]: the feature vector of a rated puzzle, the ordinal
+//! - `fit`: the exact fit of cut points to labelled ratings, and its cross-validation;
+//! - `features`, `ordinal`, `model`: the feature vector of a rated puzzle, the ordinal
 //!   regression fitted on it, and the level model a bank stores;
-//! - [`regression`], [`named`]: a publisher's numeric scale learned from the same features,
+//! - `regression`, `named`: a publisher's numeric scale learned from the same features,
 //!   and the named ratings a bank stores and draws by;
-//! - [`labelled`]: labelled puzzles read, rated and fitted both ways (`calibrate --labelled`),
+//! - `labelled`: labelled puzzles read, rated and fitted both ways (`calibrate --labelled`),
 //!   and numeric labels fitted by the regression.
 
-pub mod calibrate;
-pub mod features;
-pub mod fit;
-pub mod labelled;
-pub mod model;
-pub mod multinomial;
-pub mod ordinal;
-pub mod named;
-pub mod reference;
-pub mod regression;
+crate::internal! {
+    calibrate;
+    features;
+    fit;
+    labelled;
+    model;
+    multinomial;
+    ordinal;
+    named;
+    reference;
+    regression;
+}
 
-pub use crate::scale::{Band, LevelSet, PercentileRange, RatingKind, Reference};
-pub use calibrate::{Levels, LevelsError};
+pub use crate::scale::{
+    Band, LevelNames, LevelSet, PercentileRange, RatingKind, Reference, ScaleError,
+};
+pub use crate::store::settings::{levels as stored_levels, reference_description};
+pub use calibrate::{
+    calibrate, calibrate_with_progress, default_reference, level_counts, store_named, Calibration,
+    Corpus, LevelChange, Levels, LevelsError, MIN_REFERENCE,
+};
+pub use features::COUNT as FEATURE_COUNT;
+pub use labelled::{
+    fit_file, fit_numbers_file, numbers_summary, summary, Kept, LabelledFit, NumericFit,
+};
+pub use model::LevelModel;
+pub use named::{check_name, BadName};

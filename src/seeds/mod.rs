@@ -1,7 +1,7 @@
 //! The seed library: hard puzzles the pseudo-generator turns into many puzzles, with what it
 //! needs to know about each (solution, hardest tier, rating, reserved cells), their text
 //! format, the library file (load, save, import), its summary, the seeds imported into a bank
-//! ([`imports`]), and the miner that finds them ([`mod@mine`]).
+//! (`imports`), and the miner that finds them (`mine`).
 //!
 //! # Format
 //!
@@ -16,9 +16,12 @@
 //! still empty after solving with tiers 0 to `tier - 1` (the pseudo-generator's reserved cells),
 //! `provenance` how the seed was made (free text without tabs).
 
-pub mod imports;
-pub mod mine;
+crate::internal! {
+    imports;
+    mine;
+}
 
+pub use imports::{import, with_imports};
 pub use mine::{mine, MineOptions};
 
 use crate::canon::{self, Key};
@@ -450,7 +453,11 @@ mod tests {
         let lib = Library::shipped_symmetric();
         assert_eq!(lib.seeds.len(), 3000);
         for (i, s) in lib.seeds.iter().enumerate() {
-            assert!(crate::generate::Symmetry::Rotate180.holds_for(&s.puzzle), "{}", s.puzzle);
+            assert!(
+                crate::generate::Symmetry::Rotate180.holds_for(&s.puzzle),
+                "{}",
+                s.puzzle
+            );
             assert!((24..=30).contains(&s.puzzle.clues()), "{}", s.puzzle);
             assert!(!main.contains(&s.key()), "{}", s.puzzle);
             if i % 100 == 0 {

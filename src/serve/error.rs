@@ -69,9 +69,15 @@ pub enum ApiError {
 
 impl ApiError {
     /// The writer's refusal (`doing: the reason`, 503) or failure (internal: `what` failed).
-    pub(super) fn unwritten(doing: &str, what: &'static str, e: super::writer::Unwritten) -> ApiError {
+    pub(super) fn unwritten(
+        doing: &str,
+        what: &'static str,
+        e: super::writer::Unwritten,
+    ) -> ApiError {
         match e {
-            super::writer::Unwritten::Closed(reason) => ApiError::Unavailable(format!("{doing}: {reason}")),
+            super::writer::Unwritten::Closed(reason) => {
+                ApiError::Unavailable(format!("{doing}: {reason}"))
+            }
             super::writer::Unwritten::Failed(cause) => ApiError::internal(what, cause),
         }
     }

@@ -6,9 +6,9 @@
 use super::error::ApiError;
 use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
-use crate::store::postgres::{BankIdentity, HistoryError, Postgres};
 use crate::levels::Levels;
 use crate::retrieve::{self, Daily, Handout};
+use crate::store::postgres::{BankIdentity, HistoryError, Postgres};
 use crate::store::retrieval::{Selection, Within};
 use rusqlite::Connection;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,7 +59,12 @@ impl Fleet {
     /// against the one it records ([`Postgres::bind`]); bound when both succeed.
     pub async fn bind(&self, conn: &Mutex<Connection>, rebind: bool) -> Result<(), HistoryError> {
         let bank = BankIdentity::of(&conn.lock().expect("bank"))?;
-        let at = |last: i64| Ok(crate::store::lineage::at(&conn.lock().expect("bank"), last)?);
+        let at = |last: i64| {
+            Ok(crate::store::lineage::at(
+                &conn.lock().expect("bank"),
+                last,
+            )?)
+        };
         self.pg.migrate().await?;
         self.pg.bind(&bank, &at, rebind, true).await?;
         self.bound.store(true, Ordering::Release);
@@ -139,7 +144,11 @@ pub(super) async fn deliver(
     for round in 0..SAMPLES + DRAW_RETRIES {
         listing |= round >= SAMPLES;
         let rows = if listing {
-            let given = pg.history().given(user).await.map_err(|e| unavailable(s, e))?;
+            let given = pg
+                .history()
+                .given(user)
+                .await
+                .map_err(|e| unavailable(s, e))?;
             let (s, lv) = (s.clone(), lv.clone());
             let picked = blocking(move || {
                 let mut rng = s.rng();
@@ -201,7 +210,12 @@ pub(super) async fn daily(
     let pg = fleet.ready()?;
     let day = date.to_string();
     for _ in 0..DRAW_RETRIES {
-        if let Some(key) = pg.daily().recorded(&day, level).await.map_err(|e| unavailable(s, e))? {
+        if let Some(key) = pg
+            .daily()
+            .recorded(&day, level)
+            .await
+            .map_err(|e| unavailable(s, e))?
+        {
             let (s, lv) = (s.clone(), lv.clone());
             let found = blocking(move || Ok(s.read(|c| retrieve::by_key(c, &lv, &key))?)).await?;
             return match found {

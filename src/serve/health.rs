@@ -61,7 +61,8 @@ impl Health {
         conn: &Connection,
         recording: impl FnOnce(Option<&str>) -> Result<(), String>,
     ) -> Result<(), String> {
-        let missing = store::puzzles::missing_indexes(conn).map_err(|e| format!("the bank: {e}"))?;
+        let missing =
+            store::puzzles::missing_indexes(conn).map_err(|e| format!("the bank: {e}"))?;
         if !missing.is_empty() {
             return Err(format!(
                 "the bank's indexes {} are missing (a build holds the bank, or one was killed: \

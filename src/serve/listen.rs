@@ -251,11 +251,11 @@ pub async fn serve(
             };
             // Each request knows its client's address (rate limits of the page's token).
             let app = tower::ServiceExt::map_request(app, move |mut r: hyper::Request<_>| {
-                r.extensions_mut()
-                    .insert(axum::extract::ConnectInfo(peer));
+                r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
                 r
             });
-            let conn = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+            let conn =
+                builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}
@@ -281,9 +281,7 @@ pub async fn serve(
         drain_s = limits.drain.as_secs_f64(),
         "stopping: no new connection; draining the open ones"
     );
-    let drained = async {
-        while open.join_next().await.is_some() {}
-    };
+    let drained = async { while open.join_next().await.is_some() {} };
     if tokio::time::timeout(limits.drain, drained).await.is_err() {
         tracing::warn!(
             target: "pseudoku::lifecycle",
@@ -340,7 +338,10 @@ mod tests {
                 woken.store(true, std::sync::atomic::Ordering::SeqCst);
             }
         });
-        assert!(woken.into_inner(), "the oldest of the heaviest is told to close");
+        assert!(
+            woken.into_inner(),
+            "the oldest of the heaviest is told to close"
+        );
         // Its end counts nothing twice.
         clients.leave(a, Lane::Main, first[0].id);
         assert_eq!(clients.0.lock().unwrap().main, 8);

@@ -37,7 +37,11 @@ impl Ids {
 
     /// The next id: 8 hex digits of prefix, a dash and the count.
     fn next(&self) -> String {
-        format!("{:08x}-{}", self.prefix, self.next.fetch_add(1, Ordering::Relaxed))
+        format!(
+            "{:08x}-{}",
+            self.prefix,
+            self.next.fetch_add(1, Ordering::Relaxed)
+        )
     }
 }
 

@@ -151,9 +151,7 @@ async fn deliver(
             let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
             blocking(move || {
                 let mut rng = s.rng();
-                Ok(s.read(|c| {
-                    Draws::new(c, &lv, within, Recipient::User(&user))?.next(&mut rng)
-                })?)
+                Ok(s.read(|c| Draws::new(c, &lv, within, Recipient::User(&user))?.next(&mut rng))?)
             })
             .await?
         };

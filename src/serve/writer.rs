@@ -114,7 +114,12 @@ impl Writer {
 
     /// Records a delivery; whether it was new for the user. Awaits the commit without holding
     /// a thread.
-    pub async fn record(&self, user: &str, canon_key: Key, puzzle_id: i64) -> Result<bool, Unwritten> {
+    pub async fn record(
+        &self,
+        user: &str,
+        canon_key: Key,
+        puzzle_id: i64,
+    ) -> Result<bool, Unwritten> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Job::Deliver(PendingDelivery {
             user: user.to_string(),

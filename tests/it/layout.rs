@@ -448,7 +448,7 @@ fn a_half_turn_build_draws_on_the_symmetric_seeds_too() {
         assert!(out.status.success(), "{}", text(&out.stderr));
         (Connection::open(&db).unwrap(), text(&out.stdout))
     };
-    let main = pseudoku::bank::seeds::Library::shipped().seeds.len() as i64;
+    let main = pseudoku::seeds::Library::shipped().seeds.len() as i64;
     let (conn, stdout) = build("half-turn.db", &["--symmetry", "rotate180"]);
     assert_eq!(
         scalar::<i64>(&conn, "SELECT COUNT(*) FROM seeds"),

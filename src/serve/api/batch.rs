@@ -145,7 +145,9 @@ pub struct Solved {
     (status = 400, description = "bad request", body = ErrorBody),
     (status = 413, description = "body too large", body = ErrorBody)
 ))]
-pub(super) async fn solve_route(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<SolveResults> {
+pub(super) async fn solve_route(
+    body: Result<Json<PuzzlesRequest>, JsonRejection>,
+) -> Reply<SolveResults> {
     let results = each_puzzle(body, MAX_PUZZLES, |p| {
         let (solutions, solution) = match solve(p) {
             Solutions::None => (0, None),
@@ -183,7 +185,9 @@ pub struct Canonized {
     (status = 400, description = "bad request", body = ErrorBody),
     (status = 413, description = "body too large", body = ErrorBody)
 ))]
-pub(super) async fn canon(body: Result<Json<PuzzlesRequest>, JsonRejection>) -> Reply<CanonResults> {
+pub(super) async fn canon(
+    body: Result<Json<PuzzlesRequest>, JsonRejection>,
+) -> Reply<CanonResults> {
     let results = each_puzzle(body, MAX_PUZZLES, |p| {
         let c = crate::canon::canonical(p);
         Canonized {

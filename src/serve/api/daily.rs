@@ -58,10 +58,9 @@ pub(super) async fn daily(
     let text = q
         .date
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
-    let date =
-        text
-            .parse::<crate::calendar::Date>()
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let date = text
+        .parse::<crate::calendar::Date>()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let today = crate::calendar::Date::today();
     if date.days() > today.days() + 1 {
         return Err(ApiError::BadRequest(format!(

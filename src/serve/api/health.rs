@@ -36,7 +36,10 @@ pub(super) async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     s.recorder.look(&s).await;
     let found = blocking(move || {
         let deliveries = !s.recorder.read_only();
-        Ok((s.read(|c| Ok::<_, store::StoreError>(s.recorder.health(&s, c)))?, deliveries))
+        Ok((
+            s.read(|c| Ok::<_, store::StoreError>(s.recorder.health(&s, c)))?,
+            deliveries,
+        ))
     })
     .await;
     let (status, health) = match found {

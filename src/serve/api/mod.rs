@@ -24,8 +24,6 @@ mod levels;
 mod openapi;
 mod puzzles;
 
-
-
 use super::error::ApiError;
 use super::{blocking, page, Shared};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -91,7 +89,10 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         .route("/metrics", get(health::metrics))
         .route("/openapi.json", get(openapi::openapi))
         .route("/v1/levels", get(levels::levels))
-        .route("/v1/puzzles/next", post(puzzles::next).get(puzzles::next_by_get))
+        .route(
+            "/v1/puzzles/next",
+            post(puzzles::next).get(puzzles::next_by_get),
+        )
         .route("/v1/puzzles/{id}", get(puzzles::puzzle_by_id))
         .route("/v1/daily", get(daily::daily))
         .route("/v1/hint", post(hint::hint_route))
@@ -148,11 +149,7 @@ fn cors_layer(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
     let allow = if origins.iter().any(|o| o == "*") {
         AllowOrigin::any()
     } else {
-        AllowOrigin::list(
-            origins
-                .iter()
-                .filter_map(|o| HeaderValue::from_str(o).ok()),
-        )
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
     };
     Some(
         CorsLayer::new()
@@ -232,7 +229,11 @@ async fn guard(
 /// and a POST whose `Origin` is neither the server's own (its `Host`, or the
 /// `X-Forwarded-Host` of a proxy in front) nor one of `origins` (`--cors`; `*` allows any):
 /// 403. Requests without `Origin` (not from a browser page) pass.
-fn same_site(origins: &[String], method: &axum::http::Method, headers: &HeaderMap) -> Result<(), ApiError> {
+fn same_site(
+    origins: &[String],
+    method: &axum::http::Method,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
     use axum::http::Method;
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return Ok(());
@@ -240,9 +241,13 @@ fn same_site(origins: &[String], method: &axum::http::Method, headers: &HeaderMa
     if let Some(kind) = headers.get(header::CONTENT_TYPE) {
         let kind = kind.to_str().unwrap_or_default();
         let kind = kind.split(';').next().unwrap_or_default().trim();
-        if ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]
-            .iter()
-            .any(|form| kind.eq_ignore_ascii_case(form))
+        if [
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "text/plain",
+        ]
+        .iter()
+        .any(|form| kind.eq_ignore_ascii_case(form))
         {
             return Err(ApiError::Body(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -348,7 +353,6 @@ fn wants_solution(solution: Option<&str>) -> Result<bool, ApiError> {
     }
 }
 
-
 /// A user id: 1 to 64 characters among letters, digits and `-_.:@`.
 fn check_user(user: Option<String>) -> Result<String, ApiError> {
     let Some(user) = user else {
@@ -367,4 +371,3 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
         ))
     }
 }
-

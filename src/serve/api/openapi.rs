@@ -64,8 +64,14 @@ impl utoipa::Modify for CommonAnswers {
             if let Some(op) = &mut item.post {
                 let answers = &mut op.responses.responses;
                 for (status, why) in [
-                    ("403", "a request from a web page of an origin not given to --cors"),
-                    ("415", "a form's body (a delivery takes none; the others take JSON)"),
+                    (
+                        "403",
+                        "a request from a web page of an origin not given to --cors",
+                    ),
+                    (
+                        "415",
+                        "a form's body (a delivery takes none; the others take JSON)",
+                    ),
                 ] {
                     answers
                         .entry(status.to_string())
@@ -78,10 +84,13 @@ impl utoipa::Modify for CommonAnswers {
             ] {
                 let Some(op) = op else { continue };
                 if plays(&method, path) || path == "/v1/puzzles/{id}" {
-                    op.responses.responses.entry("429".to_string()).or_insert_with(|| {
-                        error("the play page's token over its pace (Retry-After says when)")
-                            .into()
-                    });
+                    op.responses
+                        .responses
+                        .entry("429".to_string())
+                        .or_insert_with(|| {
+                            error("the play page's token over its pace (Retry-After says when)")
+                                .into()
+                        });
                 }
             }
             for op in [&mut item.get, &mut item.post].into_iter().flatten() {
@@ -101,7 +110,10 @@ impl utoipa::Modify for CommonAnswers {
                     add("422", "a body that is not the request's shape");
                 }
                 if !open_without_token(path) {
-                    add("401", "the server has a token and the request does not carry it");
+                    add(
+                        "401",
+                        "the server has a token and the request does not carry it",
+                    );
                     op.security = Some(vec![
                         SecurityRequirement::default(),
                         SecurityRequirement::new("bearer", Vec::<String>::new()),

@@ -198,8 +198,7 @@ pub(super) async fn next(
 ))]
 pub(super) async fn next_by_get() -> Response {
     let mut response = ApiError::MethodNotAllowed(
-        "a delivery is POST /v1/puzzles/next (with the same query): a GET changes nothing"
-            .into(),
+        "a delivery is POST /v1/puzzles/next (with the same query): a GET changes nothing".into(),
     )
     .into_response();
     response
@@ -259,4 +258,3 @@ pub(super) async fn puzzle_by_id(
     }
     Ok(Json(PuzzleView::of(handout, solution)))
 }
-
