@@ -62,12 +62,7 @@ impl Ordinal {
 
     /// The score w . x of raw features `x` (higher is harder).
     pub fn score(&self, x: &[f64]) -> f64 {
-        x.iter()
-            .zip(&self.mean)
-            .zip(&self.scale)
-            .zip(&self.weights)
-            .map(|(((v, m), s), w)| w * (v - m) / s)
-            .sum()
+        weighted(x, &self.mean, &self.scale, &self.weights)
     }
 
     /// The probability of each level for raw features `x`.
@@ -354,6 +349,17 @@ pub fn held_out<M: Classifier>(
         }
     }
     m
+}
+
+/// The weighted sum `w . z` of raw features `x` standardised by `mean` and `scale`
+/// (`z = (x - mean) / scale`): a fitted model's score.
+pub(crate) fn weighted(x: &[f64], mean: &[f64], scale: &[f64], weights: &[f64]) -> f64 {
+    x.iter()
+        .zip(mean)
+        .zip(scale)
+        .zip(weights)
+        .map(|(((v, m), s), w)| w * (v - m) / s)
+        .sum()
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! bunch at its techniques' values). The ridge penalty is chosen from [`LAMBDAS`] by two-fold
 //! cross-validation on mean absolute error inside the training data.
 
-use super::ordinal::{solve_spd, standardise};
+use super::ordinal::{solve_spd, standardise, weighted};
 
 /// The ridge penalties the fit chooses from (on standardised features, summed squares).
 pub const LAMBDAS: [f64; 5] = [0.1, 1.0, 10.0, 100.0, 1000.0];
@@ -33,12 +33,7 @@ pub struct Regression {
 impl Regression {
     /// The score `w . z` of raw features `x`.
     pub fn score(&self, x: &[f64]) -> f64 {
-        x.iter()
-            .zip(&self.mean)
-            .zip(&self.scale)
-            .zip(&self.weights)
-            .map(|(((v, m), s), w)| w * (v - m) / s)
-            .sum()
+        weighted(x, &self.mean, &self.scale, &self.weights)
     }
 
     /// The value on the publisher's scale of raw features `x`.

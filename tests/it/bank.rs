@@ -314,16 +314,10 @@ fn a_second_writer_is_refused_naming_the_first_and_serving_goes_on() {
             .stderr(predicates::str::contains(format!("pid {}", first.id())));
     }
     // Reading and serving go on.
-    pseudoku()
-        .args(["get", "--level", "expert", "--mark-served", "--db"])
-        .arg(&db)
+    on_bank!(&db; "get", "--level", "expert", "--mark-served")
         .assert()
         .success();
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "stats").assert().success();
     // A waiting build starts when the first is stopped by Ctrl-C, which exits 130 and says how
     // to resume.
     let waiting = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
@@ -352,9 +346,7 @@ fn a_second_writer_is_refused_naming_the_first_and_serving_goes_on() {
     let conn = Connection::open(&db).unwrap();
     let status: String = scalar(&conn, "SELECT status FROM builds WHERE id = 2");
     assert_eq!(status, "interrupted");
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains("builds 3 (1 unfinished"));
@@ -399,11 +391,7 @@ fn a_newer_bank_or_a_foreign_file_is_refused_in_one_line() {
         .execute_batch("CREATE TABLE t (x)")
         .unwrap();
     for path in [&db, &other] {
-        let out = pseudoku()
-            .args(["stats", "--db"])
-            .arg(path)
-            .output()
-            .unwrap();
+        let out = on_bank!(path; "stats").output().unwrap();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -432,22 +420,14 @@ fn a_build_killed_at_any_stage_leaves_a_bank_whose_next_command_restores_its_ind
             continue;
         }
         // Any command that opens the bank puts the indexes back first.
-        let out = pseudoku()
-            .args(["stats", "--db"])
-            .arg(&db)
-            .output()
-            .unwrap();
+        let out = on_bank!(&db; "stats").output().unwrap();
         assert!(out.status.success(), "{}", text(&out.stderr));
         let conn = Connection::open(&db).unwrap();
         assert_eq!(puzzle_indexes(&conn), INDEXES, "killed after {after_ms} ms");
         let ok: String = scalar(&conn, "PRAGMA integrity_check");
         assert_eq!(ok, "ok");
         // And verify says nothing is wrong with the bank as a whole.
-        let out = pseudoku()
-            .args(["verify", "--sample", "50", "--db"])
-            .arg(&db)
-            .output()
-            .unwrap();
+        let out = on_bank!(&db; "verify", "--sample", "50").output().unwrap();
         let said = text(&out.stdout);
         assert!(!said.contains("bank:"), "{said}");
     }
@@ -473,11 +453,7 @@ fn the_writer_lock_is_on_the_bank_itself() {
     }
     // Deleting the file that says who holds the lock does not let a second writer in.
     std::fs::remove_file(&info).unwrap();
-    let out = pseudoku()
-        .args(["build", "--count", "5", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = on_bank!(&db; "build", "--count", "5").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("another process is writing to this bank"),
@@ -495,11 +471,7 @@ fn an_empty_file_or_a_version_no_pseudoku_writes_is_not_a_bank() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.db");
     std::fs::write(&empty, b"").unwrap();
-    let out = pseudoku()
-        .args(["stats", "--db"])
-        .arg(&empty)
-        .output()
-        .unwrap();
+    let out = on_bank!(&empty; "stats").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("no bank there"),
@@ -517,11 +489,7 @@ fn an_empty_file_or_a_version_no_pseudoku_writes_is_not_a_bank() {
         .unwrap()
         .pragma_update(None, "user_version", -1)
         .unwrap();
-    let out = pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = on_bank!(&db; "stats").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -44,11 +44,7 @@ fn invalid_utf8_is_a_bad_line_and_the_rest_goes_on() {
     // calibrate --from reads it the same way.
     let db = dir.path().join("bank.db");
     build(&db, 5, 2);
-    pseudoku()
-        .args(["calibrate", "--force", "--from"])
-        .arg(&path)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--force", "--from", &path)
         .assert()
         .code(1)
         .stderr(predicates::str::contains(format!(
@@ -56,11 +52,7 @@ fn invalid_utf8_is_a_bad_line_and_the_rest_goes_on() {
         )))
         .stdout(predicates::str::contains("2 puzzles"));
     // seeds import names the line and imports the others.
-    pseudoku()
-        .args(["seeds", "import"])
-        .arg(&path)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "seeds", "import", &path)
         .assert()
         .stderr(predicates::str::contains(format!(
             "{name}:2: not valid UTF-8 text"
@@ -201,11 +193,7 @@ fn hint_reads_a_get_line_and_ignores_its_other_columns() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_levels(&db, 5, 2);
-    let got = pseudoku()
-        .args(["get", "--level", "easy", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let got = on_bank!(&db; "get", "--level", "easy").output().unwrap();
     assert!(got.status.success());
     let line = text(&got.stdout);
     assert!(line.contains("\teasy\t"), "{line}");

@@ -27,22 +27,22 @@ fn a_book_is_written_again_identical_and_never_repeats_a_class() {
     build_levels(&db, 40, 2);
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
     // A week of daily files first: a book never takes their puzzles.
-    let o = pseudoku()
-        .args([
-            "export",
-            "--start",
-            "2028-01-01",
-            "--days",
-            "7",
-            "--mix",
-            "easy:1,hard:1",
-        ])
-        .args(["--format", "csv", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(dir.path().join("week"))
-        .output()
-        .unwrap();
+    let o = on_bank!(
+        &db;
+        "export",
+        "--start",
+        "2028-01-01",
+        "--days",
+        "7",
+        "--mix",
+        "easy:1,hard:1",
+        "--format",
+        "csv",
+        "--out",
+        dir.path().join("week"),
+    )
+    .output()
+    .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = dir.path().join("books");
     let one = [
@@ -133,9 +133,7 @@ fn a_book_is_written_again_identical_and_never_repeats_a_class() {
     );
     assert_eq!(unserved, 0);
     // A book's puzzle is not put back while the book holds it.
-    let o = pseudoku()
-        .args(["unserve", "--id", &first_ids[0].to_string(), "--db"])
-        .arg(&db)
+    let o = on_bank!(&db; "unserve", "--id", &first_ids[0].to_string())
         .output()
         .unwrap();
     assert!(
@@ -218,16 +216,22 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
     build_levels(&db, 20, 2);
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
     let export = |start: &str, days: &str, out: &Path| {
-        let o = pseudoku()
-            .args([
-                "export", "--start", start, "--days", days, "--mix", "easy:1",
-            ])
-            .args(["--format", "csv", "--db"])
-            .arg(&db)
-            .arg("--out")
-            .arg(out)
-            .output()
-            .unwrap();
+        let o = on_bank!(
+            &db;
+            "export",
+            "--start",
+            start,
+            "--days",
+            days,
+            "--mix",
+            "easy:1",
+            "--format",
+            "csv",
+            "--out",
+            out,
+        )
+        .output()
+        .unwrap();
         assert!(o.status.success(), "{}", stderr(&o));
         exported_ids(out)
     };
@@ -314,11 +318,7 @@ fn a_reprint_takes_published_puzzles_only_when_told_to() {
         })
         .unwrap();
     assert_eq!(reprints, 19 + 15);
-    let o = pseudoku()
-        .args(["verify", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let o = on_bank!(&db; "verify").output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 }
 

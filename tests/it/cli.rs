@@ -578,26 +578,13 @@ fn mining_gives_the_same_library_whatever_the_thread_count() {
 fn build_reports_bad_seed_libraries() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    pseudoku()
-        .args([
-            "build",
-            "--count",
-            "5",
-            "--seeds",
-            "/nonexistent/seeds.tsv",
-            "--db",
-        ])
-        .arg(&db)
+    on_bank!(&db; "build", "--count", "5", "--seeds", "/nonexistent/seeds.tsv")
         .assert()
         .code(2)
         .stderr("pseudoku: /nonexistent/seeds.tsv: no such seed library file\n");
     let bad = dir.path().join("seeds.tsv");
     std::fs::write(&bad, "abc\n").unwrap();
-    pseudoku()
-        .args(["build", "--count", "5", "--seeds"])
-        .arg(&bad)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "build", "--count", "5", "--seeds", &bad)
         .assert()
         .code(2)
         .stderr(format!(
@@ -734,9 +721,7 @@ fn help_texts_agree_with_the_output() {
 fn limits_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    pseudoku()
-        .args(["build", "--threads", "100000", "--db"])
-        .arg(&db)
+    on_bank!(&db; "build", "--threads", "100000")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("100000 threads is too many"));
@@ -745,24 +730,13 @@ fn limits_are_checked() {
         .write_stdin(format!("{P}\n"))
         .assert()
         .code(2);
-    pseudoku()
-        .args([
-            "build",
-            "--per-band",
-            "18446744073709551615",
-            "--bands",
-            "4",
-            "--db",
-        ])
-        .arg(&db)
+    on_bank!(&db; "build", "--per-band", "18446744073709551615", "--bands", "4")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("too many puzzles"));
     build(&db, 5, 2);
     let long = "a".repeat(100_000);
-    let out = pseudoku()
-        .args(["calibrate", "--levels", &format!("easy,{long}"), "--db"])
-        .arg(&db)
+    let out = on_bank!(&db; "calibrate", "--levels", &format!("easy,{long}"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -10,33 +10,40 @@ pub fn pseudoku() -> Command {
     Command::cargo_bin("pseudoku").unwrap()
 }
 
+/// `pseudoku ARGS... --db DB`, ready to run: a command on a bank. Each argument is anything
+/// `Command::arg` takes (a `&str`, a path).
+macro_rules! on_bank {
+    ($db:expr; $($arg:expr),* $(,)?) => {{
+        let mut command = $crate::common::pseudoku();
+        $(command.arg($arg);)*
+        command.arg("--db").arg($db);
+        command
+    }};
+}
+
 /// `build --per-band N --bands M --threads T` into `db`; checks every quota was met.
 pub fn build_bands(db: &Path, per_band: u64, bands: u32, threads: u32) {
-    pseudoku()
-        .args(["build", "--per-band", &per_band.to_string()])
-        .args([
-            "--bands",
-            &bands.to_string(),
-            "--threads",
-            &threads.to_string(),
-        ])
-        .arg("--db")
-        .arg(db)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains(format!(
-            "{per_band} of {per_band} stored"
-        )));
+    on_bank!(
+        db;
+        "build",
+        "--per-band",
+        &per_band.to_string(),
+        "--bands",
+        &bands.to_string(),
+        "--threads",
+        &threads.to_string(),
+    )
+    .assert()
+    .success()
+    .stdout(predicates::str::contains(format!(
+        "{per_band} of {per_band} stored"
+    )));
 }
 
 /// `build --per-level N --threads T` into `db` (the bank's default levels); checks every
 /// quota was met.
 pub fn build_levels(db: &Path, per_level: u64, threads: u32) {
-    pseudoku()
-        .args(["build", "--per-level", &per_level.to_string()])
-        .args(["--threads", &threads.to_string()])
-        .arg("--db")
-        .arg(db)
+    on_bank!(db; "build", "--per-level", &per_level.to_string(), "--threads", &threads.to_string())
         .assert()
         .success()
         .stdout(predicates::str::contains(format!(
@@ -46,11 +53,7 @@ pub fn build_levels(db: &Path, per_level: u64, threads: u32) {
 
 /// `build --count N --threads T` into `db`.
 pub fn build(db: &Path, count: u64, threads: u32) {
-    pseudoku()
-        .args(["build", "--count", &count.to_string()])
-        .args(["--threads", &threads.to_string()])
-        .arg("--db")
-        .arg(db)
+    on_bank!(db; "build", "--count", &count.to_string(), "--threads", &threads.to_string())
         .assert()
         .success();
 }

@@ -160,9 +160,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("(0 new, 1825 as exported before)"));
     assert_eq!(files(&out), written);
     // Recalibrating the bank does not change what was exported.
-    pseudoku()
-        .args(["calibrate", "--rating", "hsolve", "--db"])
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--rating", "hsolve")
         .assert()
         .success();
     let o = export(&db, &again, &one_day);
@@ -393,9 +391,7 @@ fn a_short_bank_says_what_is_missing_and_exports_nothing() {
     let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM batches");
     assert_eq!(n, 7 + 10);
     // With more hard puzzles in the bank, the same export fills the empty slots only.
-    pseudoku()
-        .args(["build", "--band", "3/4", "--count", "20", "--db"])
-        .arg(&db)
+    on_bank!(&db; "build", "--band", "3/4", "--count", "20")
         .assert()
         .success();
     let o = export(&db, &out, &args);
@@ -713,9 +709,7 @@ fn an_export_leaves_nothing_but_its_files() {
 fn a_level_the_variety_rule_runs_short_says_so_and_a_check_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    pseudoku()
-        .args(["build", "--level", "expert", "--count", "800", "--db"])
-        .arg(&db)
+    on_bank!(&db; "build", "--level", "expert", "--count", "800")
         .assert()
         .success();
     let conn = Connection::open(&db).unwrap();

@@ -222,15 +222,11 @@ fn the_command_hints_a_bank_puzzle_by_id() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    pseudoku()
-        .args(["hint", "--id", &id.to_string(), "--db"])
-        .arg(&db)
+    on_bank!(&db; "hint", "--id", &id.to_string())
         .assert()
         .success()
         .stdout(contains(format!("{puzzle}\t")));
-    pseudoku()
-        .args(["hint", "--id", "999999", "--db"])
-        .arg(&db)
+    on_bank!(&db; "hint", "--id", "999999")
         .assert()
         .code(2)
         .stderr(contains("no puzzle with id 999999"));

@@ -86,9 +86,7 @@ fn a_bank_of_100000_puzzles() {
     }
 
     // `get`: the solution is computed (not stored) and completes the puzzle.
-    let out = pseudoku()
-        .args(["get", "--level", "hard", "--count", "5", "--json", "--db"])
-        .arg(&db)
+    let out = on_bank!(&db; "get", "--level", "hard", "--count", "5", "--json")
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -112,15 +110,11 @@ fn a_bank_of_100000_puzzles() {
     }
 
     // `stats` counts every puzzle once; `verify` finds nothing wrong in a sample.
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains("100000 puzzles (0 served)"));
-    pseudoku()
-        .args(["verify", "--sample", "500", "--db"])
-        .arg(&db)
+    on_bank!(&db; "verify", "--sample", "500")
         .assert()
         .success()
         .stdout(predicates::str::contains("checked 500 rows"))

@@ -49,18 +49,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["rotate180", "rotate90", "mirror", "diagonal"] {
         let db = dir.path().join(format!("{name}.db"));
-        pseudoku()
-            .args([
-                "build",
-                "--per-level",
-                "6",
-                "--symmetry",
-                name,
-                "--threads",
-                "2",
-            ])
-            .arg("--db")
-            .arg(&db)
+        on_bank!(&db; "build", "--per-level", "6", "--symmetry", name, "--threads", "2")
             .assert()
             .success()
             .stdout(predicates::str::contains(format!(
@@ -80,9 +69,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
             "SELECT COUNT(*) FROM puzzles_text WHERE seed_id IS NOT NULL",
         );
         assert!(seeded >= 12, "{name}: {seeded}");
-        pseudoku()
-            .args(["stats", "--db"])
-            .arg(&db)
+        on_bank!(&db; "stats")
             .assert()
             .success()
             .stdout(predicates::str::contains(format!(
@@ -96,20 +83,26 @@ fn clue_range_minimality_and_techniques_are_kept_and_stored() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_levels(&db, 5, 2);
-    pseudoku()
-        .args(["build", "--level", "hard", "--count", "12"])
-        .args(["--symmetry", "rotate180", "--clues", "22..30", "--minimal"])
-        .args([
-            "--techniques",
-            "pairs..x-wing-or-xy-wing",
-            "--threads",
-            "2",
-            "--db",
-        ])
-        .arg(&db)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("12 of 12 stored"));
+    on_bank!(
+        &db;
+        "build",
+        "--level",
+        "hard",
+        "--count",
+        "12",
+        "--symmetry",
+        "rotate180",
+        "--clues",
+        "22..30",
+        "--minimal",
+        "--techniques",
+        "pairs..x-wing-or-xy-wing",
+        "--threads",
+        "2",
+    )
+    .assert()
+    .success()
+    .stdout(predicates::str::contains("12 of 12 stored"));
     let conn = Connection::open(&db).unwrap();
     let new: Vec<_> = rows(&conn).into_iter().filter(|r| r.4 == 2).collect();
     assert_eq!(new.len(), 12);
@@ -132,33 +125,18 @@ fn clue_range_minimality_and_techniques_are_kept_and_stored() {
         stored,
         "symmetry=rotate180 clues=22..30 minimal techniques=pairs..x-wing-or-xy-wing clued-houses"
     );
-    pseudoku()
-        .args([
-            "build",
-            "--level",
-            "hard",
-            "--count",
-            "4",
-            "--threads",
-            "2",
-            "--db",
-        ])
-        .arg(&db)
+    on_bank!(&db; "build", "--level", "hard", "--count", "4", "--threads", "2")
         .assert()
         .success();
     for (p, _, clues, ..) in rows(&conn).into_iter().filter(|r| r.4 == 3) {
         assert!((22..=30).contains(&clues) && s.holds_for(&p) && is_minimal(&p, s));
     }
     // Layout rules belong to levels.
-    pseudoku()
-        .args(["build", "--count", "5", "--minimal", "--db"])
-        .arg(&db)
+    on_bank!(&db; "build", "--count", "5", "--minimal")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("layout rules belong to levels"));
-    pseudoku()
-        .args(["build", "--level", "hard", "--clues", "5..30", "--db"])
-        .arg(&db)
+    on_bank!(&db; "build", "--level", "hard", "--clues", "5..30")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("17 <= A <= B <= 81"));
@@ -170,19 +148,19 @@ fn a_bank_with_layout_rules_does_not_depend_on_the_thread_count() {
     let mut banks = Vec::new();
     for threads in ["1", "2"] {
         let db = dir.path().join(format!("t{threads}.db"));
-        pseudoku()
-            .args([
-                "build",
-                "--per-level",
-                "5",
-                "--symmetry",
-                "rotate90",
-                "--minimal",
-            ])
-            .args(["--threads", threads, "--db"])
-            .arg(&db)
-            .assert()
-            .success();
+        on_bank!(
+            &db;
+            "build",
+            "--per-level",
+            "5",
+            "--symmetry",
+            "rotate90",
+            "--minimal",
+            "--threads",
+            threads,
+        )
+        .assert()
+        .success();
         let conn = Connection::open(&db).unwrap();
         banks.push(
             rows(&conn)
@@ -200,10 +178,7 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
     let dir = tempfile::tempdir().unwrap();
     // The "publisher": every puzzle symmetric under a half turn, 24 to 32 clues.
     let theirs = dir.path().join("theirs.db");
-    pseudoku()
-        .args(["build", "--per-level", "20", "--symmetry", "rotate180"])
-        .args(["--clues", "24..32", "--db"])
-        .arg(&theirs)
+    on_bank!(&theirs; "build", "--per-level", "20", "--symmetry", "rotate180", "--clues", "24..32")
         .assert()
         .success();
     let conn = Connection::open(&theirs).unwrap();
@@ -281,9 +256,7 @@ fn layouts_learned_from_a_publishers_puzzles_bind_the_next_builds() {
         assert!((24..=32).contains(clues), "{clues}");
     }
     // A build of a count stores by rating alone, and says so.
-    pseudoku()
-        .args(["build", "--count", "5", "--db"])
-        .arg(&ours)
+    on_bank!(&ours; "build", "--count", "5")
         .assert()
         .success()
         .stderr(predicates::str::contains(
@@ -336,11 +309,7 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
     assert!(medians[0] >= 32, "{medians:?}");
     // `stats` gives each level's spread against the reference's puzzles in its range: a
     // Kolmogorov-Smirnov distance, between 0 and 1.
-    let out = pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = on_bank!(&db; "stats").output().unwrap();
     let out = text(&out.stdout);
     let header = out.lines().find(|l| l.starts_with("level\t")).unwrap();
     let column = header.split('\t').position(|c| c == "spread (KS)").unwrap();
@@ -379,18 +348,26 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
 fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
-    pseudoku()
-        .args(["build", "--per-level", "25", "--symmetry", "rotate180"])
-        .args(["--share", "40%", "--threads", "2", "--db"])
-        .arg(&db)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains(
-            "layout symmetry=rotate180 clued-houses: 10 of 10 stored",
-        ))
-        .stdout(predicates::str::contains(
-            "layout symmetry=rotate180 share=0% clued-houses: 15 of 15 stored",
-        ));
+    on_bank!(
+        &db;
+        "build",
+        "--per-level",
+        "25",
+        "--symmetry",
+        "rotate180",
+        "--share",
+        "40%",
+        "--threads",
+        "2",
+    )
+    .assert()
+    .success()
+    .stdout(predicates::str::contains(
+        "layout symmetry=rotate180 clued-houses: 10 of 10 stored",
+    ))
+    .stdout(predicates::str::contains(
+        "layout symmetry=rotate180 share=0% clued-houses: 15 of 15 stored",
+    ));
     let conn = Connection::open(&db).unwrap();
     let rotate180 = parse_symmetry("rotate180").unwrap();
     let rows = rows(&conn);
@@ -413,18 +390,21 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     let file = labelled_file(dir.path(), &rows);
     let ours = dir.path().join("ours.db");
     build_levels(&ours, 5, 2);
-    let out = pseudoku()
-        .args(["calibrate", "--labelled", "--layouts", "--levels"])
-        .arg(names.join(","))
-        .arg("--from")
-        .arg(&file)
-        .arg("--db")
-        .arg(&ours)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = on_bank!(
+        &ours;
+        "calibrate",
+        "--labelled",
+        "--layouts",
+        "--levels",
+        names.join(","),
+        "--from",
+        &file,
+    )
+    .assert()
+    .success()
+    .get_output()
+    .stdout
+    .clone();
     let out = text(&out);
     assert!(
         out.contains("\tsymmetry=rotate180 share=40% clues="),

@@ -145,9 +145,7 @@ fn a_bank_built_with_quotas_serves_every_range() {
         }
     }
     // The TSV form: puzzle, level, difficulty, hsolve, percentile, id.
-    let out = pseudoku()
-        .args(["get", "--band", "1/4", "--seed", "1", "--db"])
-        .arg(&db)
+    let out = on_bank!(&db; "get", "--band", "1/4", "--seed", "1")
         .output()
         .unwrap();
     let line = String::from_utf8(out.stdout).unwrap();
@@ -161,18 +159,12 @@ fn a_bank_built_with_quotas_serves_every_range() {
     );
     assert!(fields[4].parse::<f64>().unwrap() < 25.0);
     // The same seed gives the same puzzle.
-    let again = pseudoku()
-        .args(["get", "--band", "1/4", "--seed", "1", "--db"])
-        .arg(&db)
+    let again = on_bank!(&db; "get", "--band", "1/4", "--seed", "1")
         .output()
         .unwrap();
     assert_eq!(again.stdout, line.as_bytes());
     // stats adds up.
-    let out = pseudoku()
-        .args(["stats", "--json", "--db"])
-        .arg(&db)
-        .arg("--plot")
-        .arg(dir.path().join("bank.svg"))
+    let out = on_bank!(&db; "stats", "--json", "--plot", dir.path().join("bank.svg"))
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -290,11 +282,7 @@ fn calibrate_replaces_the_reference_and_recomputes_every_percentile() {
         ),
     )
     .unwrap();
-    pseudoku()
-        .args(["calibrate", "--force", "--from"])
-        .arg(&corpus)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--force", "--from", &corpus)
         .assert()
         .code(1)
         .stderr(predicates::str::contains("corpus.txt:3:"))
@@ -302,16 +290,7 @@ fn calibrate_replaces_the_reference_and_recomputes_every_percentile() {
     let conn = Connection::open(&db).unwrap();
     assert_eq!(check_percentiles(&conn), (3, 160));
     // Switching to hsolve and new level names recomputes from the hsolve column.
-    pseudoku()
-        .args([
-            "calibrate",
-            "--rating",
-            "hsolve",
-            "--levels",
-            "gentle,tough",
-            "--db",
-        ])
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--rating", "hsolve", "--levels", "gentle,tough")
         .assert()
         .success();
     let (rows, code, _) = get_json(&db, &["--level", "tough", "--count", "5"]);
@@ -320,9 +299,7 @@ fn calibrate_replaces_the_reference_and_recomputes_every_percentile() {
         assert!(r["percentile"].as_f64().unwrap() >= 50.0);
     }
     // Back to the default reference: the same as a new bank's.
-    pseudoku()
-        .args(["calibrate", "--default", "--rating", "difficulty", "--db"])
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--default", "--rating", "difficulty")
         .assert()
         .success()
         .stdout(predicates::str::contains("10000 puzzles"));
@@ -480,11 +457,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     shuffled.rotate_left(2 * n / 3);
     let unordered = dir.path().join("unordered.tsv");
     std::fs::write(&unordered, shuffled.join("\n") + "\n").unwrap();
-    pseudoku()
-        .args(["calibrate", "--labelled", "--from"])
-        .arg(&unordered)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--labelled", "--from", &unordered)
         .assert()
         .code(2)
         .stderr(predicates::str::contains("do not rank by rating"))
@@ -497,11 +470,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     broken[9] = rated[9].0.clone();
     let bad = dir.path().join("bad.tsv");
     std::fs::write(&bad, broken.join("\n") + "\n").unwrap();
-    pseudoku()
-        .args(["calibrate", "--labelled", "--from"])
-        .arg(&bad)
-        .args(["--levels", "gentle,moderate,tough", "--db"])
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--labelled", "--from", &bad, "--levels", "gentle,moderate,tough")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("bad.tsv:5:"))
@@ -510,31 +479,39 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
         ));
     let few = dir.path().join("few.tsv");
     std::fs::write(&few, lines[..n - 30].join("\n") + "\n").unwrap();
-    pseudoku()
-        .args(["calibrate", "--labelled", "--from"])
-        .arg(&few)
-        .args(["--levels", "gentle,moderate,tough,insane", "--db"])
-        .arg(&db)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("level \"insane\" has 0 puzzles"));
+    on_bank!(
+        &db;
+        "calibrate",
+        "--labelled",
+        "--from",
+        &few,
+        "--levels",
+        "gentle,moderate,tough,insane",
+    )
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("level \"insane\" has 0 puzzles"));
     let unknown = dir.path().join("unknown.tsv");
     std::fs::write(
         &unknown,
         format!("{}\n{}\tinsane\n", lines.join("\n"), rated[0].0),
     )
     .unwrap();
-    pseudoku()
-        .args(["calibrate", "--labelled", "--from"])
-        .arg(&unknown)
-        .args(["--levels", "gentle,moderate,tough", "--db"])
-        .arg(&db)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(format!(
-            "unknown.tsv:{}: unknown level \"insane\"",
-            n + 1
-        )));
+    on_bank!(
+        &db;
+        "calibrate",
+        "--labelled",
+        "--from",
+        &unknown,
+        "--levels",
+        "gentle,moderate,tough",
+    )
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains(format!(
+        "unknown.tsv:{}: unknown level \"insane\"",
+        n + 1
+    )));
     let cuts_after: String = scalar(&conn, "SELECT value FROM settings WHERE key = 'cuts'");
     assert_eq!(
         cuts_before, cuts_after,
@@ -542,11 +519,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     );
 
     // The good file's levels replace all of the bank's: refused until --levels names them.
-    pseudoku()
-        .args(["calibrate", "--labelled", "--from"])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--labelled", "--from", &file)
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
@@ -557,17 +530,7 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     assert_eq!(cuts_before, cuts_after);
     // Named: separable, so every puzzle lands in its own level, and the bank's stored levels
     // follow.
-    pseudoku()
-        .args([
-            "calibrate",
-            "--labelled",
-            "--levels",
-            "gentle,moderate,tough",
-            "--from",
-        ])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--labelled", "--levels", "gentle,moderate,tough", "--from", &file)
         .assert()
         .success()
         .stdout(predicates::str::contains(format!("{n} labelled puzzles")))
@@ -594,17 +557,13 @@ fn labelled_calibration_fits_the_levels_and_recomputes_every_puzzle() {
     }
     // `stats` shows the cuts and each level's percentile range; `rate --db` names levels on
     // the bank's scale.
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains("\ngentle\tdifficulty < "))
         .stdout(predicates::str::contains("\ntough\tdifficulty >= "));
     let hardest = &rated[n - 1].0;
-    pseudoku()
-        .args(["rate", "--json", "--db"])
-        .arg(&db)
+    on_bank!(&db; "rate", "--json")
         .write_stdin(format!("{hardest}\n"))
         .assert()
         .success()
@@ -626,34 +585,26 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
          UPDATE settings SET value = '1' WHERE key = 'difficulty_model';",
     )
     .unwrap();
-    pseudoku()
-        .args(["verify", "--db"])
-        .arg(&db)
+    on_bank!(&db; "verify")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("rated by difficulty model 1"));
     // Until then it keeps its model and says so; its puzzles are served as they are.
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains(format!(
             "rated by difficulty model 1; this program rates with model {}",
             pseudoku::difficulty::MODEL
         )));
-    pseudoku()
-        .args(["get", "--level", "easy", "--json", "--db"])
-        .arg(&db)
+    on_bank!(&db; "get", "--level", "easy", "--json")
         .assert()
         .success();
     let kept: Vec<u32> = column(&conn, "SELECT level FROM puzzles_text ORDER BY id");
     assert!(kept.iter().all(|&l| l == 0));
     // The next build re-rates it before adding its own puzzles.
     build(&db, 20, 2);
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
+    on_bank!(&db; "verify", "--sample", "0")
         .assert()
         .success()
         .stdout(predicates::str::contains("checked 80 rows"))
@@ -761,20 +712,20 @@ fn short_floats_small_references_and_did_you_mean() {
         "{}",
         text(&o.stderr)
     );
-    let o = pseudoku()
-        .args([
-            "export",
-            "--db",
-            db_s,
-            "--start",
-            "2027-01-01",
-            "--days",
-            "1",
-        ])
-        .args(["--mix", "esay:1", "--out"])
-        .arg(dir.path().join("x"))
-        .output()
-        .unwrap();
+    let o = on_bank!(
+        db_s;
+        "export",
+        "--start",
+        "2027-01-01",
+        "--days",
+        "1",
+        "--mix",
+        "esay:1",
+        "--out",
+        dir.path().join("x"),
+    )
+    .output()
+    .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("did you mean \"easy\"?"),
@@ -786,9 +737,7 @@ fn short_floats_small_references_and_did_you_mean() {
     let conn = rusqlite::Connection::open(&db).unwrap();
     let puzzles: Vec<String> = column(&conn, "SELECT puzzle FROM puzzles_text LIMIT 50");
     std::fs::write(&corpus, puzzles.join("\n")).unwrap();
-    let o = pseudoku()
-        .args(["calibrate", "--db", db_s, "--from"])
-        .arg(&corpus)
+    let o = on_bank!(db_s; "calibrate", "--from", &corpus)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -815,9 +764,7 @@ fn short_floats_small_references_and_did_you_mean() {
          WHEN 2 THEN 'hard' ELSE 'expert' END FROM puzzles_text ORDER BY level, id",
     );
     std::fs::write(&labelled, rows.join("\n")).unwrap();
-    let o = pseudoku()
-        .args(["calibrate", "--db", db_s, "--labelled", "--from"])
-        .arg(&labelled)
+    let o = on_bank!(db_s; "calibrate", "--labelled", "--from", &labelled)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -1116,17 +1063,7 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
         .map(|(p, c)| format!("{p}\t{}", names[label(*c)]))
         .collect();
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    pseudoku()
-        .args([
-            "calibrate",
-            "--labelled",
-            "--levels",
-            "sparse,dense",
-            "--from",
-        ])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    on_bank!(&db; "calibrate", "--labelled", "--levels", "sparse,dense", "--from", &file)
         .assert()
         .success()
         .stdout(predicates::str::contains("model on "))
@@ -1154,27 +1091,15 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
         stored.len()
     );
     // `verify` recomputes each level with the model; `stats` says the levels were learned.
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "verify", "--sample", "0").assert().success();
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains("\nsparse\tlearned\t"))
         .stdout(predicates::str::contains("learned from labelled puzzles"));
     // Its plot does not shade learned levels as ranges of the rating: they overlap.
     let plot = dir.path().join("bank.svg");
-    pseudoku()
-        .args(["stats", "--plot"])
-        .arg(&plot)
-        .arg("--db")
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "stats", "--plot", &plot).assert().success();
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(
         svg.contains("learned levels overlap"),
@@ -1182,9 +1107,7 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
     );
     // `rate --db` names the level the model gives: the sparsest stored puzzle is sparse.
     let sparsest = &rows.iter().min_by_key(|r| r.1).unwrap().0;
-    pseudoku()
-        .args(["rate", "--json", "--db"])
-        .arg(&db)
+    on_bank!(&db; "rate", "--json")
         .write_stdin(format!("{sparsest}\n"))
         .assert()
         .success()
@@ -1201,27 +1124,15 @@ fn a_level_model_learns_what_one_rating_cannot_and_every_command_follows_it() {
         .all(|r| r["level"] == "sparse" && sparse_ids.contains(&r["id"].as_i64().unwrap())));
     // A later build stores its puzzles in the model's levels (verify checks each).
     build(&db, 30, 2);
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "verify", "--sample", "0").assert().success();
     // Back to cut points: the model is gone and the levels are ranges again.
-    pseudoku()
-        .args(["calibrate", "--default", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "calibrate", "--default").assert().success();
     let left: i64 = scalar(
         &conn,
         "SELECT COUNT(*) FROM settings WHERE key = 'level_model'",
     );
     assert_eq!(left, 0);
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "verify", "--sample", "0").assert().success();
 }
 
 #[test]
@@ -1262,11 +1173,7 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
         .map(|(p, d)| format!("{p}\t{}", scale(*d)))
         .collect();
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let out = pseudoku()
-        .args(["calibrate", "--labelled", "--named", "SE", "--from"])
-        .arg(&file)
-        .arg("--db")
-        .arg(&db)
+    let out = on_bank!(&db; "calibrate", "--labelled", "--named", "SE", "--from", &file)
         .assert()
         .success()
         .get_output()
@@ -1352,9 +1259,7 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
         );
     }
     // `stats` lists it; a later build values its puzzles; `verify` checks every value.
-    pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
+    on_bank!(&db; "stats")
         .assert()
         .success()
         .stdout(predicates::str::contains(
@@ -1363,20 +1268,14 @@ fn a_publishers_numeric_scale_becomes_a_named_rating_every_command_knows() {
     build_levels(&db, 35, 2);
     let valued: i64 = scalar(&conn, "SELECT COUNT(*) FROM named_ratings");
     assert_eq!(valued, 120 + 140);
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
-        .assert()
-        .success();
+    on_bank!(&db; "verify", "--sample", "0").assert().success();
     // A value changed by hand is a mismatch.
     conn.execute(
         "UPDATE named_ratings SET value = value + 1 WHERE puzzle_id = 1",
         [],
     )
     .unwrap();
-    pseudoku()
-        .args(["verify", "--sample", "0", "--db"])
-        .arg(&db)
+    on_bank!(&db; "verify", "--sample", "0")
         .assert()
         .failure()
         .stdout(predicates::str::contains("named ratings"));
@@ -1537,18 +1436,7 @@ fn hostile_labelled_files_are_clear_errors_that_change_nothing() {
     // medium and hard empty; refused unless --force.
     let other = dir.path().join("ends.db");
     for level in ["easy", "expert"] {
-        pseudoku()
-            .args([
-                "build",
-                "--level",
-                level,
-                "--count",
-                "20",
-                "--threads",
-                "2",
-                "--db",
-            ])
-            .arg(&other)
+        on_bank!(&other; "build", "--level", level, "--count", "20", "--threads", "2")
             .assert()
             .success();
     }

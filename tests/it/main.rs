@@ -1,6 +1,7 @@
 //! The integration tests, one module per subject, in one test binary (one link instead of one
 //! per file). `common` holds the fixtures they share: the binary, bank builds, queries.
 
+#[macro_use]
 mod common;
 
 mod bank;

@@ -229,15 +229,11 @@ fn merge_refuses_what_is_not_the_shards_of_one_build() {
     assert!(!out.exists() || rows(&out).is_empty());
 
     // A plain build does not write into a shard's bank, nor a shard into a bank with rows.
-    pseudoku()
-        .args(["build", "--count", "40", "--db"])
-        .arg(&a1)
+    on_bank!(&a1; "build", "--count", "40")
         .assert()
         .failure()
         .stderr(predicates::str::contains("holds shard 1/2"));
-    pseudoku()
-        .args(["build", "--count", "40", "--shard", "1/2", "--db"])
-        .arg(&plain)
+    on_bank!(&plain; "build", "--count", "40", "--shard", "1/2")
         .assert()
         .failure()
         .stderr(predicates::str::contains("already holds puzzles"));

@@ -8,13 +8,7 @@ use std::path::Path;
 
 /// `stats --plot FILE` on `db`: its exit code and standard error.
 fn plot(db: &Path, file: &Path) -> (i32, String) {
-    let out = pseudoku()
-        .args(["stats", "--db"])
-        .arg(db)
-        .arg("--plot")
-        .arg(file)
-        .output()
-        .unwrap();
+    let out = on_bank!(db; "stats", "--plot", file).output().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -34,11 +28,7 @@ fn plots_are_svg_or_png_by_extension_and_the_same_every_time() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_levels(&db, 8, 2);
-    let out = pseudoku()
-        .args(["stats", "--json", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = on_bank!(&db; "stats", "--json").output().unwrap();
     assert!(out.status.success());
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let levels: Vec<String> = s["levels"]
@@ -79,12 +69,7 @@ fn plots_are_svg_or_png_by_extension_and_the_same_every_time() {
         .collect();
     assert!(clues.windows(2).all(|w| w[1] == w[0] + 1) && clues[0] >= 17);
     // The text form has the same tables.
-    let text = pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap()
-        .stdout;
+    let text = on_bank!(&db; "stats").output().unwrap().stdout;
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains(&format!("\nhardest technique\t{}\n", levels.join("\t"))));
     assert!(text.contains(&format!("\nclues\t{}\n", levels.join("\t"))));
@@ -136,13 +121,7 @@ fn an_unknown_extension_is_refused_before_any_work() {
         ("bank", "no extension"),
     ] {
         let file = dir.path().join(name);
-        let out = pseudoku()
-            .args(["stats", "--db"])
-            .arg(&db)
-            .arg("--plot")
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = on_bank!(&db; "stats", "--plot", &file).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{name}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(
@@ -163,13 +142,7 @@ fn a_plot_is_what_is_printed_and_a_missing_folder_is_said_in_words() {
     let db = dir.path().join("bank.db");
     build_levels(&db, 5, 2);
     let file = dir.path().join("bank.svg");
-    let out = pseudoku()
-        .args(["stats", "--db"])
-        .arg(&db)
-        .arg("--plot")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = on_bank!(&db; "stats", "--plot", &file).output().unwrap();
     assert!(out.status.success());
     let said = text(&out.stdout);
     assert_eq!(said.lines().count(), 1, "no table beside the plot: {said}");
