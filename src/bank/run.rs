@@ -10,7 +10,7 @@ use super::layout::Layout;
 use super::plan::{Mode, Plan};
 use super::shard::Shard;
 use super::targets::{self, TargetProgress};
-use super::writer::{Write, Writer};
+use super::writer::{Commit, Writer};
 use super::{BankError, BuildOptions};
 use crate::generate::Symmetry;
 use crate::grid::Puzzle;
@@ -478,7 +478,7 @@ impl Run<'_> {
                         first_seq += 1;
                         batch.events.sort_by_key(|e| e.0);
                         let rows = Self::accept(&mut acc, b, targets, batch);
-                        writer = writer.send(Write::Rows(b.clone(), rows))?;
+                        writer = writer.send(Commit::Rows(b.clone(), rows))?;
                         prog.update(b, targets, self.busy.times(Duration::ZERO));
                         progress(&prog);
                         if !acc.done() {
@@ -679,7 +679,7 @@ impl Run<'_> {
             }
             b.next_job = b.next_job.max(end);
             report(targets, &local);
-            writer = writer.send(Write::Shard(b.clone(), row.clone(), rows))?;
+            writer = writer.send(Commit::Shard(b.clone(), row.clone(), rows))?;
             prog.update(b, targets, self.busy.times(Duration::ZERO));
             prog.stored = local_stored(&local);
             progress(&prog);

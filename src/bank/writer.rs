@@ -16,7 +16,7 @@ const WRITE_ROWS: usize = 4096;
 const WRITER_CACHE_MIB: u32 = 64;
 
 /// What the writer thread commits.
-pub(super) enum Write {
+pub(super) enum Commit {
     /// A batch of a build: rows, and the build's progress.
     Rows(Build, Vec<NewPuzzle>),
     /// A batch of a shard: candidates, the build's progress and the shard's cursors.
@@ -27,22 +27,22 @@ pub(super) enum Write {
     ),
 }
 
-impl Write {
+impl Commit {
     fn len(&self) -> usize {
         match self {
-            Write::Rows(_, r) => r.len(),
-            Write::Shard(_, _, r) => r.len(),
+            Commit::Rows(_, r) => r.len(),
+            Commit::Shard(_, _, r) => r.len(),
         }
     }
 
     /// Takes a later batch into this one (its progress replaces this one's).
-    fn absorb(&mut self, later: Write) {
+    fn absorb(&mut self, later: Commit) {
         match (self, later) {
-            (Write::Rows(b, rows), Write::Rows(lb, more)) => {
+            (Commit::Rows(b, rows), Commit::Rows(lb, more)) => {
                 *b = lb;
                 rows.extend(more);
             }
-            (Write::Shard(b, s, rows), Write::Shard(lb, ls, more)) => {
+            (Commit::Shard(b, s, rows), Commit::Shard(lb, ls, more)) => {
                 *b = lb;
                 *s = ls;
                 rows.extend(more);
@@ -53,8 +53,8 @@ impl Write {
 
     fn commit(&self, conn: &mut rusqlite::Connection) -> store::Result<()> {
         match self {
-            Write::Rows(b, rows) => store::puzzles::insert_batch(conn, b, rows),
-            Write::Shard(b, s, rows) => store::shards::insert_batch(conn, b, s, rows),
+            Commit::Rows(b, rows) => store::puzzles::insert_batch(conn, b, rows),
+            Commit::Shard(b, s, rows) => store::shards::insert_batch(conn, b, s, rows),
         }
     }
 }
@@ -63,14 +63,14 @@ impl Write {
 /// while it committed go into one transaction (up to WRITE_ROWS rows), with the latest
 /// progress. Returns the time it spent and the connection.
 pub(super) struct Writer {
-    tx: Option<std::sync::mpsc::SyncSender<Write>>,
+    tx: Option<std::sync::mpsc::SyncSender<Commit>>,
     thread: std::thread::JoinHandle<Result<(Duration, rusqlite::Connection), BankError>>,
 }
 
 impl Writer {
     pub(super) fn spawn(conn: rusqlite::Connection) -> Result<Writer, BankError> {
         store::set_cache_mib(&conn, WRITER_CACHE_MIB)?;
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Write>(QUEUED_BATCHES);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Commit>(QUEUED_BATCHES);
         let thread = std::thread::spawn(
             move || -> Result<(Duration, rusqlite::Connection), BankError> {
                 let mut conn = conn;
@@ -96,7 +96,7 @@ impl Writer {
     }
 
     /// Queues a batch; when the writer stopped on an error, returns that error.
-    pub(super) fn send(self, w: Write) -> Result<Writer, BankError> {
+    pub(super) fn send(self, w: Commit) -> Result<Writer, BankError> {
         if self
             .tx
             .as_ref()

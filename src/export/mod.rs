@@ -76,7 +76,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 pub(crate) use variety::grid_key;
-use variety::{choose, recorded, Placed};
+use variety::{choose, recorded, DayPuzzle};
 pub use variety::{MAX_VARIETY_DAYS, VARIETY_DAYS};
 
 /// One exported puzzle, as the files show it (its ratings and percentile as recorded when it
@@ -579,7 +579,7 @@ fn export_locked(
                             },
                         )?;
                         let day_rows = placed.entry(day).or_default();
-                        day_rows.push(Placed {
+                        day_rows.push(DayPuzzle {
                             slot: *slot,
                             level: item.label.clone(),
                             grid_key: grid,

@@ -13,7 +13,7 @@ pub const MAX_VARIETY_DAYS: u32 = 366;
 
 /// A recorded or newly drawn puzzle of a day, with what the variety rule compares.
 #[derive(Clone, Debug)]
-pub(super) struct Placed {
+pub(super) struct DayPuzzle {
     pub(super) slot: u32,
     pub(super) level: String,
     pub(super) grid_key: Key,
@@ -26,11 +26,15 @@ pub(crate) fn grid_key(solution: &Grid) -> Key {
 }
 
 /// The current records of the days `from..=to` (day numbers), by day, in slot order.
-pub(super) fn recorded(conn: &Connection, from: i64, to: i64) -> Result<HashMap<i64, Vec<Placed>>> {
+pub(super) fn recorded(
+    conn: &Connection,
+    from: i64,
+    to: i64,
+) -> Result<HashMap<i64, Vec<DayPuzzle>>> {
     let rows = store::batches::recorded(conn, Date::from_days(from), Date::from_days(to))?;
-    let mut out: HashMap<i64, Vec<Placed>> = HashMap::new();
+    let mut out: HashMap<i64, Vec<DayPuzzle>> = HashMap::new();
     for r in rows {
-        out.entry(r.date.days()).or_default().push(Placed {
+        out.entry(r.date.days()).or_default().push(DayPuzzle {
             slot: r.slot,
             level: r.level,
             grid_key: r.grid_key,
@@ -47,11 +51,11 @@ pub(super) fn choose(
     conn: &Connection,
     scale: &crate::levels::Levels,
     within: Selection,
-    placed: &HashMap<i64, Vec<Placed>>,
+    placed: &HashMap<i64, Vec<DayPuzzle>>,
     (day, window): (i64, i64),
     rng: &mut Rng,
 ) -> Result<Option<Handout>> {
-    let near: Vec<&Placed> = (day - window..=day + window)
+    let near: Vec<&DayPuzzle> = (day - window..=day + window)
         .filter_map(|d| placed.get(&d))
         .flatten()
         .collect();

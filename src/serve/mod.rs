@@ -292,7 +292,7 @@ pub fn run(
     let mut inbox = None;
     let recorder = match &opts.recording {
         Recording::Bank => {
-            let (writer, rx) = writer::Writer::new();
+            let (writer, rx) = writer::BankWriter::new();
             inbox = Some(rx);
             recorder::Recorder::Bank(writer)
         }

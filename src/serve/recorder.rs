@@ -4,7 +4,7 @@
 
 use super::error::ApiError;
 use super::fleet::Fleet;
-use super::writer::{Unwritten, Writer};
+use super::writer::{BankWriter, Unwritten};
 use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
 use crate::levels::Levels;
@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// Where a server records deliveries and daily puzzles.
 pub enum Recorder {
     /// In its bank, through the bank's writer.
-    Bank(Writer),
+    Bank(BankWriter),
     /// In a fleet's shared history; the bank copy is only read.
     Fleet(Fleet),
     /// Nowhere (`--read-only`): every read, no delivery.
@@ -141,7 +141,7 @@ impl Recorder {
 /// hand it out); `None` when the user has had them all.
 async fn deliver(
     s: &Arc<Shared>,
-    writer: Option<&Writer>,
+    writer: Option<&BankWriter>,
     user: &str,
     lv: Arc<Levels>,
     within: Selection,

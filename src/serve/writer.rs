@@ -75,7 +75,7 @@ impl Unwritten {
 }
 
 /// The writer's inbox, while it takes jobs.
-pub struct Writer {
+pub struct BankWriter {
     inbox: Mutex<Option<mpsc::Sender<Job>>>,
 }
 
@@ -86,12 +86,12 @@ pub struct Threads {
     stopping: Arc<AtomicBool>,
 }
 
-impl Writer {
+impl BankWriter {
     /// A writer's inbox, and the end its thread ([`start`]) takes jobs from.
-    pub fn new() -> (Writer, Inbox) {
+    pub fn new() -> (BankWriter, Inbox) {
         let (tx, rx) = mpsc::channel();
         (
-            Writer {
+            BankWriter {
                 inbox: Mutex::new(Some(tx)),
             },
             Inbox(rx),
@@ -183,7 +183,7 @@ pub fn start(
 
 impl Threads {
     /// Waits for the writer to commit what it holds and end (its inbox closed:
-    /// [`Writer::close`]), then stops the checkpointer, which truncates the log.
+    /// [`BankWriter::close`]), then stops the checkpointer, which truncates the log.
     pub fn join(self) {
         let _ = self.writer.join();
         self.stopping.store(true, Ordering::Relaxed);

@@ -8,9 +8,9 @@ use std::collections::HashSet;
 
 /// The daily puzzles of a fleet's history ([`Postgres::daily`]).
 #[derive(Clone, Copy)]
-pub struct Daily<'a>(pub(super) &'a Postgres);
+pub struct DailyPuzzles<'a>(pub(super) &'a Postgres);
 
-impl Daily<'_> {
+impl DailyPuzzles<'_> {
     /// The class recorded as the daily puzzle of `day` (`YYYY-MM-DD`) and `level` (its name
     /// in any case), if any: a class, which every copy of the bank (and a bank the history
     /// was rebound to) finds by its key.

@@ -8,9 +8,9 @@ use crate::store::history::Delivery;
 
 /// The per-user history of a fleet's history ([`Postgres::history`]).
 #[derive(Clone, Copy)]
-pub struct History<'a>(pub(super) &'a Postgres);
+pub struct UserHistory<'a>(pub(super) &'a Postgres);
 
-impl History<'_> {
+impl UserHistory<'_> {
     /// The classes `user` must not be given as a new puzzle: those the user has been given,
     /// and every daily puzzle (handed out by the daily route only).
     pub async fn given(&self, user: &str) -> Result<Vec<Key>> {

@@ -1,7 +1,7 @@
 //! The store's second backend: a fleet's shared history in PostgreSQL (`serve --history
 //! postgres://...`, `history export|import`): the classes each app user has been given
-//! ([`History`]) and the site's daily puzzles ([`Daily`]), recorded by every server of one
-//! bank, so that any server can answer any user; the operations are the SQLite bank's
+//! ([`UserHistory`]) and the site's daily puzzles ([`DailyPuzzles`]), recorded by every server
+//! of one bank, so that any server can answer any user; the operations are the SQLite bank's
 //! ([`crate::store::history`], [`crate::store::daily`]) under the same names. Owns all of the
 //! project's PostgreSQL: the schema (an append-only list of files, `migrations/postgres/`, the
 //! version their count), the connection pool, the bank identity check, and every query.
@@ -17,8 +17,8 @@ mod daily;
 mod history;
 mod transfer;
 
-pub use daily::Daily;
-pub use history::History;
+pub use daily::DailyPuzzles;
+pub use history::UserHistory;
 pub use transfer::{export, import, Moved, MOVED_KEY};
 
 use crate::canon::Key;
@@ -526,13 +526,13 @@ impl Postgres {
     }
 
     /// The per-user history: what each user was given.
-    pub fn history(&self) -> History<'_> {
-        History(self)
+    pub fn history(&self) -> UserHistory<'_> {
+        UserHistory(self)
     }
 
     /// The daily puzzles: one per date and level.
-    pub fn daily(&self) -> Daily<'_> {
-        Daily(self)
+    pub fn daily(&self) -> DailyPuzzles<'_> {
+        DailyPuzzles(self)
     }
 
     /// Whether the history answers (`SELECT 1`, and the clocks compared).
