@@ -16,6 +16,55 @@
 use crate::grid::{Cell, Digit, House};
 use std::fmt;
 
+/// What both sets share: the empty and the full set, a set of one member, the raw bits, the
+/// size and membership.
+macro_rules! bitset_basics {
+    ($set:ident, $bits:ty, $member:ty, $all:expr, $all_doc:literal, $what:literal, $top:literal) => {
+        impl $set {
+            /// The empty set.
+            pub const EMPTY: $set = $set(0);
+            #[doc = $all_doc]
+            pub const ALL: $set = $set($all);
+
+            #[doc = concat!("The set holding `", $what, "` alone.")]
+            #[inline]
+            pub const fn single(member: $member) -> $set {
+                $set(1 << member.index())
+            }
+
+            #[doc = concat!("The set from its raw bits; bits above ", $top, " are dropped.")]
+            #[inline]
+            pub const fn from_bits(bits: $bits) -> $set {
+                $set(bits & $all)
+            }
+
+            /// The raw bits.
+            #[inline]
+            pub const fn bits(self) -> $bits {
+                self.0
+            }
+
+            #[doc = concat!("Number of ", $what, "s in the set.")]
+            #[inline]
+            pub const fn len(self) -> u32 {
+                self.0.count_ones()
+            }
+
+            #[doc = concat!("True when the set has no ", $what, ".")]
+            #[inline]
+            pub const fn is_empty(self) -> bool {
+                self.0 == 0
+            }
+
+            #[doc = concat!("True when `", $what, "` is in the set.")]
+            #[inline]
+            pub const fn contains(self, member: $member) -> bool {
+                self.0 >> member.index() & 1 != 0
+            }
+        }
+    };
+}
+
 /// A set of cells, one bit per cell (see the module docs for the layout).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CellSet(u128);
@@ -23,48 +72,9 @@ pub struct CellSet(u128);
 /// All 81 cells.
 const ALL_CELLS: u128 = (1u128 << 81) - 1;
 
+bitset_basics!(CellSet, u128, Cell, ALL_CELLS, "Every cell of the board.", "cell", 80);
+
 impl CellSet {
-    /// The empty set.
-    pub const EMPTY: CellSet = CellSet(0);
-    /// Every cell of the board.
-    pub const ALL: CellSet = CellSet(ALL_CELLS);
-
-    /// The set holding `cell` alone.
-    #[inline]
-    pub const fn single(cell: Cell) -> CellSet {
-        CellSet(1 << cell.index())
-    }
-
-    /// The set from its raw bits; bits above 80 are dropped.
-    #[inline]
-    pub const fn from_bits(bits: u128) -> CellSet {
-        CellSet(bits & ALL_CELLS)
-    }
-
-    /// The raw bits.
-    #[inline]
-    pub const fn bits(self) -> u128 {
-        self.0
-    }
-
-    /// Number of cells in the set.
-    #[inline]
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// True when the set has no cell.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// True when `cell` is in the set.
-    #[inline]
-    pub const fn contains(self, cell: Cell) -> bool {
-        self.0 >> cell.index() & 1 != 0
-    }
-
     /// Adds `cell`.
     #[inline]
     pub fn insert(&mut self, cell: Cell) {
@@ -292,48 +302,9 @@ impl fmt::Debug for CellSet {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct DigitSet(u16);
 
+bitset_basics!(DigitSet, u16, Digit, 0x1FF, "All nine digits.", "digit", 8);
+
 impl DigitSet {
-    /// The empty set.
-    pub const EMPTY: DigitSet = DigitSet(0);
-    /// All nine digits.
-    pub const ALL: DigitSet = DigitSet(0x1FF);
-
-    /// The set holding `d` alone.
-    #[inline]
-    pub const fn single(d: Digit) -> DigitSet {
-        DigitSet(1 << d.index())
-    }
-
-    /// The set from its raw bits; bits above 8 are dropped.
-    #[inline]
-    pub const fn from_bits(bits: u16) -> DigitSet {
-        DigitSet(bits & 0x1FF)
-    }
-
-    /// The raw bits.
-    #[inline]
-    pub const fn bits(self) -> u16 {
-        self.0
-    }
-
-    /// Number of digits in the set.
-    #[inline]
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// True when the set has no digit.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// True when `d` is in the set.
-    #[inline]
-    pub const fn contains(self, d: Digit) -> bool {
-        self.0 >> d.index() & 1 != 0
-    }
-
     /// Adds `d`.
     #[inline]
     pub fn insert(&mut self, d: Digit) {
@@ -456,7 +427,6 @@ pub(crate) const HOUSES_OF_CELL: [[u8; 3]; 81] = {
     t
 };
 
-/// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
 /// Bit i set, for each cell i (see [`CellSet::remove`]).
 static CELL_BITS: [u128; 81] = {
     let mut t = [0u128; 81];
@@ -468,6 +438,7 @@ static CELL_BITS: [u128; 81] = {
     t
 };
 
+/// Cells of each house: rows 0-8, columns 9-17, boxes 18-26.
 const HOUSE_BITS: [u128; 27] = {
     let mut t = [0u128; 27];
     let mut i = 0;

@@ -31,7 +31,8 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
             "the page token must differ from the token (the page's is public to its players)"
         );
     }
-    init_log(args.log_format);
+    // Held until the server returns: dropping it writes out the log lines still queued.
+    let _log = init_log(args.log_format);
     let secs = std::time::Duration::from_secs;
     let opts = pseudoku::serve::ServeOptions {
         db: args.db.clone(),
@@ -85,7 +86,7 @@ const LIFECYCLE: &str = "pseudoku::lifecycle";
 
 /// The server's log on standard error, written as `format` says, its level from `RUST_LOG`
 /// (`info` when unset or unreadable), the start, drain and stop always.
-fn init_log(format: LogFormat) {
+fn init_log(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info"))
@@ -94,14 +95,21 @@ fn init_log(format: LogFormat) {
                 .parse()
                 .expect("a valid directive"),
         );
+    // A thread of its own writes the lines, so that no request waits for stderr; when its
+    // queue is full the request waits rather than lose a line.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("pseudoku-log")
+        .finish(io::stderr());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(io::stderr)
+        .with_writer(writer)
         .with_target(false);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
+    guard
 }
 
 /// Runs `history export` (`export`) or `history import`.
