@@ -223,7 +223,7 @@ pub const THREADS_PER_CORE: usize = 4;
 /// drawn in, so that a wrong one stops the command before any work.
 pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
-    pseudoku::inventory::plot::Format::of(&path).map_err(|e| e.to_string())?;
+    pseudoku::inventory::plot::ImageFormat::of(&path).map_err(|e| e.to_string())?;
     Ok(path)
 }
 

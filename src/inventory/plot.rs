@@ -21,20 +21,20 @@ pub const SIZE: (u32, u32) = (1200, 1500);
 
 /// A picture's file format, named by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum ImageFormat {
     /// SVG (`.svg`): text stays text, in the reader's sans-serif font.
     Svg,
     /// PNG (`.png`).
     Png,
 }
 
-impl Format {
+impl ImageFormat {
     /// The format `path`'s extension names: `.svg` or `.png`, in any case.
-    pub fn of(path: &Path) -> Result<Format, PlotError> {
+    pub fn of(path: &Path) -> Result<ImageFormat, PlotError> {
         let extension = path.extension().and_then(|e| e.to_str());
         match extension.map(str::to_ascii_lowercase).as_deref() {
-            Some("svg") => Ok(Format::Svg),
-            Some("png") => Ok(Format::Png),
+            Some("svg") => Ok(ImageFormat::Svg),
+            Some("png") => Ok(ImageFormat::Png),
             _ => Err(PlotError::Format {
                 path: path.to_path_buf(),
             }),
@@ -84,10 +84,10 @@ fn extension_text(path: &Path) -> String {
     }
 }
 
-/// Draws `inv` into `path`, SVG or PNG by its extension ([`Format::of`], checked before
+/// Draws `inv` into `path`, SVG or PNG by its extension ([`ImageFormat::of`], checked before
 /// anything is drawn or written).
 pub fn draw(inv: &Inventory, path: &Path) -> Result<(), PlotError> {
-    let format = Format::of(path)?;
+    let format = ImageFormat::of(path)?;
     // The file is made first, so that a folder that is missing is said in words (the drawing
     // library's own error would be its debug text).
     std::fs::File::create(path).map_err(|source| PlotError::Write {
@@ -96,8 +96,8 @@ pub fn draw(inv: &Inventory, path: &Path) -> Result<(), PlotError> {
     })?;
     fonts()?;
     match format {
-        Format::Svg => page(SVGBackend::new(path, SIZE).into_drawing_area(), inv),
-        Format::Png => page(BitMapBackend::new(path, SIZE).into_drawing_area(), inv),
+        ImageFormat::Svg => page(SVGBackend::new(path, SIZE).into_drawing_area(), inv),
+        ImageFormat::Png => page(BitMapBackend::new(path, SIZE).into_drawing_area(), inv),
     }
     .map_err(|e| PlotError::Draw {
         path: path.to_path_buf(),
@@ -721,15 +721,24 @@ mod tests {
 
     #[test]
     fn formats_by_extension() {
-        assert_eq!(Format::of(Path::new("a/b.svg")).unwrap(), Format::Svg);
-        assert_eq!(Format::of(Path::new("B.SVG")).unwrap(), Format::Svg);
-        assert_eq!(Format::of(Path::new("bank.Png")).unwrap(), Format::Png);
-        let e = Format::of(Path::new("x.jpg")).unwrap_err().to_string();
+        assert_eq!(
+            ImageFormat::of(Path::new("a/b.svg")).unwrap(),
+            ImageFormat::Svg
+        );
+        assert_eq!(
+            ImageFormat::of(Path::new("B.SVG")).unwrap(),
+            ImageFormat::Svg
+        );
+        assert_eq!(
+            ImageFormat::of(Path::new("bank.Png")).unwrap(),
+            ImageFormat::Png
+        );
+        let e = ImageFormat::of(Path::new("x.jpg")).unwrap_err().to_string();
         assert!(
             e.contains("x.jpg") && e.contains("\".jpg\"") && e.contains(".svg"),
             "{e}"
         );
-        let e = Format::of(Path::new("plot")).unwrap_err().to_string();
+        let e = ImageFormat::of(Path::new("plot")).unwrap_err().to_string();
         assert!(e.contains("no extension") && e.contains(".png"), "{e}");
     }
 
