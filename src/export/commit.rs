@@ -4,7 +4,10 @@
 //! export left is settled by the next (renamed when its bytes match the record, else
 //! removed), and files of replaced dates that nobody changed are removed.
 
-use super::*;
+use super::{formats, ExportError, ExportOptions, ExportReport, Exported, Replaced, Result};
+use crate::store;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
 
 /// The prefix of an export's temporary files (and of its lock file) in the output folder.
 pub const TEMP_PREFIX: &str = ".pseudoku-";

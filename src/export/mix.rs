@@ -2,7 +2,14 @@
 //! level or band with a technique), their counts, the slots they number, and the mix a date
 //! or book recorded.
 
-use super::*;
+use super::{ExportError, Result};
+use crate::levels::{Band, LevelSet};
+use crate::store;
+use crate::store::batches::Edition;
+use crate::store::retrieval::{Selection, Within};
+use crate::technique::Strategy;
+use rusqlite::Connection;
+use std::str::FromStr;
 
 /// The most puzzles of one mix entry a day.
 pub const MAX_PER_DAY: u32 = 100;
@@ -157,4 +164,79 @@ fn mix_text(slots: &[(u32, &str)]) -> String {
         .map(|(l, n)| format!("{l}:{n}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scale::RatingKind;
+
+    #[test]
+    fn a_mix_names_levels_bands_and_techniques() {
+        let levels = LevelSet::default_for(RatingKind::Difficulty);
+        let mix = Mix::parse(
+            "easy:2, hard+x-wing:1, X_Wing:1, 1/4 + hidden pair:1, 4/4:1",
+            &levels,
+        )
+        .unwrap();
+        let got: Vec<(&str, Selection, u32)> = mix
+            .items
+            .iter()
+            .map(|i| (i.label.as_str(), i.within, i.count))
+            .collect();
+        let band = |k| Within::Percentiles(Band::new(k, 4).unwrap().range());
+        assert_eq!(
+            got,
+            vec![
+                ("easy", Within::Level(0).into(), 2),
+                (
+                    "hard+x-wing",
+                    Selection {
+                        within: Within::Level(2),
+                        step: Some(Strategy::XWing),
+                        named: None,
+                    },
+                    1
+                ),
+                (
+                    "x_wing",
+                    Selection {
+                        within: Within::All,
+                        step: Some(Strategy::XWing),
+                        named: None,
+                    },
+                    1
+                ),
+                (
+                    "1/4 + hidden pair",
+                    Selection {
+                        within: band(1),
+                        step: Some(Strategy::HiddenPair),
+                        named: None,
+                    },
+                    1
+                ),
+                ("4/4", band(4).into(), 1),
+            ]
+        );
+        for (spec, error) in [
+            ("hard+x-wung:1", "no technique is called \"x-wung\""),
+            ("hrad+x-wing:1", "no level \"hrad\""),
+            ("swordfsh:1", "no technique of that name"),
+            ("easy:1,easy:2", "appears twice"),
+        ] {
+            let e = Mix::parse(spec, &levels).unwrap_err().to_string();
+            assert!(e.contains(error), "{spec}: {e}");
+        }
+        // As pages print them.
+        for (label, printed) in [
+            ("easy", "Easy"),
+            ("1/4", "Band 1/4"),
+            ("x-wing", "X-wing"),
+            ("hard+x-wing", "Hard (x-wing)"),
+            ("1/4 + hidden pair", "Band 1/4 (hidden pair)"),
+        ] {
+            assert_eq!(super::super::pages::level_name(label), printed);
+        }
+    }
 }

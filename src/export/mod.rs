@@ -56,15 +56,11 @@ pub use book::{book, BookOptions, MAX_PER_BOOK};
 pub use pages::{PrintOptions, SolutionLayout};
 pub use paper::{Length, PageSize, Stock};
 
-use crate::canon::Key;
 use crate::grid::{Grid, Puzzle};
-use crate::levels::{Band, LevelSet};
-use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
+use crate::retrieve::RetrieveError;
 use crate::rng::Rng;
 pub use crate::store::batches::Edition;
-use crate::store::retrieval::{Selection, Within};
 use crate::store::{self, StoreError};
-use crate::technique::Strategy;
 #[cfg(any(feature = "dev", feature = "fault-injection"))]
 pub use commit::CRASH_AFTER_COMMIT;
 pub use commit::TEMP_PREFIX;
@@ -74,7 +70,6 @@ pub use mix::{Mix, MixItem, MAX_PER_DAY};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 pub(crate) use variety::grid_key;
 use variety::{choose, recorded, DayPuzzle};
 pub use variety::{MAX_VARIETY_DAYS, VARIETY_DAYS};
@@ -152,9 +147,6 @@ pub enum ExportError {
     /// The mix does not parse or names no level of the bank.
     #[error("{0}")]
     Mix(String),
-    /// A date does not parse, or the calendar has no such day.
-    #[error(transparent)]
-    Date(#[from] crate::calendar::DateError),
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
@@ -654,84 +646,4 @@ pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<V
             })
         })
         .collect()
-}
-
-/// Parses `YYYY-MM-DD` ([`Date`]'s `FromStr`), as an export error.
-pub fn parse_date(s: &str) -> Result<Date> {
-    Ok(s.parse()?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scale::RatingKind;
-
-    #[test]
-    fn a_mix_names_levels_bands_and_techniques() {
-        let levels = LevelSet::default_for(RatingKind::Difficulty);
-        let mix = Mix::parse(
-            "easy:2, hard+x-wing:1, X_Wing:1, 1/4 + hidden pair:1, 4/4:1",
-            &levels,
-        )
-        .unwrap();
-        let got: Vec<(&str, Selection, u32)> = mix
-            .items
-            .iter()
-            .map(|i| (i.label.as_str(), i.within, i.count))
-            .collect();
-        let band = |k| Within::Percentiles(Band::new(k, 4).unwrap().range());
-        assert_eq!(
-            got,
-            vec![
-                ("easy", Within::Level(0).into(), 2),
-                (
-                    "hard+x-wing",
-                    Selection {
-                        within: Within::Level(2),
-                        step: Some(Strategy::XWing),
-                        named: None,
-                    },
-                    1
-                ),
-                (
-                    "x_wing",
-                    Selection {
-                        within: Within::All,
-                        step: Some(Strategy::XWing),
-                        named: None,
-                    },
-                    1
-                ),
-                (
-                    "1/4 + hidden pair",
-                    Selection {
-                        within: band(1),
-                        step: Some(Strategy::HiddenPair),
-                        named: None,
-                    },
-                    1
-                ),
-                ("4/4", band(4).into(), 1),
-            ]
-        );
-        for (spec, error) in [
-            ("hard+x-wung:1", "no technique is called \"x-wung\""),
-            ("hrad+x-wing:1", "no level \"hrad\""),
-            ("swordfsh:1", "no technique of that name"),
-            ("easy:1,easy:2", "appears twice"),
-        ] {
-            let e = Mix::parse(spec, &levels).unwrap_err().to_string();
-            assert!(e.contains(error), "{spec}: {e}");
-        }
-        // As pages print them.
-        for (label, printed) in [
-            ("easy", "Easy"),
-            ("1/4", "Band 1/4"),
-            ("x-wing", "X-wing"),
-            ("hard+x-wing", "Hard (x-wing)"),
-            ("1/4 + hidden pair", "Band 1/4 (hidden pair)"),
-        ] {
-            assert_eq!(pages::level_name(label), printed);
-        }
-    }
 }

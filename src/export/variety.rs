@@ -2,7 +2,16 @@
 //! of days (`--variety-days`), checked against what is recorded around each day and kept by
 //! the draw of each slot.
 
-use super::*;
+use super::Result;
+use crate::calendar::Date;
+use crate::canon::Key;
+use crate::grid::Grid;
+use crate::retrieve::{Draws, Handout, Recipient};
+use crate::rng::Rng;
+use crate::store;
+use crate::store::retrieval::Selection;
+use rusqlite::Connection;
+use std::collections::{HashMap, HashSet};
 
 /// The default variety window (`--variety-days`): no two puzzles from one seed or of one
 /// solution grid within any this many consecutive days.

@@ -174,7 +174,7 @@ struct Shared {
 const BLOCKING_THREADS: usize = 8;
 
 /// The longest a request may work.
-pub const MAX_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+const MAX_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Deliveries tried before a draw gives up (each retry follows a race with another request
 /// of the same user).
@@ -252,31 +252,29 @@ pub fn run(
     ready: impl FnOnce(SocketAddr),
     notice: impl Fn(String) + Send + Sync + 'static,
 ) -> Result<(), ServeError> {
-    let write_conn = store::open_existing(&opts.db)?;
-    // A fleet's server records in the history: the bank is only read.
-    let in_bank = opts.recording == Recording::Bank;
-    if in_bank {
-        if let Err(reason) = store::can_write(&write_conn) {
-            return Err(ServeError::ReadOnly {
-                db: opts.db.clone(),
-                reason,
-            });
+    // A server recording in its bank: the writer's connection, and the bank's deliveries
+    // lock, held while it runs (one server records in a bank, and never while its history is
+    // moved or after it was). A fleet's server records in the history: the bank is only read.
+    let bank_writer = match opts.recording {
+        Recording::Bank => {
+            let conn = store::open_existing(&opts.db)?;
+            if let Err(reason) = store::can_write(&conn) {
+                return Err(ServeError::ReadOnly {
+                    db: opts.db.clone(),
+                    reason,
+                });
+            }
+            if let Some(moved) = store::settings::get(&conn, store::postgres::MOVED_KEY)? {
+                return Err(ServeError::Moved {
+                    db: opts.db.clone(),
+                    moved,
+                });
+            }
+            let held = store::lock::DeliveriesLock::try_acquire(&opts.db)?
+                .ok_or_else(|| ServeError::Held(opts.db.clone()))?;
+            Some((conn, held))
         }
-    }
-    // One server records in a bank, and never while its history is moved or after it was.
-    let _recording = if in_bank {
-        if let Some(moved) = store::settings::get(&write_conn, store::postgres::MOVED_KEY)? {
-            return Err(ServeError::Moved {
-                db: opts.db.clone(),
-                moved,
-            });
-        }
-        Some(
-            store::lock::DeliveriesLock::try_acquire(&opts.db)?
-                .ok_or_else(|| ServeError::Held(opts.db.clone()))?,
-        )
-    } else {
-        None
+        _ => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -304,7 +302,7 @@ pub fn run(
                 Ok(()) => {}
                 Err(e) if e.unreachable() => {
                     health.recorded(Some(fleet::not_bound(&e)));
-                    unbound = Some((fleet.clone(), conn, e));
+                    unbound = Some((fleet.clone(), conn, e, *rebind));
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -334,13 +332,16 @@ pub fn run(
     // A read-only server, or a fleet's, writes nothing to the bank: no writer, no checkpoints.
     // Checkpoints (copying the log into the bank, with an fsync) run on a thread of their own,
     // so that deliveries seldom wait for one.
-    let threads = match inbox {
-        Some(inbox) => {
-            store::for_group_commits(&write_conn)?;
+    let (threads, _held) = match (inbox, bank_writer) {
+        (Some(inbox), Some((conn, held))) => {
+            store::for_group_commits(&conn)?;
             let checkpoints = store::open_existing(&opts.db)?;
-            Some(writer::start(write_conn, checkpoints, inbox, &shared)?)
+            (
+                Some(writer::start(conn, checkpoints, inbox, &shared)?),
+                Some(held),
+            )
         }
-        None => None,
+        _ => (None, None),
     };
     // The error of a history that could not be bound, which stops the server.
     let (fatal_tx, fatal) = tokio::sync::oneshot::channel();
@@ -349,10 +350,8 @@ pub fn run(
         let listener = tokio::net::TcpListener::bind(opts.listen).await?;
         ready(listener.local_addr()?);
         // A history not reached at the start: tried again until bound, or the server stops.
-        if let (Some((fleet, conn, first)), Recording::Fleet { rebind, .. }) =
-            (unbound, &opts.recording)
-        {
-            let (shared, rebind) = (shared.clone(), *rebind);
+        if let Some((fleet, conn, first, rebind)) = unbound {
+            let shared = shared.clone();
             notice(format!(
                 "{}: trying again for up to {} s (deliveries and /healthz answer 503 \
                  meanwhile)",

@@ -95,7 +95,7 @@ fn a_year_of_five_a_day_never_repeats_and_keeps_the_variety_rule() {
             ],
             "{date}"
         );
-        let day = pseudoku::export::parse_date(date).unwrap().days();
+        let day = date.parse::<pseudoku::export::Date>().unwrap().days();
         for (_, level, puzzle, id) in rows {
             let p: pseudoku::Puzzle = puzzle.parse().unwrap();
             assert!(classes.insert(pseudoku::canon::key(&p)), "class repeated");

@@ -34,6 +34,8 @@ mod display;
 mod options;
 mod pagination;
 
-pub use display::*;
-pub use options::*;
-pub use pagination::*;
+pub(crate) use display::{fit, fit_lines, TITLE_LINES};
+pub use display::{one_grid, Align, Bookmark, Mark, Page, Pages, THICK, THIN};
+pub use options::{default_title, level_name, PrintOptions, SolutionLayout, INSTRUCTION};
+pub(crate) use pagination::{contents_line, level_counts};
+pub use pagination::{lay_out, numbered, title_unfit, unfit};

@@ -951,7 +951,7 @@ mod tests {
                 let p = lay_out(&opts, &week, 1);
                 for page in texts(&p) {
                     for d in 4..=10 {
-                        let day = crate::export::parse_date(&format!("2027-01-{d:02}")).unwrap();
+                        let day = format!("2027-01-{d:02}").parse::<Date>().unwrap();
                         let n = page
                             .iter()
                             .filter(|s| **s == day.long() || **s == day.short() || s.ends_with(&day.long()))
