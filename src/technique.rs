@@ -85,109 +85,131 @@ pub struct HardestStep {
     pub count: u16,
 }
 
-/// A solving strategy. The bank stores one as its [`Strategy::code`] (its place in this list),
-/// so the list is append-only: never reorder or remove a variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Strategy {
+/// Declares [`Strategy`], [`Strategy::ALL`] and [`Strategy::name`] from one list, so that
+/// they cannot disagree.
+macro_rules! strategies {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// A solving strategy. The bank stores one as its [`Strategy::code`] (its place in this
+        /// list), so the list is append-only: never reorder or remove a variant.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Strategy {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Strategy {
+            /// Every strategy, by code.
+            pub const ALL: [Strategy; Strategy::COUNT] = [$(Strategy::$variant,)*];
+
+            /// The strategy's name in lower case, e.g. `hidden pair`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Strategy::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+strategies! {
     /// An empty cell with one candidate.
-    NakedSingle,
+    NakedSingle => "naked single",
     /// A digit with one possible cell in a house.
-    HiddenSingle,
+    HiddenSingle => "hidden single",
     /// Two cells of a house whose candidates are two digits.
-    NakedPair,
+    NakedPair => "naked pair",
     /// Two digits whose only places in a house are the same two cells.
-    HiddenPair,
+    HiddenPair => "hidden pair",
     /// A digit confined to the intersection of a line and a box (pointing or claiming).
-    LockedCandidates,
+    LockedCandidates => "locked candidates",
     /// Three cells of a house whose candidates are three digits.
-    NakedTriple,
+    NakedTriple => "naked triple",
     /// Three digits confined to three cells of a house.
-    HiddenTriple,
+    HiddenTriple => "hidden triple",
     /// A digit confined to the same two columns in two rows (or the transpose).
-    XWing,
+    XWing => "x-wing",
     /// Four cells of a house whose candidates are four digits.
-    NakedQuad,
+    NakedQuad => "naked quad",
     /// Four digits confined to four cells of a house.
-    HiddenQuad,
+    HiddenQuad => "hidden quad",
     /// A digit confined to the same three columns in three rows (or the transpose).
-    Swordfish,
+    Swordfish => "swordfish",
     /// A digit confined to the same four columns in four rows (or the transpose).
-    Jellyfish,
+    Jellyfish => "jellyfish",
     /// A trial value in a two-candidate cell, followed with singles, ends in a contradiction.
-    Backtracking,
+    Backtracking => "backtracking",
     /// A trial value in any cell, followed with propagation and nested trials, ends in a
     /// contradiction.
-    TrialAndError,
+    TrialAndError => "trial and error",
     /// A two-candidate pivot and two pincers (for `metrics::technique` only).
-    XyWing,
+    XyWing => "xy-wing",
     /// A three-candidate pivot and two pincers (no hsolve tier).
-    XyzWing,
+    XyzWing => "xyz-wing",
     /// Two equal two-candidate cells joined by a strong link (no hsolve tier).
-    WWing,
+    WWing => "w-wing",
     /// Unique rectangle, type 1; assumes a unique solution (no hsolve tier).
-    UniqueRectangle,
+    UniqueRectangle => "unique rectangle",
     /// Simple colouring of a digit's strong links (no hsolve tier).
-    Colouring,
+    Colouring => "simple colouring",
     /// A chain of two-candidate cells (no hsolve tier).
-    XyChain,
+    XyChain => "xy-chain",
     /// Two strong links of one digit on parallel lines, joined at one end by a shared cross line (no hsolve tier).
-    Skyscraper,
+    Skyscraper => "skyscraper",
     /// A row and a column strong link of one digit whose ends meet in one box (no hsolve tier).
-    TwoStringKite,
+    TwoStringKite => "two-string kite",
     /// Two strong links of one digit joined by a weak link, one of them in a box (no hsolve tier).
-    TurbotFish,
+    TurbotFish => "turbot fish",
     /// A box whose places for a digit lie on one row and one column, with a strong link outside it (no hsolve tier).
-    EmptyRectangle,
+    EmptyRectangle => "empty rectangle",
     /// An alternating chain of strong and weak links on one digit (no hsolve tier).
-    XChain,
+    XChain => "x-chain",
     /// A closed alternating chain (nice loop) on one digit (no hsolve tier).
-    XCycle,
+    XCycle => "x-cycle",
     /// Two colour chains of one digit joined by a weak link (no hsolve tier).
-    MultiColouring,
+    MultiColouring => "multi-colouring",
     /// An X-wing with extra places (a fin) in one box; sashimi when a corner is missing (no hsolve tier).
-    FinnedXWing,
+    FinnedXWing => "finned x-wing",
     /// A swordfish with a fin (no hsolve tier).
-    FinnedSwordfish,
+    FinnedSwordfish => "finned swordfish",
     /// A jellyfish with a fin (no hsolve tier).
-    FinnedJellyfish,
+    FinnedJellyfish => "finned jellyfish",
     /// Unique rectangle, type 2: two corners share one extra digit; assumes a unique solution (no hsolve tier).
-    UniqueRectangle2,
+    UniqueRectangle2 => "unique rectangle type 2",
     /// Unique rectangle, type 3: the extra digits form a subset with other cells; assumes a unique solution (no hsolve tier).
-    UniqueRectangle3,
+    UniqueRectangle3 => "unique rectangle type 3",
     /// Unique rectangle, type 4: a strong link on one digit of the pair; assumes a unique solution (no hsolve tier).
-    UniqueRectangle4,
+    UniqueRectangle4 => "unique rectangle type 4",
     /// Unique rectangle, type 5: diagonal corners share one extra digit; assumes a unique solution (no hsolve tier).
-    UniqueRectangle5,
+    UniqueRectangle5 => "unique rectangle type 5",
     /// Unique rectangle, type 6: X-wing-like strong links on one digit; assumes a unique solution (no hsolve tier).
-    UniqueRectangle6,
+    UniqueRectangle6 => "unique rectangle type 6",
     /// A rectangle with strong links on one digit of its pair; assumes a unique solution (no hsolve tier).
-    HiddenRectangle,
+    HiddenRectangle => "hidden rectangle",
     /// All cells but one have two candidates (binary universal grave plus one); assumes a unique solution (no hsolve tier).
-    BugPlusOne,
+    BugPlusOne => "bug+1",
     /// Four cells holding four digits between them, one digit restricted (no hsolve tier).
-    WxyzWing,
+    WxyzWing => "wxyz-wing",
     /// A chain of cells with the same two candidates (no hsolve tier).
-    RemotePairs,
+    RemotePairs => "remote pairs",
     /// An alternating inference chain over candidates and groups (no hsolve tier).
-    Aic,
+    Aic => "aic",
     /// A closed alternating inference chain (no hsolve tier).
-    NiceLoop,
+    NiceLoop => "nice loop",
     /// Two almost locked sets joined by a restricted common digit (no hsolve tier).
-    AlsXz,
+    AlsXz => "als-xz",
     /// Three almost locked sets joined by two restricted common digits (no hsolve tier).
-    AlsXyWing,
+    AlsXyWing => "als-xy-wing",
     /// A chain of almost locked sets joined by restricted common digits (no hsolve tier).
-    AlsChain,
+    AlsChain => "als chain",
     /// A stem cell whose every candidate leads into an almost locked set (no hsolve tier).
-    DeathBlossom,
+    DeathBlossom => "death blossom",
     /// A line-box intersection with two almost locked sets around it (no hsolve tier).
-    SueDeCoq,
+    SueDeCoq => "sue de coq",
     /// Every candidate of one cell forces the same conclusion (no hsolve tier).
-    CellForcingChain,
+    CellForcingChain => "cell forcing chain",
     /// Every place of a digit in a house forces the same conclusion (no hsolve tier).
-    HouseForcingChain,
+    HouseForcingChain => "house forcing chain",
     /// Assuming one candidate forces a contradiction, or both of its states force the same conclusion (no hsolve tier).
-    DigitForcingChain,
+    DigitForcingChain => "digit forcing chain",
 }
 
 impl Strategy {
@@ -207,59 +229,6 @@ impl Strategy {
 
     /// How many strategies there are (their `as usize` runs from 0 to this, excluded).
     pub const COUNT: usize = Strategy::DigitForcingChain as usize + 1;
-
-    /// Every strategy, by code.
-    pub const ALL: [Strategy; Strategy::COUNT] = [
-        Strategy::NakedSingle,
-        Strategy::HiddenSingle,
-        Strategy::NakedPair,
-        Strategy::HiddenPair,
-        Strategy::LockedCandidates,
-        Strategy::NakedTriple,
-        Strategy::HiddenTriple,
-        Strategy::XWing,
-        Strategy::NakedQuad,
-        Strategy::HiddenQuad,
-        Strategy::Swordfish,
-        Strategy::Jellyfish,
-        Strategy::Backtracking,
-        Strategy::TrialAndError,
-        Strategy::XyWing,
-        Strategy::XyzWing,
-        Strategy::WWing,
-        Strategy::UniqueRectangle,
-        Strategy::Colouring,
-        Strategy::XyChain,
-        Strategy::Skyscraper,
-        Strategy::TwoStringKite,
-        Strategy::TurbotFish,
-        Strategy::EmptyRectangle,
-        Strategy::XChain,
-        Strategy::XCycle,
-        Strategy::MultiColouring,
-        Strategy::FinnedXWing,
-        Strategy::FinnedSwordfish,
-        Strategy::FinnedJellyfish,
-        Strategy::UniqueRectangle2,
-        Strategy::UniqueRectangle3,
-        Strategy::UniqueRectangle4,
-        Strategy::UniqueRectangle5,
-        Strategy::UniqueRectangle6,
-        Strategy::HiddenRectangle,
-        Strategy::BugPlusOne,
-        Strategy::WxyzWing,
-        Strategy::RemotePairs,
-        Strategy::Aic,
-        Strategy::NiceLoop,
-        Strategy::AlsXz,
-        Strategy::AlsXyWing,
-        Strategy::AlsChain,
-        Strategy::DeathBlossom,
-        Strategy::SueDeCoq,
-        Strategy::CellForcingChain,
-        Strategy::HouseForcingChain,
-        Strategy::DigitForcingChain,
-    ];
 
     /// The number the bank stores for it (its place in the enum).
     pub fn code(self) -> u8 {
@@ -296,61 +265,6 @@ impl Strategy {
         Strategy::ALL
             .into_iter()
             .find(|s| squash(s.name()) == wanted)
-    }
-
-    /// The strategy's name in lower case, e.g. `hidden pair`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::NakedSingle => "naked single",
-            Strategy::HiddenSingle => "hidden single",
-            Strategy::NakedPair => "naked pair",
-            Strategy::HiddenPair => "hidden pair",
-            Strategy::LockedCandidates => "locked candidates",
-            Strategy::NakedTriple => "naked triple",
-            Strategy::HiddenTriple => "hidden triple",
-            Strategy::XWing => "x-wing",
-            Strategy::NakedQuad => "naked quad",
-            Strategy::HiddenQuad => "hidden quad",
-            Strategy::Swordfish => "swordfish",
-            Strategy::Jellyfish => "jellyfish",
-            Strategy::Backtracking => "backtracking",
-            Strategy::TrialAndError => "trial and error",
-            Strategy::XyWing => "xy-wing",
-            Strategy::XyzWing => "xyz-wing",
-            Strategy::WWing => "w-wing",
-            Strategy::UniqueRectangle => "unique rectangle",
-            Strategy::Colouring => "simple colouring",
-            Strategy::XyChain => "xy-chain",
-            Strategy::Skyscraper => "skyscraper",
-            Strategy::TwoStringKite => "two-string kite",
-            Strategy::TurbotFish => "turbot fish",
-            Strategy::EmptyRectangle => "empty rectangle",
-            Strategy::XChain => "x-chain",
-            Strategy::XCycle => "x-cycle",
-            Strategy::MultiColouring => "multi-colouring",
-            Strategy::FinnedXWing => "finned x-wing",
-            Strategy::FinnedSwordfish => "finned swordfish",
-            Strategy::FinnedJellyfish => "finned jellyfish",
-            Strategy::UniqueRectangle2 => "unique rectangle type 2",
-            Strategy::UniqueRectangle3 => "unique rectangle type 3",
-            Strategy::UniqueRectangle4 => "unique rectangle type 4",
-            Strategy::UniqueRectangle5 => "unique rectangle type 5",
-            Strategy::UniqueRectangle6 => "unique rectangle type 6",
-            Strategy::HiddenRectangle => "hidden rectangle",
-            Strategy::BugPlusOne => "bug+1",
-            Strategy::WxyzWing => "wxyz-wing",
-            Strategy::RemotePairs => "remote pairs",
-            Strategy::Aic => "aic",
-            Strategy::NiceLoop => "nice loop",
-            Strategy::AlsXz => "als-xz",
-            Strategy::AlsXyWing => "als-xy-wing",
-            Strategy::AlsChain => "als chain",
-            Strategy::DeathBlossom => "death blossom",
-            Strategy::SueDeCoq => "sue de coq",
-            Strategy::CellForcingChain => "cell forcing chain",
-            Strategy::HouseForcingChain => "house forcing chain",
-            Strategy::DigitForcingChain => "digit forcing chain",
-        }
     }
 }
 

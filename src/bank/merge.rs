@@ -13,7 +13,7 @@
 use super::accept::{Acceptance, Assignment, Verdict};
 use super::shard::Shard;
 use super::BankError;
-use crate::store::{self, shards::Candidate, shards::ShardRow, Build, NewPuzzle};
+use crate::store::{self, builds::NewBuild, shards::Candidate, shards::ShardRow, Build, NewPuzzle};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -202,7 +202,13 @@ pub fn merge(
         .iter()
         .zip(&inputs)
         .map(|(name, i)| {
-            store::builds::start_merge(&out, name, i.rng_seed, i.count, crate::rate::RATER)
+            let new = NewBuild {
+                arguments: name,
+                rng_seed: i.rng_seed,
+                count: i.count,
+                rater: crate::rate::RATER,
+            };
+            store::builds::start_merge(&out, &new)
         })
         .collect::<Result<_, _>>()?;
     let ids: Vec<i64> = builds.iter().map(|b| b.id).collect();

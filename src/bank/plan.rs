@@ -13,6 +13,7 @@ use super::{BankError, BuildOptions};
 use crate::generate::Symmetry;
 use crate::levels::{calibrate, Levels};
 use crate::seeds::Library;
+use crate::store::builds::NewBuild;
 use crate::store::{self, Build};
 use std::collections::HashSet;
 
@@ -198,10 +199,12 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
             }
             let b = store::builds::start(
                 &conn,
-                &shard_arguments(&args, &shard, opts.batch),
-                opts.rng_seed,
-                count,
-                crate::rate::RATER,
+                &NewBuild {
+                    arguments: &shard_arguments(&args, &shard, opts.batch),
+                    rng_seed: opts.rng_seed,
+                    count,
+                    rater: crate::rate::RATER,
+                },
             )?;
             // Saved once the assignment is known (below).
             let row = store::shards::ShardRow {
@@ -216,7 +219,15 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
             (b, Some((row, true)))
         }
         (None, None) => (
-            store::builds::start(&conn, &args, opts.rng_seed, count, crate::rate::RATER)?,
+            store::builds::start(
+                &conn,
+                &NewBuild {
+                    arguments: &args,
+                    rng_seed: opts.rng_seed,
+                    count,
+                    rater: crate::rate::RATER,
+                },
+            )?,
             None,
         ),
     };

@@ -52,37 +52,33 @@ pub(super) fn run_build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let stopped = prog.stopped();
+    let (db, again) = (args.db.display(), "; run the same command to continue");
     if let Some(shard) = opts.shard {
+        let (did, next) = match stopped {
+            true => ("stopped with", again),
+            false => (
+                "stored",
+                "; merge the shards with `pseudoku merge OUT SHARD...`",
+            ),
+        };
         say!(
-            "shard {shard}: {} {} puzzles in {}, {:.1} s; its share filled {} of {} places \
-             of the quotas{}",
-            if stopped { "stopped with" } else { "stored" },
+            "shard {shard}: {did} {} puzzles in {db}, {secs:.1} s; its share filled {} of {} \
+             places of the quotas{next}",
             prog.rows,
-            args.db.display(),
-            secs,
             prog.stored,
             prog.count,
-            if stopped {
-                "; run the same command to continue"
-            } else {
-                "; merge the shards with `pseudoku merge OUT SHARD...`"
-            }
         );
     } else {
+        let (did, next) = match stopped {
+            true => ("stopped:", again),
+            false => ("stored", ""),
+        };
         say!(
-            "{} {} of {} puzzles in {}, {:.1} s ({} duplicates skipped, {} rejected){}",
-            if stopped { "stopped:" } else { "stored" },
+            "{did} {} of {} puzzles in {db}, {secs:.1} s ({} duplicates skipped, {} rejected){next}",
             prog.stored,
             prog.count,
-            args.db.display(),
-            secs,
             prog.duplicates,
             prog.rejected,
-            if stopped {
-                "; run the same command to continue"
-            } else {
-                ""
-            }
         );
     }
     for t in bank::merged_targets(&prog.targets) {

@@ -159,18 +159,7 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
         "# date\tslot\tlevel\tpuzzle\tdifficulty\thsolve\tpercentile\tid"
     );
     for p in puzzles {
-        let _ = writeln!(
-            s,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            OnDay(p.date),
-            p.slot,
-            p.level,
-            p.puzzle,
-            optional(p.difficulty),
-            p.hsolve,
-            p.percentile,
-            p.id
-        );
+        let _ = writeln!(s, "{}", columns(p, false).join("\t"));
     }
     let _ = writeln!(s, "\n# solutions");
     let _ = writeln!(s, "# date\tslot\tlevel\tsolution\tid");
@@ -187,21 +176,30 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
 fn csv(puzzles: &[Exported]) -> String {
     let mut s = String::from("date,slot,level,puzzle,solution,difficulty,hsolve,percentile,id\n");
     for p in puzzles {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{}",
-            OnDay(p.date),
-            p.slot,
-            p.level,
-            p.puzzle,
-            p.solution,
-            optional(p.difficulty),
-            p.hsolve,
-            p.percentile,
-            p.id
-        );
+        let _ = writeln!(s, "{}", columns(p, true).join(","));
     }
     s
+}
+
+/// A puzzle's columns in the files' order: date, slot, level, puzzle, its solution when
+/// `solution`, difficulty (empty when it has none), hsolve, percentile and id.
+fn columns(p: &Exported, solution: bool) -> Vec<String> {
+    let mut c = vec![
+        OnDay(p.date).to_string(),
+        p.slot.to_string(),
+        p.level.clone(),
+        p.puzzle.to_string(),
+    ];
+    if solution {
+        c.push(p.solution.to_string());
+    }
+    c.extend([
+        optional(p.difficulty),
+        p.hsolve.to_string(),
+        p.percentile.to_string(),
+        p.id.to_string(),
+    ]);
+    c
 }
 
 /// An optional rating as text: empty when there is none.

@@ -23,36 +23,43 @@ pub struct Build {
     pub off_band: u64,
 }
 
+/// What a build's bookkeeping row is started with.
+#[derive(Clone, Copy, Debug)]
+pub struct NewBuild<'a> {
+    /// The arguments that name the build (a build resumes one with the same).
+    pub arguments: &'a str,
+    /// Its RNG seed.
+    pub rng_seed: u64,
+    /// The puzzles it is to store.
+    pub count: u64,
+    /// The rater's description ([`crate::rate::RATER`]).
+    pub rater: &'a str,
+}
+
 /// Starts a build, or resumes an interrupted one with the same RNG seed, count and arguments
 /// (it then continues from its next job and needs only the puzzles it has not stored yet). A
 /// new build starts after every job index earlier builds with the same RNG seed used.
-pub fn start(
-    conn: &Connection,
-    arguments: &str,
-    rng_seed: u64,
-    count: u64,
-    rater: &str,
-) -> Result<Build> {
+pub fn start(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
     if let Some(b) = resumable(
         conn,
         "rng_seed = ?1 AND count = ?2 AND arguments = ?3",
-        params![rng_seed as i64, count as i64, arguments],
+        params![new.rng_seed as i64, new.count as i64, new.arguments],
     )? {
         return Ok(b);
     }
     let first: i64 = conn.query_row(
         "SELECT COALESCE(MAX(next_job), 0) FROM builds WHERE rng_seed = ?1",
-        params![rng_seed as i64],
+        params![new.rng_seed as i64],
         |r| r.get(0),
     )?;
     conn.execute(
         "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status)
          VALUES (?1, ?2, ?3, ?4, ?4, ?5, 'running')",
-        params![arguments, rng_seed as i64, count as i64, first, rater],
+        params![new.arguments, new.rng_seed as i64, new.count as i64, first, new.rater],
     )?;
     Ok(Build {
         id: conn.last_insert_rowid(),
-        count,
+        count: new.count,
         next_job: first as u64,
         stored: 0,
         duplicates: 0,
@@ -165,20 +172,14 @@ pub fn reopen(conn: &Connection, id: i64) -> Result<()> {
 
 /// Starts the bookkeeping row of a merged shard (its next job: how far the merge has
 /// replayed), or resumes an interrupted one with the same arguments.
-pub fn start_merge(
-    conn: &Connection,
-    arguments: &str,
-    rng_seed: u64,
-    count: u64,
-    rater: &str,
-) -> Result<Build> {
-    if let Some(b) = resumable(conn, "arguments = ?1", [arguments])? {
+pub fn start_merge(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
+    if let Some(b) = resumable(conn, "arguments = ?1", [new.arguments])? {
         return Ok(b);
     }
     conn.execute(
         "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status)
          VALUES (?1, ?2, ?3, 0, 0, ?4, 'running')",
-        params![arguments, rng_seed as i64, count as i64, rater],
+        params![new.arguments, new.rng_seed as i64, new.count as i64, new.rater],
     )?;
     Ok(info(conn, conn.last_insert_rowid())?
         .expect("the row just inserted")

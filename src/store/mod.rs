@@ -555,14 +555,22 @@ mod tests {
         // Applying again changes nothing.
         assert_eq!(migrate::migrate(&conn).unwrap(), 0);
         assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
-        let b = builds::start(&conn, "args", 7, 10, "test").unwrap();
+        let b = builds::start(&conn, &NEW).unwrap();
         assert_eq!(b.next_job, 0);
         // An interrupted build with the same seed and count is resumed.
-        assert_eq!(builds::start(&conn, "args", 7, 10, "test").unwrap(), b);
+        assert_eq!(builds::start(&conn, &NEW).unwrap(), b);
         builds::finish(&conn, b.id).unwrap();
-        let c = builds::start(&conn, "args", 7, 10, "test").unwrap();
+        let c = builds::start(&conn, &NEW).unwrap();
         assert_ne!(c.id, b.id);
     }
+
+    /// The build the tests start.
+    const NEW: builds::NewBuild = builds::NewBuild {
+        arguments: "args",
+        rng_seed: 7,
+        count: 10,
+        rater: "test",
+    };
 
     /// A bank at schema version `version` (its first migrations only).
     fn bank_at(path: &Path, version: usize) -> Connection {
@@ -578,24 +586,30 @@ mod tests {
         conn
     }
 
+    /// A bank made by the migrations before the one named `migration`, with `sql` run on it;
+    /// returns that migration's index.
+    fn bank_before(path: &Path, migration: &str, sql: &str) -> usize {
+        let before = migrate::MIGRATIONS
+            .iter()
+            .position(|m| m.name == migration)
+            .unwrap();
+        bank_at(path, before).execute_batch(sql).unwrap();
+        before
+    }
+
     #[test]
     fn user_histories_keep_class_keys_as_32_bytes_after_the_upgrade() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bank.db");
         // A bank from before migration 0017: histories keep keys as 64 hex digits.
-        let before = migrate::MIGRATIONS
-            .iter()
-            .position(|m| m.name == "0017_user_history_keys.sql")
-            .unwrap();
-        {
-            let conn = bank_at(&path, before);
-            conn.execute(
+        bank_before(
+            &path,
+            "0017_user_history_keys.sql",
+            &format!(
                 "INSERT INTO user_history (user, canon_key, puzzle_id, given_at)
-                 VALUES ('ann', ?1, 7, '2026-01-02T03:04:05.000Z'), ('bob', ?1, 8, 'x')",
-                [KEY],
-            )
-            .unwrap();
-        }
+                 VALUES ('ann', '{KEY}', 7, '2026-01-02T03:04:05.000Z'), ('bob', '{KEY}', 8, 'x')"
+            ),
+        );
         let conn = open(&path).unwrap();
         assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
         let rows: Vec<(String, Vec<u8>, i64, String)> = conn
@@ -622,18 +636,11 @@ mod tests {
     fn a_history_key_that_is_not_hex_fails_the_upgrade_and_leaves_the_bank() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bank.db");
-        let before = migrate::MIGRATIONS
-            .iter()
-            .position(|m| m.name == "0017_user_history_keys.sql")
-            .unwrap();
-        {
-            let conn = bank_at(&path, before);
-            conn.execute(
-                "INSERT INTO user_history (user, canon_key, puzzle_id) VALUES ('ann', 'zz', 7)",
-                [],
-            )
-            .unwrap();
-        }
+        let before = bank_before(
+            &path,
+            "0017_user_history_keys.sql",
+            "INSERT INTO user_history (user, canon_key, puzzle_id) VALUES ('ann', 'zz', 7)",
+        );
         let err = open(&path).unwrap_err().to_string();
         assert!(err.contains("0017_user_history_keys.sql"), "{err}");
         let conn = Connection::open(&path).unwrap();

@@ -381,7 +381,7 @@ pub(crate) mod tests {
 
     /// Prints the average and longest time of `search` over states of the hard reference
     /// puzzles (debug build: the times only compare), and the sets and links found.
-    pub(crate) fn timing(
+    fn timing(
         name: &str,
         search: impl Fn(&Candidates, &mut Vec<crate::strategies::Application>) -> u64,
     ) {
@@ -420,7 +420,18 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn finding_sets_and_links_is_fast() {
+    fn the_searches_on_sets_are_timed_on_hard_states() {
         timing("sets and links", |st, _| links(st, &find(st)).len() as u64);
+        use crate::strategies::{search, Context, Strategy};
+        let ctx = Context::default();
+        for s in [
+            Strategy::AlsXz,
+            Strategy::AlsXyWing,
+            Strategy::AlsChain,
+            Strategy::DeathBlossom,
+            Strategy::SueDeCoq,
+        ] {
+            timing(s.name(), |st, out| search(s, st, &ctx, out));
+        }
     }
 }

@@ -394,16 +394,4 @@ mod tests {
             .iter()
             .any(|a| ends.is_subset(a.cells) && removed(a, 3).contains(rc(6, 7))));
     }
-
-    #[test]
-    fn fast_on_hard_states() {
-        crate::strategies::als::tests::timing("ALS chain", search);
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::AlsChain, 40, 3) {
-            assert!(found > 0);
-        }
-    }
 }

@@ -158,27 +158,4 @@ mod tests {
             .any(|a| removed(a, 3).contains(rc(2, 1))));
     }
 
-    /// HoDoKu's ALS-XY-Wing example (hodoku.sourceforge.net, "Solving Technique Example" for
-    /// ALS-XY-Wing, file axy01): A in row 7 (r7c1, r7c5, r7c6), B in column 8 (r5c8, r7c8);
-    /// the published removal is 3 from r7c7.
-    const AXY01: &str = ":9002:3:4.6....7......1+46....+68+4...23.....+4....34.......8.+295+3.9.......+3.2.5761.5...2...4:812 914 721 722 723 924 829 133 733 143 743 144 944 849 852 153 753 859 171 773 873 175 893 996:377:";
-
-    #[test]
-    fn hodoku_example() {
-        let (st, want) = library_line(AXY01);
-        let (_, out) = run(search, &st);
-        assert!(out.iter().any(|a| a.effect == Effect::Remove(want)));
-    }
-
-    #[test]
-    fn fast_on_hard_states() {
-        crate::strategies::als::tests::timing("ALS-XY-wing", search);
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::AlsXyWing, 40, 3) {
-            assert!(found > 0);
-        }
-    }
 }

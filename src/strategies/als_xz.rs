@@ -168,45 +168,5 @@ mod tests {
         assert_eq!(removed(a, 4), four.into_iter().collect());
     }
 
-    /// HoDoKu's ALS-XZ example (hodoku.sourceforge.net, "Solving Technique Example" for
-    /// ALS-XZ, file axz02): A in box 4 (r4c3, r5c3, r6c2, r6c3: 3, 4, 5, 6 and 8), B in box 7
-    /// from r7c2; the published removals are 8 from r7c3, r8c3 and r9c3.
-    const AXZ02: &str = ":9001:8:.+934.7.6.4....59...276...+41........591.+5...8.2..78....6..25.4...4..........1....3:325 145 245 747 748 255 581 587 591 597:873 883 893:";
 
-    /// HoDoKu's doubly linked ALS-XZ example (file daxz01): A = r2c2, r2c3, r2c9 (2, 4, 7,
-    /// 9), B = r4c2, r4c3 (1, 2, 4), linked by 2 and 4.
-    const DAXZ01: &str = ":9001:12479:.......+3.6..5..18..83.1..+2....9573...6.....92...........+6...254.487...1+3..23.....:111 615 616 636 453 457 261 262 164 464 664 465 467 667 668 669 171 971 172 972 985 986 791 792 895 995 196 896 996:141 149 151 153 161 162 163 212 413 463 725 925 926:";
-
-    /// Asserts that one application of `search` on the state of `line` makes exactly the
-    /// removals HoDoKu lists.
-    fn assert_published(line: &str) {
-        let (st, want) = library_line(line);
-        let (_, out) = run(search, &st);
-        assert!(
-            removes_exactly(&st, &out, want),
-            "no application removes {want:?}"
-        );
-    }
-
-    #[test]
-    fn hodoku_singly_linked_example() {
-        assert_published(AXZ02);
-    }
-
-    #[test]
-    fn hodoku_doubly_linked_example() {
-        assert_published(DAXZ01);
-    }
-
-    #[test]
-    fn fast_on_hard_states() {
-        crate::strategies::als::tests::timing("ALS-XZ", search);
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::AlsXz, 40, 3) {
-            assert!(found > 0);
-        }
-    }
 }

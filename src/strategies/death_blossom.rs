@@ -251,16 +251,4 @@ mod tests {
         assert_eq!(a.effect, Effect::Remove(want));
         assert_eq!(a.cells, set("r1c3 r1c6 r2c1"));
     }
-
-    #[test]
-    fn fast_on_hard_states() {
-        crate::strategies::als::tests::timing("death blossom", search);
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::DeathBlossom, 40, 3) {
-            assert!(found > 0);
-        }
-    }
 }

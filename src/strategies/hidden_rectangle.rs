@@ -120,21 +120,10 @@ mod tests {
         assert!(out.is_empty());
     }
 
-    /// HoDoKu's regression library (reglib-1.3.txt, section 0606, the cases without missing
-    /// candidates); the second is HoDoKu's technique page example "Hidden Rectangle: 4/5 in
-    /// r2c29,r3c29 => r2c9<>5" (hodoku.sourceforge.net/en/show_example.php?file=hr02). The
-    /// last line is the library's case that must not be found.
+    /// The case of HoDoKu's regression library (reglib-1.3.txt, section 0606) that must not
+    /// be found: no hidden rectangle on 3 and 4 (its positive cases are in `library.txt`).
     #[test]
-    fn hodoku_library_examples() {
-        let cases = [
-            ":0606-1:39:+39+4+6+821+5+7+6+1+873+5+42+952+7+4..+3+681+53.47..+6+4+7.+56+8.3+18+6....+7+457+368.4..+29+4+5.....+3+2+81.....4::966::",
-            ":0606-1:45:.+9.+45.2..3.+27+8..+9.7..+29..1.9+3+51+2+8746.+7.+6.+9......5.+7..9+129+3+7+54+6+8+56+3+8+14+9..+48+7+9+623+51::529::",
-        ];
-        for line in cases {
-            let (st, want) = library_line(line);
-            let (_, out) = run(search, &st);
-            assert!(removes_exactly(&st, &out, want), "{line}: {out:?}");
-        }
+    fn the_library_case_that_must_not_be_found() {
         let fail = ":0606-x:34:.51.+8..4+2....2.3...........3..8.+29.....5.4......1.+9+4.....7+5+6+214.6.+29....2........:432 732 832 932 433 633 733 833 933 334 335 635 735 336 881 383 883 392 492 892 992 393 493 893 993 395:435::";
         let (st, _) = library_line(fail);
         let (_, out) = run(search, &st);
@@ -143,12 +132,5 @@ mod tests {
                 .all(|a| !a.digits.contains(dg(3)) || !a.digits.contains(dg(4))),
             "{out:?}"
         );
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::HiddenRectangle, 300, 6) {
-            assert!(found > 0);
-        }
     }
 }

@@ -50,6 +50,8 @@ pub mod forcing_chain;
 pub mod hidden_rectangle;
 pub mod hidden_single;
 pub mod hidden_subset;
+#[cfg(test)]
+mod library;
 pub(crate) mod links;
 pub mod locked_candidates;
 pub mod multi_colouring;
@@ -874,7 +876,6 @@ pub(crate) mod testing {
     use crate::cellset::CellSet;
     use crate::grid::{Cell, Digit, Grid, Puzzle};
 
-    pub(crate) use super::soundness::check_one;
 
     /// A puzzle singles solve.
     pub const EASY: &str =
@@ -1042,12 +1043,6 @@ pub(crate) mod testing {
     pub fn on_cells<'a>(out: &'a [Application], names: &str) -> Vec<&'a Application> {
         let cells = set(names);
         out.iter().filter(|a| a.cells == cells).collect()
-    }
-
-    /// True when one of `out` makes exactly the removals `want` (per digit index) on `st`.
-    pub fn removes_exactly(st: &Candidates, out: &[Application], want: [CellSet; 9]) -> bool {
-        out.iter()
-            .any(|a| st.restrict(&a.effect) == Effect::Remove(want))
     }
 
     /// The candidates written as `dRC dRC ...` (digit, row, column), as HoDoKu's regression

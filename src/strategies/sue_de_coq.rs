@@ -253,16 +253,4 @@ mod tests {
             .expect("HoDoKu's pattern");
         assert_eq!(a.effect, Effect::Remove(want));
     }
-
-    #[test]
-    fn fast_on_hard_states() {
-        crate::strategies::als::tests::timing("Sue de Coq", search);
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::SueDeCoq, 150, 3) {
-            assert!(found > 0);
-        }
-    }
 }

@@ -149,33 +149,4 @@ mod tests {
         assert_eq!(rows.len(), 1, "{out:?}");
         assert_eq!(removed(rows[0], 4), set("r3c7 r3c9"));
     }
-
-    /// HoDoKu's example page for the turbot fish
-    /// (hodoku.sourceforge.net/en/show_example.php?file=tf04&tech=Turbot+Fish): column 6 and
-    /// box 9 joined in row 7 remove 8 from r2c8. The other lines are from HoDoKu's regression
-    /// library (`reglib-1.3.txt`, section 0403 "Turbot Fish").
-    #[test]
-    fn hodoku_turbot_fish() {
-        let cases = [
-            ("9+7.+6.5.+4.+5+3149.2.6.64..35..3.+67+418+2..+4..6+2.3......9+6.4.2....46.48...+6...+6....+4..2", 8, "828"),
-            ("2+64+9+13587.3+1.+8+5..2.+58..6+3.+1+4+7+9+6+3..+5+8+12+6+8+54+739+3+8+5.9...659+3+1.+8..+4+84.5+6.+91+361.3+49+8.5", 2, "277"),
-            ("29+35..+1.+4...+4.3+2+9....+29.3.5..+96.84+3+2826+93+45+1+73...+2+59..+6+8534+9+721+917+8+5264+3+4+3+2...+8+5+9", 1, "131"),
-            ("+2+8.1.3.9..3..9...+1.+9+1...5.+3+35...7+1.26+27..+1.3.14.2+3....8+1+4+3+6+9+2+579+7+2514+3..+5+6+3+72+84+1+9", 4, "445"),
-            ("9+3...8.+4+5..7.4..+38.843.....16+259+7+3+8+4+8+75+4+2+3...+3+4+9+18+6+5724+9+3+7518+26....3.4+5.....+6+4.9+3", 1, "182"),
-        ];
-        for (givens, d, want) in cases {
-            let (gone, of_d) = digit_removals(search, &library(givens, ""), d);
-            assert!(
-                cells_of(want, d).is_subset(gone),
-                "{givens}: {of_d:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::TurbotFish, 40, 3) {
-            assert!(found > 0);
-        }
-    }
 }

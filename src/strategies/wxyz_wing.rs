@@ -165,21 +165,16 @@ mod tests {
     }
 
     #[test]
-    fn no_wing_with_two_unrestricted_digits() {
-        // r1c7 holds 2 too: 2 and 4 are both unrestricted.
-        let st = board("r1c1=1234 r1c2=14 r2c3=24 r1c7=234");
-        let (p, out) = run(search, &st);
-        assert_eq!(p, 1);
-        assert!(out.is_empty());
-    }
-
-    #[test]
-    fn an_xyz_wing_inside_is_left_out() {
-        // r1c1 (124), r1c2 (14) and r2c3 (24) are an XYZ-wing on 4 by themselves.
-        let st = board("r1c1=124 r1c2=14 r2c3=24 r1c7=34");
-        let (p, out) = run(search, &st);
-        assert_eq!(p, 1);
-        assert!(out.is_empty());
+    fn no_wing_with_two_unrestricted_digits_nor_around_an_xyz_wing() {
+        for spec in [
+            // r1c7 holds 2 too: 2 and 4 are both unrestricted.
+            "r1c1=1234 r1c2=14 r2c3=24 r1c7=234",
+            // r1c1 (124), r1c2 (14) and r2c3 (24) are an XYZ-wing on 4 by themselves.
+            "r1c1=124 r1c2=14 r2c3=24 r1c7=34",
+        ] {
+            let (p, out) = run(search, &board(spec));
+            assert_eq!((p, out.len()), (1, 0), "{spec}");
+        }
     }
 
     /// SudokuWiki's WXYZ-wing (the general definition: four cells, four digits, one
@@ -188,39 +183,37 @@ mod tests {
     /// 4): 3 leaves r2c7, r2c8 and r2c9; 6 leaves r6c5, 5 leaves r6c6, r7c5 and r9c5.
     #[test]
     fn published_examples() {
-        let st = grid(
-            "2457 135 1257 3467 2367 247 8 3456 9
-             2479 39 8 34679 23679 5 13 346 136
-             459 6 59 1 389 489 7 345 2
-             589 589 2569 679 15679 3 1259 279 4
-             259 7 23569 69 4 19 12359 8 135
-             1 4 359 2 5789 789 6 379 357
-             3 589 4 789 279 6 259 1 578
-             789 2 179 5 1379 179 4 3679 3678
-             6 1589 1579 34789 12379 12479 2359 2379 3578",
-        );
-        let (_, out) = run(search, &st);
-        assert_eq!(removed_all(&out, 3), set("r2c7 r2c8 r2c9"));
-        let st = grid(
-            "8 4 2 56 56 3 7 1 9
-             67 679 3 1 789 4 568 258 26
-             5 679 1 27 2789 289 68 3 4
-             69 3 8 26 1 269 4 7 5
-             49 2 45 3 59 7 1 6 8
-             1 56 7 456 4568 568 2 9 3
-             3 58 6 2457 2457 25 9 458 1
-             47 578 45 9 3 1 568 258 26
-             2 1 9 8 456 56 3 45 7",
-        );
-        let (_, out) = run(search, &st);
-        assert_eq!(removed_all(&out, 6), CellSet::single(rc(6, 5)));
-        assert_eq!(removed_all(&out, 5), set("r6c6 r7c5 r9c5"));
-    }
-
-    #[test]
-    fn sound_on_hard_states() {
-        if let Some(found) = check_one(Strategy::WxyzWing, 40, 3) {
-            assert!(found > 0);
+        let cases: [(&str, &[(u8, &str)]); 2] = [
+            (
+                "2457 135 1257 3467 2367 247 8 3456 9
+                 2479 39 8 34679 23679 5 13 346 136
+                 459 6 59 1 389 489 7 345 2
+                 589 589 2569 679 15679 3 1259 279 4
+                 259 7 23569 69 4 19 12359 8 135
+                 1 4 359 2 5789 789 6 379 357
+                 3 589 4 789 279 6 259 1 578
+                 789 2 179 5 1379 179 4 3679 3678
+                 6 1589 1579 34789 12379 12479 2359 2379 3578",
+                &[(3, "r2c7 r2c8 r2c9")],
+            ),
+            (
+                "8 4 2 56 56 3 7 1 9
+                 67 679 3 1 789 4 568 258 26
+                 5 679 1 27 2789 289 68 3 4
+                 69 3 8 26 1 269 4 7 5
+                 49 2 45 3 59 7 1 6 8
+                 1 56 7 456 4568 568 2 9 3
+                 3 58 6 2457 2457 25 9 458 1
+                 47 578 45 9 3 1 568 258 26
+                 2 1 9 8 456 56 3 45 7",
+                &[(6, "r6c5"), (5, "r6c6 r7c5 r9c5")],
+            ),
+        ];
+        for (position, removals) in cases {
+            let (_, out) = run(search, &grid(position));
+            for &(d, cells) in removals {
+                assert_eq!(removed_all(&out, d), set(cells), "{d}");
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ mod options;
 mod pagination;
 
 pub(crate) use display::{fit, fit_lines, TITLE_LINES};
-pub use display::{one_grid, Align, Bookmark, Mark, Page, Pages, THICK, THIN};
-pub use options::{default_title, level_name, PrintOptions, SolutionLayout, INSTRUCTION};
+pub use display::{one_grid, Align, Mark, Page, Pages, THICK, THIN};
+pub use options::{level_name, PrintOptions, SolutionLayout, INSTRUCTION};
 pub(crate) use pagination::{contents_line, level_counts};
 pub use pagination::{lay_out, numbered, title_unfit, unfit};

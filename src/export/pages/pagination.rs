@@ -842,6 +842,13 @@ mod tests {
         v
     }
 
+    /// Asserts that `page` (its texts) holds each of `wanted`.
+    fn holds(page: &[String], wanted: &[&str]) {
+        for w in wanted {
+            assert!(page.iter().any(|s| s == w), "no {w:?} on the page: {page:?}");
+        }
+    }
+
     fn texts(pages: &Pages) -> Vec<Vec<String>> {
         pages
             .pages
@@ -880,16 +887,13 @@ mod tests {
         let counts: Vec<usize> = p.pages[..9].iter().map(|p| grids(p).len()).collect();
         assert_eq!(counts, [4, 4, 4, 4, 4, 4, 4, 4, 3]);
         let t = texts(&p);
-        assert!(t[0].contains(&INSTRUCTION.to_string()));
-        assert!(t[0].contains(&"Sudoku".to_string()));
+        holds(&t[0], &[INSTRUCTION, "Sudoku"]);
         // Page 1 holds one day: its date once, in the heading; page 2 two days: the heading
         // says the numbers and each day's first label its date.
-        assert!(t[0].contains(&"Monday 4 January 2027".to_string()));
-        assert!(t[1].contains(&"Puzzles 5-8".to_string()));
-        assert!(t[1].contains(&"Monday 4 January 2027".to_string()));
-        assert!(t[1].contains(&"Tuesday 5 January 2027".to_string()));
-        assert!(t[8].contains(&"No. 35".to_string()));
-        assert!(t[9].contains(&"Solutions 1-18".to_string()));
+        holds(&t[0], &["Monday 4 January 2027"]);
+        holds(&t[1], &["Puzzles 5-8", "Monday 4 January 2027", "Tuesday 5 January 2027"]);
+        holds(&t[8], &["No. 35"]);
+        holds(&t[9], &["Solutions 1-18"]);
         for (i, page) in t.iter().enumerate() {
             assert!(page.contains(&format!("{}", i + 1)), "a bare page number");
             assert!(!page.iter().any(|s| s.contains("percentile") || s.contains(" of ")));
@@ -1145,15 +1149,11 @@ mod tests {
         let t = texts(&p);
         // Title page, contents, easy 14 (4 pages), medium 14 (4), hard 7 (2), solutions 2.
         assert_eq!(p.pages.len(), 1 + 1 + 4 + 4 + 2 + 2);
-        assert!(t[0].contains(&INSTRUCTION.to_string()));
-        assert!(t[0].contains(&"35 puzzles: 14 easy, 14 medium, 7 hard".to_string()));
-        assert!(t[1].contains(&"Puzzles 1-14".to_string()));
-        assert!(t[1].contains(&"page 3".to_string()));
-        assert!(t[1].contains(&"Puzzles 29-35".to_string()));
-        assert!(t[1].contains(&"page 11".to_string()));
-        assert!(t[1].contains(&"page 13".to_string()), "solutions");
-        assert!(t[2].contains(&"Easy".to_string()) && t[2].contains(&"No. 1".to_string()));
-        assert!(t[10].contains(&"Hard".to_string()) && t[10].contains(&"No. 29".to_string()));
+        holds(&t[0], &[INSTRUCTION, "35 puzzles: 14 easy, 14 medium, 7 hard"]);
+        // The contents: each level's first page, and the solutions'.
+        holds(&t[1], &["Puzzles 1-14", "page 3", "Puzzles 29-35", "page 11", "page 13"]);
+        holds(&t[2], &["Easy", "No. 1"]);
+        holds(&t[10], &["Hard", "No. 29"]);
         // No dates in a book's labels.
         assert!(!t[2]
             .iter()
@@ -1174,11 +1174,9 @@ mod tests {
         let p = lay_out(&opts, &week, 36);
         assert_eq!(p.pages.len(), 7);
         let t = texts(&p);
-        assert!(t[0].contains(&"Monday 4 January 2027".to_string()));
-        assert!(t[6].contains(&"Sunday 10 January 2027".to_string()));
-        assert!(t[6].contains(&"No. 70".to_string()));
-        assert!(t[0].contains(&"No. 36".to_string()));
-        assert!(t[0].contains(&INSTRUCTION.to_string()));
+        holds(&t[0], &["Monday 4 January 2027"]);
+        holds(&t[6], &["Sunday 10 January 2027", "No. 70"]);
+        holds(&t[0], &["No. 36", INSTRUCTION]);
         assert!(!t[1].contains(&INSTRUCTION.to_string()));
         assert!(t
             .iter()
@@ -1197,8 +1195,7 @@ mod tests {
         let p = lay_out(&opts, &week, 1);
         let t = texts(&p);
         assert_eq!(p.title, "The Daily Grid");
-        assert!(t[0].contains(&"The Daily Grid".to_string()));
-        assert!(t[0].contains(&"id 7 - difficulty 2.5 - percentile 50".to_string()));
+        holds(&t[0], &["The Daily Grid", "id 7 - difficulty 2.5 - percentile 50"]);
     }
 
     #[test]
