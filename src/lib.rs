@@ -56,6 +56,7 @@ pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod hint;
+pub mod import;
 pub mod inventory;
 pub mod levels;
 pub mod rate;

@@ -532,6 +532,20 @@ pub fn by_id(
     Ok(Some(hand_out(row, levels)?))
 }
 
+/// Where an imported puzzle came from: the file and the line (`pseudoku import`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Provenance {
+    /// The file, as the import named it.
+    pub file: String,
+    /// The line (1-based; a grid's first line).
+    pub line: u64,
+}
+
+/// The provenance of row `id` when an import stored it; `None` for a puzzle a build made.
+pub fn provenance(conn: &Connection, id: i64) -> Result<Option<Provenance>, RetrieveError> {
+    Ok(store::builds::provenance(conn, id)?.map(|(file, line)| Provenance { file, line }))
+}
+
 /// The puzzle of class `key`, served or not, on the bank's scale `levels`; reads only.
 /// `None` when the bank has no puzzle of that class.
 pub(crate) fn by_key(

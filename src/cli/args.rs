@@ -102,6 +102,16 @@ pub enum Command {
     /// resumes. When a shard stopped before a job the merged bank needs, says which shard to
     /// run again with a larger --margin.
     Merge(MergeArgs),
+    /// Grade a file of your own puzzles into a bank, as `build` stores the puzzles it makes.
+    ///
+    /// Reads the formats `rate` reads (a puzzle a line, or nine-line grids). Each puzzle is
+    /// checked for one solution, put in canonical form, dropped when its class is in the bank
+    /// already or earlier in the file, rated, levelled and stored with its provenance (the file
+    /// and the line); it is then served and exported as a built puzzle is. Bad lines and
+    /// puzzles without exactly one solution are reported with their line and skipped. Ctrl-C
+    /// stops cleanly: committed puzzles stay, and the same command continues where it
+    /// stopped; importing a file imported whole before does nothing.
+    Import(ImportArgs),
     /// Re-check a bank's rows: the stored cells, a unique solution, the class key, both ratings
     /// and the level.
     Verify(VerifyArgs),
@@ -171,6 +181,29 @@ pub struct HelpArgs {
     /// The subcommand (and its subcommand: `seeds mine`); none: pseudoku's own help.
     #[arg(value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// Arguments of `pseudoku import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The puzzle file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The bank (created if missing).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// The rating a new bank's percentiles and levels use.
+    #[arg(long, value_parser = choice::<RatingKind>())]
+    pub rating: Option<RatingKind>,
+    /// When another process is writing to the bank, wait for it instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
+    /// Puzzles read, checked and rated between two commits.
+    #[arg(long, default_value_t = pseudoku::import::BATCH, hide = true, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub batch: usize,
 }
 
 /// Arguments of `pseudoku merge`.
@@ -748,7 +781,7 @@ pub enum SeedsCommand {
     ///
     /// Each puzzle is checked (one solution) and analysed; bad lines are reported as
     /// FILE:LINE: reason, the good ones are added (one per class) and a summary is printed.
-    Import(ImportArgs),
+    Import(SeedImportArgs),
     /// Summarize, by tier (count, rating range, reserved-cell range), exactly the seeds the
     /// next `build` on the bank uses: the seed library (the shipped one, or --seeds) and the
     /// seeds imported into the bank; or with --library, a library file.
@@ -825,7 +858,7 @@ pub struct MineArgs {
 
 /// Arguments of `pseudoku seeds import`.
 #[derive(Debug, clap::Args)]
-pub struct ImportArgs {
+pub struct SeedImportArgs {
     /// The file to import; `-` reads standard input.
     #[arg(value_name = "FILE|-")]
     pub input: PathBuf,

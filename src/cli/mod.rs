@@ -38,6 +38,7 @@ mod export;
 mod get;
 mod help;
 mod hint;
+mod import;
 mod seeds;
 mod serve;
 mod stats;
@@ -51,7 +52,8 @@ use export::run_export;
 use get::{run_get, run_unserve};
 use help::{run_completions, run_help, run_man};
 use hint::{run_explain, run_hint};
-use seeds::{run_import, run_list, run_mine};
+use import::run_import;
+use seeds::{run_list, run_mine, run_seed_import};
 use serve::{run_history, run_serve};
 use stats::run_stats;
 use verify::run_verify;
@@ -121,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Serve(a) => run_serve(&a),
         Command::Build(a) => run_build(&a),
         Command::Merge(a) => run_merge(&a),
+        Command::Import(a) => run_import(&a),
         Command::Verify(a) => run_verify(&a),
         Command::Get(a) => run_get(&a),
         Command::Calibrate(a) => run_calibrate(&a),
@@ -130,7 +133,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::History(HistoryCommand::Export(a)) => run_history(&a, true),
         Command::History(HistoryCommand::Import(a)) => run_history(&a, false),
         Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
-        Command::Seeds(SeedsCommand::Import(a)) => run_import(&a),
+        Command::Seeds(SeedsCommand::Import(a)) => run_seed_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),
         Command::Unserve(a) => run_unserve(&a),
         Command::Help(a) => run_help(&a),

@@ -27,7 +27,7 @@ pub(super) fn run_list(args: &ListArgs) -> anyhow::Result<Outcome> {
 }
 
 /// Runs `seeds import`.
-pub(super) fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
+pub(super) fn run_seed_import(args: &SeedImportArgs) -> anyhow::Result<Outcome> {
     let at = &args.library;
     let (done, total) = match &at.library {
         Some(file) => {

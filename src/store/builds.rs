@@ -48,7 +48,7 @@ pub fn start(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
         return Ok(b);
     }
     let first: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(next_job), 0) FROM builds WHERE rng_seed = ?1",
+        "SELECT COALESCE(MAX(next_job), 0) FROM builds WHERE rng_seed = ?1 AND source IS NULL",
         params![new.rng_seed as i64],
         |r| r.get(0),
     )?;
@@ -184,6 +184,37 @@ pub fn start_merge(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
     Ok(info(conn, conn.last_insert_rowid())?
         .expect("the row just inserted")
         .build)
+}
+
+/// Starts the bookkeeping row of an import of the file `source` (its jobs: the file's lines,
+/// 1-based; its next job: the line after the last one committed), or resumes an interrupted
+/// import with the same arguments.
+pub fn start_import(conn: &Connection, new: &NewBuild<'_>, source: &str) -> Result<Build> {
+    if let Some(b) = resumable(conn, "arguments = ?1 AND source IS NOT NULL", [new.arguments])? {
+        return Ok(b);
+    }
+    conn.execute(
+        "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status,
+            source)
+         VALUES (?1, ?2, ?3, 1, 1, ?4, 'running', ?5)",
+        params![new.arguments, new.rng_seed as i64, new.count as i64, new.rater, source],
+    )?;
+    Ok(info(conn, conn.last_insert_rowid())?
+        .expect("the row just inserted")
+        .build)
+}
+
+/// Where an imported puzzle came from: the file its import read (as the user named it) and
+/// the line. `None` for a puzzle a build made, or no such puzzle.
+pub fn provenance(conn: &Connection, puzzle_id: i64) -> Result<Option<(String, u64)>> {
+    Ok(conn
+        .query_row(
+            "SELECT b.source, p.job FROM puzzles p JOIN builds b ON b.id = p.build_id
+             WHERE p.id = ?1 AND b.source IS NOT NULL",
+            [puzzle_id],
+            |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
+        )
+        .optional()?)
 }
 
 /// The finished build of these arguments, if any.

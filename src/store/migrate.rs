@@ -74,6 +74,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0026 (data): the lineage of the puzzles stored before 0025",
         step: Step::Data(super::lineage::record_existing),
     },
+    sql_file!("0027_import_source.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

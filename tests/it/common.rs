@@ -58,7 +58,6 @@ pub fn build(db: &Path, count: u64, threads: u32) {
         .success();
 }
 
-/// `pseudoku ARGS`, run to the end: its status and output.
 /// `pseudoku COMMAND ARGS --db DB --out OUT` (export, book), run to its end.
 pub fn run_out(command: &str, db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
     pseudoku()
@@ -72,6 +71,7 @@ pub fn run_out(command: &str, db: &Path, out: &Path, args: &[&str]) -> std::proc
         .unwrap()
 }
 
+/// `pseudoku ARGS`, run to the end: its status and output.
 pub fn run_cli(args: &[&str]) -> std::process::Output {
     pseudoku().args(args).output().unwrap()
 }

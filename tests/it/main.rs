@@ -17,6 +17,7 @@ mod fleet;
 mod grid;
 mod hint;
 mod hint_examples;
+mod import;
 mod large_bank;
 mod layout;
 mod levels;

@@ -6,7 +6,7 @@ use super::super::{blocking, Shared};
 use super::{check_user, levels_now, wants_solution, Access, ApiPath, ApiQuery, Client, Reply};
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, PercentileRange};
-use crate::retrieve::{self, Handout, NamedAsk, Narrowing, Selector};
+use crate::retrieve::{self, Handout, NamedAsk, Narrowing, Provenance, Selector};
 use crate::store::retrieval::Selection;
 use crate::technique::Strategy;
 use axum::extract::State;
@@ -44,6 +44,10 @@ pub struct PuzzleView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub solution: Option<Grid>,
+    /// Where an imported puzzle came from (`GET /v1/puzzles/{id}` only; absent for a puzzle
+    /// a build made).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Provenance>,
 }
 
 impl PuzzleView {
@@ -59,6 +63,7 @@ impl PuzzleView {
             hardest_step: h.hardest.map(|x| x.strategy),
             hardest_steps: h.hardest.map(|x| x.count),
             solution: solution.then_some(h.solution),
+            source: None,
         }
     }
 }
@@ -228,13 +233,16 @@ pub(super) async fn puzzle_by_id(
         .map_err(|_| ApiError::BadRequest(format!("bad puzzle id {id:?}: a whole number")))?;
     let solution = wants_solution(q.solution.as_deref())?;
     let user = q.user.map(|u| check_user(Some(u))).transpose()?;
-    let handout = {
+    let (handout, source) = {
         let s = s.clone();
         blocking(move || {
             let lv = s.levels()?;
-            match s.read(|c| retrieve::by_id(c, &lv, id))? {
-                Some(h) => Ok(h),
-                None => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
+            let read = |c: &rusqlite::Connection| -> Result<_, ApiError> {
+                Ok((retrieve::by_id(c, &lv, id)?, retrieve::provenance(c, id)?))
+            };
+            match s.read(read)? {
+                (Some(h), source) => Ok((h, source)),
+                (None, _) => Err(ApiError::NotFound(format!("no puzzle with id {id}"))),
             }
         })
         .await?
@@ -256,5 +264,8 @@ pub(super) async fn puzzle_by_id(
             )));
         }
     }
-    Ok(Json(PuzzleView::of(handout, solution)))
+    Ok(Json(PuzzleView {
+        source,
+        ..PuzzleView::of(handout, solution)
+    }))
 }
