@@ -52,6 +52,7 @@ pub(crate) use internal;
 pub mod bank;
 pub mod batch;
 pub mod canon;
+pub mod dataset;
 pub mod explain;
 pub mod export;
 pub mod generate;

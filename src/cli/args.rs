@@ -2,6 +2,7 @@
 //! [`super`] turns into the library's validated options.
 
 use clap::{Parser, Subcommand};
+use pseudoku::dataset::{DataFormat, Group};
 use pseudoku::export::{Format, Length, PageSize, SolutionLayout, Stock};
 use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
@@ -112,6 +113,15 @@ pub enum Command {
     /// stops cleanly: committed puzzles stay, and the same command continues where it
     /// stopped; importing a file imported whole before does nothing.
     Import(ImportArgs),
+    /// Write a bank, or part of it, as train, validation and test files for machine learning.
+    ///
+    /// Each row: id, puzzle, solution, level, difficulty, hsolve, percentile, tier,
+    /// hardest_step, hardest_steps, clues, class_key, grid_key; in CSV, JSON lines and Parquet.
+    /// A split never separates two puzzles of one class, or with --group grid of one solution
+    /// grid up to symmetry. A group's split is read off a hash of its key and --seed, so the
+    /// same bank and command make the same files, byte for byte; manifest.json records the
+    /// command, the bank's identity, the counts and each file's blake3.
+    Dataset(DatasetArgs),
     /// Re-check a bank's rows: the stored cells, a unique solution, the class key, both ratings
     /// and the level.
     Verify(VerifyArgs),
@@ -204,6 +214,54 @@ pub struct ImportArgs {
     /// Puzzles read, checked and rated between two commits.
     #[arg(long, default_value_t = pseudoku::import::BATCH, hide = true, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub batch: usize,
+}
+
+/// Arguments of `pseudoku dataset`.
+#[derive(Debug, clap::Args)]
+pub struct DatasetArgs {
+    /// The folder the files go to (created if missing; its files of the same names are
+    /// replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The bank.
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// Only this level (repeat for several; default: every level).
+    #[arg(long = "level", value_name = "NAME")]
+    pub levels: Vec<String>,
+    /// At most N puzzles of each level (chosen by a hash of their class and --seed).
+    #[arg(long, value_name = "N")]
+    pub per_level: Option<u64>,
+    /// The shares of train, validation and test.
+    #[arg(long, value_name = "TRAIN,VALIDATION,TEST", default_value = "0.8,0.1,0.1", value_parser = parse_split)]
+    pub split: [f64; 3],
+    /// What a split keeps together.
+    #[arg(long, value_parser = choice::<Group>(), default_value = "class")]
+    pub group: Group,
+    /// The formats to write (each split in each).
+    #[arg(long = "format", value_delimiter = ',', value_parser = choice::<DataFormat>(), default_value = pseudoku::dataset::DEFAULT_FORMATS)]
+    pub formats: Vec<DataFormat>,
+    /// The seed of the split and of the choice of puzzles.
+    #[arg(long = "seed", default_value_t = 2026)]
+    pub seed: u64,
+}
+
+/// Three shares that sum to 1, as `0.8,0.1,0.1`.
+fn parse_split(s: &str) -> Result<[f64; 3], String> {
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("{s:?}: three numbers, as 0.8,0.1,0.1"))?;
+    let shares: [f64; 3] = parts
+        .try_into()
+        .map_err(|_| format!("{s:?}: three shares (train, validation, test), as 0.8,0.1,0.1"))?;
+    if shares.iter().any(|x| !(0.0..=1.0).contains(x))
+        || (shares.iter().sum::<f64>() - 1.0).abs() > 1e-9
+    {
+        return Err(format!("{s:?}: three shares from 0 to 1 that sum to 1"));
+    }
+    Ok(shares)
 }
 
 /// Arguments of `pseudoku merge`.
@@ -1123,4 +1181,6 @@ choice_of! {
     RatingKind: RatingKind::ALL, RatingKind::name, RatingKind::about;
     Format: Format::ALL, Format::extension, Format::about;
     SolutionLayout: SolutionLayout::ALL, SolutionLayout::name, SolutionLayout::about;
+    Group: Group::ALL, Group::name, Group::about;
+    DataFormat: DataFormat::ALL, DataFormat::name, DataFormat::about;
 }

@@ -34,6 +34,7 @@ mod batch;
 mod book;
 mod build;
 mod calibrate;
+mod dataset;
 mod export;
 mod get;
 mod help;
@@ -48,6 +49,7 @@ use batch::{batch, run_rate};
 use book::run_book;
 use build::{run_build, run_merge};
 use calibrate::run_calibrate;
+use dataset::run_dataset;
 use export::run_export;
 use get::{run_get, run_unserve};
 use help::{run_completions, run_help, run_man};
@@ -124,6 +126,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Build(a) => run_build(&a),
         Command::Merge(a) => run_merge(&a),
         Command::Import(a) => run_import(&a),
+        Command::Dataset(a) => run_dataset(&a),
         Command::Verify(a) => run_verify(&a),
         Command::Get(a) => run_get(&a),
         Command::Calibrate(a) => run_calibrate(&a),

@@ -666,6 +666,27 @@ pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Pu
     first_row(&mut conn.prepare_cached(&sql)?.query([id])?, rating)
 }
 
+/// Up to `limit` rows of a bank rated by `rating` with an id above `after`, served or not, in
+/// id order (a dataset reads a bank so, a chunk at a time).
+pub fn rows_after(
+    conn: &Connection,
+    rating: RatingKind,
+    after: i64,
+    limit: u32,
+) -> Result<Vec<PuzzleRow>> {
+    let sql = format!(
+        "SELECT {} FROM puzzles p WHERE p.id > ?1 ORDER BY p.id LIMIT ?2",
+        row_columns(rating)
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query(rusqlite::params![after, limit])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(read_row(r, rating)?);
+    }
+    Ok(out)
+}
+
 /// The ids of every puzzle of `within`, served or not, in id order (a book's reprints draw
 /// among them).
 pub fn ids_within(conn: &Connection, measure: Measure, within: Selection) -> Result<Vec<i64>> {

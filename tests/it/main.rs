@@ -10,6 +10,7 @@ mod book;
 mod browser;
 mod canon;
 mod cli;
+mod dataset;
 mod difficulty;
 mod docs;
 mod export;
