@@ -24,6 +24,7 @@ mod layout;
 mod levels;
 mod play_page;
 mod print;
+mod python;
 mod rating;
 mod reference;
 mod reference_data;

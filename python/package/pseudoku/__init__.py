@@ -1,0 +1,55 @@
+"""pseudoku: graded Sudoku puzzle banks.
+
+Puzzles are 81-character strings (``.`` or ``0`` for an empty cell). Rate, hint, explain,
+solve, count and canonicalize single puzzles; rate many on every core with ``rate_many``;
+build, import into, draw from, export and make datasets of banks (SQLite files, the same
+ones the ``pseudoku`` program writes).
+
+    >>> import pseudoku
+    >>> pseudoku.rate("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")["level"]
+    'hard'
+"""
+
+from ._native import (
+    RATER,
+    Bank,
+    BankError,
+    InvalidPuzzle,
+    NotUnique,
+    PseudokuError,
+    build,
+    canonical,
+    count_solutions,
+    dataset,
+    explain,
+    export,
+    generate,
+    hint,
+    import_puzzles,
+    parse,
+    rate,
+    rate_many,
+    solve,
+)
+
+__all__ = [
+    "RATER",
+    "Bank",
+    "BankError",
+    "InvalidPuzzle",
+    "NotUnique",
+    "PseudokuError",
+    "build",
+    "canonical",
+    "count_solutions",
+    "dataset",
+    "explain",
+    "export",
+    "generate",
+    "hint",
+    "import_puzzles",
+    "parse",
+    "rate",
+    "rate_many",
+    "solve",
+]
