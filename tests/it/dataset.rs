@@ -103,13 +103,18 @@ fn grid_invariant(grid: &str) -> Vec<Vec<u8>> {
     sides
 }
 
-/// True when grid `b` is grid `a` under some symmetry of Sudoku: a transpose or not, an order
-/// of the bands and of the rows inside each, of the stacks and of the columns inside each, and
-/// a relabelling of the digits. Tried one by one (3,359,232 maps, each left at its first
-/// clash): the program's canonical form plays no part.
-fn same_grid(a: &str, b: &str) -> bool {
-    let a: Vec<u8> = a.bytes().map(|x| x - b'0').collect();
-    let b: Vec<u8> = b.bytes().map(|x| x - b'0').collect();
+/// True when `b` is `a` (two grids, or two puzzles with `.` for empty) under some symmetry of
+/// Sudoku: a transpose or not, an order of the bands and of the rows inside each, of the
+/// stacks and of the columns inside each, and a relabelling of the digits (an empty cell stays
+/// empty). Tried one by one (3,359,232 maps, each left at its first clash): the program's
+/// canonical form plays no part.
+fn same_class(a: &str, b: &str) -> bool {
+    let cells = |s: &str| -> Vec<u8> {
+        s.bytes()
+            .map(|x| if x == b'.' { 0 } else { x - b'0' })
+            .collect()
+    };
+    let (a, b) = (cells(a), cells(b));
     // Every order of 9 lines that keeps bands together: 6 band orders x 6^3 inner orders.
     let mut lines: Vec<[usize; 9]> = Vec::new();
     for bands in PERMS3 {
@@ -137,13 +142,17 @@ fn same_grid(a: &str, b: &str) -> bool {
         };
         for rows in &lines {
             for cols in &lines {
-                let mut map = [0u8; 10];
+                // map[d]: what digit d of a becomes (10: not yet known); empty stays empty.
+                let mut map = [10u8; 10];
+                map[0] = 0;
+                let mut taken = [false; 10];
                 let mut ok = true;
                 'cells: for (r, &sr) in rows.iter().enumerate() {
                     for (c, &sc) in cols.iter().enumerate() {
                         let (x, y) = (cell(sr, sc), b[r * 9 + c]);
-                        if map[x as usize] == 0 {
+                        if map[x as usize] == 10 && y != 0 && !taken[y as usize] {
                             map[x as usize] = y;
+                            taken[y as usize] = true;
                         } else if map[x as usize] != y {
                             ok = false;
                             break 'cells;
@@ -186,7 +195,7 @@ fn splits_by_grid_never_share_a_grid_and_the_same_command_makes_the_same_files()
                 .or_insert((split, row["solution"].clone()))
                 .clone();
             assert!(
-                first == split || !same_grid(&grid, &row["solution"]),
+                first == split || !same_class(&grid, &row["solution"]),
                 "the grid of {} is in {first} and {split}",
                 row["puzzle"]
             );
@@ -213,10 +222,10 @@ fn splits_by_grid_never_share_a_grid_and_the_same_command_makes_the_same_files()
     let shared: Vec<&Vec<&str>> = by_key.values().filter(|v| v.len() > 1).take(3).collect();
     assert!(!shared.is_empty());
     for grids in shared {
-        assert!(same_grid(grids[0], grids[1]));
+        assert!(same_class(grids[0], grids[1]));
     }
     let keys: Vec<&&str> = by_key.keys().take(2).collect();
-    assert!(!same_grid(by_key[*keys[0]][0], by_key[*keys[1]][0]));
+    assert!(!same_class(by_key[*keys[0]][0], by_key[*keys[1]][0]));
 
     // The same command again: the same files, byte for byte (the manifest names the folder).
     let again = dir.path().join("again");
@@ -242,6 +251,48 @@ fn splits_by_grid_never_share_a_grid_and_the_same_command_makes_the_same_files()
         .unwrap()
         .iter()
         .any(|f| f["name"] == "test.parquet" && f["blake3"] == digest.to_hex().as_str()));
+}
+
+#[test]
+fn splits_by_class_never_share_a_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 300, 2);
+    let out = dir.path().join("set");
+    dataset(&db, &out, &["--format", "csv", "--split", "0.5,0.25,0.25"]);
+    // Two puzzles of one class have the same clues and grids of one class: only such pairs of
+    // different splits need the search of the maps.
+    // (puzzle, solution, split, the grid's invariant and the clue count)
+    type Seen = (String, String, &'static str, (Vec<Vec<u8>>, usize));
+    let mut rows: Vec<Seen> = Vec::new();
+    for split in ["train", "validation", "test"] {
+        for row in csv_rows(&out.join(format!("{split}.csv"))) {
+            let clues = row["puzzle"].bytes().filter(|&b| b != b'.').count();
+            let inv = (grid_invariant(&row["solution"]), clues);
+            rows.push((row["puzzle"].clone(), row["solution"].clone(), split, inv));
+        }
+    }
+    assert_eq!(rows.len(), 300);
+    let mut compared = 0;
+    for (i, a) in rows.iter().enumerate() {
+        for b in &rows[i + 1..] {
+            if a.2 != b.2 && a.3 == b.3 && same_class(&a.1, &b.1) {
+                compared += 1;
+                assert!(
+                    !same_class(&a.0, &b.0),
+                    "{} ({}) and {} ({}) are one class",
+                    a.0,
+                    a.2,
+                    b.0,
+                    b.2
+                );
+            }
+        }
+    }
+    // The check met puzzles of one grid in different splits (the default keeps classes, not
+    // grids, together), and a puzzle is its own class under the maps.
+    assert!(compared > 0);
+    assert!(same_class(&rows[0].0, &rows[0].0));
 }
 
 #[test]
