@@ -13,7 +13,9 @@
 //!
 //! Two passes over the bank, in id order, a chunk at a time: the first reads each row's level
 //! and group and decides the rows' splits; the second writes the chosen rows, in id order, to
-//! their split's files. Memory holds a few numbers a row, not the rows.
+//! their split's files. Memory holds a few numbers a row, not the rows. The files are written
+//! under temporary names and renamed into place once all are whole, the manifest last, so an
+//! interrupted dataset leaves the folder's earlier set as it was.
 
 use crate::canon::{self, Key};
 use crate::levels::{Levels, LevelsError};
@@ -352,14 +354,26 @@ pub fn write(opts: &DatasetOptions) -> Result<Written, DatasetError> {
         files.push((name, rows[s], digest));
     }
     let manifest = manifest(&conn, &levels, opts, &wanted, &rows, &files)?;
-    let path = opts.out.join("manifest.json");
+    let path = opts.out.join(partial("manifest.json"));
     std::fs::write(&path, &manifest).map_err(|error| DatasetError::File { path, error })?;
     files.push((
         "manifest.json".into(),
         0,
         blake3::hash(manifest.as_bytes()).to_hex().to_string(),
     ));
+    // Every file is whole: into place, the manifest last.
+    for (name, _, _) in &files {
+        let path = opts.out.join(name);
+        std::fs::rename(opts.out.join(partial(name)), &path)
+            .map_err(|error| DatasetError::File { path, error })?;
+    }
     Ok(Written { rows, files })
+}
+
+/// The name a file is written under until every file of the set is whole (an interrupted
+/// dataset leaves these, and never a partial file under a dataset's names).
+fn partial(name: &str) -> String {
+    format!(".pseudoku-{name}.partial")
 }
 
 /// The first pass: the split of every row the dataset takes, by id.
@@ -466,7 +480,7 @@ enum Sink {
 impl Sink {
     fn create(dir: &Path, split: &str, format: DataFormat) -> Result<Sink, DatasetError> {
         let name = format!("{split}.{}", format.name());
-        let path = dir.join(&name);
+        let path = dir.join(partial(&name));
         let io = |error| DatasetError::File {
             path: path.clone(),
             error,

@@ -240,6 +240,14 @@ fn splits_by_grid_never_share_a_grid_and_the_same_command_makes_the_same_files()
             );
         }
     }
+    // Only the set's files: the temporary names they were written under are gone.
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 10, "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["group"], "grid");
