@@ -147,7 +147,7 @@ pub struct Inventory {
     pub rejected: u64,
     /// Puzzles dropped for falling outside the bands a targeted build still needed.
     pub off_band: u64,
-    /// Builds run.
+    /// Builds run (and merges).
     pub builds: u64,
     /// Of those, not finished: interrupted (Ctrl-C or a crash; the same command resumes one),
     /// or running now.
@@ -156,8 +156,16 @@ pub struct Inventory {
     pub seeds_used: u64,
     /// Seeds in the bank's seed table.
     pub seeds_known: u64,
-    /// Puzzles from the standard generator (no seed).
+    /// Puzzles from the standard generator (no seed, not imported).
     pub standard: u64,
+    /// Imports run (`pseudoku import`).
+    pub imports: u64,
+    /// Puzzles the imports stored.
+    pub imported: u64,
+    /// Puzzles the imports dropped as duplicates.
+    pub import_duplicates: u64,
+    /// Entries the imports skipped: bad lines, puzzles without one solution.
+    pub import_skipped: u64,
 }
 
 /// `x` to 6 decimals, so reports print `2.5596`, not `2.5595999999999997`.
@@ -318,7 +326,11 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         unfinished: totals.unfinished,
         seeds_used: tally.seeds.len() as u64,
         seeds_known: totals.seeds_known,
-        standard: tally.without_seed,
+        standard: tally.without_seed.saturating_sub(totals.imported),
+        imports: totals.imports,
+        imported: totals.imported,
+        import_duplicates: totals.import_duplicates,
+        import_skipped: totals.import_skipped,
     })
 }
 
@@ -500,6 +512,13 @@ impl Inventory {
             self.seeds_known,
             self.standard
         );
+        if self.imports > 0 {
+            let _ = writeln!(
+                s,
+                "imports {}: {} puzzles stored, {} duplicates, {} lines skipped",
+                self.imports, self.imported, self.import_duplicates, self.import_skipped
+            );
+        }
         s
     }
 }

@@ -194,10 +194,10 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
     Ok(total)
 }
 
-/// The builds' bookkeeping summed over every build, and the seeds known.
+/// The builds' bookkeeping summed over every build (imports apart), and the seeds known.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildTotals {
-    /// Builds run.
+    /// Builds run (and merges; not imports).
     pub builds: u64,
     /// Builds not finished: interrupted (stopped or crashed), or running now.
     pub unfinished: u64,
@@ -209,6 +209,14 @@ pub struct BuildTotals {
     pub off_band: u64,
     /// Seeds in the bank's seed table.
     pub seeds_known: u64,
+    /// Imports run (`pseudoku import`: a build row with a source file).
+    pub imports: u64,
+    /// Puzzles the imports stored.
+    pub imported: u64,
+    /// Puzzles the imports dropped as duplicates.
+    pub import_duplicates: u64,
+    /// Entries the imports skipped: bad lines, puzzles without one solution.
+    pub import_skipped: u64,
 }
 
 /// The totals of [`BuildTotals`].
@@ -219,11 +227,15 @@ pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
             .unwrap_or(0) as u64)
     };
     Ok(BuildTotals {
-        builds: count("SELECT COUNT(*) FROM builds")?,
+        builds: count("SELECT COUNT(*) FROM builds WHERE source IS NULL")?,
         unfinished: count("SELECT COUNT(*) FROM builds WHERE status <> 'done'")?,
-        duplicates: count("SELECT SUM(duplicates) FROM builds")?,
-        rejected: count("SELECT SUM(rejected) FROM builds")?,
-        off_band: count("SELECT SUM(off_band) FROM builds")?,
+        duplicates: count("SELECT SUM(duplicates) FROM builds WHERE source IS NULL")?,
+        rejected: count("SELECT SUM(rejected) FROM builds WHERE source IS NULL")?,
+        off_band: count("SELECT SUM(off_band) FROM builds WHERE source IS NULL")?,
         seeds_known: count("SELECT COUNT(*) FROM seeds")?,
+        imports: count("SELECT COUNT(*) FROM builds WHERE source IS NOT NULL")?,
+        imported: count("SELECT SUM(stored) FROM builds WHERE source IS NOT NULL")?,
+        import_duplicates: count("SELECT SUM(duplicates) FROM builds WHERE source IS NOT NULL")?,
+        import_skipped: count("SELECT SUM(rejected) FROM builds WHERE source IS NOT NULL")?,
     })
 }

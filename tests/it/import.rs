@@ -112,6 +112,40 @@ fn an_imported_file_is_graded_as_a_build_grades_its_puzzles() {
         n as i64
     );
 
+    // `stats` counts the import apart from the builds: no build, no standard-generator puzzle.
+    let stats = on_bank!(&db; "stats", "--json").output().unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    assert_eq!(
+        (
+            &stats["imports"],
+            &stats["imported"],
+            &stats["import_duplicates"],
+            &stats["import_skipped"]
+        ),
+        (
+            &serde_json::json!(1),
+            &serde_json::json!(n),
+            &serde_json::json!(1),
+            &serde_json::json!(3)
+        )
+    );
+    assert_eq!(
+        (&stats["builds"], &stats["standard"], &stats["rejected"]),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(0),
+            &serde_json::json!(0)
+        )
+    );
+    let table = on_bank!(&db; "stats").output().unwrap();
+    assert!(
+        text(&table.stdout).contains(&format!(
+            "imports 1: {n} puzzles stored, 1 duplicates, 3 lines skipped"
+        )),
+        "{}",
+        text(&table.stdout)
+    );
+
     // Served and exported like built puzzles.
     let got = on_bank!(&db; "get", "--level", "medium", "--count", "3", "--json", "--mark-served")
         .output()
