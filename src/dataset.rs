@@ -18,9 +18,9 @@
 //! interrupted dataset leaves the folder's earlier set as it was.
 
 use crate::canon::{self, Key};
-use crate::levels::{Levels, LevelsError};
+use crate::levels::{Levels, LevelsError, RatingKind};
 use crate::retrieve::{self, Handout, RetrieveError};
-use crate::store::{self, StoreError};
+use crate::store::{self, retrieval::PuzzleRow, StoreError};
 use crate::technique::Strategy;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -182,9 +182,10 @@ pub const COLUMNS: [(&str, &str); 13] = [
 ];
 
 impl Record {
-    /// The row of a handed-out puzzle.
-    fn of(h: &Handout) -> Record {
-        let grid_key = canon::canonical_grid(&h.solution).key();
+    /// The row of a handed-out puzzle, whose solution grid's class key is `grid` when already
+    /// known.
+    fn of(h: &Handout, grid: Option<Key>) -> Record {
+        let grid_key = grid.unwrap_or_else(|| canon::canonical_grid(&h.solution).key());
         Record {
             id: h.id,
             puzzle: h.puzzle.to_string(),
@@ -329,15 +330,11 @@ pub fn write(opts: &DatasetOptions) -> Result<Written, DatasetError> {
         }
     }
     let mut rows = [0u64; 3];
-    let mut after = 0;
-    loop {
-        let chunk = store::retrieval::rows_after(&conn, levels.rating, after, CHUNK)?;
-        let Some(last) = chunk.last() else { break };
-        after = last.id;
+    each_chunk(&conn, levels.rating, |chunk| {
         let records: Vec<(usize, Record)> = chunk
             .into_par_iter()
-            .filter_map(|row| chosen.get(&row.id).map(|&s| (s, row)))
-            .map(|(s, row)| Ok((s, Record::of(&retrieve::hand_out(row, &levels)?))))
+            .filter_map(|row| chosen.get(&row.id).map(|&(s, grid)| (s, grid, row)))
+            .map(|(s, grid, row)| Ok((s, Record::of(&retrieve::hand_out(row, &levels)?, grid))))
             .collect::<Result<_, DatasetError>>()?;
         for (s, record) in &records {
             rows[*s] += 1;
@@ -347,7 +344,8 @@ pub fn write(opts: &DatasetOptions) -> Result<Written, DatasetError> {
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     let mut files = Vec::new();
     for (s, sink) in sinks {
         let (name, digest) = sink.finish()?;
@@ -376,42 +374,67 @@ fn partial(name: &str) -> String {
     format!(".pseudoku-{name}.partial")
 }
 
-/// The first pass: the split of every row the dataset takes, by id.
+/// Calls `f` on every row of the bank, in id order, [`CHUNK`] rows at a time.
+fn each_chunk(
+    conn: &rusqlite::Connection,
+    rating: RatingKind,
+    mut f: impl FnMut(Vec<PuzzleRow>) -> Result<(), DatasetError>,
+) -> Result<(), DatasetError> {
+    let mut after = 0;
+    loop {
+        let chunk = store::retrieval::rows_after(conn, rating, after, CHUNK)?;
+        let Some(last) = chunk.last() else {
+            return Ok(());
+        };
+        after = last.id;
+        f(chunk)?;
+    }
+}
+
+/// One row the first pass takes: its id, level, choice hash, split, and its solution grid's
+/// class key when the grouping needed it (the second pass then need not make it again).
+type Taken = (i64, u32, u64, usize, Option<Key>);
+
+/// The first pass: the split of every row the dataset takes (and its grid's key when made),
+/// by id.
 fn choose(
     conn: &rusqlite::Connection,
     levels: &Levels,
     opts: &DatasetOptions,
     wanted: &[u32],
-) -> Result<HashMap<i64, usize>, DatasetError> {
-    // (id, level, choice hash, split)
-    let mut all: Vec<(i64, u32, u64, usize)> = Vec::new();
-    let mut after = 0;
-    loop {
-        let chunk = store::retrieval::rows_after(conn, levels.rating, after, CHUNK)?;
-        let Some(last) = chunk.last() else { break };
-        after = last.id;
-        let part: Vec<(i64, u32, u64, usize)> = chunk
+) -> Result<HashMap<i64, (usize, Option<Key>)>, DatasetError> {
+    let mut all: Vec<Taken> = Vec::new();
+    each_chunk(conn, levels.rating, |chunk| {
+        let part: Vec<Taken> = chunk
             .into_par_iter()
             .filter_map(|row| {
                 let level = row.level.filter(|l| wanted.contains(l))?;
                 Some((row, level))
             })
             .map(|(row, level)| {
-                let group = match opts.group {
-                    Group::Class => row.key,
+                let grid = match opts.group {
+                    Group::Class => None,
                     Group::Grid => {
                         let solution = retrieve::solve(&row.puzzle, row.id)?;
-                        canon::canonical_grid(&solution).key()
+                        Some(canon::canonical_grid(&solution).key())
                     }
                 };
+                let group = grid.unwrap_or(row.key);
                 let split = split_of(hash("split", opts.seed, &group), &opts.split);
-                Ok((row.id, level, hash("choice", opts.seed, &row.key), split))
+                Ok((
+                    row.id,
+                    level,
+                    hash("choice", opts.seed, &row.key),
+                    split,
+                    grid,
+                ))
             })
             .collect::<Result<_, DatasetError>>()?;
         all.extend(part);
-    }
+        Ok(())
+    })?;
     if let Some(n) = opts.per_level {
-        all.sort_by_key(|&(id, level, h, _)| (level, h, id));
+        all.sort_by_key(|&(id, level, h, _, _)| (level, h, id));
         let mut kept = Vec::with_capacity(all.len());
         let mut taken: HashMap<u32, u64> = HashMap::new();
         for item in all {
@@ -423,7 +446,10 @@ fn choose(
         }
         all = kept;
     }
-    Ok(all.into_iter().map(|(id, _, _, s)| (id, s)).collect())
+    Ok(all
+        .into_iter()
+        .map(|(id, _, _, s, grid)| (id, (s, grid)))
+        .collect())
 }
 
 /// The manifest: what the set is, how to make it again, and what it holds.

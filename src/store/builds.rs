@@ -173,31 +173,39 @@ pub fn reopen(conn: &Connection, id: i64) -> Result<()> {
 /// Starts the bookkeeping row of a merged shard (its next job: how far the merge has
 /// replayed), or resumes an interrupted one with the same arguments.
 pub fn start_merge(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
-    if let Some(b) = resumable(conn, "arguments = ?1", [new.arguments])? {
-        return Ok(b);
-    }
-    conn.execute(
-        "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status)
-         VALUES (?1, ?2, ?3, 0, 0, ?4, 'running')",
-        params![new.arguments, new.rng_seed as i64, new.count as i64, new.rater],
-    )?;
-    Ok(info(conn, conn.last_insert_rowid())?
-        .expect("the row just inserted")
-        .build)
+    resume_or_insert(conn, new, 0, None)
 }
 
 /// Starts the bookkeeping row of an import of the file `source` (its jobs: the file's lines,
 /// 1-based; its next job: the line after the last one committed), or resumes an interrupted
 /// import with the same arguments.
 pub fn start_import(conn: &Connection, new: &NewBuild<'_>, source: &str) -> Result<Build> {
-    if let Some(b) = resumable(conn, "arguments = ?1 AND source IS NOT NULL", [new.arguments])? {
+    resume_or_insert(conn, new, 1, Some(source))
+}
+
+/// The interrupted row with `new`'s arguments, resumed, or a new row whose jobs start at
+/// `first_job`, with its `source` file (an import's).
+fn resume_or_insert(
+    conn: &Connection,
+    new: &NewBuild<'_>,
+    first_job: u64,
+    source: Option<&str>,
+) -> Result<Build> {
+    if let Some(b) = resumable(conn, "arguments = ?1", [new.arguments])? {
         return Ok(b);
     }
     conn.execute(
         "INSERT INTO builds (arguments, rng_seed, count, first_job, next_job, rater, status,
             source)
-         VALUES (?1, ?2, ?3, 1, 1, ?4, 'running', ?5)",
-        params![new.arguments, new.rng_seed as i64, new.count as i64, new.rater, source],
+         VALUES (?1, ?2, ?3, ?4, ?4, ?5, 'running', ?6)",
+        params![
+            new.arguments,
+            new.rng_seed as i64,
+            new.count as i64,
+            first_job as i64,
+            new.rater,
+            source
+        ],
     )?;
     Ok(info(conn, conn.last_insert_rowid())?
         .expect("the row just inserted")
