@@ -9,7 +9,11 @@
 //! se --range A..B`: every row has a value from 1 to 9 rising with its difficulty) are timed
 //! too, alone and with a level.
 //!
-//! Run: `cargo bench --bench retrieval`. The first run fills `target/bench-retrieval-ROWS-v5.db`
+//! Matched draws (`match=skill`: a puzzle near a player's learned rating) are timed beside
+//! per-user draws of a level, on the same bank with 20,000 of its puzzles played; `cargo bench
+//! --bench retrieval -- matched` times only those.
+//!
+//! Run: `cargo bench --bench retrieval`. The first run fills `bench-retrieval-ROWS-v5.db` in the target folder's `tmp/`
 //! (compact rows with uniform percentiles: `difficulty` 2 to 12 against a reference spread
 //! evenly over that range, and the default levels, which hold 7%, 31%, 43% and 19% of them;
 //! each row's hardest step drawn from its level's shares in a built bank of 10,000
@@ -78,7 +82,7 @@ fn rows() -> u64 {
 }
 
 fn database(rows: u64) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let path = dir.join(format!("bench-retrieval-{rows}-v5.db"));
     let ready = path.is_file()
         && store::open(&path)
@@ -216,12 +220,98 @@ fn user_draws() {
     }
 }
 
+/// Matched draws (`match=skill`) against per-user draws of a level, on the bank of `rows()`
+/// with 20,000 of its puzzles played (learned ratings about their priors) and a user who has
+/// had 200: 2,000 of each, the matched draw as `serve` makes it (the windows from the
+/// player's rating, a random rating from 1000 to 2000 each time), the level a random one of
+/// four. On a copy of the bank, removed after.
+fn matched_draws(path: &Path) {
+    let copy = path.with_extension("matched.db");
+    let remove = || {
+        for end in ["", "-wal", "-shm"] {
+            let mut name = copy.clone().into_os_string();
+            name.push(end);
+            let _ = std::fs::remove_file(name);
+        }
+    };
+    remove();
+    std::fs::copy(path, &copy).unwrap();
+    let conn = &store::open(&copy).unwrap();
+    let levels = &Levels::read(conn).unwrap();
+    let mut rng = Rng::new(11);
+    let (lo, span): (i64, i64) = conn
+        .query_row(
+            "SELECT min(id), max(id) - min(id) + 1 FROM puzzles",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    {
+        let mut rate = conn
+            .prepare(
+                "INSERT OR IGNORE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, \
+                 results) VALUES (?1, ?2, 90.0, 0.06, 8)",
+            )
+            .unwrap();
+        let mut given = conn
+            .prepare(
+                "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id) \
+                 SELECT 'player', canon_key, id FROM puzzles WHERE id = ?1",
+            )
+            .unwrap();
+        for i in 0..20_000 {
+            let id = lo + rng.below(span as u32) as i64;
+            let prior = pseudoku::play::prior(rng.next_f64() * 100.0).rating;
+            rate.execute(rusqlite::params![
+                id,
+                prior + (rng.next_f64() - 0.5) * 300.0
+            ])
+            .unwrap();
+            if i < 200 {
+                given.execute([id]).unwrap();
+            }
+        }
+    }
+    let mut level_times = Vec::new();
+    let mut matched_times = Vec::new();
+    for _ in 0..2_000 {
+        let t = Instant::now();
+        let got = store::history::draw(
+            conn,
+            levels.measure(),
+            Within::Level(rng.below(4)),
+            "player",
+            &mut rng,
+        )
+        .unwrap();
+        level_times.push(t.elapsed());
+        assert!(got.is_some());
+        let rating = 1000.0 + rng.next_f64() * 1000.0;
+        let t = Instant::now();
+        let got = pseudoku::play::windows(rating).find_map(|w| {
+            pseudoku::retrieve::matched(conn, levels, "player", w, &mut rng).unwrap()
+        });
+        matched_times.push(t.elapsed());
+        assert!(got.is_some());
+    }
+    report("per-user draw of a random level of 4", level_times);
+    report("matched draw (match=skill), 20,000 played", matched_times);
+    remove();
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo bench -- --list` and test harness probes
     }
-    user_draws();
+    let matched_only = std::env::args().any(|a| a == "matched");
+    if !matched_only {
+        user_draws();
+    }
     let path = database(rows());
+    matched_draws(&path);
+    if matched_only {
+        return;
+    }
     let conn = store::open(&path).unwrap();
     let levels = Levels::read(&conn).unwrap();
     // Start every run from an unserved bank.

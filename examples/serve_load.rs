@@ -11,7 +11,9 @@
 //! (each client keeps a schedule, and a request's time runs from when it was due, so a slow
 //! answer delays no measurement). With `alone`, only the phases without a build; with `nice-build`, the build
 //! runs at the lowest priority (`nice -n 19`), as on a machine that serves first. With
-//! `next-only`, every request is a next-puzzle request.
+//! `next-only`, every request is a next-puzzle request. With `play`, each client plays: a
+//! delivery matched to a user's skill (`match=skill`), then that game's result (`POST
+//! /v1/results`, a solve of 1 to 21 minutes), so half the requests are results.
 //!
 //! A fleet: with `history=postgres://USER@HOST:PORT/DATABASE` (a PostgreSQL server; the
 //! example makes a new database on it for the run and drops it after), `servers=N` servers
@@ -24,7 +26,7 @@
 //! history is imported into (`history import`). Implies `alone`.
 //!
 //! ```text
-//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build] [next-only] [history=URL [servers=N] [with-sqlite]]
+//! cargo build --release && cargo run --release --example serve_load [SECONDS] [CLIENTS] [RATE] [alone|nice-build] [next-only|play] [history=URL [servers=N] [with-sqlite]]
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
@@ -67,7 +69,7 @@ fn phase(
     groups: &[Group],
     seconds: u64,
     clients: usize,
-    (rate, next_only): (f64, bool),
+    (rate, next_only, play): (f64, bool, bool),
     puzzles: &Mutex<Vec<(String, String)>>,
     received: &Received,
 ) -> Tally {
@@ -85,6 +87,8 @@ fn phase(
                 let levels = ["easy", "medium", "hard", "expert"];
                 let mut local = Tally::default();
                 let mut asked = 0usize;
+                // With `play`: the delivery this client's next request reports a game of.
+                let mut pending: Option<(u32, i64)> = None;
                 // Paced: this client's requests are due every `gap`, from a staggered start.
                 let gap = (rate > 0.0).then(|| Duration::from_secs_f64(clients as f64 / rate));
                 let mut due = Instant::now()
@@ -117,8 +121,25 @@ fn phase(
                     } else {
                         None
                     };
+                    let game = if play { pending.take() } else { None };
                     let (route, result) = match picked {
-                        None if ask == 3 => {
+                        _ if game.is_some() => {
+                            let (user, id) = game.expect("a game");
+                            let seconds = 60 + rng.below(1200);
+                            let body = format!(
+                                r#"{{"user":"u{user}","puzzle":{id},"solved":true,"seconds":{seconds}}}"#
+                            );
+                            (
+                                "POST /v1/results",
+                                agent
+                                    .post(&format!("{base}/v1/results"))
+                                    .set("Content-Type", "application/json")
+                                    .send_string(&body)
+                                    .map(|_| None)
+                                    .map_err(|e| e.to_string()),
+                            )
+                        }
+                        None if ask == 3 && !play => {
                             // Yesterday, today or tomorrow: the first ask of each date and
                             // level draws and records it, the others read it.
                             let day = pseudoku::calendar::Date::from_days(
@@ -163,11 +184,20 @@ fn phase(
                         None => {
                             let user = rng.below(USERS as u32);
                             let level = levels[rng.index(levels.len())];
-                            let url = format!(
-                                "{base}/v1/puzzles/next?user=u{user}&level={level}&solution=true"
-                            );
+                            let url = if play {
+                                format!("{base}/v1/puzzles/next?user=u{user}&match=skill")
+                            } else {
+                                format!(
+                                    "{base}/v1/puzzles/next?user=u{user}&level={level}&solution=true"
+                                )
+                            };
+                            let pending = &mut pending;
                             (
-                                "POST /v1/puzzles/next",
+                                if play {
+                                    "POST /v1/puzzles/next?match=skill"
+                                } else {
+                                    "POST /v1/puzzles/next"
+                                },
                                 agent
                                     .post(&url)
                                     .call()
@@ -186,6 +216,10 @@ fn phase(
                                             .insert(id)
                                         {
                                             return Err(format!("repeat: u{user} got {id} again"));
+                                        }
+                                        if play {
+                                            *pending = Some((user, id));
+                                            return Ok(None);
                                         }
                                         Ok(Some((
                                             v["puzzle"].as_str().unwrap_or_default().to_string(),
@@ -344,6 +378,7 @@ fn main() {
     let alone = history.is_some() || flags.iter().any(|f| f == "alone");
     let nice = flags.iter().any(|f| f == "nice-build");
     let next_only = flags.iter().any(|f| f == "next-only");
+    let play = flags.iter().any(|f| f == "play");
     let with_sqlite = flags.iter().any(|f| f == "with-sqlite");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let db = dir.path().join("bank.db");
@@ -394,7 +429,9 @@ fn main() {
             .map(|(name, servers)| format!("{name} ({} server(s))", servers.len()))
             .collect::<Vec<_>>()
             .join(", "),
-        if next_only {
+        if play {
+            "plays: a matched delivery (match=skill), then its result (POST /v1/results)"
+        } else if next_only {
             "next-puzzle requests only"
         } else {
             "80% next, 15% hint, 5% daily"
@@ -412,7 +449,7 @@ fn main() {
             &groups,
             seconds,
             clients,
-            (rate, next_only),
+            (rate, next_only, play),
             &puzzles,
             &received,
         );

@@ -18,6 +18,8 @@
 //! - [`bank`]: building a SQLite bank of graded puzzles, merging and verifying it;
 //! - [`levels`]: a bank's scale (rating, reference, percentiles, levels) and `calibrate`;
 //! - [`retrieve`]: handing out a bank's puzzles (`get`);
+//! - [`play`]: what players' results teach the bank (learned ratings of puzzles and players),
+//!   and [`results`]: an app's log of games counted in bulk;
 //! - [`export`]: daily files and books for publishers;
 //! - [`inventory`]: what a bank holds (`stats`), as tables, JSON and a drawing;
 //! - [`seeds`]: the seed library, the seeds imported into a bank, and the miner;
@@ -28,7 +30,7 @@
 //! pipeline: `grid`, `input`, `solve`, `transform`, `rng`, `canon`, `cellset`, `candidates`,
 //! `propagate`, `strategies`, `technique`, `hsolve`, `difficulty`, `refutation`, `metrics`,
 //! `rate`, `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
-//! the PostgreSQL history, `store::postgres`), `retrieve`, `inventory`, `export`, `calendar`,
+//! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `calendar`,
 //! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
 //! they are public, and `dev` holds where the external reference data lives, rank statistics
 //! and random player positions.
@@ -60,7 +62,9 @@ pub mod hint;
 pub mod import;
 pub mod inventory;
 pub mod levels;
+pub mod play;
 pub mod rate;
+pub mod results;
 pub mod retrieve;
 pub mod seeds;
 pub mod serve;

@@ -39,6 +39,16 @@ pub enum RetrieveError {
     /// A stored puzzle has not exactly one solution (a damaged row: `verify` lists them).
     #[error("row {0} of the bank does not hold a puzzle with one solution (`pseudoku verify` lists such rows)")]
     Unsolvable(i64),
+    /// A user id that is not one.
+    #[error("bad user id {0:?}: 1 to 64 characters among letters, digits and - _ . : @")]
+    User(String),
+    /// A server records deliveries in the bank: a user's puzzles are its to hand out.
+    #[error(
+        "{}: a server records deliveries in this bank (or its history is being moved): ask it \
+         (POST /v1/puzzles/next?user=USER&match=skill), or stop it first",
+        .0.display()
+    )]
+    Held(std::path::PathBuf),
 }
 
 /// What to retrieve.
@@ -530,6 +540,195 @@ pub fn by_id(
         return Ok(None);
     };
     Ok(Some(hand_out(row, levels)?))
+}
+
+/// A puzzle's learned rating: the one its results taught the bank, else its prior (from its
+/// `difficulty` percentile, no results).
+pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Rated, RetrieveError> {
+    Ok(
+        store::play::puzzle(conn, h.id)?.unwrap_or(crate::play::Rated {
+            glicko: crate::play::prior(h.percentile),
+            results: 0,
+        }),
+    )
+}
+
+/// Tries of a matched draw in one window before it is taken as empty for the user.
+const MATCH_TRIES: usize = 48;
+
+/// The most played puzzles of a window a matched draw counts to weigh them (a count costs
+/// what it counts): past it, the played puzzles of a window weigh as this many.
+pub const MATCH_COUNT_CAP: u64 = 1_024;
+
+/// One candidate of a matched draw in `window`, whoever has had it: a played puzzle whose
+/// learned rating lies in the window, or a puzzle whose prior does and whose learned rating
+/// (if it has one) too; `None` when the try found none. Each try picks the played puzzles
+/// with the chance of their share of the window (their count, to [`MATCH_COUNT_CAP`], against
+/// the bank's puzzles of the window's percentiles), then one by a seek of its index at a
+/// random point: about uniform among the window's puzzles. Reads only.
+pub fn match_candidate(
+    conn: &Connection,
+    levels: &Levels,
+    window: (f64, f64),
+    weights: (u64, u64),
+    rng: &mut Rng,
+) -> Result<Option<Handout>, RetrieveError> {
+    match match_set(window, weights, rng) {
+        None => return Ok(None),
+        Some(MatchSet::Played(at)) => {
+            return match store::play::rated_at(conn, window, at)? {
+                Some(id) => by_id(conn, levels, id),
+                None => Ok(None),
+            }
+        }
+        Some(MatchSet::Priors) => {}
+    }
+    let Some(h) = prior_candidate(conn, levels, window, rng)? else {
+        return Ok(None);
+    };
+    match store::play::ratings_of(conn, &[h.id])?.first() {
+        Some(&(_, r)) if r < window.0 || r > window.1 => Ok(None),
+        _ => Ok(Some(h)),
+    }
+}
+
+/// A puzzle whose prior lies in `window`, by a seek of the rating index at a random point of
+/// the window's percentiles (whoever has had it, whatever its learned rating); `None` when
+/// the window's percentiles hold no stored value. Reads only.
+pub fn prior_candidate(
+    conn: &Connection,
+    levels: &Levels,
+    window: (f64, f64),
+    rng: &mut Rng,
+) -> Result<Option<Handout>, RetrieveError> {
+    let range = window_percentiles(window);
+    let measure = levels.measure();
+    let (low, high) = measure.stored_range(range);
+    if high <= low {
+        return Ok(None);
+    }
+    let value = low + rng.next_u64().rem_euclid((high - low) as u64) as i64;
+    let id = store::retrieval::span(conn)?.map_or(0, |(lo, n)| lo + i64::from(rng.below(n)));
+    match store::play::seek(conn, measure, (low, high), (value, id))? {
+        Some(row) => Ok(Some(hand_out(row, levels)?)),
+        None => Ok(None),
+    }
+}
+
+/// The percentiles whose priors lie in `window`.
+fn window_percentiles(window: (f64, f64)) -> PercentileRange {
+    PercentileRange {
+        low: crate::play::prior_percentile(window.0),
+        high: crate::play::prior_percentile(window.1),
+        closed: true,
+    }
+}
+
+/// Which set of a window a try of a matched draw takes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MatchSet {
+    /// The played puzzles, seeking their rating index at this learned rating.
+    Played(f64),
+    /// The puzzles whose priors lie in the window.
+    Priors,
+}
+
+/// The set a try of a matched draw in `window` takes from, each with the chance of its share
+/// of the window: the played puzzles by their count (`weights.0`, [`match_weights`]), the
+/// others by the bank's ids (`weights.1`) times the window's share of the percentiles; `None`
+/// when the window holds neither.
+pub fn match_set(
+    window: (f64, f64),
+    (played, bank): (u64, u64),
+    rng: &mut Rng,
+) -> Option<MatchSet> {
+    let range = window_percentiles(window);
+    let unplayed = (bank as f64 * (range.high - range.low) / 100.0).ceil();
+    if played == 0 && unplayed <= 0.0 {
+        return None;
+    }
+    Some(
+        if rng.next_f64() * (played as f64 + unplayed) < played as f64 {
+            MatchSet::Played(window.0 + rng.next_f64() * (window.1 - window.0))
+        } else {
+            MatchSet::Priors
+        },
+    )
+}
+
+/// The counts a matched draw in `window` weighs its two sets by: the played puzzles of the
+/// window (to [`MATCH_COUNT_CAP`]) and the ids of the bank.
+pub fn match_weights(conn: &Connection, window: (f64, f64)) -> Result<(u64, u64), RetrieveError> {
+    let played = store::play::rated_in(conn, window, MATCH_COUNT_CAP)?;
+    let bank = store::retrieval::span(conn)?.map_or(0, |(_, n)| u64::from(n));
+    Ok((played, bank))
+}
+
+/// A puzzle for `user` whose learned rating lies in `window` (`[low, high]`, rating points)
+/// and whose class the user was never given (nor a daily puzzle), drawn about uniformly among
+/// those ([`match_candidate`]); `None` when 48 tries found none left for the user.
+/// Reads only: recording it is the caller's.
+pub fn matched(
+    conn: &Connection,
+    levels: &Levels,
+    user: &str,
+    window: (f64, f64),
+    rng: &mut Rng,
+) -> Result<Option<Handout>, RetrieveError> {
+    let weights = match_weights(conn, window)?;
+    for _ in 0..MATCH_TRIES {
+        if let Some(h) = match_candidate(conn, levels, window, weights, rng)? {
+            if !store::history::received(conn, user, &h.key)? {
+                return Ok(Some(h));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Up to `count` puzzles for the app user `user` matched to their learned rating (`get
+/// --for-user`): each drawn near it ([`matched`], windows that widen, then any puzzle), a
+/// class the user was never given, recorded as theirs and committed before `deliver` is
+/// handed it, as a server records a delivery; how many were handed out (fewer when the user
+/// has had every puzzle). Takes the bank's deliveries lock: a server recording in the bank
+/// is asked instead.
+pub fn for_user(
+    conn: &Connection,
+    db: &std::path::Path,
+    user: &str,
+    count: usize,
+    rng: &mut Rng,
+    mut deliver: impl FnMut(&Handout) -> std::io::Result<()>,
+) -> Result<usize, RetrieveError> {
+    if !crate::play::is_user_id(user) {
+        return Err(RetrieveError::User(user.to_string()));
+    }
+    let _held = store::lock::DeliveriesLock::try_acquire(db)?
+        .ok_or_else(|| RetrieveError::Held(db.to_path_buf()))?;
+    let levels = Levels::read(conn)?;
+    let rating = store::play::player(conn, user)?
+        .map_or(crate::play::newcomer(), |r| r.glicko)
+        .rating;
+    let mut handed = 0;
+    'puzzles: while handed < count {
+        for window in crate::play::windows(rating) {
+            if let Some(h) = matched(conn, &levels, user, window, rng)? {
+                store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
+                deliver(&h).map_err(RetrieveError::Deliver)?;
+                handed += 1;
+                continue 'puzzles;
+            }
+        }
+        match Draws::new(conn, &levels, Within::All, Recipient::User(user))?.next(rng)? {
+            Some(h) => {
+                store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
+                deliver(&h).map_err(RetrieveError::Deliver)?;
+                handed += 1;
+            }
+            None => break,
+        }
+    }
+    Ok(handed)
 }
 
 /// Where an imported puzzle came from: the file and the line (`pseudoku import`).

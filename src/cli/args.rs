@@ -167,6 +167,9 @@ pub enum Command {
     /// history and daily puzzles there, or back.
     #[command(subcommand)]
     History(HistoryCommand),
+    /// Players' results: count an app's log of games into the learned ratings.
+    #[command(subcommand)]
+    Results(ResultsCommand),
     /// Put served puzzles back: `get` and exports can hand them out again.
     ///
     /// Clears the served mark of each puzzle and forgets the export records `export --replace`
@@ -493,7 +496,7 @@ pub struct VerifyArgs {
 /// Arguments of `pseudoku get`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("scope").args(["band", "percentile", "level", "id"])))]
-#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["band", "percentile", "level", "id", "technique", "rating"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["band", "percentile", "level", "id", "technique", "rating", "for_user"])))]
 pub struct GetArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
@@ -533,6 +536,11 @@ pub struct GetArgs {
     /// Seed of the random choice (default: from the clock).
     #[arg(long = "seed")]
     pub rng_seed: Option<u64>,
+    /// Puzzles for this app user matched to their learned rating (near it, in windows that
+    /// widen), each a class the user was never given, recorded as theirs as a server records
+    /// a delivery.
+    #[arg(long, value_name = "USER", conflicts_with_all = ["id", "band", "percentile", "level", "technique", "rating", "mark_served"])]
+    pub for_user: Option<String>,
 }
 
 /// A share of symmetric puzzles as `--share` takes it (`P%` or `P`, 0 to 100).
@@ -549,7 +557,7 @@ fn parse_rating_name(s: &str) -> Result<String, String> {
 
 /// Arguments of `pseudoku calibrate`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("change").required(true).multiple(true).args(["from", "default_reference", "rating", "levels"])))]
+#[command(group(clap::ArgGroup::new("change").required(true).multiple(true).args(["from", "from_play", "default_reference", "rating", "levels"])))]
 pub struct CalibrateArgs {
     /// The bank (SQLite file).
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
@@ -582,6 +590,20 @@ pub struct CalibrateArgs {
     /// them have); later level builds keep them.
     #[arg(long, requires = "labelled")]
     pub layouts: bool,
+    /// Refit the levels to human time: the puzzles players rated (with --min-results results
+    /// or more) are labelled by their learned ratings, each level as many of them as it holds
+    /// now, the easiest by players first, and the levels are fitted on them as with
+    /// --labelled (cut points or the model, the better held out), then every puzzle of the
+    /// bank is levelled again. The reference stays.
+    #[arg(long, conflicts_with_all = ["from", "default_reference", "labelled"])]
+    pub from_play: bool,
+    /// With --from-play: the results a puzzle needs to label its level.
+    #[arg(long, value_name = "N", default_value_t = pseudoku::levels::MIN_RESULTS, requires = "from_play")]
+    pub min_results: u64,
+    /// With --from-play: the learned ratings of a fleet's history
+    /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead of the bank's.
+    #[arg(long, value_name = "URL", requires = "from_play")]
+    pub history: Option<String>,
     /// Go back to the default reference (2,500 standard-generator and 7,500 minimal puzzles)
     /// and, without --levels, the default levels.
     #[arg(long = "default")]
@@ -857,6 +879,33 @@ pub enum HistoryCommand {
     /// bank, in one transaction: back to one server, or before an export, so that no daily
     /// puzzle the site showed is printed (each is marked served). Rows there already are kept.
     Import(HistoryArgs),
+}
+
+/// `pseudoku results`.
+#[derive(Debug, clap::Subcommand)]
+pub enum ResultsCommand {
+    /// Count an app's log of games: JSON lines with the keys of POST /v1/results (user,
+    /// puzzle by its bank id, solved, seconds, hints, mistakes), in the file's order, each
+    /// moving the player's and the puzzle's learned ratings. The delivery is recorded with the
+    /// result (the user is not handed that puzzle again). Bad lines are named and skipped
+    /// (exit 1); a line counted before is passed over, so the same command continues an
+    /// import that was stopped.
+    Import(ResultsImportArgs),
+}
+
+/// Arguments of `pseudoku results import`.
+#[derive(Debug, clap::Args)]
+pub struct ResultsImportArgs {
+    /// The bank (SQLite file).
+    #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
+    pub db: PathBuf,
+    /// The log: JSON lines, one game each.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Count into a fleet's history (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead
+    /// of the bank, which is only read.
+    #[arg(long, value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    pub history: Option<String>,
 }
 
 /// Arguments of `pseudoku history export` and `history import`.

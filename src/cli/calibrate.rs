@@ -19,7 +19,28 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
     let mut reference = None;
     let mut layouts = Vec::new();
     let mut levels = args.levels.clone().map(LevelChange::Names);
-    if let Some(path) = &args.from {
+    if args.from_play {
+        let (rating, set) = pseudoku::levels::stored_levels(&conn)?;
+        let names = args.levels.clone().unwrap_or_else(|| set.names().clone());
+        let rating = args.rating.unwrap_or(rating);
+        spin.set_message("reading the learned ratings");
+        let learned =
+            pseudoku::results::learned_puzzles(&conn, args.history.as_deref(), args.min_results)?;
+        let examples = pseudoku::levels::play_examples(&conn, &learned)?;
+        let source = std::path::Path::new("the puzzles players rated");
+        spin.set_message(format!(
+            "rating and fitting {} played puzzles",
+            examples.len()
+        ));
+        let fit = pool
+            .install(|| pseudoku::levels::fit_examples(source, examples, Some(&names), rating))?;
+        let summary = pseudoku::levels::summary(&fit, rating);
+        spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
+        levels = Some(match fit.kept_model() {
+            Some(model) => LevelChange::Learned(fit.set.clone(), model.clone()),
+            None => LevelChange::Set(fit.set),
+        });
+    } else if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
         if let Some(name) = &args.named {
             spin.set_message(format!("rating and fitting {}", path.display()));

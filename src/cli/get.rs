@@ -36,6 +36,9 @@ pub(super) fn run_unserve(args: &UnserveArgs) -> anyhow::Result<Outcome> {
 /// Runs `get`.
 pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
     use pseudoku::retrieve::Selector;
+    if let Some(user) = &args.for_user {
+        return get_for_user(args, user);
+    }
     if let Some(id) = args.id {
         let conn = bank::open_existing(&args.db)?;
         let levels = pseudoku::levels::Levels::read(&conn)?;
@@ -105,6 +108,28 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
                 args.count
             );
         }
+        return Ok(Outcome::Short);
+    }
+    Ok(Outcome::Success)
+}
+
+/// Runs `get --for-user`: puzzles matched to the user's learned rating, each recorded as the
+/// user's (committed before it is written, as a server's delivery).
+fn get_for_user(args: &GetArgs, user: &str) -> anyhow::Result<Outcome> {
+    let conn = bank::open_existing(&args.db)?;
+    let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
+    let mut rng = pseudoku::Rng::new(rng_seed);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let handed =
+        pseudoku::retrieve::for_user(&conn, &args.db, user, args.count as usize, &mut rng, |p| {
+            pseudoku::retrieve::write(&mut out, p, args.json)
+        })?;
+    out.flush()?;
+    if (handed as u64) < args.count {
+        warn!(
+            "pseudoku: user {user} has had every puzzle of the bank ({handed} of {} handed out)",
+            args.count
+        );
         return Ok(Outcome::Short);
     }
     Ok(Outcome::Success)

@@ -40,6 +40,7 @@ mod get;
 mod help;
 mod hint;
 mod import;
+mod results;
 mod seeds;
 mod serve;
 mod stats;
@@ -55,6 +56,7 @@ use get::{run_get, run_unserve};
 use help::{run_completions, run_help, run_man};
 use hint::{run_explain, run_hint};
 use import::run_import;
+use results::run_results_import;
 use seeds::{run_list, run_mine, run_seed_import};
 use serve::{run_history, run_serve};
 use stats::run_stats;
@@ -135,6 +137,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Book(a) => run_book(&a),
         Command::History(HistoryCommand::Export(a)) => run_history(&a, true),
         Command::History(HistoryCommand::Import(a)) => run_history(&a, false),
+        Command::Results(ResultsCommand::Import(a)) => run_results_import(&a),
         Command::Seeds(SeedsCommand::Mine(a)) => run_mine(&a),
         Command::Seeds(SeedsCommand::Import(a)) => run_seed_import(&a),
         Command::Seeds(SeedsCommand::List(a)) => run_list(&a),

@@ -166,6 +166,8 @@ pub struct Inventory {
     pub import_duplicates: u64,
     /// Entries the imports skipped: bad lines, puzzles without one solution.
     pub import_skipped: u64,
+    /// What players' results taught the bank (`POST /v1/results`, `results import`).
+    pub play: store::play::PlaySummary,
 }
 
 /// `x` to 6 decimals, so reports print `2.5596`, not `2.5595999999999997`.
@@ -331,6 +333,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
         imported: totals.imported,
         import_duplicates: totals.import_duplicates,
         import_skipped: totals.import_skipped,
+        play: store::play::summary(conn)?,
     })
 }
 
@@ -518,6 +521,34 @@ impl Inventory {
                 "imports {}: {} puzzles stored, {} duplicates, {} lines skipped",
                 self.imports, self.imported, self.import_duplicates, self.import_skipped
             );
+        }
+        let p = &self.play;
+        if p.results > 0 {
+            let _ = write!(
+                s,
+                "play: {} results ({} solved{}) from {} players; {} puzzles learned",
+                p.results,
+                p.solved,
+                p.median_seconds
+                    .map(|m| format!(", median {m:.0} s"))
+                    .unwrap_or_default(),
+                p.players,
+                p.puzzles,
+            );
+            if let Some((rating, deviation)) = p.puzzle_rating {
+                let _ = write!(s, " (mean rating {rating:.0}, deviation {deviation:.0})");
+            }
+            let _ = writeln!(s);
+            if !p.per_level.is_empty() {
+                let _ = writeln!(s, "level\tlearned\tmean rating\tmean results");
+                for &(i, n, rating, results) in &p.per_level {
+                    let name = self
+                        .levels
+                        .get(i as usize)
+                        .map_or_else(|| i.to_string(), |l| l.level.clone());
+                    let _ = writeln!(s, "{name}\t{n}\t{rating:.0}\t{results:.1}");
+                }
+            }
         }
         s
     }

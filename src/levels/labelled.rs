@@ -283,7 +283,37 @@ pub fn fit_file(
     names: Option<&LevelNames>,
     rating: RatingKind,
 ) -> Result<LabelledFit, LevelsError> {
-    let lines = read_lines(path, Label::Level)?;
+    fit_lines(path, read_lines(path, Label::Level)?, names, rating)
+}
+
+/// [`fit_file`] on labelled puzzles already read: each `(where, puzzle, level name)`, `where`
+/// naming it in messages; `source` names them all (`calibrate --from-play`: the puzzles the
+/// bank's players rated, each labelled by its learned rating).
+pub fn fit_examples(
+    source: &Path,
+    examples: Vec<(String, Puzzle, String)>,
+    names: Option<&LevelNames>,
+    rating: RatingKind,
+) -> Result<LabelledFit, LevelsError> {
+    let lines = examples
+        .into_iter()
+        .map(|(at, puzzle, name)| Line {
+            at,
+            key: crate::canon::key(&puzzle),
+            puzzle,
+            name,
+        })
+        .collect();
+    fit_lines(source, lines, names, rating)
+}
+
+/// [`fit_file`]'s fit of the lines read from `path`.
+fn fit_lines(
+    path: &Path,
+    lines: Vec<Line>,
+    names: Option<&LevelNames>,
+    rating: RatingKind,
+) -> Result<LabelledFit, LevelsError> {
     let names: LevelNames = match names {
         Some(n) => n.clone(),
         None => {

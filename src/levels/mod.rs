@@ -16,7 +16,9 @@
 //! - `regression`, `named`: a publisher's numeric scale learned from the same features,
 //!   and the named ratings a bank stores and draws by;
 //! - `labelled`: labelled puzzles read, rated and fitted both ways (`calibrate --labelled`),
-//!   and numeric labels fitted by the regression.
+//!   and numeric labels fitted by the regression;
+//! - `play`: the puzzles players rated, labelled by their learned ratings for the same fit
+//!   (`calibrate --from-play`).
 
 crate::internal! {
     calibrate;
@@ -27,6 +29,7 @@ crate::internal! {
     multinomial;
     ordinal;
     named;
+    play;
     reference;
     regression;
 }
@@ -41,7 +44,9 @@ pub use calibrate::{
 };
 pub use features::COUNT as FEATURE_COUNT;
 pub use labelled::{
-    fit_file, fit_numbers_file, numbers_summary, summary, Kept, LabelledFit, NumericFit,
+    fit_examples, fit_file, fit_numbers_file, numbers_summary, summary, Kept, LabelledFit,
+    NumericFit,
 };
 pub use model::LevelModel;
 pub use named::{check_name, BadName};
+pub use play::{examples as play_examples, MIN_RESULTS};

@@ -38,6 +38,10 @@ pub enum ApiError {
     /// The play page's token asked more than its rate allows; try again after the time (429).
     #[error("{0}")]
     TooMany(String, Duration),
+    /// The request repeats one counted already: a second result for a puzzle handed out
+    /// (409).
+    #[error("{0}")]
+    Again(String),
     /// Concurrent requests of one user kept taking the puzzles drawn (409).
     #[error("too many concurrent requests for this user; try again")]
     Conflict,
@@ -100,7 +104,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::Conflict => StatusCode::CONFLICT,
+            ApiError::Conflict | ApiError::Again(_) => StatusCode::CONFLICT,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Body(status, _) => *status,

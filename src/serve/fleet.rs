@@ -8,6 +8,7 @@ use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
 use crate::levels::Levels;
 use crate::retrieve::{self, Daily, Handout};
+use crate::rng::Rng;
 use crate::store::postgres::{BankIdentity, HistoryError, Postgres};
 use crate::store::retrieval::{Selection, Within};
 use rusqlite::Connection;
@@ -47,7 +48,7 @@ impl Fleet {
     }
 
     /// The history, once bound; else the 503 that says why not.
-    fn ready(&self) -> Result<&Postgres, ApiError> {
+    pub(super) fn ready(&self) -> Result<&Postgres, ApiError> {
         if self.bound() {
             Ok(&self.pg)
         } else {
@@ -116,7 +117,7 @@ const CANDIDATES: usize = 4;
 const SAMPLES: usize = 4;
 
 /// The history's failure as the API answers it (503), noted for `/healthz`.
-fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
+pub(super) fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
     let reason = e.reason();
     tracing::warn!(id = %super::log::current(), cause = %e, "the history failed");
     s.health.recorded(Some(reason.clone()));
@@ -193,6 +194,110 @@ pub(super) async fn deliver(
             .map(Some);
     }
     Err(ApiError::Conflict)
+}
+
+/// Rounds of a matched draw in one window before it is taken as empty for the user.
+const MATCH_ROUNDS: usize = 12;
+
+/// A puzzle for `user` whose learned rating (the history's) is near the player's, recorded as
+/// the user's in the history before it is answered: the bank's matched draw
+/// ([`retrieve::matched`]) with the played puzzles listed in the history and the unplayed
+/// ones drawn from this server's copy, offered to the history as [`deliver`] offers its
+/// candidates; windows that widen, then any puzzle.
+pub(super) async fn deliver_matched(
+    s: &Arc<Shared>,
+    fleet: &Fleet,
+    user: &str,
+    lv: Arc<Levels>,
+) -> Result<Option<Handout>, ApiError> {
+    let pg = fleet.ready()?;
+    let failed = |e| unavailable(s, e);
+    let rating = pg
+        .play()
+        .player(user)
+        .await
+        .map_err(failed)?
+        .map_or(crate::play::newcomer(), |r| r.glicko)
+        .rating;
+    let bank = {
+        let s = s.clone();
+        blocking(move || Ok(s.read(crate::store::retrieval::span)?)).await?
+    }
+    .map_or(0, |(_, n)| u64::from(n));
+    let mut rng = s.rng();
+    for window in crate::play::windows(rating) {
+        let inside = |r: f64| r >= window.0 && r <= window.1;
+        let played = pg
+            .play()
+            .rated_in(window, retrieve::MATCH_COUNT_CAP)
+            .await
+            .map_err(failed)?;
+        for _ in 0..MATCH_ROUNDS {
+            let Some(set) = retrieve::match_set(window, (played, bank), &mut rng) else {
+                break;
+            };
+            let handouts: Vec<Handout> = match set {
+                retrieve::MatchSet::Played(at) => {
+                    let Some(id) = pg.play().rated_at(window, at).await.map_err(failed)? else {
+                        continue;
+                    };
+                    let (s, lv) = (s.clone(), lv.clone());
+                    blocking(move || Ok(s.read(|c| retrieve::by_id(c, &lv, id))?))
+                        .await?
+                        .into_iter()
+                        .collect()
+                }
+                retrieve::MatchSet::Priors => {
+                    // A few candidates whose priors lie in the window, offered together; one
+                    // whose learned rating (the history's) left the window is passed over.
+                    let (s2, lv) = (s.clone(), lv.clone());
+                    let mut draw = Rng::new(rng.next_u64());
+                    let found = blocking(move || {
+                        let mut found = Vec::new();
+                        for _ in 0..CANDIDATES {
+                            if let Some(h) =
+                                s2.read(|c| retrieve::prior_candidate(c, &lv, window, &mut draw))?
+                            {
+                                if !found.iter().any(|f: &Handout| f.id == h.id) {
+                                    found.push(h);
+                                }
+                            }
+                        }
+                        Ok(found)
+                    })
+                    .await?;
+                    let ids: Vec<i64> = found.iter().map(|h| h.id).collect();
+                    let learned = pg.play().ratings_of(&ids).await.map_err(failed)?;
+                    found
+                        .into_iter()
+                        .filter(|h| {
+                            learned
+                                .iter()
+                                .find(|(id, _)| *id == h.id)
+                                .is_none_or(|&(_, r)| inside(r))
+                        })
+                        .collect()
+                }
+            };
+            if handouts.is_empty() {
+                continue;
+            }
+            let candidates: Vec<(Key, i64)> = handouts.iter().map(|h| (h.key, h.id)).collect();
+            let start = std::time::Instant::now();
+            let claimed = pg
+                .history()
+                .record(user, &candidates)
+                .await
+                .map_err(failed)?;
+            s.metrics
+                .observe_write("history", start.elapsed().as_secs_f64());
+            if let Some(h) = claimed.and_then(|id| handouts.into_iter().find(|h| h.id == id)) {
+                s.metrics.delivered(1);
+                return Ok(Some(h));
+            }
+        }
+    }
+    deliver(s, fleet, user, lv, Selection::from(Within::All)).await
 }
 
 /// The daily puzzle of `date` at a level (its name and its puzzles on `lv`), as the fleet's

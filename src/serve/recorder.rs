@@ -8,7 +8,10 @@ use super::writer::{BankWriter, Unwritten};
 use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
 use crate::levels::Levels;
+use crate::play::{Counted, Game, Glicko, Rated, Refused};
 use crate::retrieve::{self, Daily, Draws, Handout, Recipient};
+use crate::store::play::PlayedGame;
+use crate::store::StoreError;
 use crate::store::{self, retrieval::Selection, retrieval::Within};
 use rusqlite::Connection;
 use std::sync::Arc;
@@ -85,6 +88,128 @@ impl Recorder {
             None => Err(Unwritten::Closed(READ_ONLY.into())),
         };
         chosen.map_err(|e| ApiError::unwritten("the daily puzzle", "recording the daily puzzle", e))
+    }
+
+    /// Counts a player's game (its puzzle of class `key`, with `prior` if it has no learned
+    /// rating yet), or refuses it: what it did, once committed.
+    pub async fn count(
+        &self,
+        s: &Arc<Shared>,
+        game: Game,
+        key: Key,
+        prior: Glicko,
+    ) -> Result<Result<Counted, Refused>, ApiError> {
+        match self {
+            Recorder::Bank(writer) => writer
+                .count(game, key, prior)
+                .await
+                .map_err(|e| ApiError::unwritten("counting", "counting the result", e)),
+            Recorder::Fleet(fleet) => {
+                let pg = fleet.ready()?;
+                let start = std::time::Instant::now();
+                let counted = pg
+                    .play()
+                    .count(&game, &key, prior, store::play::Delivered::Required)
+                    .await
+                    .map_err(|e| super::fleet::unavailable(s, e))?;
+                s.metrics
+                    .observe_write("result", start.elapsed().as_secs_f64());
+                Ok(counted)
+            }
+            Recorder::ReadOnly => Err(ApiError::Unavailable(format!("counting: {READ_ONLY}"))),
+        }
+    }
+
+    /// A player's learned rating (if any game of theirs was rated), their last `limit` games
+    /// and how many they have had.
+    pub async fn player(
+        &self,
+        s: &Arc<Shared>,
+        user: &str,
+        limit: usize,
+    ) -> Result<(Option<Rated>, Vec<PlayedGame>, u64), ApiError> {
+        if let Recorder::Fleet(fleet) = self {
+            let pg = fleet.ready()?;
+            let failed = |e| super::fleet::unavailable(s, e);
+            let rated = pg.play().player(user).await.map_err(failed)?;
+            let (games, n) = pg.play().games(user, limit).await.map_err(failed)?;
+            return Ok((rated, games, n));
+        }
+        let (s, user) = (s.clone(), user.to_string());
+        blocking(move || {
+            Ok(s.read(|c| -> Result<_, StoreError> {
+                let (games, n) = store::play::games(c, &user, limit)?;
+                Ok((store::play::player(c, &user)?, games, n))
+            })?)
+        })
+        .await
+    }
+
+    /// A puzzle's learned rating: the one its games taught, else its prior (no games).
+    pub async fn learned(&self, s: &Arc<Shared>, h: &Handout) -> Result<Rated, ApiError> {
+        let prior = Rated {
+            glicko: crate::play::prior(h.percentile),
+            results: 0,
+        };
+        if let Recorder::Fleet(fleet) = self {
+            let pg = fleet.ready()?;
+            let found = pg
+                .play()
+                .puzzle(h.id)
+                .await
+                .map_err(|e| super::fleet::unavailable(s, e))?;
+            return Ok(found.unwrap_or(prior));
+        }
+        let (s, id) = (s.clone(), h.id);
+        let found = blocking(move || Ok(s.read(|c| store::play::puzzle(c, id))?)).await?;
+        Ok(found.unwrap_or(prior))
+    }
+
+    /// A puzzle for `user` whose learned rating is near the player's (windows that widen
+    /// while each has nothing left for the user, then any puzzle), recorded as the user's
+    /// before it is answered; `None` when the user has had them all.
+    pub async fn deliver_matched(
+        &self,
+        s: &Arc<Shared>,
+        user: &str,
+        lv: Arc<Levels>,
+    ) -> Result<Option<Handout>, ApiError> {
+        let writer = match self {
+            Recorder::Fleet(fleet) => {
+                return super::fleet::deliver_matched(s, fleet, user, lv).await
+            }
+            Recorder::Bank(writer) => Some(writer),
+            Recorder::ReadOnly => None,
+        };
+        let rating = {
+            let (s, user) = (s.clone(), user.to_string());
+            blocking(move || Ok(s.read(|c| store::play::player(c, &user))?)).await?
+        }
+        .map_or(crate::play::newcomer(), |r| r.glicko)
+        .rating;
+        for window in crate::play::windows(rating) {
+            for _ in 0..DRAW_RETRIES {
+                let drawn = {
+                    let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
+                    blocking(move || {
+                        let mut rng = s.rng();
+                        Ok(s.read(|c| retrieve::matched(c, &lv, &user, window, &mut rng))?)
+                    })
+                    .await?
+                };
+                let Some(h) = drawn else { break };
+                let recorded = match writer {
+                    Some(writer) => writer.record(user, h.key, h.id).await,
+                    None => Err(Unwritten::Closed(READ_ONLY.into())),
+                };
+                if recorded
+                    .map_err(|e| ApiError::unwritten("recording", "recording the delivery", e))?
+                {
+                    return Ok(Some(h));
+                }
+            }
+        }
+        deliver(s, writer, user, lv, Selection::from(Within::All)).await
     }
 
     /// Whether `user` was handed the class `key`, or it is a daily puzzle (everyone's).

@@ -11,6 +11,7 @@
 use super::Shared;
 use crate::canon::Key;
 use crate::levels::Levels;
+use crate::play::{Counted, Game, Glicko, Refused};
 use crate::retrieve::Daily;
 use crate::store::retrieval::Within;
 use crate::store::{self, Checkpoint, StoreError};
@@ -35,6 +36,8 @@ const RESTART_TRIES: usize = 3;
 enum Job {
     /// A user's delivery.
     Deliver(PendingDelivery),
+    /// A user's result.
+    Game(PendingGame),
     /// A daily puzzle, recorded unless it was.
     Daily(DailyAsk),
 }
@@ -56,6 +59,37 @@ struct PendingDelivery {
     canon_key: Key,
     puzzle_id: i64,
     reply: tokio::sync::oneshot::Sender<Result<bool, Unwritten>>,
+}
+
+/// A result for the writer: count it (or refuse it), then answer what it did.
+struct PendingGame {
+    game: Game,
+    key: Key,
+    prior: Glicko,
+    reply: tokio::sync::oneshot::Sender<Result<Result<Counted, Refused>, Unwritten>>,
+}
+
+/// A delivery or a result, committed together with others in one transaction, in the order
+/// they arrived (so the ratings follow the results' order).
+enum Pending {
+    Deliver(PendingDelivery),
+    Game(PendingGame),
+}
+
+impl Pending {
+    /// Whether its request is gone (its client closed the connection).
+    fn dropped(&self) -> bool {
+        match self {
+            Pending::Deliver(d) => d.reply.is_closed(),
+            Pending::Game(g) => g.reply.is_closed(),
+        }
+    }
+}
+
+/// What the transaction did with one [`Pending`].
+enum Done {
+    Delivered(bool),
+    Counted(Result<Counted, Refused>),
 }
 
 /// Why the writer did not record a job.
@@ -125,6 +159,24 @@ impl BankWriter {
             user: user.to_string(),
             canon_key,
             puzzle_id,
+            reply,
+        }))?;
+        answer.await.map_err(|_| Unwritten::stopped())?
+    }
+
+    /// Counts a result (its puzzle of class `key`, with `prior` if it has no rating yet), or
+    /// refuses it; what it did. Awaits the commit without holding a thread.
+    pub async fn count(
+        &self,
+        game: Game,
+        key: Key,
+        prior: Glicko,
+    ) -> Result<Result<Counted, Refused>, Unwritten> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Job::Game(PendingGame {
+            game,
+            key,
+            prior,
             reply,
         }))?;
         answer.await.map_err(|_| Unwritten::stopped())?
@@ -248,7 +300,8 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Job>, shared: &Shared) {
         let mut batch = Vec::with_capacity(jobs.len());
         for job in jobs {
             match job {
-                Job::Deliver(d) => batch.push(d),
+                Job::Deliver(d) => batch.push(Pending::Deliver(d)),
+                Job::Game(g) => batch.push(Pending::Game(g)),
                 Job::Daily(ask) => {
                     let start = std::time::Instant::now();
                     let outcome = write_daily(&conn, &ask);
@@ -258,29 +311,58 @@ fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Job>, shared: &Shared) {
             }
         }
         // A request dropped meanwhile (its client closed the connection) is not charged.
-        batch.retain(|d| !d.reply.is_closed());
+        batch.retain(|p| !p.dropped());
         if batch.is_empty() {
             continue;
         }
         let start = std::time::Instant::now();
-        let outcome = store::immediate(&conn, || -> Result<Vec<bool>, StoreError> {
+        let outcome = store::immediate(&conn, || -> Result<Vec<Done>, StoreError> {
             batch
                 .iter()
-                .map(|d| store::history::record(&conn, &d.user, &d.canon_key, d.puzzle_id))
+                .map(|p| match p {
+                    Pending::Deliver(d) => {
+                        store::history::record(&conn, &d.user, &d.canon_key, d.puzzle_id)
+                            .map(Done::Delivered)
+                    }
+                    Pending::Game(g) => store::play::count(
+                        &conn,
+                        &g.game,
+                        &g.key,
+                        g.prior,
+                        store::play::Delivered::Required,
+                    )
+                    .map(Done::Counted),
+                })
                 .collect()
         });
         metrics.observe_write("commit", start.elapsed().as_secs_f64());
         health.recorded(outcome.as_ref().err().map(ToString::to_string));
         match outcome {
-            Ok(new) => {
-                metrics.delivered(new.len());
-                for (d, n) in batch.into_iter().zip(new) {
-                    let _ = d.reply.send(Ok(n));
+            Ok(done) => {
+                for (p, d) in batch.into_iter().zip(done) {
+                    match (p, d) {
+                        (Pending::Deliver(p), Done::Delivered(new)) => {
+                            metrics.delivered(1);
+                            let _ = p.reply.send(Ok(new));
+                        }
+                        (Pending::Game(p), Done::Counted(counted)) => {
+                            let _ = p.reply.send(Ok(counted));
+                        }
+                        _ => unreachable!("each pending job is done in its own kind"),
+                    }
                 }
             }
             Err(e) => {
-                for d in batch {
-                    let _ = d.reply.send(Err(Unwritten::Failed(e.to_string())));
+                for p in batch {
+                    let failed = Unwritten::Failed(e.to_string());
+                    match p {
+                        Pending::Deliver(d) => {
+                            let _ = d.reply.send(Err(failed));
+                        }
+                        Pending::Game(g) => {
+                            let _ = g.reply.send(Err(failed));
+                        }
+                    }
                 }
             }
         }

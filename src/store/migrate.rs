@@ -75,6 +75,7 @@ pub const MIGRATIONS: &[Migration] = &[
         step: Step::Data(super::lineage::record_existing),
     },
     sql_file!("0027_import_source.sql"),
+    sql_file!("0028_play.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

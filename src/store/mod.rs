@@ -38,6 +38,7 @@ pub mod lineage;
 pub mod lock;
 pub mod migrate;
 pub mod named;
+pub mod play;
 pub mod postgres;
 pub mod puzzles;
 pub mod retrieval;

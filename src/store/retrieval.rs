@@ -220,7 +220,7 @@ pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX
 
 /// The table's ids for draws by random id: the smallest and how many ids lie from it to the
 /// largest; `None` for an empty table, or a span too wide to draw in (over `u32::MAX` ids).
-pub(super) fn span(conn: &Connection) -> Result<Option<(i64, u32)>> {
+pub fn span(conn: &Connection) -> Result<Option<(i64, u32)>> {
     let (lo, hi): (Option<i64>, Option<i64>) =
         conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(match (lo, hi) {

@@ -203,3 +203,51 @@ pub fn level_by_rating(levels: &pseudoku::levels::LevelSet, rating: f64) -> usiz
     );
     levels.of(rating, pseudoku::rate::Strategy::NakedSingle)
 }
+
+/// What an HTTP request got: the status and the JSON body (a body that is not JSON as a
+/// string), errors included; `None` when no answer came (the server is gone).
+pub fn reply(r: Result<ureq::Response, ureq::Error>) -> Option<(u16, serde_json::Value)> {
+    let resp = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(ureq::Error::Transport(_)) => return None,
+    };
+    let status = resp.status();
+    let text = resp.into_string().ok()?;
+    Some((
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+    ))
+}
+
+/// The learned ratings of a bank: `player:USER` or `puzzle:ID` -> (rating, deviation, rated
+/// results), rating and deviation in millionths.
+pub fn learned_ratings(db: &Path) -> std::collections::BTreeMap<String, (i64, i64, i64)> {
+    let conn = Connection::open(db).unwrap();
+    let mut all = std::collections::BTreeMap::new();
+    for (table, key, name) in [
+        ("player_ratings", "user", "player"),
+        ("puzzle_ratings", "puzzle_id", "puzzle"),
+    ] {
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT CAST({key} AS TEXT), rating, deviation, results FROM {table}"
+            ))
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| {
+                let (k, a, b): (String, f64, f64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+                Ok((
+                    format!("{name}:{k}"),
+                    (
+                        (a * 1e6).round() as i64,
+                        (b * 1e6).round() as i64,
+                        r.get(3)?,
+                    ),
+                ))
+            })
+            .unwrap();
+        all.extend(rows.map(Result::unwrap));
+    }
+    all
+}

@@ -249,17 +249,7 @@ impl Drop for Server {
 
 /// What a request got: an answer (status, JSON), or no answer (the server is gone).
 fn ask(agent: &ureq::Agent, method: &str, url: &str) -> Option<(u16, Value)> {
-    let resp = match agent.request(method, url).call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(ureq::Error::Transport(_)) => return None,
-    };
-    let status = resp.status();
-    let text = resp.into_string().ok()?;
-    Some((
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    ))
+    crate::common::reply(agent.request(method, url).call())
 }
 
 fn agent() -> ureq::Agent {
@@ -1149,4 +1139,243 @@ fn a_server_started_while_its_history_is_down_waits_for_it_and_then_serves() {
     let (status, v) = ask(&agent, "POST", &next).unwrap();
     assert_eq!(status, 200, "{v}");
     assert_eq!(server.stop().code(), Some(0));
+}
+
+/// A game's body for `POST /v1/results`.
+fn game(user: &str, puzzle: i64, seconds: f64) -> String {
+    serde_json::json!({"user": user, "puzzle": puzzle, "solved": true, "seconds": seconds})
+        .to_string()
+}
+
+/// A JSON POST: what it got, or `None` when the server is gone.
+fn post(agent: &ureq::Agent, url: &str, body: &str) -> Option<(u16, Value)> {
+    let resp = match agent
+        .post(url)
+        .set("Content-Type", "application/json")
+        .send_string(body)
+    {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(ureq::Error::Transport(_)) => return None,
+    };
+    let status = resp.status();
+    Some((
+        status,
+        serde_json::from_str(&resp.into_string().ok()?).unwrap(),
+    ))
+}
+
+/// The learned ratings a fleet's history holds: `player:USER` or `puzzle:ID` -> (rating,
+/// deviation, results), ratings to 1e-6.
+fn fleet_ratings(cluster: &Cluster, db: &str) -> BTreeMap<String, (i64, i64, i64)> {
+    let mut all = BTreeMap::new();
+    for (table, key, name) in [
+        ("pseudoku_player_ratings", "user_id", "player"),
+        ("pseudoku_puzzle_ratings", "puzzle_id", "puzzle"),
+    ] {
+        let out = cluster.sql(
+            db,
+            &format!("SELECT {key}, rating, deviation, results FROM {table} WHERE results > 0"),
+        );
+        for line in out.lines().filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.split('|').collect();
+            let num = |s: &str| (s.parse::<f64>().unwrap() * 1e6).round() as i64;
+            all.insert(
+                format!("{name}:{}", f[0]),
+                (num(f[1]), num(f[2]), f[3].parse().unwrap()),
+            );
+        }
+    }
+    all
+}
+
+#[test]
+fn results_teach_a_fleet_what_they_teach_a_bank_and_match_its_players() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_copies(dir.path(), 40);
+    let history = cluster.database("fleet");
+    let server = Server::start(&a, &history);
+    let agent = agent();
+    // Games through the fleet's routes, in order; matched draws among them.
+    let mut log = Vec::new();
+    for i in 0..48u32 {
+        let user = format!("p{}", i % 4);
+        let how = if i % 2 == 0 {
+            "match=skill"
+        } else {
+            "level=medium"
+        };
+        let url = format!("{}/v1/puzzles/next?user={user}&{how}", server.base);
+        let (status, p) = ask(&agent, "POST", &url).unwrap();
+        assert_eq!(status, 200, "{p}");
+        if i % 2 == 0 {
+            assert!(p["learned"]["rating"].is_f64(), "{p}");
+        }
+        let id = p["id"].as_i64().unwrap();
+        let body = game(&user, id, 90.0 + 40.0 * f64::from(i % 4) + f64::from(i));
+        let (status, counted) =
+            post(&agent, &format!("{}/v1/results", server.base), &body).unwrap();
+        assert_eq!(status, 200, "{counted}");
+        log.push(body);
+        // A second result for the delivery, and one for a puzzle not handed out: refused.
+        let (status, _) = post(
+            &agent,
+            &format!("{}/v1/results", server.base),
+            &log[i as usize],
+        )
+        .unwrap();
+        assert_eq!(status, 409);
+    }
+    let (status, v) = post(
+        &agent,
+        &format!("{}/v1/results", server.base),
+        &game("p0", 1, 300.0),
+    )
+    .unwrap();
+    assert!(status == 403 || status == 409, "{status} {v}");
+    let (_, p0) = ask(&agent, "GET", &format!("{}/v1/players/p0", server.base)).unwrap();
+    assert_eq!(p0["games"], 12);
+    // The same games counted into a bank (a copy of it) teach it the same ratings.
+    let file = dir.path().join("log.jsonl");
+    std::fs::write(&file, log.join("\n")).unwrap();
+    crate::common::pseudoku()
+        .args(["results", "import", file.to_str().unwrap(), "--db"])
+        .arg(&b)
+        .assert()
+        .success();
+    let fleet = fleet_ratings(&cluster, "fleet");
+    assert_eq!(fleet.len(), crate::common::learned_ratings(&b).len());
+    assert_eq!(fleet, crate::common::learned_ratings(&b));
+    assert_eq!(
+        p0["learned"]["rating"].as_f64().unwrap(),
+        (fleet["player:p0"].0 as f64 / 1e5).round() / 10.0
+    );
+    // The log counted into the fleet again: every game was counted before.
+    let out = crate::common::pseudoku()
+        .args([
+            "results",
+            "import",
+            file.to_str().unwrap(),
+            "--history",
+            &history,
+            "--db",
+        ])
+        .arg(&b)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("counted 0 games") && said.contains("48 counted before"),
+        "{said}"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+    // Levels refitted from the fleet's learned ratings: eight players through every puzzle,
+    // their times following the bank's rating, counted into the history.
+    let conn = rusqlite::Connection::open(&b).unwrap();
+    let mut stmt = conn.prepare("SELECT id, difficulty FROM puzzles").unwrap();
+    let rows: Vec<(i64, f64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, f64>(1)? / 1000.0)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut games = Vec::new();
+    for u in 0..8u32 {
+        for &(id, d) in &rows {
+            let seconds = (30.0 * (d * 0.55).exp() * (1.0 + 0.1 * f64::from(u))).max(11.0);
+            games.push(game(&format!("q{u}"), id, seconds));
+        }
+    }
+    let many = dir.path().join("many.jsonl");
+    std::fs::write(&many, games.join("\n")).unwrap();
+    crate::common::pseudoku()
+        .args([
+            "results",
+            "import",
+            many.to_str().unwrap(),
+            "--history",
+            &history,
+            "--db",
+        ])
+        .arg(&b)
+        .assert()
+        .success();
+    let out = crate::common::pseudoku()
+        .args(["calibrate", "--from-play", "--history", &history, "--db"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("held out"), "{said}");
+}
+
+#[test]
+fn a_fleet_server_killed_mid_load_keeps_every_result_it_acknowledged() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _) = two_copies(dir.path(), 30);
+    let history = cluster.database("fleet");
+    let mut server = Server::start(&a, &history);
+    let base = server.base.clone();
+    let acknowledged: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for c in 0..6 {
+            let (acknowledged, done, base) = (&acknowledged, &done, &base);
+            s.spawn(move || {
+                let agent = agent();
+                let user = format!("k{c}");
+                loop {
+                    let url = format!("{base}/v1/puzzles/next?user={user}&match=skill");
+                    let Some((200, p)) = ask(&agent, "POST", &url) else {
+                        return;
+                    };
+                    let id = p["id"].as_i64().unwrap();
+                    let body = game(&user, id, 100.0 + 50.0 * f64::from(c));
+                    match post(&agent, &format!("{base}/v1/results"), &body) {
+                        Some((200, _)) => {
+                            acknowledged.lock().unwrap().push(format!("{user}|{id}"));
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Some((status, v)) => panic!("{status} {v}"),
+                        None => return,
+                    }
+                }
+            });
+        }
+        while done.load(Ordering::Relaxed) < 100 {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        server.kill9();
+    });
+    let stored: BTreeSet<String> = cluster
+        .sql("fleet", "SELECT user_id, puzzle_id FROM pseudoku_results")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let acknowledged = acknowledged.into_inner().unwrap();
+    eprintln!(
+        "{} acknowledged, {} stored",
+        acknowledged.len(),
+        stored.len()
+    );
+    for a in &acknowledged {
+        assert!(stored.contains(a), "acknowledged but lost: {a}");
+    }
+    // Each rating is the one its last result wrote.
+    let apart = cluster.sql(
+        "fleet",
+        "SELECT count(*) FROM pseudoku_player_ratings p WHERE p.rating != (SELECT r.player_rating \
+         FROM pseudoku_results r WHERE r.user_id = p.user_id ORDER BY r.seq DESC LIMIT 1)",
+    );
+    assert_eq!(apart, "0");
 }

@@ -22,6 +22,7 @@ mod import;
 mod large_bank;
 mod layout;
 mod levels;
+mod play;
 mod play_page;
 mod print;
 mod python;

@@ -217,11 +217,23 @@ fn play_a_game(width: u32, height: u32) {
     assert_eq!(cell(&browser, last), "");
     place(&browser, last, solved[last], by_pad);
 
-    // The rest: the page sees the solved grid and says so.
+    // The rest, as if five minutes had passed (a grid filled in seconds is no human's
+    // result, which the server refuses): the page sees the solved grid and says so.
+    browser.eval(
+        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
+    );
     for &i in &rest[half..] {
         place(&browser, i, solved[i], by_pad);
     }
     browser.wait_for("!document.getElementById('win').hidden", 5);
+    // The result sent: the player's first rating, still settling, shown after the game.
+    browser.wait_for("!document.getElementById('win-rating').hidden", 5);
+    let rating = browser.text("document.getElementById('win-rating').textContent");
+    assert!(
+        rating.starts_with("Your rating: ")
+            && rating.ends_with(" after 1 game (it settles as you play)."),
+        "{rating}"
+    );
     assert_eq!(
         browser.text("document.getElementById('win-hints').textContent"),
         "1"

@@ -380,12 +380,32 @@ fn the_openapi_description_is_generated_and_real_answers_follow_it() {
             .clone()
     };
     let puzzles = format!(r#"{{"puzzles":["{HARD}"]}}"#);
+    let first = server.deliver("/v1/puzzles/next?user=x&level=easy&solution=true");
+    let result = format!(
+        r#"{{"user":"x","puzzle":{},"solved":true,"seconds":321}}"#,
+        first.1["id"]
+    );
     let cases: Vec<(&str, &str, (u16, Value))> = vec![
+        ("/v1/puzzles/next", "post", first.clone()),
         (
             "/v1/puzzles/next",
             "post",
-            server.deliver("/v1/puzzles/next?user=x&level=easy&solution=true"),
+            server.deliver("/v1/puzzles/next?user=x&match=skill"),
         ),
+        ("/v1/results", "post", server.post("/v1/results", &result)),
+        ("/v1/results", "post", server.post("/v1/results", &result)),
+        (
+            "/v1/results",
+            "post",
+            server.post("/v1/results", &result.replace("\"x\"", "\"y\"")),
+        ),
+        (
+            "/v1/results",
+            "post",
+            server.post("/v1/results", &result.replace("321", "2")),
+        ),
+        ("/v1/players/{user}", "get", server.get("/v1/players/x")),
+        ("/v1/players/{user}", "get", server.get("/v1/players/a%20b")),
         (
             "/v1/puzzles/next",
             "post",

@@ -22,7 +22,9 @@ mod health;
 mod hint;
 mod levels;
 mod openapi;
+mod players;
 mod puzzles;
+mod results;
 
 use super::error::ApiError;
 use super::{blocking, page, Shared};
@@ -95,6 +97,8 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         )
         .route("/v1/puzzles/{id}", get(puzzles::puzzle_by_id))
         .route("/v1/daily", get(daily::daily))
+        .route("/v1/results", post(results::results))
+        .route("/v1/players/{user}", get(players::player))
         .route("/v1/hint", post(hint::hint_route))
         .route("/v1/rate", post(batch::rate))
         .route("/v1/solve", post(batch::solve_route))
@@ -316,17 +320,20 @@ fn authorize(
 }
 
 /// Whether a request is one the play page makes (what its token opens): the levels, a
-/// delivery, a puzzle by id, the daily puzzle, a hint.
+/// delivery, a puzzle by id, the daily puzzle, a hint, a game's result, a player's rating.
 fn plays(method: &axum::http::Method, path: &str) -> bool {
     use axum::http::Method;
     match *method {
         Method::GET => {
             matches!(path, "/v1/levels" | "/v1/daily")
                 || path
+                    .strip_prefix("/v1/players/")
+                    .is_some_and(crate::play::is_user_id)
+                || path
                     .strip_prefix("/v1/puzzles/")
                     .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
         }
-        Method::POST => matches!(path, "/v1/puzzles/next" | "/v1/hint"),
+        Method::POST => matches!(path, "/v1/puzzles/next" | "/v1/hint" | "/v1/results"),
         _ => false,
     }
 }
@@ -358,12 +365,7 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
     let Some(user) = user else {
         return Err(ApiError::BadRequest("give user=ID".into()));
     };
-    let ok = !user.is_empty()
-        && user.len() <= 64
-        && user
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.:@".contains(c));
-    if ok {
+    if crate::play::is_user_id(&user) {
         Ok(user)
     } else {
         Err(ApiError::BadRequest(

@@ -6,6 +6,7 @@ use super::super::{blocking, Shared};
 use super::{check_user, levels_now, wants_solution, Access, ApiPath, ApiQuery, Client, Reply};
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, PercentileRange};
+use crate::play::Learned;
 use crate::retrieve::{self, Handout, NamedAsk, Narrowing, Provenance, Selector};
 use crate::store::retrieval::Selection;
 use crate::technique::Strategy;
@@ -48,6 +49,11 @@ pub struct PuzzleView {
     /// a build made).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Provenance>,
+    /// Its learned rating: what players' results taught the bank, or its prior from its
+    /// `difficulty` with `results` 0 (`GET /v1/puzzles/{id}`, and a delivery matched to the
+    /// player's skill).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned: Option<Learned>,
 }
 
 impl PuzzleView {
@@ -64,6 +70,7 @@ impl PuzzleView {
             hardest_steps: h.hardest.map(|x| x.count),
             solution: solution.then_some(h.solution),
             source: None,
+            learned: None,
         }
     }
 }
@@ -92,6 +99,11 @@ pub struct NextQuery {
     pub range: Option<String>,
     /// `true` to include the solution.
     pub solution: Option<String>,
+    /// `skill`: a puzzle whose learned rating is near the user's (alone: no level, band,
+    /// percentile, technique or rating).
+    #[serde(rename = "match")]
+    #[param(rename = "match")]
+    pub matching: Option<String>,
 }
 
 /// The query of `GET /v1/puzzles/{id}`.
@@ -179,6 +191,9 @@ pub(super) async fn next(
             )
         })?;
     }
+    if let Some(matching) = &q.matching {
+        return matched(&s, &q, &user, matching).await;
+    }
     let sel = selector(&q)?;
     let narrowing = narrowing(&q)?;
     let solution = wants_solution(q.solution.as_deref())?;
@@ -194,6 +209,41 @@ pub(super) async fn next(
             sel.describe(&lv, &narrowing)
         ))),
     }
+}
+
+/// A delivery matched to the user's skill (`match=skill`): a puzzle whose learned rating is
+/// near the user's, with its learned rating.
+async fn matched(s: &Arc<Shared>, q: &NextQuery, user: &str, matching: &str) -> Reply<PuzzleView> {
+    if matching != "skill" {
+        return Err(ApiError::BadRequest(format!(
+            "match={matching:?}: the one match is skill"
+        )));
+    }
+    if q.level.is_some()
+        || q.band.is_some()
+        || q.percentile.is_some()
+        || q.technique.is_some()
+        || q.rating.is_some()
+        || q.range.is_some()
+    {
+        return Err(ApiError::BadRequest(
+            "match=skill chooses by the user's rating: give no level, band, percentile, \
+             technique or rating with it"
+                .into(),
+        ));
+    }
+    let solution = wants_solution(q.solution.as_deref())?;
+    let lv = levels_now(s).await?;
+    let Some(h) = s.recorder.deliver_matched(s, user, lv).await? else {
+        return Err(ApiError::NotFound(format!(
+            "user {user} has had every puzzle of the bank"
+        )));
+    };
+    let learned = s.recorder.learned(s, &h).await?;
+    Ok(Json(PuzzleView {
+        learned: Some(Learned::of(&learned.glicko, learned.results)),
+        ..PuzzleView::of(h, solution)
+    }))
 }
 
 /// `GET /v1/puzzles/next`: refused, since a delivery changes the user's history and a GET
@@ -264,8 +314,10 @@ pub(super) async fn puzzle_by_id(
             )));
         }
     }
+    let learned = s.recorder.learned(&s, &handout).await?;
     Ok(Json(PuzzleView {
         source,
+        learned: Some(Learned::of(&learned.glicko, learned.results)),
         ..PuzzleView::of(handout, solution)
     }))
 }

@@ -414,6 +414,7 @@
     g.hints = Number(g.hints) || 0;
     g.mistakes = Number(g.mistakes) || 0;
     g.solved = Boolean(g.solved);
+    g.reported = Boolean(g.reported);
     return g;
   }
 
@@ -438,6 +439,7 @@
       hints: 0,
       mistakes: 0,
       solved: false,
+      reported: false,
       selected: null,
     };
   }
@@ -491,6 +493,8 @@
         setStatus(body.error || "The server answered " + r.status + ".");
         return;
       }
+      // The game left for this one is reported as not solved (once it was played at all).
+      if (game !== null && !game.solved && !game.reported && elapsedNow() > 0) report(game, false);
       play(newGame(body, daily));
     } catch (e) {
       if (ticket === requests) setStatus("Could not reach the server.");
@@ -624,6 +628,44 @@
     const streak = game.daily ? recordDaily(game.daily) : null;
     drawStreak();
     showWin(streak);
+    report(game, true);
+  }
+
+  // Tells the server how game g went (once): the bank learns from it, and answers with the
+  // player's rating, shown after a win. A server without results (an older one) is no error.
+  async function report(g, solved) {
+    if (g.reported) return;
+    g.reported = true;
+    if (g === game) saveGame();
+    const body = {
+      user: user,
+      puzzle: g.id,
+      solved: solved,
+      seconds: Math.max(0, Math.round(g === game ? elapsedNow() : g.elapsed)),
+      hints: g.hints,
+      mistakes: g.mistakes,
+    };
+    try {
+      const r = await api("/v1/results", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) return;
+      const answer = await r.json();
+      if (solved && g === game && answer.player) showRating(answer.player);
+    } catch (e) {
+      // Offline: the game is kept, its result is not.
+    }
+  }
+
+  // "Your rating: 1319 after 1 game (it settles as you play)."
+  function showRating(player) {
+    const el = $("win-rating");
+    const games = player.results + (player.results === 1 ? " game" : " games");
+    el.textContent = "Your rating: " + Math.round(player.rating) + " after " + games +
+      (player.deviation > 100 ? " (it settles as you play)." : ".");
+    el.hidden = false;
   }
 
   function showWin(streak) {
@@ -632,6 +674,7 @@
     $("win-mistakes").textContent = game.mistakes;
     $("win-streak").hidden = streak === null;
     $("win-streak").textContent = streak === null ? "" : streakText(streak.count) + " (best " + streak.best + ")";
+    $("win-rating").hidden = true;
     $("win").hidden = false;
     $("win").showModal();
     $("win-new").focus();

@@ -15,10 +15,12 @@
 
 mod daily;
 mod history;
+mod play;
 mod transfer;
 
 pub use daily::DailyPuzzles;
 pub use history::UserHistory;
+pub use play::Play;
 pub use transfer::{export, import, Moved, MOVED_KEY};
 
 use crate::canon::Key;
@@ -40,6 +42,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0002_lineage.sql",
         include_str!("../../../migrations/postgres/0002_lineage.sql"),
+    ),
+    (
+        "0003_play.sql",
+        include_str!("../../../migrations/postgres/0003_play.sql"),
     ),
 ];
 
@@ -528,6 +534,11 @@ impl Postgres {
     /// The per-user history: what each user was given.
     pub fn history(&self) -> UserHistory<'_> {
         UserHistory(self)
+    }
+
+    /// Play: results and the learned ratings of players and puzzles.
+    pub fn play(&self) -> Play<'_> {
+        Play(self)
     }
 
     /// The daily puzzles: one per date and level.

@@ -1,0 +1,227 @@
+//! Players' results in bulk: an app's log of games counted (`results import FILE`), and the
+//! learned ratings read back for `calibrate --from-play`.
+//!
+//! The log (`results import FILE`): JSON lines with the keys of
+//! `POST /v1/results`, the puzzle by its bank id, each counted as the route counts it but for
+//! the delivery, which the log says happened (it is recorded with the result, if it was not:
+//! the app may have handed its puzzles out by other means). Counted in the file's order, in a
+//! bank or a fleet's history; bad lines named and skipped; a line counted before (an import
+//! stopped and run again) passed over, so a run again continues where one stopped.
+
+use crate::levels::Levels;
+use crate::play::{prior, Game, Rated, Refused};
+use crate::store::play::Delivered;
+use crate::store::{self, StoreError};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Lines counted in one transaction of a bank.
+const BATCH: usize = 2_000;
+
+/// Where the games are counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// In the bank.
+    Bank,
+    /// In a fleet's history (`postgres://...`), the bank being only read.
+    Fleet(String),
+}
+
+/// How a log's counting went (so far, while it runs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counting {
+    /// Lines read.
+    pub lines: u64,
+    /// Games counted (their ratings moved, or kept unrated as glances).
+    pub counted: u64,
+    /// Of those, glances (left within a few seconds): kept, rated by nothing.
+    pub unrated: u64,
+    /// Lines whose game was counted before (by this log run earlier, or another).
+    pub again: u64,
+    /// Lines skipped, each `(line, reason)`.
+    pub problems: Vec<(u64, String)>,
+    /// True when stopped early (on the stop flag); the same command continues.
+    pub stopped: bool,
+}
+
+/// Why a log could not be counted.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The file could not be read.
+    #[error("{}: {source}", .file.display())]
+    Read {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The bank failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The bank's levels could not be read.
+    #[error(transparent)]
+    Levels(#[from] crate::levels::LevelsError),
+    /// A server records in the bank.
+    #[error(
+        "{}: a server records deliveries in this bank (or its history is being moved): send \
+         the results to it (POST /v1/results), or stop it first",
+        .0.display()
+    )]
+    Held(PathBuf),
+    /// The fleet's history failed.
+    #[error(transparent)]
+    History(#[from] store::postgres::HistoryError),
+    /// A stored puzzle could not be handed out (a damaged row).
+    #[error("{0}")]
+    Puzzle(String),
+    /// The async runtime could not start.
+    #[error("{0}")]
+    Runtime(std::io::Error),
+}
+
+/// One line read: its game, checked, or why it is skipped.
+fn parse(line: &str) -> Result<Game, String> {
+    let game: Game = serde_json::from_str(line).map_err(|e| format!("not a result: {e}"))?;
+    game.check().map_err(|e| e.to_string())?;
+    Ok(game)
+}
+
+/// Counts the games of `file` in the bank at `db` (or in a fleet's history), in the file's
+/// order; `progress` hears how it goes after every batch; `stop` stops it after the batch.
+pub fn count_file(
+    db: &Path,
+    file: &Path,
+    target: &Target,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&Counting),
+) -> Result<Counting, LogError> {
+    let read_err = |source| LogError::Read {
+        file: file.to_path_buf(),
+        source,
+    };
+    let reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_err)?);
+    let conn = store::open_existing(db)?;
+    let levels = Levels::read(&conn)?;
+    let mut out = Counting::default();
+    let mut lines = reader.lines();
+    let fleet = match target {
+        Target::Bank => None,
+        Target::Fleet(url) => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(LogError::Runtime)?;
+            let pg = store::postgres::Postgres::connect(url, 1)?;
+            let bank = store::postgres::BankIdentity::of(&conn)?;
+            // The check reads the bank's lineage on a connection of its own.
+            let check = std::sync::Mutex::new(store::open_existing(db)?);
+            let at = |last: i64| Ok(store::lineage::at(&check.lock().expect("bank"), last)?);
+            runtime.block_on(async {
+                pg.migrate().await?;
+                pg.bind(&bank, &at, false, false).await.map(|_| ())
+            })?;
+            Some((runtime, pg))
+        }
+    };
+    let _held = match fleet {
+        None => Some(
+            store::lock::DeliveriesLock::try_acquire(db)?
+                .ok_or_else(|| LogError::Held(db.to_path_buf()))?,
+        ),
+        Some(_) => None,
+    };
+    loop {
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut read = 0;
+        for line in lines.by_ref().take(BATCH) {
+            read += 1;
+            out.lines += 1;
+            let line = line.map_err(read_err)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match parse(&line) {
+                Ok(game) => batch.push((out.lines, game)),
+                Err(why) => out.problems.push((out.lines, why)),
+            }
+        }
+        let mut count_one = |at: u64, game: Game| -> Result<(), LogError> {
+            let found =
+                crate::retrieve::by_id(&conn, &levels, game.puzzle).map_err(|e| match e {
+                    crate::retrieve::RetrieveError::Store(e) => LogError::Store(e),
+                    crate::retrieve::RetrieveError::Levels(e) => LogError::Levels(e),
+                    other => LogError::Puzzle(other.to_string()),
+                })?;
+            let Some(h) = found else {
+                out.problems
+                    .push((at, Refused::NoPuzzle(game.puzzle).to_string()));
+                return Ok(());
+            };
+            let counted = match &fleet {
+                None => store::play::count(
+                    &conn,
+                    &game,
+                    &h.key,
+                    prior(h.percentile),
+                    Delivered::Recorded,
+                )?,
+                Some((runtime, pg)) => runtime.block_on(pg.play().count(
+                    &game,
+                    &h.key,
+                    prior(h.percentile),
+                    Delivered::Recorded,
+                ))?,
+            };
+            match counted {
+                Ok(c) => {
+                    out.counted += 1;
+                    out.unrated += u64::from(c.score.is_none());
+                }
+                Err(Refused::Again { .. }) => out.again += 1,
+                Err(other) => out.problems.push((at, other.to_string())),
+            }
+            Ok(())
+        };
+        match &fleet {
+            None => store::immediate(&conn, || -> Result<(), LogError> {
+                for (at, game) in batch {
+                    count_one(at, game)?;
+                }
+                Ok(())
+            })?,
+            Some(_) => {
+                for (at, game) in batch {
+                    count_one(at, game)?;
+                }
+            }
+        }
+        progress(&out);
+        if read < BATCH {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            out.stopped = true;
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The puzzles rated by `min_results` results or more (id and learned rating), from the bank
+/// `conn` or, given its address, a fleet's history.
+pub fn learned_puzzles(
+    conn: &rusqlite::Connection,
+    history: Option<&str>,
+    min_results: u64,
+) -> Result<Vec<(i64, Rated)>, LogError> {
+    let Some(url) = history else {
+        return Ok(crate::store::play::learned_puzzles(conn, min_results)?);
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(LogError::Runtime)?;
+    let pg = crate::store::postgres::Postgres::connect(url, 1)?;
+    Ok(runtime.block_on(pg.play().learned_puzzles(min_results))?)
+}
