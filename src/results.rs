@@ -80,6 +80,15 @@ pub enum LogError {
     Runtime(std::io::Error),
 }
 
+/// A runtime of one thread and one connection to the fleet's history at `url`.
+fn connect(url: &str) -> Result<(tokio::runtime::Runtime, store::postgres::Postgres), LogError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(LogError::Runtime)?;
+    Ok((runtime, store::postgres::Postgres::connect(url, 1)?))
+}
+
 /// One line read: its game, checked, or why it is skipped.
 fn parse(line: &str) -> Result<Game, String> {
     let game: Game = serde_json::from_str(line).map_err(|e| format!("not a result: {e}"))?;
@@ -108,11 +117,7 @@ pub fn count_file(
     let fleet = match target {
         Target::Bank => None,
         Target::Fleet(url) => {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(LogError::Runtime)?;
-            let pg = store::postgres::Postgres::connect(url, 1)?;
+            let (runtime, pg) = connect(url)?;
             let bank = store::postgres::BankIdentity::of(&conn)?;
             // The check reads the bank's lineage on a connection of its own.
             let check = std::sync::Mutex::new(store::open_existing(db)?);
@@ -218,10 +223,6 @@ pub fn learned_puzzles(
     let Some(url) = history else {
         return Ok(crate::store::play::learned_puzzles(conn, min_results)?);
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(LogError::Runtime)?;
-    let pg = crate::store::postgres::Postgres::connect(url, 1)?;
+    let (runtime, pg) = connect(url)?;
     Ok(runtime.block_on(pg.play().learned_puzzles(min_results))?)
 }

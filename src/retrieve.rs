@@ -542,17 +542,6 @@ pub fn by_id(
     Ok(Some(hand_out(row, levels)?))
 }
 
-/// A puzzle's learned rating: the one its results taught the bank, else its prior (from its
-/// `difficulty` percentile, no results).
-pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Rated, RetrieveError> {
-    Ok(
-        store::play::puzzle(conn, h.id)?.unwrap_or(crate::play::Rated {
-            glicko: crate::play::prior(h.percentile),
-            results: 0,
-        }),
-    )
-}
-
 /// Tries of a matched draw in one window before it is taken as empty for the user.
 const MATCH_TRIES: usize = 48;
 
@@ -710,23 +699,22 @@ pub fn for_user(
         .map_or(crate::play::newcomer(), |r| r.glicko)
         .rating;
     let mut handed = 0;
-    'puzzles: while handed < count {
+    while handed < count {
+        let mut near = None;
         for window in crate::play::windows(rating) {
-            if let Some(h) = matched(conn, &levels, user, window, rng)? {
-                store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
-                deliver(&h).map_err(RetrieveError::Deliver)?;
-                handed += 1;
-                continue 'puzzles;
+            near = matched(conn, &levels, user, window, rng)?;
+            if near.is_some() {
+                break;
             }
         }
-        match Draws::new(conn, &levels, Within::All, Recipient::User(user))?.next(rng)? {
-            Some(h) => {
-                store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
-                deliver(&h).map_err(RetrieveError::Deliver)?;
-                handed += 1;
-            }
-            None => break,
-        }
+        let drawn = match near {
+            Some(h) => Some(h),
+            None => Draws::new(conn, &levels, Within::All, Recipient::User(user))?.next(rng)?,
+        };
+        let Some(h) = drawn else { break };
+        store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
+        deliver(&h).map_err(RetrieveError::Deliver)?;
+        handed += 1;
     }
     Ok(handed)
 }

@@ -252,6 +252,18 @@ pub struct Rated {
     pub results: u64,
 }
 
+impl Rated {
+    /// A rating no game has taught yet: a puzzle's prior, a newcomer's start.
+    pub fn fresh(glicko: Glicko) -> Rated {
+        Rated { glicko, results: 0 }
+    }
+
+    /// Its view, rounded to tenths.
+    pub fn view(&self) -> Learned {
+        Learned::of(&self.glicko, self.results)
+    }
+}
+
 /// What a counted game did: its score and both ratings after it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Counted {
@@ -268,18 +280,15 @@ impl Counted {
     pub fn of(score: Option<f64>, player: &Rated, puzzle: &Rated) -> Counted {
         Counted {
             score: score.map(|s| (s * 1000.0).round() / 1000.0),
-            player: Learned::of(&player.glicko, player.results),
-            puzzle: Learned::of(&puzzle.glicko, puzzle.results),
+            player: player.view(),
+            puzzle: puzzle.view(),
         }
     }
 }
 
 /// A game counted against the ratings before it: the score, and both ratings after.
 pub fn count(game: &Game, player: Option<Rated>, puzzle: Rated) -> (Option<f64>, Rated, Rated) {
-    let player = player.unwrap_or(Rated {
-        glicko: newcomer(),
-        results: 0,
-    });
+    let player = player.unwrap_or(Rated::fresh(newcomer()));
     match score(game) {
         None => (None, player, puzzle),
         Some(s) => {

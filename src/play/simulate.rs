@@ -115,10 +115,7 @@ pub fn run(sim: &Simulation) -> Vec<Point> {
     let ranks = crate::dev::stats::ranks(&statics);
     let mut puzzles: Vec<Rated> = ranks
         .iter()
-        .map(|r| Rated {
-            glicko: prior(100.0 * (r - 0.5) / sim.puzzles as f64),
-            results: 0,
-        })
+        .map(|r| Rated::fresh(prior(100.0 * (r - 0.5) / sim.puzzles as f64)))
         .collect();
     let mut players: Vec<Option<Rated>> = vec![None; sim.players];
     let mut played: Vec<std::collections::HashSet<usize>> = vec![Default::default(); sim.puzzles];

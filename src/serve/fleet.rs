@@ -174,26 +174,41 @@ pub(super) async fn deliver(
             continue;
         }
         let candidates: Vec<(Key, i64)> = rows.iter().map(|r| (r.key, r.id)).collect();
-        let start = std::time::Instant::now();
-        let claimed = pg
-            .history()
-            .record(user, &candidates)
-            .await
-            .map_err(|e| unavailable(s, e))?;
-        s.metrics
-            .observe_write("history", start.elapsed().as_secs_f64());
-        s.health.recorded(None);
+        let claimed = claim(s, pg, user, &candidates).await?;
         let Some(row) = claimed.and_then(|id| rows.into_iter().find(|r| r.id == id)) else {
             // The user had them all, or another server gave one meanwhile: draw again.
             continue;
         };
-        s.metrics.delivered(1);
         let lv = lv.clone();
         return blocking(move || Ok(retrieve::hand_out(row, &lv)?))
             .await
             .map(Some);
     }
     Err(ApiError::Conflict)
+}
+
+/// Offers `candidates` (class, puzzle id) to the history, which records as `user`'s the first
+/// the user has not had ([`UserHistory::record`](crate::store::postgres::UserHistory::record)):
+/// its id, counted as a delivery; `None` when none was.
+async fn claim(
+    s: &Arc<Shared>,
+    pg: &Postgres,
+    user: &str,
+    candidates: &[(Key, i64)],
+) -> Result<Option<i64>, ApiError> {
+    let start = std::time::Instant::now();
+    let claimed = pg
+        .history()
+        .record(user, candidates)
+        .await
+        .map_err(|e| unavailable(s, e))?;
+    s.metrics
+        .observe_write("history", start.elapsed().as_secs_f64());
+    s.health.recorded(None);
+    if claimed.is_some() {
+        s.metrics.delivered(1);
+    }
+    Ok(claimed)
 }
 
 /// Rounds of a matched draw in one window before it is taken as empty for the user.
@@ -283,16 +298,8 @@ pub(super) async fn deliver_matched(
                 continue;
             }
             let candidates: Vec<(Key, i64)> = handouts.iter().map(|h| (h.key, h.id)).collect();
-            let start = std::time::Instant::now();
-            let claimed = pg
-                .history()
-                .record(user, &candidates)
-                .await
-                .map_err(failed)?;
-            s.metrics
-                .observe_write("history", start.elapsed().as_secs_f64());
+            let claimed = claim(s, pg, user, &candidates).await?;
             if let Some(h) = claimed.and_then(|id| handouts.into_iter().find(|h| h.id == id)) {
-                s.metrics.delivered(1);
                 return Ok(Some(h));
             }
         }

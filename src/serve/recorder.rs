@@ -9,7 +9,8 @@ use super::{blocking, Shared, DRAW_RETRIES};
 use crate::canon::Key;
 use crate::levels::Levels;
 use crate::play::{Counted, Game, Glicko, Rated, Refused};
-use crate::retrieve::{self, Daily, Draws, Handout, Recipient};
+use crate::retrieve::{self, Daily, Draws, Handout, Recipient, RetrieveError};
+use crate::rng::Rng;
 use crate::store::play::PlayedGame;
 use crate::store::StoreError;
 use crate::store::{self, retrieval::Selection, retrieval::Within};
@@ -147,10 +148,7 @@ impl Recorder {
 
     /// A puzzle's learned rating: the one its games taught, else its prior (no games).
     pub async fn learned(&self, s: &Arc<Shared>, h: &Handout) -> Result<Rated, ApiError> {
-        let prior = Rated {
-            glicko: crate::play::prior(h.percentile),
-            results: 0,
-        };
+        let prior = Rated::fresh(crate::play::prior(h.percentile));
         if let Recorder::Fleet(fleet) = self {
             let pg = fleet.ready()?;
             let found = pg
@@ -188,25 +186,12 @@ impl Recorder {
         .map_or(crate::play::newcomer(), |r| r.glicko)
         .rating;
         for window in crate::play::windows(rating) {
-            for _ in 0..DRAW_RETRIES {
-                let drawn = {
-                    let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
-                    blocking(move || {
-                        let mut rng = s.rng();
-                        Ok(s.read(|c| retrieve::matched(c, &lv, &user, window, &mut rng))?)
-                    })
-                    .await?
-                };
-                let Some(h) = drawn else { break };
-                let recorded = match writer {
-                    Some(writer) => writer.record(user, h.key, h.id).await,
-                    None => Err(Unwritten::Closed(READ_ONLY.into())),
-                };
-                if recorded
-                    .map_err(|e| ApiError::unwritten("recording", "recording the delivery", e))?
-                {
-                    return Ok(Some(h));
-                }
+            let draw = move |c: &Connection, lv: &Levels, user: &str, rng: &mut Rng| {
+                retrieve::matched(c, lv, user, window, rng)
+            };
+            // None left in the window for the user, or every draw taken meanwhile: wider.
+            if let Some(Some(h)) = deliver_drawn(s, writer, user, &lv, draw).await? {
+                return Ok(Some(h));
             }
         }
         deliver(s, writer, user, lv, Selection::from(Within::All)).await
@@ -271,25 +256,47 @@ async fn deliver(
     lv: Arc<Levels>,
     within: Selection,
 ) -> Result<Option<Handout>, ApiError> {
+    let draw = move |c: &Connection, lv: &Levels, user: &str, rng: &mut Rng| {
+        Draws::new(c, lv, within, Recipient::User(user))?.next(rng)
+    };
+    deliver_drawn(s, writer, user, &lv, draw)
+        .await?
+        .ok_or(ApiError::Conflict)
+}
+
+/// A puzzle `draw` finds for `user` (on a reading connection, with the bank's scale and a
+/// random stream), recorded in the bank's history by its writer before it is answered, drawn
+/// again while another request of the user took it first: `Some(Some(puzzle))`, `Some(None)`
+/// when `draw` found none, `None` when [`DRAW_RETRIES`] draws were all taken.
+async fn deliver_drawn(
+    s: &Arc<Shared>,
+    writer: Option<&BankWriter>,
+    user: &str,
+    lv: &Arc<Levels>,
+    draw: impl Fn(&Connection, &Levels, &str, &mut Rng) -> Result<Option<Handout>, RetrieveError>
+        + Clone
+        + Send
+        + 'static,
+) -> Result<Option<Option<Handout>>, ApiError> {
     for _ in 0..DRAW_RETRIES {
         let drawn = {
-            let (s, user, lv) = (s.clone(), user.to_string(), lv.clone());
+            let (s, user, lv, draw) = (s.clone(), user.to_string(), lv.clone(), draw.clone());
             blocking(move || {
                 let mut rng = s.rng();
-                Ok(s.read(|c| Draws::new(c, &lv, within, Recipient::User(&user))?.next(&mut rng))?)
+                Ok(s.read(|c| draw(c, &lv, &user, &mut rng))?)
             })
             .await?
         };
         let Some(h) = drawn else {
-            return Ok(None);
+            return Ok(Some(None));
         };
         let recorded = match writer {
             Some(writer) => writer.record(user, h.key, h.id).await,
             None => Err(Unwritten::Closed(READ_ONLY.into())),
         };
         if recorded.map_err(|e| ApiError::unwritten("recording", "recording the delivery", e))? {
-            return Ok(Some(h));
+            return Ok(Some(Some(h)));
         }
     }
-    Err(ApiError::Conflict)
+    Ok(None)
 }

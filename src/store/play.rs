@@ -55,10 +55,7 @@ pub fn count(
             puzzle: game.puzzle,
         }));
     }
-    let before = puzzle(conn, game.puzzle)?.unwrap_or(Rated {
-        glicko: prior,
-        results: 0,
-    });
+    let before = puzzle(conn, game.puzzle)?.unwrap_or(Rated::fresh(prior));
     let (score, p, q) = play::count(game, player(conn, &game.user)?, before);
     if score.is_some() {
         conn.prepare_cached(

@@ -44,12 +44,9 @@ pub(super) async fn player(
 ) -> Reply<PlayerView> {
     let user = check_user(Some(user))?;
     let (rated, history, games) = s.recorder.player(&s, &user, GAMES).await?;
-    let rated = rated.unwrap_or(crate::play::Rated {
-        glicko: crate::play::newcomer(),
-        results: 0,
-    });
+    let rated = rated.unwrap_or(crate::play::Rated::fresh(crate::play::newcomer()));
     Ok(Json(PlayerView {
-        learned: Learned::of(&rated.glicko, rated.results),
+        learned: rated.view(),
         user,
         games,
         history,

@@ -241,7 +241,7 @@ async fn matched(s: &Arc<Shared>, q: &NextQuery, user: &str, matching: &str) -> 
     };
     let learned = s.recorder.learned(s, &h).await?;
     Ok(Json(PuzzleView {
-        learned: Some(Learned::of(&learned.glicko, learned.results)),
+        learned: Some(learned.view()),
         ..PuzzleView::of(h, solution)
     }))
 }
@@ -317,7 +317,7 @@ pub(super) async fn puzzle_by_id(
     let learned = s.recorder.learned(&s, &handout).await?;
     Ok(Json(PuzzleView {
         source,
-        learned: Some(Learned::of(&learned.glicko, learned.results)),
+        learned: Some(learned.view()),
         ..PuzzleView::of(handout, solution)
     }))
 }

@@ -139,10 +139,7 @@ impl Play<'_> {
             );
             let player = (player.results > 0).then_some(player);
             let puzzle = match puzzle.results {
-                0 => Rated {
-                    glicko: prior,
-                    results: 0,
-                },
+                0 => Rated::fresh(prior),
                 _ => puzzle,
             };
             let (score, p, q) = play::count(game, player, puzzle);
