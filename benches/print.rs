@@ -63,6 +63,7 @@ fn year() -> Vec<Exported> {
                 hsolve: 100.0,
                 percentile: 50.0,
                 id: out.len() as i64 + 1,
+                number: None,
             });
         }
     }
@@ -122,7 +123,7 @@ fn pdf_book_6x9_and_cover(b: Bencher) {
     b.bench(|| {
         let pages = lay_out(&opts, &year, 1);
         let sheet = cover::lay_out(&opts, &pages.title, &year, pages.pages.len());
-        pdf::render(&pages).unwrap().len() + pdf::render(&sheet).unwrap().len()
+        pdf::render(&pages).unwrap().len() + pdf::render(&sheet.pages).unwrap().len()
     });
 }
 

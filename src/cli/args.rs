@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use pseudoku::dataset::{DataFormat, Group};
-use pseudoku::export::{Format, Length, PageSize, SolutionLayout, Stock};
+use pseudoku::export::{Format, Length, PageSize, Palette, Part, SolutionLayout, Stock, Typeface};
 use pseudoku::rate::RatingKind;
 use std::path::PathBuf;
 
@@ -656,15 +656,16 @@ pub struct ExportArgs {
     /// The number of days.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3660))]
     pub days: u32,
-    /// Puzzles per day by level or band, e.g. easy:2,medium:2,hard:1 or 1/4:2,4/4:1.
+    /// Puzzles per day by level or band, e.g. easy:2,medium:2,hard:1 or 1/4:2,4/4:1; or
+    /// `ramp` (`ramp:N`): one level a day (N puzzles of it), Monday easiest to Sunday hardest.
     #[arg(long, value_name = "SPEC")]
     pub mix: String,
     /// The file format.
     #[arg(long, value_parser = choice::<Format>(), default_value = "txt")]
     pub format: Format,
-    /// The output folder (created if needed).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    /// The output folder (created if needed; not needed by --check).
+    #[arg(long, value_name = "DIR", required_unless_present = "check")]
+    pub out: Option<PathBuf>,
     /// One file for the whole range instead of one per day.
     #[arg(long)]
     pub single_file: bool,
@@ -691,8 +692,9 @@ pub struct ExportArgs {
     /// any N consecutive days (1: within a day).
     #[arg(long, value_name = "N", default_value_t = pseudoku::export::VARIETY_DAYS)]
     pub variety_days: u32,
-    /// Only say whether the mix can be met over the range (and what runs short, and why):
-    /// nothing is recorded, served or written.
+    /// Only say whether the mix can be met over the range (and what runs short, and why), and
+    /// for pdf, check the files against the print-on-demand rules (trim, bleed, margins,
+    /// gutter, fonts, type size): nothing is recorded, served or written.
     #[arg(long)]
     pub check: bool,
 }
@@ -728,8 +730,10 @@ pub struct PrintArgs {
     /// book: its name].
     #[arg(long, help_heading = "Printed pages (pdf, html)")]
     pub title: Option<String>,
-    /// How solutions are printed after the puzzles: compact (small grids), full (full size)
-    /// or none; each puzzle names the page of its solution [default: compact].
+    /// How solutions are printed: compact (small grids after the puzzles; a week a page for
+    /// daily puzzles in one file), full (full size), strip (a day's under its puzzles),
+    /// next-day (yesterday's with today's puzzles) or none; each puzzle names the page of its
+    /// solution [default: strip for a file a day, else compact].
     #[arg(long, value_parser = choice::<SolutionLayout>(), help_heading = "Printed pages (pdf, html)")]
     pub solutions: Option<SolutionLayout>,
     /// Also write a cover file (pdf): back, spine and front on one sheet with a bleed, the
@@ -747,8 +751,9 @@ pub struct PrintArgs {
     /// (DATE-SLOT.svg and DATE-SLOT-solution.svg; a book's NAME-001.svg).
     #[arg(long, value_name = "FORMAT", value_parser = per_puzzle, conflicts_with = "format", help_heading = "One grid per file")]
     pub per_puzzle: Option<Format>,
-    /// The width of a grid in its own file (pdf, svg, eps), e.g. 2in or 50mm [default: 2in].
-    #[arg(long, value_name = "LENGTH", value_parser = length, help_heading = "One grid per file")]
+    /// The width of a grid in its own file (pdf, svg, eps), e.g. 2in or 50mm, or a newspaper
+    /// column: 1col (11 picas, 1.833 in), 2col (23 picas), 3col (35 picas) [default: 2in].
+    #[arg(long, value_name = "LENGTH", value_parser = Length::grid_width, help_heading = "One grid per file")]
     pub grid_width: Option<Length>,
 }
 
@@ -767,9 +772,9 @@ pub struct BookArgs {
     /// The file format.
     #[arg(long, value_parser = choice::<Format>(), default_value = "pdf")]
     pub format: Format,
-    /// The output folder (created if needed).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    /// The output folder (created if needed; not needed by --check).
+    #[arg(long, value_name = "DIR", required_unless_present = "check")]
+    pub out: Option<PathBuf>,
     /// Draw the book anew (its old puzzles are never used again).
     #[arg(long)]
     pub replace: bool,
@@ -780,9 +785,50 @@ pub struct BookArgs {
     /// How printed pages are laid out.
     #[command(flatten)]
     pub print: PrintArgs,
+    /// The subtitle, under the title on the title page and the cover.
+    #[arg(long, help_heading = "Front matter and cover")]
+    pub subtitle: Option<String>,
+    /// The author or compiler: on the title page, the cover, the spine and the copyright line.
+    #[arg(long, help_heading = "Front matter and cover")]
+    pub author: Option<String>,
+    /// The publisher's imprint: on the title page, the spine and the copyright page.
+    #[arg(long, help_heading = "Front matter and cover")]
+    pub imprint: Option<String>,
+    /// The ISBN printed on the copyright page (ISBN-13 or ISBN-10; its check digit checked).
+    #[arg(long, help_heading = "Front matter and cover")]
+    pub isbn: Option<String>,
+    /// The copyright year [default: the year the book was first drawn].
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1900..=9999), help_heading = "Front matter and cover")]
+    pub year: Option<i32>,
+    /// The back cover's text, from a UTF-8 file (paragraphs split by blank lines) [default:
+    /// what the book holds and how to play].
+    #[arg(long, value_name = "FILE", help_heading = "Front matter and cover")]
+    pub blurb: Option<PathBuf>,
+    /// Front matter to leave out, comma-separated: title-page, copyright, contents,
+    /// how-to-play (the solutions: --solutions none).
+    #[arg(long, value_delimiter = ',', value_parser = choice::<Part>(), help_heading = "Front matter and cover")]
+    pub without: Vec<Part>,
+    /// The cover's colours.
+    #[arg(long, value_parser = choice::<Palette>(), default_value = "navy", help_heading = "Front matter and cover")]
+    pub colours: Palette,
+    /// The typeface of the cover and the title page (the pages inside are DejaVu Sans).
+    #[arg(long, value_parser = choice::<Typeface>(), default_value = "sans", help_heading = "Front matter and cover")]
+    pub font: Typeface,
+    /// Check the book's PDF (and cover) against the print-on-demand rules (KDP's trim, bleed,
+    /// margins, gutter, page count, spine text, barcode area, fonts, type size) and print each
+    /// rule passed or failed; nothing is recorded or written (exit 1 when a rule fails).
+    #[arg(long)]
+    pub check: bool,
     /// Seed of the random choices.
     #[arg(long = "seed", default_value_t = 1)]
     pub rng_seed: u64,
+}
+
+impl BookArgs {
+    /// Whether an option only the cover prints was given.
+    pub fn cover_only_options_given(&self) -> bool {
+        self.blurb.is_some() || self.colours != Palette::Navy
+    }
 }
 
 /// Parses a `--cors` origin: `*`, or `http(s)://host[:port]` with nothing after it.
@@ -1230,6 +1276,9 @@ choice_of! {
     RatingKind: RatingKind::ALL, RatingKind::name, RatingKind::about;
     Format: Format::ALL, Format::extension, Format::about;
     SolutionLayout: SolutionLayout::ALL, SolutionLayout::name, SolutionLayout::about;
+    Part: Part::ALL, Part::name, Part::about;
+    Palette: Palette::ALL, Palette::name, Palette::about;
+    Typeface: Typeface::ALL, Typeface::name, Typeface::about;
     Group: Group::ALL, Group::name, Group::about;
     DataFormat: DataFormat::ALL, DataFormat::name, DataFormat::about;
 }

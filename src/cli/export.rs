@@ -12,7 +12,7 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         days: args.days,
         mix: args.mix.clone(),
         format: output_format(args.format, &args.print),
-        out: args.out.clone(),
+        out: args.out.clone().unwrap_or_default(),
         single_file: args.single_file,
         replace: args.replace,
         allow_partial: args.allow_partial,
@@ -52,6 +52,7 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
         }
     }
     if args.check {
+        let failed = print_preflight(&report.preflight);
         let verdict = if report.shortages.is_empty() {
             "can be met"
         } else {
@@ -69,7 +70,10 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
             report.asked as u64 - missing - report.new as u64,
             missing
         );
-        return Ok(Outcome::Short.when(!report.shortages.is_empty()));
+        if !report.shortages.is_empty() {
+            return Ok(Outcome::Short);
+        }
+        return Ok(Outcome::Mismatch.when(failed));
     }
     if !report.shortages.is_empty() && !args.allow_partial {
         let advice = if report.shortages.iter().all(|s| s.by_variety()) {
@@ -101,15 +105,58 @@ pub(super) fn run_export(args: &ExportArgs) -> anyhow::Result<Outcome> {
             plural(report.removed.len(), "file")
         );
     }
+    warn_lone(&report.lone);
     warn!(
         "exported {} ({} new, {} as exported before) in {} to {}",
         plural(report.puzzles, "puzzle"),
         report.new,
         report.puzzles - report.new,
         plural(report.files.len(), "file"),
-        args.out.display()
+        opts.out.display()
     );
     Ok(Outcome::Short.when(!report.shortages.is_empty()))
+}
+
+/// Prints each file's preflight (stdout) and a verdict (stderr); whether a rule failed.
+pub(super) fn print_preflight(preflight: &[pseudoku::export::preflight::Preflight]) -> bool {
+    use pseudoku::export::preflight::Outcome as Rule;
+    for p in preflight {
+        println!("{p}");
+    }
+    let rules = |o: Rule| -> usize {
+        preflight
+            .iter()
+            .map(|p| p.rules.iter().filter(|r| r.outcome == o).count())
+            .sum()
+    };
+    let (pass, fail) = (rules(Rule::Pass), rules(Rule::Fail));
+    if !preflight.is_empty() {
+        if fail == 0 {
+            warn!(
+                "preflight: {} checked, every rule passes ({pass})",
+                plural(preflight.len(), "file")
+            );
+        } else {
+            warn!("preflight: {fail} rule(s) fail, {pass} pass: the printer would refuse or misprint it");
+        }
+    }
+    fail > 0
+}
+
+/// Warns of the printed pages holding a lone grid.
+pub(super) fn warn_lone(lone: &[pseudoku::export::Lone]) {
+    for pseudoku::export::Lone { file, pages } in lone {
+        let list: Vec<String> = pages.iter().map(usize::to_string).collect();
+        warn!(
+            "{file}: {} a lone grid on a page meant for more (a run of puzzles of odd count): \
+             give each level or day a count the page layout divides, or --per-page",
+            if pages.len() == 1 {
+                format!("page {} holds", list[0])
+            } else {
+                format!("pages {} hold", list.join(", "))
+            },
+        );
+    }
 }
 
 /// The dates an export replaced, grouped by the mix they had been recorded with (in the order
@@ -136,10 +183,20 @@ pub(super) fn print_options(args: &ExportArgs) -> anyhow::Result<pseudoku::expor
             "--cover is the cover of one file: add --single-file or --book (a book's cover)"
         );
     }
+    let printed = printed_pages(&args.print, output_format(args.format, &args.print), &only)?;
+    // A file a day prints its solutions under its puzzles: a day's few small grids would
+    // leave a page nearly empty.
+    let a_file_a_day = !args.single_file && !args.book;
+    let solutions = match args.print.solutions {
+        Some(s) => s,
+        None if a_file_a_day => pseudoku::export::SolutionLayout::Strip,
+        None => printed.solutions,
+    };
     Ok(pseudoku::export::PrintOptions {
         page_per_day: args.page_per_day,
         book: args.book,
-        ..printed_pages(&args.print, output_format(args.format, &args.print), &only)?
+        solutions,
+        ..printed
     })
 }
 
@@ -219,5 +276,6 @@ pub(super) fn printed_pages(
         large_print: args.large_print,
         show_ids: args.show_ids,
         grid_width: args.grid_width.map_or(d.grid_width, |l| l.points()),
+        matter: d.matter,
     })
 }

@@ -75,7 +75,8 @@ pub enum Outcome {
     BadLines,
     /// The bank had fewer puzzles than asked (`get`, `export`; exit 1).
     Short,
-    /// `verify` found a wrong row (exit 1).
+    /// `verify` found a wrong row, or a preflight a broken rule (`book --check`, `export
+    /// --check`; exit 1).
     Mismatch,
     /// A build was stopped by Ctrl-C (SIGINT) and kept what it committed (exit 130, the
     /// shell's code for a command ended by SIGINT).

@@ -44,6 +44,9 @@ pub struct BookOptions {
     pub print: PrintOptions,
     /// The seed of the random choices.
     pub rng_seed: u64,
+    /// Only check the book's files against the print-on-demand rules
+    /// ([`ExportReport::preflight`]): drawn if it was not, but nothing recorded or written.
+    pub check: bool,
 }
 
 /// What a book's puzzles are recorded under.
@@ -68,18 +71,44 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
         )));
     }
     super::check_print(&opts.print)?;
-    // Its title (its name without --title) on its title page and cover.
-    let title = opts.print.title.as_deref().unwrap_or(name);
-    let as_book = PrintOptions {
-        book: true,
-        ..opts.print.clone()
-    };
-    if let Some(why) = super::pages::title_unfit(title, &as_book) {
-        return Err(ExportError::Option(why));
-    }
     let scale = crate::levels::Levels::read(conn)?;
     let mix = Mix::parse_up_to(&opts.mix, &scale.set, MAX_PER_BOOK)?;
     let wanted = mix.text();
+    // Its title on its title page, running heads and cover: the one given, else what it holds
+    // ("300 Sudoku Puzzles"), never its file's name.
+    let count: u32 = mix.items.iter().map(|i| i.count).sum();
+    let title = match opts.print.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() => t.to_string(),
+        _ => super::pages::default_book_title(count as usize),
+    };
+    let mut matter = opts.print.matter.clone();
+    if let Some(isbn) = &matter.isbn {
+        matter.isbn = Some(super::pages::check_isbn(isbn).map_err(ExportError::Option)?);
+    }
+    for (what, text) in [("--subtitle", &matter.subtitle), ("--author", &matter.author), ("--imprint", &matter.imprint)] {
+        if let Some(t) = text {
+            if t.trim().is_empty() || t.chars().count() > 200 {
+                return Err(ExportError::Option(format!(
+                    "{what} must be 1 to 200 characters, got {}",
+                    t.chars().count()
+                )));
+            }
+        }
+    }
+    if matter.year.is_none() {
+        // The year it was first drawn, so that the same book prints the same year.
+        let first = store::batches::first_recorded(conn, &key(name))?;
+        matter.year = Some(first.map_or(Date::today().year, |d| d.year));
+    }
+    let as_book = PrintOptions {
+        book: true,
+        title: Some(title.clone()),
+        matter,
+        ..opts.print.clone()
+    };
+    if let Some(why) = super::pages::title_unfit(&title, &as_book) {
+        return Err(ExportError::Option(why));
+    }
     // The writer's options: one file named after the book, in the book's layout.
     let writer = ExportOptions {
         start: Date::from_days(0),
@@ -90,16 +119,17 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
         single_file: !opts.per_puzzle && !opts.format.single_grid(),
         replace: opts.replace,
         allow_partial: false,
-        print: PrintOptions {
-            // A book's layout, and its grids numbered in book order.
-            book: true,
-            ..opts.print.clone()
-        },
+        // A book's layout, and its grids numbered in book order.
+        print: as_book,
         per_puzzle: opts.per_puzzle,
         rng_seed: opts.rng_seed,
         variety_days: 1,
-        check: false,
+        check: opts.check,
     };
+    if opts.check {
+        // Drawn in a transaction rolled back: no folder, no lock, no record.
+        return write_locked(conn, opts, &writer, &scale, &mix.items, &wanted, "", name);
+    }
     super::in_locked_folder(&opts.out, |dir| {
         write_locked(conn, opts, &writer, &scale, &mix.items, &wanted, dir, name)
     })
@@ -119,7 +149,9 @@ fn write_locked(
 ) -> Result<ExportReport> {
     let key = key(name);
     in_transaction(conn, writer, dir, |conn| {
-        settle_temporaries(conn, &opts.out, dir)?;
+        if !opts.check {
+            settle_temporaries(conn, &opts.out, dir)?;
+        }
         let mut report = ExportReport {
             asked: items.iter().map(|i| i.count as usize).sum(),
             ..ExportReport::default()
@@ -224,13 +256,15 @@ fn write_locked(
         }
         let puzzles = recorded_puzzles(conn, &key)?;
         report.puzzles = puzzles.len();
-        let files = write_recorded(
-            conn,
-            writer,
-            &[(name.to_string(), puzzles)],
-            dir,
-            &|_, _, _| {},
-        )?;
+        let groups = [(name.to_string(), puzzles)];
+        if opts.check {
+            if writer.format == Format::Pdf && !writer.per_puzzle {
+                report.preflight = super::formats::preflight(writer, &groups, &[])?;
+            }
+            return Ok((report, Vec::new()));
+        }
+        let (files, lone) = write_recorded(conn, writer, &groups, dir, &|_, _, _| {})?;
+        report.lone = lone;
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })

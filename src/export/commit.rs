@@ -5,6 +5,7 @@
 //! removed), and files of replaced dates that nobody changed are removed.
 
 use super::{formats, ExportError, ExportOptions, ExportReport, Exported, Replaced, Result};
+use crate::calendar::Date;
 use crate::store;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -86,15 +87,17 @@ pub(crate) fn in_transaction(
 }
 
 /// Writes `groups` (each a file's name and its puzzles) under temporary names in the folder
-/// `dir` (canonical) and records each file's name and hash, for [`finish`] to rename.
+/// `dir` (canonical) and records each file's name and hash, for [`finish`] to rename; with
+/// the printed pages holding a lone grid, by file.
 pub(crate) fn write_recorded(
     conn: &Connection,
     opts: &ExportOptions,
     groups: &[(String, Vec<Exported>)],
     dir: &str,
     progress: &dyn Fn(&'static str, u64, u64),
-) -> Result<Vec<formats::Written>> {
-    let files = formats::write_temporaries(&opts.out, opts, groups, progress)?;
+) -> Result<(Vec<formats::Written>, Vec<super::Lone>)> {
+    let before = day_before(conn, opts, groups)?;
+    let (files, lone) = formats::write_temporaries(&opts.out, opts, groups, &before, progress)?;
     for w in &files {
         let name = w
             .fin
@@ -103,7 +106,23 @@ pub(crate) fn write_recorded(
             .unwrap_or_default();
         store::batches::record_file(conn, dir, name, &w.hash)?;
     }
-    Ok(files)
+    Ok((files, lone))
+}
+
+/// The puzzles of the day before the first of `groups`, as recorded, when its solutions are
+/// printed with the first day's (`--solutions next-day`); else none.
+pub(crate) fn day_before(
+    conn: &Connection,
+    opts: &ExportOptions,
+    groups: &[(String, Vec<Exported>)],
+) -> Result<Vec<Exported>> {
+    let first_date = groups.iter().flat_map(|g| g.1.first()).find_map(|p| p.date);
+    match first_date {
+        Some(d) if opts.print.solutions == super::SolutionLayout::NextDay => {
+            super::recorded_puzzles(conn, &super::Edition::Day(Date::from_days(d.days() - 1)))
+        }
+        _ => Ok(Vec::new()),
+    }
 }
 
 /// The lock that lets one export at a time write into a folder: an operating-system lock on

@@ -13,7 +13,9 @@
 //!
 //! With `--single-file` (and in a `--book`), `DATE` is `FIRST_to_LAST` and the file holds the
 //! whole range; a book's files are named after it, its grids by number (`NAME-007.svg`).
-//! Printed puzzles are numbered 1..N across the export, whatever the files.
+//! A daily puzzle is printed with its number in the bank's daily series ("No. N", the
+//! `number` of `GET /v1/daily` and of the csv, txt and json files); a book's are numbered 1..N
+//! in book order.
 
 use super::{ExportOptions, Exported, Format, OnDay};
 use std::fmt::Write as _;
@@ -38,25 +40,25 @@ pub fn write_temporaries(
     dir: &Path,
     opts: &ExportOptions,
     days: &[(String, Vec<Exported>)],
+    before: &[Exported],
     progress: &dyn Fn(&'static str, u64, u64),
-) -> super::Result<Vec<Written>> {
-    let groups: Vec<(String, Vec<Exported>)> = if opts.single_file || opts.print.book {
-        let (first, last) = (&days[0].0, &days[days.len() - 1].0);
-        let name = if first == last {
-            first.clone()
-        } else {
-            format!("{first}_to_{last}")
-        };
-        vec![(name, days.iter().flat_map(|d| d.1.clone()).collect())]
-    } else {
-        days.to_vec()
-    };
+) -> super::Result<(Vec<Written>, Vec<super::Lone>)> {
+    let groups = grouped(opts, days);
     let mut out = Vec::new();
+    let mut lone = Vec::new();
     let mut first_number = 1;
+    let mut before = before;
     for (i, (name, puzzles)) in groups.iter().enumerate() {
         progress("writing", i as u64, groups.len() as u64);
-        let files = render(opts, name, puzzles, first_number)?;
+        let Rendered { files, lone: pages } = render(opts, name, puzzles, first_number, before)?;
         first_number += puzzles.len() as u32;
+        before = puzzles;
+        if let (false, Some((file, _))) = (pages.is_empty(), files.first()) {
+            lone.push(super::Lone {
+                file: file.clone(),
+                pages,
+            });
+        }
         for (file, bytes) in files {
             let fin = dir.join(&file);
             let tmp = dir.join(format!("{}{file}.tmp", super::TEMP_PREFIX));
@@ -73,23 +75,30 @@ pub fn write_temporaries(
             });
         }
     }
-    Ok(out)
+    Ok((out, lone))
 }
 
 /// The files (name, bytes) of one group of puzzles named `name` (a date or a date range), the
-/// printed ones numbered from `first_number`.
+/// printed ones numbered from `first_number` (a daily puzzle by its number in the bank's
+/// series); `before`: the day before the first's puzzles (yesterday's solutions). With the
+/// printed page numbers holding a lone grid.
 pub fn render(
     opts: &ExportOptions,
     name: &str,
     puzzles: &[Exported],
     first_number: u32,
-) -> super::Result<Vec<(String, Vec<u8>)>> {
+    before: &[Exported],
+) -> super::Result<Rendered> {
     let ext = opts.format.extension();
-    let pages = || super::pages::lay_out(&opts.print, puzzles, first_number);
+    let pages = || super::pages::lay_out_after(&opts.print, puzzles, first_number, before);
     if opts.per_puzzle || opts.format.single_grid() {
-        return single_grids(opts, name, puzzles, first_number);
+        return Ok(Rendered {
+            files: single_grids(opts, name, puzzles, first_number)?,
+            lone: Vec::new(),
+        });
     }
-    Ok(match opts.format {
+    let mut lone = Vec::new();
+    let files = match opts.format {
         Format::Txt => vec![(format!("{name}.{ext}"), txt(name, puzzles).into_bytes())],
         Format::Csv => vec![(format!("{name}.{ext}"), csv(puzzles).into_bytes())],
         Format::Json => vec![(format!("{name}.{ext}"), json(name, puzzles).into_bytes())],
@@ -100,22 +109,113 @@ pub fn render(
                 sdk(puzzles, true).into_bytes(),
             ),
         ],
-        Format::Html => vec![(
-            format!("{name}.{ext}"),
-            super::html::render(&pages()).into_bytes(),
-        )],
-        Format::Pdf => {
+        Format::Html => {
             let pages = pages();
-            let mut files = vec![(format!("{name}.{ext}"), super::pdf::render(&pages)?)];
-            if opts.print.cover {
-                let n = pages.pages.len();
-                let cover = super::cover::lay_out(&opts.print, &pages.title, puzzles, n);
-                files.push((format!("{name}-cover.{ext}"), super::pdf::render(&cover)?));
+            lone = pages.lone.clone();
+            vec![(format!("{name}.{ext}"), super::html::render(&pages).into_bytes())]
+        }
+        Format::Pdf => {
+            let files = printed(opts, name, puzzles, first_number, before)?;
+            if let Some(Drawn::Interior(p)) = files.first().map(|f| &f.drawn) {
+                lone = p.lone.clone();
             }
-            files
+            files.into_iter().map(|p| (p.file, p.bytes)).collect()
         }
         Format::Svg | Format::Eps => unreachable!("one grid per file, written above"),
-    })
+    };
+    Ok(Rendered { files, lone })
+}
+
+/// The files of one group of puzzles: (name, bytes), and the printed page numbers holding a
+/// lone grid.
+pub struct Rendered {
+    /// The files, named.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The printed pages holding a lone grid.
+    pub lone: Vec<usize>,
+}
+
+/// The files' groups of puzzles: one for the range (`--single-file`, a book), else a day each.
+fn grouped(opts: &ExportOptions, days: &[(String, Vec<Exported>)]) -> Vec<(String, Vec<Exported>)> {
+    if (opts.single_file || opts.print.book) && !days.is_empty() {
+        let (first, last) = (&days[0].0, &days[days.len() - 1].0);
+        let name = if first == last {
+            first.clone()
+        } else {
+            format!("{first}_to_{last}")
+        };
+        vec![(name, days.iter().flat_map(|d| d.1.clone()).collect())]
+    } else {
+        days.to_vec()
+    }
+}
+
+/// A printed PDF file with what it was drawn from.
+pub struct Printed {
+    /// The file's name.
+    pub file: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// What it was drawn from: the interior's pages, or the cover.
+    pub drawn: Drawn,
+}
+
+/// What a printed file was drawn from.
+pub enum Drawn {
+    /// An interior's pages.
+    Interior(super::pages::Pages),
+    /// A cover.
+    Cover(Box<super::cover::Cover>),
+}
+
+/// The PDF files of one group of puzzles (as [`render`]), with what each was drawn from.
+pub fn printed(
+    opts: &ExportOptions,
+    name: &str,
+    puzzles: &[Exported],
+    first_number: u32,
+    before: &[Exported],
+) -> super::Result<Vec<Printed>> {
+    let pages = super::pages::lay_out_after(&opts.print, puzzles, first_number, before);
+    let mut files = vec![Printed {
+        file: format!("{name}.pdf"),
+        bytes: super::pdf::render(&pages)?,
+        drawn: Drawn::Interior(pages.clone()),
+    }];
+    if opts.print.cover {
+        let n = pages.pages.len();
+        let cover = super::cover::lay_out(&opts.print, &pages.title, puzzles, n);
+        files.push(Printed {
+            file: format!("{name}-cover.pdf"),
+            bytes: super::pdf::render(&cover.pages)?,
+            drawn: Drawn::Cover(Box::new(cover)),
+        });
+    }
+    Ok(files)
+}
+
+/// The preflight of each printed file `groups` would give (nothing written).
+pub fn preflight(
+    opts: &ExportOptions,
+    groups: &[(String, Vec<Exported>)],
+    before: &[Exported],
+) -> super::Result<Vec<super::preflight::Preflight>> {
+    let mut out = Vec::new();
+    let mut first_number = 1;
+    let mut before = before;
+    for (name, puzzles) in &grouped(opts, groups) {
+        for p in printed(opts, name, puzzles, first_number, before)? {
+            out.push(match &p.drawn {
+                Drawn::Interior(pages) => {
+                    super::preflight::interior(&p.file, pages, &p.bytes, &opts.print)
+                }
+                Drawn::Cover(c) => super::preflight::cover(&p.file, c, &p.bytes),
+            });
+        }
+        first_number += puzzles.len() as u32;
+        before = puzzles;
+    }
+    Ok(out)
 }
 
 /// One file per grid and one per solution: `DATE-SLOT.EXT` and `DATE-SLOT-solution.EXT`, a
@@ -156,7 +256,7 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
     let _ = writeln!(s, "# pseudoku puzzles {name}");
     let _ = writeln!(
         s,
-        "# date\tslot\tlevel\tpuzzle\tdifficulty\thsolve\tpercentile\tid"
+        "# date\tslot\tlevel\tpuzzle\tdifficulty\thsolve\tpercentile\tid\tnumber"
     );
     for p in puzzles {
         let _ = writeln!(s, "{}", columns(p, false).join("\t"));
@@ -174,7 +274,8 @@ fn txt(name: &str, puzzles: &[Exported]) -> String {
 }
 
 fn csv(puzzles: &[Exported]) -> String {
-    let mut s = String::from("date,slot,level,puzzle,solution,difficulty,hsolve,percentile,id\n");
+    let mut s =
+        String::from("date,slot,level,puzzle,solution,difficulty,hsolve,percentile,id,number\n");
     for p in puzzles {
         let _ = writeln!(s, "{}", columns(p, true).join(","));
     }
@@ -182,7 +283,8 @@ fn csv(puzzles: &[Exported]) -> String {
 }
 
 /// A puzzle's columns in the files' order: date, slot, level, puzzle, its solution when
-/// `solution`, difficulty (empty when it has none), hsolve, percentile and id.
+/// `solution`, difficulty (empty when it has none), hsolve, percentile, id and number in the
+/// daily series (empty for a book's).
 fn columns(p: &Exported, solution: bool) -> Vec<String> {
     let mut c = vec![
         OnDay(p.date).to_string(),
@@ -198,6 +300,7 @@ fn columns(p: &Exported, solution: bool) -> Vec<String> {
         p.hsolve.to_string(),
         p.percentile.to_string(),
         p.id.to_string(),
+        p.number.map_or(String::new(), |n| n.to_string()),
     ]);
     c
 }
@@ -234,7 +337,8 @@ fn sdk(puzzles: &[Exported], solutions: bool) -> String {
         let _ = writeln!(s, "#L {}", p.level);
         let _ = writeln!(
             s,
-            "#C slot {}, id {}, {}, percentile {}{}",
+            "#C {}slot {}, id {}, {}, percentile {}{}",
+            p.number.map_or(String::new(), |n| format!("No. {n}, ")),
             p.slot,
             p.id,
             p.shown_rating(),

@@ -4,7 +4,7 @@
 //! after every sheet (so each day or level starts a page where the layout says). On screen the
 //! sheets are shown one under another. No clock: the same pages give the same bytes.
 
-use super::pages::{Align, Mark, Pages};
+use super::pages::{Align, Colour, Mark, Pages};
 use crate::grid::Grid;
 use std::fmt::Write as _;
 
@@ -35,6 +35,7 @@ margin: 12pt auto; box-shadow: 0 1pt 4pt rgba(0,0,0,.3); break-after: page; page
 .c {{ text-align: center; }}\n\
 .r {{ text-align: right; }}\n\
 .b {{ font-weight: bold; }}\n\
+.serif {{ font-family: \"DejaVu Serif\", Georgia, serif; }}\n\
 .rule {{ position: absolute; background: #000; }}\n\
 table.grid {{ position: absolute; border-collapse: collapse; table-layout: fixed; border: 1.8pt solid #000; }}\n\
 table.grid tr {{ height: var(--c); }}\n\
@@ -65,7 +66,8 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
             y,
             size,
             bold,
-            grey,
+            serif,
+            colour,
             align,
             text,
         } => {
@@ -77,15 +79,16 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
                 Align::Centre => (" c", format!("left:{:.2}pt;width:400pt", x - 200.0)),
                 Align::Right => (" r", format!("right:{:.2}pt", page_w - x)),
             };
-            let colour = if *grey == 0 {
+            let colour = if *colour == Colour::BLACK {
                 String::new()
             } else {
-                format!(";color:rgb({grey},{grey},{grey})")
+                format!(";color:{}", colour.hex())
             };
             let _ = writeln!(
                 s,
-                "<div class=\"tx{class}{}\" style=\"{pos};top:{top:.2}pt;font-size:{size:.2}pt{colour}\">{}</div>",
+                "<div class=\"tx{class}{}{}\" style=\"{pos};top:{top:.2}pt;font-size:{size:.2}pt{colour}\">{}</div>",
                 if *bold { " b" } else { "" },
+                if *serif { " serif" } else { "" },
                 esc(text)
             );
         }
@@ -94,13 +97,28 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
             y,
             size,
             bold,
+            serif,
+            colour,
             text,
         } => {
             let _ = writeln!(
                 s,
-                "<div class=\"tx turned{}\" style=\"left:{x:.2}pt;top:{y:.2}pt;font-size:{size:.2}pt\">{}</div>",
+                "<div class=\"tx turned{}{}\" style=\"left:{x:.2}pt;top:{y:.2}pt;font-size:{size:.2}pt;color:{}\">{}</div>",
                 if *bold { " b" } else { "" },
+                if *serif { " serif" } else { "" },
+                colour.hex(),
                 esc(text)
+            );
+        }
+        Mark::Fill { area, colour } => {
+            let _ = writeln!(
+                s,
+                "<div class=\"rule\" style=\"left:{:.2}pt;top:{:.2}pt;width:{:.2}pt;height:{:.2}pt;background:{}\"></div>",
+                area.left,
+                area.top,
+                area.width(),
+                area.height(),
+                colour.hex()
             );
         }
         Mark::Rule {
@@ -108,10 +126,16 @@ fn mark(s: &mut String, m: &Mark, page_w: f32) {
             y,
             length,
             weight,
+            colour,
         } => {
+            let background = if *colour == Colour::BLACK {
+                String::new()
+            } else {
+                format!(";background:{}", colour.hex())
+            };
             let _ = writeln!(
                 s,
-                "<div class=\"rule\" style=\"left:{x:.2}pt;top:{:.2}pt;width:{length:.2}pt;height:{weight:.2}pt\"></div>",
+                "<div class=\"rule\" style=\"left:{x:.2}pt;top:{:.2}pt;width:{length:.2}pt;height:{weight:.2}pt{background}\"></div>",
                 y - weight / 2.0
             );
         }

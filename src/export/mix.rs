@@ -1,8 +1,10 @@
 //! A day's mix (`easy:2,medium:2,hard:1`): its entries (a level, a band, a technique, or a
 //! level or band with a technique), their counts, the slots they number, and the mix a date
-//! or book recorded.
+//! or book recorded; an export's [`Schedule`] (the same mix every day, or a newspaper's
+//! weekday `ramp`).
 
 use super::{ExportError, Result};
+use crate::calendar::Date;
 use crate::levels::{Band, LevelSet};
 use crate::store;
 use crate::store::batches::Edition;
@@ -91,6 +93,76 @@ impl Mix {
             }
         }
         out
+    }
+}
+
+/// The mixes of an export's days: the same every day, or one a weekday (a newspaper's
+/// week, `ramp`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// One mix for every day, or seven (Monday to Sunday).
+    days: Vec<Mix>,
+}
+
+/// The named mix of a newspaper's week: each day one level, Monday easiest to Sunday hardest.
+pub const RAMP: &str = "ramp";
+
+impl Schedule {
+    /// Parses `spec`: a mix (`easy:2,hard:1`, every day), or `ramp` / `ramp:N`: N puzzles a
+    /// day (1 unless given) of one level, the bank's levels spread over the week from the
+    /// easiest on Monday to the hardest on Sunday (with four levels: Monday and Tuesday the
+    /// first, Wednesday and Thursday the second, Friday and Saturday the third, Sunday the
+    /// fourth).
+    pub fn parse(spec: &str, levels: &LevelSet) -> Result<Schedule> {
+        let t = spec.trim().to_lowercase();
+        let count = match t.split_once(':') {
+            Some((name, n)) if name.trim() == RAMP => Some(
+                n.trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_PER_DAY).contains(n))
+                    .ok_or_else(|| {
+                        ExportError::Mix(format!(
+                            "bad count in {spec:?}: ramp:N with N from 1 to {MAX_PER_DAY}"
+                        ))
+                    })?,
+            ),
+            None if t == RAMP => Some(1),
+            _ => None,
+        };
+        let Some(count) = count else {
+            return Ok(Schedule {
+                days: vec![Mix::parse(spec, levels)?],
+            });
+        };
+        // The levels cut by rating (not `extreme`, which is a kind of puzzle, not a step).
+        let rated = levels.len() - usize::from(levels.extreme().is_some());
+        if rated == 0 {
+            return Err(ExportError::Mix(
+                "the bank has no levels to ramp through".into(),
+            ));
+        }
+        let days = (0..7)
+            .map(|w| {
+                let level = levels.name(w * rated / 7).expect("a rated level");
+                Mix::parse(&format!("{level}:{count}"), levels)
+            })
+            .collect::<Result<Vec<Mix>>>()?;
+        Ok(Schedule { days })
+    }
+
+    /// The mix of `date`.
+    pub fn for_day(&self, date: Date) -> &Mix {
+        if self.days.len() == 7 {
+            &self.days[usize::from(date.weekday())]
+        } else {
+            &self.days[0]
+        }
+    }
+
+    /// The largest day's puzzles.
+    pub fn most(&self) -> usize {
+        self.days.iter().map(|m| m.slots().len()).max().unwrap_or(0)
     }
 }
 
@@ -237,6 +309,40 @@ mod tests {
             ("1/4 + hidden pair", "Band 1/4 (hidden pair)"),
         ] {
             assert_eq!(super::super::pages::level_name(label), printed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod schedule_tests {
+    use super::*;
+    use crate::scale::RatingKind;
+
+    #[test]
+    fn the_ramp_climbs_the_levels_from_monday_to_sunday() {
+        let levels = LevelSet::default_for(RatingKind::Difficulty);
+        let week: Vec<Date> = (4..=10)
+            .map(|d| format!("2027-01-{d:02}").parse().unwrap())
+            .collect();
+        assert_eq!(week[0].weekday(), 0, "4 January 2027 is a Monday");
+        for (spec, n) in [("ramp", 1), ("Ramp:3", 3)] {
+            let s = Schedule::parse(spec, &levels).unwrap();
+            let names: Vec<String> = week.iter().map(|&d| s.for_day(d).text()).collect();
+            let want: Vec<String> = ["easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+                .iter()
+                .map(|l| Mix::parse(&format!("{l}:{n}"), &levels).unwrap().text())
+                .collect();
+            assert_eq!(names, want, "{spec}");
+            assert_eq!(s.most(), n);
+        }
+        // The same mix every day otherwise; a bad ramp count refused.
+        let every = Schedule::parse("easy:2,hard:1", &levels).unwrap();
+        assert!(week
+            .iter()
+            .all(|&d| every.for_day(d).text() == every.for_day(week[0]).text()));
+        for bad in ["ramp:0", "ramp:x", "ramp:101"] {
+            let e = Schedule::parse(bad, &levels).unwrap_err().to_string();
+            assert!(e.contains("ramp:N"), "{bad}: {e}");
         }
     }
 }

@@ -35,7 +35,8 @@
 //! `mix` (a day's mix and its slots), `variety` (the variety rule), `commit` (the crash-safe
 //! writing above, shared with `book`), `formats` (the files), `pages` (printed pages),
 //! `paper` (the sheet), `pdf` and `html` (the writers), `single` (a file per puzzle), `book`
-//! and `cover`; this file runs an export from its options to its report.
+//! and `cover`, `preflight` (a printed file against the print-on-demand rules); this file
+//! runs an export from its options to its report.
 
 crate::internal! {
     book;
@@ -49,11 +50,12 @@ crate::internal! {
 }
 mod commit;
 mod mix;
+pub mod preflight;
 mod variety;
 
 pub use crate::calendar::Date;
 pub use book::{book, BookOptions, MAX_PER_BOOK};
-pub use pages::{PrintOptions, SolutionLayout};
+pub use pages::{check_isbn, Matter, Palette, Part, PrintOptions, SolutionLayout, Typeface};
 pub use paper::{Length, PageSize, Stock};
 
 use crate::grid::{Grid, Puzzle};
@@ -66,7 +68,7 @@ pub use commit::CRASH_AFTER_COMMIT;
 pub use commit::TEMP_PREFIX;
 pub(crate) use commit::{in_locked_folder, in_transaction, settle_temporaries, write_recorded};
 pub(crate) use mix::recorded_mix;
-pub use mix::{Mix, MixItem, MAX_PER_DAY};
+pub use mix::{Mix, MixItem, Schedule, MAX_PER_DAY, RAMP};
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -97,6 +99,10 @@ pub struct Exported {
     pub percentile: f64,
     /// Its row id in the bank.
     pub id: i64,
+    /// Its number in the bank's daily series ("No. N" in print, `number` in `GET /v1/daily`):
+    /// a daily puzzle's, given when its date was first recorded; a book's puzzles have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
 }
 
 /// `d` as files show it: `YYYY-MM-DD`, or nothing for a book's puzzle.
@@ -349,6 +355,20 @@ pub struct ExportReport {
     /// Files of the replaced dates that an earlier export wrote and this one did not write
     /// again (another format), removed.
     pub removed: Vec<PathBuf>,
+    /// Each printed file's preflight (`--check` of a pdf export or a book): nothing written.
+    pub preflight: Vec<preflight::Preflight>,
+    /// The printed files with pages holding a lone grid.
+    pub lone: Vec<Lone>,
+}
+
+/// A printed file's pages that hold a lone grid where the layout holds more (a run of
+/// puzzles of odd count on a 2-up page), for a warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lone {
+    /// The file's name.
+    pub file: String,
+    /// The printed page numbers.
+    pub pages: Vec<usize>,
 }
 
 /// A date whose records `--replace` retired: what it had been exported with.
@@ -375,6 +395,13 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
             "--large-print holds at most 2 puzzles a page: leave out --per-page or give 1 or 2"
                 .into(),
         ));
+    }
+    if print.book && print.solutions.by_day() {
+        return Err(ExportError::Option(format!(
+            "--solutions {} prints a day's solutions with the days' puzzles: a book's are at the \
+             back (compact, full or none)",
+            print.solutions.name()
+        )));
     }
     let page = print.page;
     let margin = print.margin.unwrap_or(page.default_margin());
@@ -445,9 +472,7 @@ pub fn export_with_progress(
     }
     let scale = crate::levels::Levels::read(conn)?;
     let levels = scale.set.clone();
-    let mix = Mix::parse(&opts.mix, &levels)?;
-    let slots = mix.slots();
-    let wanted = mix.text();
+    let schedule = Schedule::parse(&opts.mix, &levels)?;
     let first = opts.start.days();
     let last = first + opts.days as i64 - 1;
     if Date::from_days(last).year > 9999 {
@@ -462,24 +487,14 @@ pub fn export_with_progress(
             conn,
             opts,
             &scale,
-            &slots,
-            &wanted,
+            &schedule,
             no_folder,
             (first, last),
             progress,
         );
     }
     in_locked_folder(&opts.out, |dir| {
-        export_locked(
-            conn,
-            opts,
-            &scale,
-            &slots,
-            &wanted,
-            dir,
-            (first, last),
-            progress,
-        )
+        export_locked(conn, opts, &scale, &schedule, dir, (first, last), progress)
     })
 }
 
@@ -490,8 +505,7 @@ fn export_locked(
     conn: &mut Connection,
     opts: &ExportOptions,
     scale: &crate::levels::Levels,
-    slots: &[(u32, &MixItem)],
-    wanted: &str,
+    schedule: &Schedule,
     dir: &str,
     (first, last): (i64, i64),
     progress: &dyn Fn(&'static str, u64, u64),
@@ -505,7 +519,9 @@ fn export_locked(
         let window = i64::from(opts.variety_days) - 1;
         let mut placed = recorded(conn, first - window, last + window)?;
         let mut report = ExportReport {
-            asked: slots.len() * (last - first + 1) as usize,
+            asked: (first..=last)
+                .map(|d| schedule.for_day(Date::from_days(d)).slots().len())
+                .sum(),
             ..ExportReport::default()
         };
         let mut short: HashMap<String, (u64, Edition, &MixItem)> = HashMap::new();
@@ -513,6 +529,9 @@ fn export_locked(
             progress("drawing", (day - first) as u64, opts.days as u64);
             let date = Date::from_days(day);
             let edition = Edition::Day(date);
+            let mix = schedule.for_day(date);
+            let slots = mix.slots();
+            let wanted = &mix.text();
             // The slots to draw: all of them, or those a partial export left empty. A recorded
             // date is written as it was: only with the mix it was recorded with, unless
             // replaced.
@@ -608,7 +627,8 @@ fn export_locked(
             .collect::<Result<_>>()?;
         shortages.sort_by(|a, b| a.from.cmp(&b.from).then(a.level.cmp(&b.level)));
         report.shortages = shortages;
-        if opts.check || (!report.shortages.is_empty() && !opts.allow_partial) {
+        let printed_check = opts.check && opts.format == Format::Pdf && !opts.per_puzzle;
+        if (opts.check && !printed_check) || (!report.shortages.is_empty() && !opts.allow_partial) {
             return Ok((report, Vec::new()));
         }
         // The puzzles of every date of the range, from the records (new and old alike).
@@ -619,7 +639,23 @@ fn export_locked(
             report.puzzles += puzzles.len();
             days.push((date.to_string(), puzzles));
         }
-        let files = write_recorded(conn, opts, &days, dir, progress)?;
+        // A book's copyright year: the year its first date was first recorded, so that
+        // the same export prints the same year.
+        let mut dated = opts.clone();
+        if opts.print.book && opts.print.matter.year.is_none() {
+            let first_day =
+                store::batches::first_recorded(conn, &Edition::Day(Date::from_days(first)))?;
+            dated.print.matter.year = Some(first_day.unwrap_or_else(Date::today).year);
+        }
+        let opts = &dated;
+        if printed_check {
+            // The files as they would be, checked and not written (the draws roll back).
+            let before = commit::day_before(conn, opts, &days)?;
+            report.preflight = formats::preflight(opts, &days, &before)?;
+            return Ok((report, Vec::new()));
+        }
+        let (files, lone) = write_recorded(conn, opts, &days, dir, progress)?;
+        report.lone = lone;
         report.files = files.iter().map(|w| w.fin.clone()).collect();
         Ok((report, files))
     })
@@ -643,7 +679,32 @@ pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<V
                 hsolve: r.hsolve,
                 percentile: r.percentile,
                 id: r.id,
+                number: r.number,
             })
+        })
+        .collect()
+}
+
+/// Puzzles for the layout's tests: `n` of a book (no dates), the levels taken in turn from
+/// `levels`, the same valid puzzle each.
+#[cfg(test)]
+pub(crate) fn book_of(n: usize, levels: &[&str]) -> Vec<Exported> {
+    let solution =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    (0..n)
+        .map(|i| Exported {
+            date: None,
+            slot: i as u32 + 1,
+            level: levels[i % levels.len()].into(),
+            puzzle: puzzle.parse().expect("a puzzle"),
+            solution: solution.parse().expect("a grid"),
+            difficulty: None,
+            hsolve: 1.0,
+            percentile: 1.0,
+            id: i as i64,
+            number: None,
         })
         .collect()
 }

@@ -80,6 +80,28 @@ impl FromStr for Length {
     }
 }
 
+/// Newspaper column widths a grid in a file of its own may take (`--grid-width 1col`): a
+/// broadsheet's six-column grid, 11 picas (1.833 in) a column and 1 pica between.
+pub const COLUMNS: [(&str, f32, &str); 3] = [
+    ("1col", 11.0 * 12.0, "one newspaper column, 11 picas (1.833 in)"),
+    ("2col", 23.0 * 12.0, "two columns and the gap between, 23 picas (3.833 in)"),
+    ("3col", 35.0 * 12.0, "three columns and the gaps, 35 picas (5.833 in)"),
+];
+
+impl Length {
+    /// A grid's width: a column preset (`1col`, `2col`, `3col`) or a length.
+    pub fn grid_width(s: &str) -> Result<Length, String> {
+        let t = s.trim().to_ascii_lowercase();
+        match COLUMNS.iter().find(|c| c.0 == t) {
+            Some(c) => Ok(Length(c.1)),
+            None => s.parse().map_err(|e: String| {
+                let names: Vec<&str> = COLUMNS.iter().map(|c| c.0).collect();
+                format!("{e}; or a newspaper column: {}", names.join(", "))
+            }),
+        }
+    }
+}
+
 impl fmt::Display for Length {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{} in", trimmed(self.inches(), 3))

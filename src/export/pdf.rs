@@ -10,10 +10,10 @@
 //! |---+---+---|---+---+---|   cell lines: 0.5 pt, grey 40%   solved cells: regular, grey
 //! ```
 
-use super::pages::{Mark, Pages, THICK, THIN};
-use crate::fonts::{text_width, SANS, SANS_BOLD};
+use super::pages::{Colour, Mark, Pages, THICK, THIN};
+use crate::fonts::{text_width, text_width_in, SANS, SANS_BOLD, SERIF, SERIF_BOLD};
 use crate::grid::{Grid, Puzzle};
-use krilla::color::luma;
+use krilla::color::{luma, rgb};
 use krilla::geom::{PathBuilder, Point, Rect, Transform};
 use krilla::metadata::Metadata;
 use krilla::outline::{Outline, OutlineNode};
@@ -53,6 +53,8 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
     let fonts = Fonts {
         regular: Font::new(SANS.into(), 0).ok_or(PdfError::Font("DejaVu Sans"))?,
         bold: Font::new(SANS_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Sans Bold"))?,
+        serif: Font::new(SERIF.into(), 0).ok_or(PdfError::Font("DejaVu Serif"))?,
+        serif_bold: Font::new(SERIF_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Serif Bold"))?,
     };
     let (w, h) = pages.media;
     for page in &pages.pages {
@@ -81,24 +83,36 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
     doc.finish().map_err(|e| PdfError::Write(format!("{e:?}")))
 }
 
-/// The two faces.
+/// The faces: DejaVu Sans and (a cover's or title page's, when asked) DejaVu Serif; a face
+/// no mark uses is not written.
 struct Fonts {
     regular: Font,
     bold: Font,
+    serif: Font,
+    serif_bold: Font,
 }
 
-/// A grey fill (0 = black).
-fn fill(grey: u8) -> Fill {
+/// A colour as krilla paints it: a grey in the grey colour space (black ink alone), else RGB.
+fn paint(c: Colour) -> krilla::paint::Paint {
+    if c.is_grey() {
+        luma::Color::new(c.0).into()
+    } else {
+        rgb::Color::new(c.0, c.1, c.2).into()
+    }
+}
+
+/// A fill of colour `c`.
+fn fill(c: Colour) -> Fill {
     Fill {
-        paint: luma::Color::new(grey).into(),
+        paint: paint(c),
         ..Default::default()
     }
 }
 
-/// A grey stroke `width` thick.
-fn stroke(grey: u8, width: f32) -> Stroke {
+/// A stroke of colour `c`, `width` thick.
+fn stroke(c: Colour, width: f32) -> Stroke {
     Stroke {
-        paint: luma::Color::new(grey).into(),
+        paint: paint(c),
         width,
         line_cap: LineCap::Square,
         line_join: LineJoin::Miter,
@@ -108,13 +122,18 @@ fn stroke(grey: u8, width: f32) -> Stroke {
 
 /// Text with its baseline at `y`, aligned on `x`.
 #[allow(clippy::too_many_arguments)]
-fn text(s: &mut Surface, fonts: &Fonts, x: f32, y: f32, size: f32, bold: bool, grey: u8, t: &str) {
+fn text(s: &mut Surface, fonts: &Fonts, x: f32, y: f32, size: f32, (serif, bold): (bool, bool), c: Colour, t: &str) {
     s.set_stroke(None);
-    s.set_fill(Some(fill(grey)));
-    let font = if bold { &fonts.bold } else { &fonts.regular };
+    s.set_fill(Some(fill(c)));
+    let font = match (serif, bold) {
+        (false, false) => &fonts.regular,
+        (false, true) => &fonts.bold,
+        (true, false) => &fonts.serif,
+        (true, true) => &fonts.serif_bold,
+    };
     // Glyphs placed one per character as `fonts` measured them (no shaping: the same widths
     // the layout used, and a tenth of the time).
-    let glyphs: Vec<KrillaGlyph> = crate::fonts::glyphs(t, bold)
+    let glyphs: Vec<KrillaGlyph> = crate::fonts::glyphs_in(t, serif, bold)
         .into_iter()
         .map(|g| KrillaGlyph {
             glyph_id: GlyphId::new(g.id),
@@ -136,18 +155,31 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
             y,
             size,
             bold,
-            grey,
+            serif,
+            colour,
             align,
             text: t,
         } => {
-            let left = align.left(*x, text_width(t, *size, *bold));
-            text(s, fonts, left, *y, *size, *bold, *grey, t);
+            let left = align.left(*x, text_width_in(t, *size, *serif, *bold));
+            text(s, fonts, left, *y, *size, (*serif, *bold), *colour, t);
+        }
+        Mark::Fill { area, colour } => {
+            let mut pb = PathBuilder::new();
+            if let Some(r) = Rect::from_ltrb(area.left, area.top, area.right, area.bottom) {
+                pb.push_rect(r);
+            }
+            if let Some(path) = pb.finish() {
+                s.set_stroke(None);
+                s.set_fill(Some(fill(*colour)));
+                s.draw_path(&path);
+            }
         }
         Mark::Rule {
             x,
             y,
             length,
             weight,
+            colour,
         } => {
             let mut pb = PathBuilder::new();
             pb.move_to(*x, *y);
@@ -156,7 +188,7 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
                 s.set_fill(None);
                 s.set_stroke(Some(Stroke {
                     line_cap: LineCap::Butt,
-                    ..stroke(0, *weight)
+                    ..stroke(*colour, *weight)
                 }));
                 s.draw_path(&path);
             }
@@ -173,12 +205,14 @@ fn draw(s: &mut Surface, fonts: &Fonts, mark: &Mark) {
             y,
             size,
             bold,
+            serif,
+            colour,
             text: t,
         } => {
             // Turned a quarter clockwise about the centre: the line runs down the page.
-            let w = text_width(t, *size, *bold);
+            let w = text_width_in(t, *size, *serif, *bold);
             s.push_transform(&Transform::from_row(0.0, 1.0, -1.0, 0.0, *x, *y));
-            text(s, fonts, -w / 2.0, 0.365 * size, *size, *bold, 0, t);
+            text(s, fonts, -w / 2.0, 0.365 * size, *size, (*serif, *bold), *colour, t);
             s.pop();
         }
     }
@@ -210,7 +244,7 @@ fn grid(
     if let Some(path) = thin.finish() {
         s.set_stroke(Some(Stroke {
             line_cap: LineCap::Butt,
-            ..stroke(100, THIN)
+            ..stroke(Colour::grey(100), THIN)
         }));
         s.draw_path(&path);
     }
@@ -220,7 +254,7 @@ fn grid(
         thick.push_rect(frame);
     }
     if let Some(path) = thick.finish() {
-        s.set_stroke(Some(stroke(0, THICK)));
+        s.set_stroke(Some(stroke(Colour::BLACK, THICK)));
         s.draw_path(&path);
     }
     let fs = c * 0.6;
@@ -231,9 +265,9 @@ fn grid(
             continue;
         }
         let (bold, grey) = match solution {
-            Some(_) if clues[i] != 0 => (true, 0),
-            Some(_) => (false, 90),
-            None => (false, 0),
+            Some(_) if clues[i] != 0 => (true, Colour::BLACK),
+            Some(_) => (false, Colour::grey(90)),
+            None => (false, Colour::BLACK),
         };
         let t = char::from(b'0' + digit).to_string();
         let (r, col) = ((i / 9) as f32, (i % 9) as f32);
@@ -241,6 +275,6 @@ fn grid(
         // Digits rise 0.73 em: the baseline 0.365 em below the cell's middle centres them.
         let cx = x + (col + 0.5) * c - w / 2.0;
         let cy = y + (r + 0.5) * c + 0.365 * fs;
-        text(s, fonts, cx, cy, fs, bold, grey, &t);
+        text(s, fonts, cx, cy, fs, (false, bold), grey, &t);
     }
 }

@@ -74,6 +74,8 @@ pub struct DayRow {
     pub percentile: f64,
     /// Its row id in the bank.
     pub id: i64,
+    /// Its number in the bank's daily series (a daily puzzle's; a book's have none).
+    pub number: Option<u32>,
 }
 
 /// A slot recorded for a date, with what the variety rule compares.
@@ -204,13 +206,17 @@ pub fn record_day_mix(conn: &Connection, edition: &Edition, mix: &str) -> Result
     Ok(())
 }
 
-/// Records an exported puzzle (its class key and seed come from its row).
+/// Records an exported puzzle (its class key and seed come from its row); a daily one takes
+/// the next number of the bank's daily series.
 pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
     conn.execute(
         "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id,
-            bank_rating, percentile, difficulty, hsolve, reprint)
+            bank_rating, percentile, difficulty, hsolve, reprint, number)
          SELECT ?1, ?2, ?3, id, lower(hex(canon_key)), ?4, seed_id, ?6, ?7, difficulty / 1000.0,
-            hsolve / 100.0, ?8
+            hsolve / 100.0, ?8,
+            CASE WHEN ?1 LIKE 'book:%' THEN NULL
+                 ELSE (SELECT COALESCE(MAX(number), 0) + 1 FROM batches
+                       WHERE number IS NOT NULL) END
          FROM puzzles WHERE id = ?5",
         params![
             r.edition,
@@ -230,7 +236,8 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
 /// recorded with them.
 pub fn day(conn: &Connection, edition: &Edition) -> Result<Vec<DayRow>> {
     let mut stmt = conn.prepare(
-        "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id
+        "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id,
+            b.number
          FROM batches b JOIN puzzles p ON p.id = b.puzzle_id
          WHERE b.date = ?1 AND b.replaced = 0 ORDER BY b.slot",
     )?;
@@ -250,9 +257,30 @@ pub fn day(conn: &Connection, edition: &Edition) -> Result<Vec<DayRow>> {
             hsolve: r.get(5)?,
             percentile: r.get(6)?,
             id,
+            number: r.get(8)?,
         });
     }
     Ok(out)
+}
+
+/// The day `edition` was first recorded (its earliest record's, replaced ones included), in
+/// UTC; `None` if it never was.
+pub fn first_recorded(conn: &Connection, edition: &Edition) -> Result<Option<Date>> {
+    let text: Option<String> = conn
+        .prepare_cached("SELECT MIN(created_at) FROM batches WHERE date = ?1")?
+        .query_row([edition], |r| r.get(0))?;
+    Ok(text.and_then(|t| t.get(..10).and_then(|d| d.parse().ok())))
+}
+
+/// The number of the daily series an export gave puzzle `puzzle_id` on `date`, if it did.
+pub fn daily_number(conn: &Connection, date: Date, puzzle_id: i64) -> Result<Option<u32>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT number FROM batches WHERE date = ?1 AND puzzle_id = ?2 AND replaced = 0",
+        )?
+        .query_row(params![Edition::Day(date), puzzle_id], |r| r.get(0))
+        .optional()?
+        .flatten())
 }
 
 /// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.

@@ -10,13 +10,18 @@ fn book(db: &Path, out: &Path, args: &[&str]) -> std::process::Output {
     run_out("book", db, out, args)
 }
 
-/// The ids of a book's CSV file (its last column).
+/// The ids of a book's CSV file (its `id` column).
 fn ids(csv: &Path) -> Vec<i64> {
-    std::fs::read_to_string(csv)
+    let text = std::fs::read_to_string(csv).unwrap();
+    let mut lines = text.lines();
+    let column = lines
+        .next()
         .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+        .split(',')
+        .position(|c| c == "id")
+        .unwrap();
+    lines
+        .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
         .collect()
 }
 
@@ -368,6 +373,146 @@ fn a_long_title_wraps_on_the_title_page_and_cover_and_one_too_long_is_refused() 
     let err = text(&o.stderr);
     assert!(
         err.contains("(6 in by 9 in)") && !err.contains("in in"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_books_check_lists_the_printers_rules_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 30, 2);
+    let out = dir.path().join("books");
+    let recorded = || -> i64 {
+        scalar(
+            &Connection::open(&db).unwrap(),
+            "SELECT COUNT(*) FROM batches",
+        )
+    };
+    let rules = [
+        "trim size",
+        "bleed",
+        "margins",
+        "safe zone",
+        "gutter",
+        "page count",
+        "spine text",
+        "barcode area",
+        "fonts embedded",
+        "type size",
+    ];
+    // A 6x9 book of 60 with its cover: every rule passes; nothing recorded or written.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "trade",
+            "--mix",
+            "easy:20,medium:20,hard:20",
+            "--page",
+            "6x9",
+            "--bleed",
+            "--cover",
+            "--check",
+        ],
+    );
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert!(
+        report.contains("interior trade.pdf") && report.contains("cover trade-cover.pdf"),
+        "{report}"
+    );
+    for r in rules {
+        assert!(report.contains(&format!("pass  {r}")), "{r}: {report}");
+    }
+    assert!(!report.contains("FAIL"));
+    assert!(text(&o.stderr).contains("every rule passes"));
+    assert!(!out.exists());
+    assert_eq!(recorded(), 0);
+    // Written for real, the same book: its files are what the check checked.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "trade",
+            "--mix",
+            "easy:20,medium:20,hard:20",
+            "--page",
+            "6x9",
+            "--bleed",
+            "--cover",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(recorded(), 60);
+    // A book of 6 puzzles is under KDP's 24 pages, and its spine too thin for text: the page
+    // count fails (exit 1), the spine text is none and says why.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name", "thin", "--mix", "easy:6", "--page", "6x9", "--cover", "--check",
+        ],
+    );
+    let report = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{report}");
+    assert!(report.contains("FAIL  page count"), "{report}");
+    assert!(report.contains("pass  spine text      none: "), "{report}");
+    assert!(text(&o.stderr).contains("rule(s) fail"));
+    // A wrong ISBN is refused before anything is drawn.
+    let o = book(
+        &db,
+        &out,
+        &[
+            "--name",
+            "isbn",
+            "--mix",
+            "easy:2",
+            "--isbn",
+            "978-0-306-40615-8",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is not an ISBN"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A daily export's check preflights its PDFs too, the page count said, not held to.
+    let o = on_bank!(
+        &db;
+        "export", "--start", "2028-03-06", "--days", "2", "--mix", "easy:2", "--format", "pdf",
+        "--out", dir.path().join("days"), "--check",
+    )
+    .output()
+    .unwrap();
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert_eq!(report.matches("interior 2028-03-0").count(), 2, "{report}");
+    assert!(
+        report.contains("note  page count") && !report.contains("FAIL"),
+        "{report}"
+    );
+    assert!(!dir.path().join("days").exists());
+    // A check needs no folder (this book of 2 is under 24 pages: exit 1, not a usage error).
+    let o = on_bank!(&db; "book", "--name", "nofolder", "--mix", "easy:2", "--check")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("interior nofolder.pdf"));
+    // 5 of a level at 2 a page on a 6x9 page: one grid alone on its level's last page,
+    // named in a warning.
+    let o = book(
+        &db,
+        &out,
+        &["--name", "odd", "--mix", "easy:5,hard:5", "--page", "6x9"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("odd.pdf: pages 7, 10 hold a lone grid"),
         "{err}"
     );
 }

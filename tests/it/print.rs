@@ -73,7 +73,13 @@ struct PdfPage {
     text: String,
     /// The box holding every path point and text origin drawn on it.
     ink: Rect,
+    /// Each run of text set on it.
+    runs: Vec<Run>,
 }
+
+/// A run of text: its origin (PDF points, y up) and its size as a reader sees it (the font
+/// size times the matrices' vertical scale).
+type Run = ((f32, f32), f32);
 
 /// What a test reads of a PDF.
 struct Pdf {
@@ -115,13 +121,15 @@ fn apply(m: &Matrix, x: f32, y: f32) -> (f32, f32) {
     (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 }
 
-/// The box of every path point and text origin of a page's content.
-fn ink(doc: &Document, page: lopdf::ObjectId) -> Rect {
+/// The box of every path point and text origin of a page's content, and its runs of text.
+fn ink(doc: &Document, page: lopdf::ObjectId) -> (Rect, Vec<Run>) {
     const ID: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
     let content = doc.get_and_decode_page_content(page).unwrap();
     let mut ctm = ID;
     let mut stack = Vec::new();
     let (mut tm, mut tlm) = (ID, ID);
+    let mut size = 0.0;
+    let mut runs = Vec::new();
     let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
     let mut add = |m: &Matrix, x: f32, y: f32| {
         let (x, y) = apply(m, x, y);
@@ -159,11 +167,19 @@ fn ink(doc: &Document, page: lopdf::ObjectId) -> Rect {
                 tlm = times(&[1.0, 0.0, 0.0, 1.0, n[0], n[1]], &tlm);
                 tm = tlm;
             }
-            "Tj" | "TJ" => add(&times(&tm, &ctm), 0.0, 0.0),
+            "Tf" => size = n[0],
+            "Tj" | "TJ" => {
+                let m = times(&tm, &ctm);
+                add(&m, 0.0, 0.0);
+                runs.push((
+                    apply(&m, 0.0, 0.0),
+                    size * (m[2] * m[2] + m[3] * m[3]).sqrt(),
+                ));
+            }
             _ => {}
         }
     }
-    b
+    (b, runs)
 }
 
 fn read(bytes: &[u8]) -> Pdf {
@@ -173,12 +189,14 @@ fn read(bytes: &[u8]) -> Pdf {
     for (&n, &id) in &doc.get_pages() {
         let page = doc.get_dictionary(id).unwrap();
         let media = rect(page.get(b"MediaBox").unwrap());
+        let (ink, runs) = ink(&doc, id);
         pages.push(PdfPage {
             media,
             trim: page.get(b"TrimBox").map(rect).unwrap_or(media),
             bleed: page.get(b"BleedBox").ok().map(rect),
             text: doc.extract_text(&[n]).unwrap_or_default(),
-            ink: ink(&doc, id),
+            ink,
+            runs,
         });
         for font in doc.get_page_fonts(id).unwrap().values() {
             let name = String::from_utf8_lossy(font.get(b"BaseFont").unwrap().as_name().unwrap())
@@ -287,9 +305,16 @@ fn every_trim_size_keeps_its_boxes_and_its_margins() {
             assert!(text.contains(&format!("No. {n} ")), "{page}: No. {n}");
         }
         if page == "a4" || page == "letter" {
-            // 35 puzzles at up to 4 a page: 9 pages; compact solutions up to 20 (A4) or 16 a page.
-            let compact = if page == "a4" { 2 } else { 3 };
-            assert_eq!(pdf.pages.len(), 9 + compact, "{page}");
+            // 35 puzzles at up to 4 a page: 9 pages; the week's solutions on one page on A4,
+            // at most 16 a page on Letter.
+            let compact = if page == "a4" { 1 } else { 3 };
+            assert!(
+                pdf.pages.len() <= 9 + compact && pdf.pages.len() > 9,
+                "{page}"
+            );
+            if page == "a4" {
+                assert_eq!(pdf.pages.len(), 10);
+            }
         }
     }
 }
@@ -305,12 +330,14 @@ fn daily_files_spread_a_day_and_print_its_date_once_a_page() {
         let pdf = read(bytes);
         let day = format!("{} January 2027", 4 + i);
         check_common(&pdf, (595.0, 842.0), &format!("Sudoku, {day}"), false, 42.0);
-        // 5 puzzles at up to 4 a page: 3 + 2, then the solutions.
-        assert_eq!(pdf.pages.len(), 3);
+        // 5 puzzles at up to 4 a page: 3 + 2, the day's solutions in a strip on the second.
+        assert_eq!(pdf.pages.len(), 2);
         let first = 5 * i + 1;
         for (p, numbers) in [(0, first..first + 3), (1, first + 3..first + 5)] {
             let t = &pdf.pages[p].text;
-            assert_eq!(t.matches("No. ").count(), numbers.len(), "{t}");
+            // The second page's strip labels the day's five solutions too.
+            let strip = if p == 1 { 5 } else { 0 };
+            assert_eq!(t.matches("No. ").count(), numbers.len() + strip, "{t}");
             for n in numbers {
                 assert!(t.contains(&format!("No. {n} ")));
             }
@@ -322,9 +349,17 @@ fn daily_files_spread_a_day_and_print_its_date_once_a_page() {
     assert!(monday.pages[0]
         .text
         .contains(pseudoku::export::pages::INSTRUCTION));
-    assert!(monday.pages[2]
-        .text
-        .contains("Solutions, Monday 4 January 2027"));
+    assert!(
+        monday.pages[1].text.contains("Solutions 1-5"),
+        "{}",
+        monday.pages[1].text
+    );
+    assert_eq!(
+        monday.pages[1].text.matches("No. 1 ").count(),
+        1,
+        "the strip on the second page"
+    );
+    assert!(!monday.pages[0].text.contains("Solutions"));
     // Up to 6 a page: the day on one page.
     let f = export(
         &db,
@@ -372,7 +407,7 @@ fn a_6x9_book_with_a_bleed_alternates_its_gutter_and_names_its_solution_pages() 
     let names: Vec<&str> = f.iter().map(|f| f.0.as_str()).collect();
     assert_eq!(names, ["trade-cover.pdf", "trade.pdf"]);
     let pdf = read(&f[1].1);
-    assert_eq!(pdf.title, "trade");
+    assert_eq!(pdf.title, "60 Sudoku Puzzles");
     assert_eq!(pdf.embedded.len(), 2);
     // Title page, contents, 60 puzzles at 2 a page (30), compact solutions 3 a row.
     let n = pdf.pages.len();
@@ -397,9 +432,10 @@ fn a_6x9_book_with_a_bleed_alternates_its_gutter_and_names_its_solution_pages() 
         if i >= 2 {
             assert_eq!(recto, left > right, "page {}: {left} {right}", i + 1);
         }
+        // The title and copyright pages are not numbered.
         assert_eq!(
             printed_number(page),
-            (i > 0).then_some(i + 1),
+            (i > 1).then_some(i + 1),
             "page {}",
             i + 1
         );
@@ -414,7 +450,7 @@ fn a_6x9_book_with_a_bleed_alternates_its_gutter_and_names_its_solution_pages() 
         }
     }
     assert_eq!(found, 60, "every puzzle names its solution's page");
-    assert!(pdf.pages[1].text.contains("Contents"));
+    assert!(pdf.pages[2].text.contains("Contents"));
 
     // The cover: back, spine and front with a bleed all round; the spine from the page count
     // on white paper.
@@ -426,7 +462,7 @@ fn a_6x9_book_with_a_bleed_alternates_its_gutter_and_names_its_solution_pages() 
     assert!((c.media[2] - width).abs() < 0.01, "{:?} {width}", c.media);
     assert_eq!(c.media[3], 666.0);
     assert!((c.trim[0] - 9.0).abs() < 0.01 && (c.trim[2] - (width - 9.0)).abs() < 0.01);
-    assert!(c.text.contains("trade") && c.text.contains("60 puzzles"));
+    assert!(c.text.contains("Sudoku") && c.text.contains("60 puzzles"));
 }
 
 #[test]
@@ -434,15 +470,39 @@ fn the_spine_follows_the_paper_and_carries_the_title_when_wide_enough() {
     let dir = tempfile::tempdir().unwrap();
     let db = bank(dir.path());
     let mut widths = Vec::new();
-    for stock in ["white", "cream", "0.4mm"] {
-        let f = run(
-            "book",
-            &db,
-            &dir.path().join(stock),
-            &[
-                "--name", "spine", "--mix", "easy:20", "--page", "6x9", "--cover", "--stock", stock,
-            ],
-        );
+    // 60 puzzles a page each and their solutions full size: 124 pages; 20 two a page: 16.
+    let big = [
+        "--mix",
+        "easy:30,hard:30",
+        "--per-page",
+        "1",
+        "--solutions",
+        "full",
+    ];
+    let small = ["--mix", "easy:20"];
+    for (stock, size) in [
+        ("white", &big[..]),
+        ("cream", &big[..]),
+        ("0.4mm", &big[..]),
+        ("white", &small[..]),
+    ] {
+        // Each its own book, reprinting the bank's puzzles (it holds 30 a level).
+        let name = format!("spine-{}-{}", stock.replace('.', "_"), size.len());
+        let mut args = vec![
+            "--name",
+            &name,
+            "--reprint",
+            "--title",
+            "Spine Test",
+            "--page",
+            "6x9",
+            "--cover",
+            "--stock",
+            stock,
+        ];
+        args.extend(size);
+        let out = dir.path().join(&name);
+        let f = run("book", &db, &out, &args);
         let pages = read(&f[1].1).pages.len();
         let cover = read(&f[0].1);
         let spine = cover.pages[0].media[2] - 2.0 * 432.0 - 18.0;
@@ -456,13 +516,16 @@ fn the_spine_follows_the_paper_and_carries_the_title_when_wide_enough() {
             (spine - pages.div_ceil(2) as f32 * leaf).abs() < 0.01,
             "{stock}"
         );
-        // The title on the front, and on the spine once it is 0.25 in wide.
-        let titles = cover.pages[0].text.matches("spine").count();
+        // The title on the front and the back, and on the spine from 79 pages (KDP's rule)
+        // when 6 pt type fits it with 0.0625 in clear of each fold.
+        let titles = cover.pages[0].text.matches("Spine Test").count();
+        let spined = pages >= 79 && (spine - 9.0) / 0.99 >= 6.0;
         assert_eq!(
             titles,
-            if spine >= 18.0 { 2 } else { 1 },
-            "{stock}: {spine}"
+            if spined { 3 } else { 2 },
+            "{stock}: {pages} pages, {spine}"
         );
+        assert_eq!(pages >= 79, size.len() > 2, "{pages}");
     }
     assert!(widths[0] < widths[1] && widths[1] < widths[2]);
 }
@@ -707,4 +770,284 @@ fn print_options_belong_to_printed_formats() {
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?}: nothing is left behind");
     }
+}
+
+/// Whether `r` holds the point `p` (PDF points).
+fn holds(r: Rect, p: (f32, f32)) -> bool {
+    p.0 >= r[0] - 0.5 && p.0 <= r[2] + 0.5 && p.1 >= r[1] - 0.5 && p.1 <= r[3] + 0.5
+}
+
+#[test]
+fn a_book_prints_its_front_matter_and_a_cover_a_printer_takes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let blurb = dir.path().join("blurb.txt");
+    std::fs::write(
+        &blurb,
+        "Sixty puzzles for quiet evenings,\nfrom easy to hard.\n\nEvery one has a single answer.\n",
+    )
+    .unwrap();
+    // 90 puzzles a page each: over 79 pages, so the spine carries the title.
+    let matter = [
+        "--mix",
+        "easy:30,medium:30,hard:30",
+        "--per-page",
+        "1",
+        "--page",
+        "6x9",
+        "--bleed",
+        "--cover",
+        "--title",
+        "Sudoku for Quiet Evenings",
+        "--subtitle",
+        "Ninety puzzles from easy to hard",
+        "--author",
+        "Ada Setter",
+        "--imprint",
+        "Quiet Press",
+        "--isbn",
+        "978-0-306-40615-7",
+        "--year",
+        "2027",
+        "--font",
+        "serif",
+        "--blurb",
+    ];
+    let mut args = vec!["--name", "quiet"];
+    args.extend(matter);
+    args.push(blurb.to_str().unwrap());
+    let f = run("book", &db, &dir.path().join("book"), &args);
+    let pdf = read(&f[1].1);
+    let t: Vec<&str> = pdf.pages.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(pdf.title, "Sudoku for Quiet Evenings");
+    // 1: the title page, unnumbered: title, subtitle, what it holds, author, imprint.
+    for w in [
+        "Evenings",
+        "Ninety puzzles from easy to hard",
+        "90 puzzles: 30 easy",
+        "Ada Setter",
+        "Quiet Press",
+    ] {
+        assert!(t[0].contains(w), "{w:?} on the title page: {}", t[0]);
+    }
+    assert_eq!(printed_number(&pdf.pages[0]), None);
+    // 2: the copyright page, unnumbered.
+    for w in [
+        "Copyright © 2027 Ada Setter. All rights reserved.",
+        "ISBN 978-0-306-40615-7",
+        "Published by Quiet Press.",
+        "Puzzles made and graded by pseudoku",
+    ] {
+        assert!(t[1].replace('\n', " ").contains(w), "{w:?}: {}", t[1]);
+    }
+    assert_eq!(printed_number(&pdf.pages[1]), None);
+    // 3: the contents, titled once, pointing at how to play (4), the levels and solutions.
+    assert_eq!(t[2].matches("Contents").count(), 1, "{}", t[2]);
+    for w in [
+        "How to play",
+        "Easy",
+        "Puzzles 1-30",
+        "Hard",
+        "Puzzles 61-90",
+        "Solutions",
+    ] {
+        assert!(t[2].contains(w), "{w}: {}", t[2]);
+    }
+    // 4: how to play, then the puzzles from page 5.
+    assert!(
+        t[3].contains("How to play")
+            && t[3].contains("Getting started")
+            && t[3].contains("The levels")
+    );
+    assert!(t[4].contains("No. 1") && !t[4].contains("Fill the grid so that"));
+    assert_eq!(printed_number(&pdf.pages[4]), Some(5));
+    // Every run of text at 6 pt or more, inside the page's margins (0.5 in here).
+    for (i, p) in pdf.pages.iter().enumerate() {
+        for &(at, size) in &p.runs {
+            assert!(size >= 6.0, "page {}: text at {size} pt", i + 1);
+            let inside = [
+                p.trim[0] + 36.0,
+                p.trim[1] + 36.0,
+                p.trim[2] - 36.0,
+                p.trim[3] - 36.0,
+            ];
+            assert!(holds(inside, at), "page {}: text at {at:?}", i + 1);
+        }
+    }
+
+    // The cover: ground into the bleed, the blurb on the back, the title on the spine, the
+    // barcode's box (2 x 1.2 in at the back's lower right, 0.25 in inside the trim) empty of
+    // text; every run of text 0.25 in inside the trims and folds, none under 6 pt.
+    let cover = read(&f[0].1);
+    let c = &cover.pages[0];
+    // The cover in DejaVu Serif (--font serif), its grid's digits in DejaVu Sans; the title
+    // page in the serif too, the rest of the interior in the sans.
+    for face in ["+DejaVuSerif", "+DejaVuSerif-Bold", "+DejaVuSans"] {
+        assert!(
+            cover.embedded.iter().any(|f| f.ends_with(face)),
+            "{face}: {:?}",
+            cover.embedded
+        );
+        assert!(
+            pdf.embedded.iter().any(|f| f.ends_with(face)),
+            "{face}: {:?}",
+            pdf.embedded
+        );
+    }
+    let text = c.text.replace('\n', " ");
+    assert!(
+        text.contains("Sixty puzzles for quiet evenings, from easy to hard."),
+        "{text}"
+    );
+    assert!(text.contains("Every one has a single answer."));
+    assert_eq!(
+        text.matches("Evenings").count(),
+        3,
+        "front, spine and back: {text}"
+    );
+    let (w, h) = (432.0, 648.0);
+    let spine = c.trim[2] - c.trim[0] - 2.0 * w;
+    let barcode = [
+        9.0 + w - 18.0 - 144.0,
+        9.0 + 18.0,
+        9.0 + w - 18.0,
+        9.0 + 18.0 + 86.4,
+    ];
+    let back = [9.0 + 18.0, 9.0 + 18.0, 9.0 + w - 18.0, 9.0 + h - 18.0];
+    let front = [
+        9.0 + w + spine + 18.0,
+        27.0,
+        9.0 + 2.0 * w + spine - 18.0,
+        9.0 + h - 18.0,
+    ];
+    let spine_box = [9.0 + w, 9.0 + 18.0, 9.0 + w + spine, 9.0 + h - 18.0];
+    for &(at, size) in &c.runs {
+        assert!(size >= 6.0, "cover text at {size} pt");
+        let in_box =
+            at.0 > barcode[0] && at.0 < barcode[2] && at.1 > barcode[1] && at.1 < barcode[3];
+        assert!(!in_box, "text in the barcode's box at {at:?}");
+        assert!(
+            holds(back, at) || holds(front, at) || holds(spine_box, at),
+            "cover text at {at:?}"
+        );
+    }
+
+    // Without a title, the book is titled by what it holds, never by its file's name; the
+    // copyright page and how to play may be left out (the rule then on the title page).
+    let f = run(
+        "book",
+        &db,
+        &dir.path().join("plain"),
+        &[
+            "--name",
+            "plain-book",
+            "--reprint",
+            "--mix",
+            "easy:4",
+            "--page",
+            "6x9",
+            "--without",
+            "copyright,how-to-play",
+        ],
+    );
+    let pdf = read(&f[0].1);
+    assert_eq!(pdf.title, "4 Sudoku Puzzles");
+    assert!(!pdf.pages.iter().any(|p| p.text.contains("plain-book")));
+    assert!(pdf.pages[0].text.contains("Fill the grid so that"));
+    assert!(pdf.pages[1].text.contains("Contents") && pdf.pages[2].text.contains("No. 1"));
+    assert!(!pdf.pages.iter().any(|p| p.text.contains("Copyright")));
+}
+
+#[test]
+fn a_newspaper_week_ramps_prints_yesterdays_solutions_and_numbers_its_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path());
+    let week = |start: &str, out: &str| {
+        run(
+            "export",
+            &db,
+            &dir.path().join(out),
+            &[
+                "--start",
+                start,
+                "--days",
+                "7",
+                "--mix",
+                "ramp",
+                "--format",
+                "pdf",
+                "--solutions",
+                "next-day",
+            ],
+        )
+    };
+    // 2-8 November 2026, Monday to Sunday (dates past, so that the server gives them): a
+    // file a day, one puzzle a day, No. 1 to No. 7.
+    let f = week("2026-11-02", "first");
+    assert_eq!(f.len(), 7);
+    let levels = ["Easy", "Easy", "Medium", "Medium", "Hard", "Hard", "Expert"];
+    for (k, (name, bytes)) in f.iter().enumerate() {
+        let pdf = read(bytes);
+        let t = pdf
+            .pages
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<String>();
+        assert_eq!(*name, format!("2026-11-{:02}.pdf", 2 + k));
+        assert!(
+            t.contains(&format!("No. {} ", k + 1)) && t.contains(levels[k]),
+            "{name}: {t}"
+        );
+        // Yesterday's solution with today's puzzle, from the second day on.
+        if k == 0 {
+            assert!(!t.contains("Yesterday"));
+        } else {
+            assert!(t.contains("Yesterday's solution, "), "{name}: {t}");
+            assert!(t.contains(&format!("No. {} ", k)), "{name}");
+        }
+        assert!(t.contains("Solution tomorrow"), "{name}");
+    }
+    // The next week, exported on its own, goes on numbering and prints Sunday's solution
+    // (from the record) with Monday's puzzle.
+    let f = week("2026-11-09", "second");
+    let monday = read(&f[0].1);
+    let t = &monday.pages[0].text;
+    assert!(
+        t.contains("No. 8 ") && t.contains("Yesterday's solution, Sunday 8 November 2026"),
+        "{t}"
+    );
+    assert!(t.contains("No. 7 "), "{t}");
+    // The API gives the same number for the same puzzle.
+    let (mut child, base) = serve(&db, &[]);
+    let r = ureq::get(&format!("{base}/v1/daily?date=2026-11-04&level=medium")).call();
+    let (status, body) = reply(r).unwrap();
+    let _ = child.kill();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["number"], 3, "{body}");
+
+    // A week in one file puts its 35 solutions on one page.
+    let f = run(
+        "export",
+        &db,
+        &dir.path().join("one"),
+        &[
+            "--start",
+            "2027-02-01",
+            "--days",
+            "7",
+            "--mix",
+            "easy:2,medium:2,hard:1",
+            "--single-file",
+            "--format",
+            "pdf",
+        ],
+    );
+    let pdf = read(&f[0].1);
+    let solutions: Vec<&PdfPage> = pdf
+        .pages
+        .iter()
+        .filter(|p| p.text.contains("Solutions,"))
+        .collect();
+    assert_eq!(solutions.len(), 1, "{} pages", pdf.pages.len());
+    assert_eq!(solutions[0].text.matches("No. ").count(), 35);
 }

@@ -2,7 +2,7 @@
 //! at points from the sheet's top-left corner, and the fitting of text into the room it has.
 
 use super::super::paper::Area;
-use crate::fonts::text_width;
+use crate::fonts::text_width_in;
 use crate::grid::{Grid, Puzzle};
 
 /// Horizontal alignment of a line of text on its anchor point.
@@ -27,6 +27,32 @@ impl Align {
     }
 }
 
+/// A colour of ink, red, green and blue of 255.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Colour(pub u8, pub u8, pub u8);
+
+impl Colour {
+    /// Black.
+    pub const BLACK: Colour = Colour(0, 0, 0);
+    /// White.
+    pub const WHITE: Colour = Colour(255, 255, 255);
+
+    /// A grey of `level` (0 = black, 255 = white).
+    pub const fn grey(level: u8) -> Colour {
+        Colour(level, level, level)
+    }
+
+    /// Whether it is a grey (printed with black ink alone).
+    pub fn is_grey(self) -> bool {
+        self.0 == self.1 && self.1 == self.2
+    }
+
+    /// As CSS and SVG write it: `#rrggbb`.
+    pub fn hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
 /// Something drawn on a page. Coordinates are points from the sheet's top-left corner, y down.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
@@ -38,10 +64,12 @@ pub enum Mark {
         y: f32,
         /// Font size in points.
         size: f32,
-        /// Bold (DejaVu Sans Bold) or regular.
+        /// Bold or regular.
         bold: bool,
-        /// Grey level, 0 = black.
-        grey: u8,
+        /// DejaVu Serif (a book's cover and title page, when asked), else DejaVu Sans.
+        serif: bool,
+        /// Its colour.
+        colour: Colour,
         /// Alignment on `x`.
         align: Align,
         /// The text.
@@ -58,8 +86,19 @@ pub enum Mark {
         size: f32,
         /// Bold or regular.
         bold: bool,
+        /// DejaVu Serif, else DejaVu Sans.
+        serif: bool,
+        /// Its colour.
+        colour: Colour,
         /// The text.
         text: String,
+    },
+    /// A filled rectangle (a cover's ground, a panel behind a grid, the barcode's clear box).
+    Fill {
+        /// Where.
+        area: Area,
+        /// Its colour.
+        colour: Colour,
     },
     /// A 9x9 grid with its top-left corner at (x, y).
     Grid {
@@ -84,10 +123,20 @@ pub enum Mark {
         length: f32,
         /// Thickness.
         weight: f32,
+        /// Its colour.
+        colour: Colour,
     },
 }
 
 impl Mark {
+    /// Whether it is text (the marks a preflight holds to the smallest size).
+    pub fn text_size(&self) -> Option<f32> {
+        match self {
+            Mark::Text { size, .. } | Mark::Turned { size, .. } => Some(*size),
+            _ => None,
+        }
+    }
+
     /// The box its ink may cover (text: capitals rise 0.75 em, descenders drop 0.24 em).
     pub fn extent(&self) -> Area {
         match self {
@@ -105,6 +154,7 @@ impl Mark {
                 y,
                 length,
                 weight,
+                ..
             } => Area {
                 left: *x,
                 top: y - weight / 2.0,
@@ -116,11 +166,12 @@ impl Mark {
                 y,
                 size,
                 bold,
+                serif,
                 align,
                 text,
                 ..
             } => {
-                let w = text_width(text, *size, *bold);
+                let w = text_width_in(text, *size, *serif, *bold);
                 let left = align.left(*x, w);
                 Area {
                     left,
@@ -134,16 +185,21 @@ impl Mark {
                 y,
                 size,
                 bold,
+                serif,
                 text,
+                ..
             } => {
-                let w = text_width(text, *size, *bold);
+                // The capitals are centred on x: their tops 0.365 em right of it, descenders
+                // 0.605 em left of it (the line reads downwards).
+                let w = text_width_in(text, *size, *serif, *bold);
                 Area {
-                    left: x - size / 2.0,
+                    left: x - 0.605 * size,
                     top: y - w / 2.0,
-                    right: x + size / 2.0,
+                    right: x + 0.385 * size,
                     bottom: y + w / 2.0,
                 }
             }
+            Mark::Fill { area, .. } => *area,
         }
     }
 }
@@ -183,6 +239,9 @@ pub struct Pages {
     pub pages: Vec<Page>,
     /// The outline: days or levels, and the solutions.
     pub bookmarks: Vec<Bookmark>,
+    /// The printed numbers of the pages holding a lone grid where the layout holds more (a
+    /// run of puzzles that could not be spread otherwise), for a warning.
+    pub lone: Vec<usize>,
 }
 
 /// A grid's thin cell lines, in points (every writer draws grids with these weights).
@@ -197,36 +256,15 @@ pub(crate) const TITLE_LINES: (f32, usize) = (16.0, 3);
 /// `text` broken at spaces into at most `lines` lines that each fit in `room` points, at the
 /// largest size from `size` down to `least` (in half points) that allows it: the size and
 /// the lines; `None` when not even `least` does (a title too long for its page).
-pub(crate) fn fit_lines(
+/// The face is DejaVu Serif when `serif` (`(serif, bold)`), else DejaVu Sans.
+pub(crate) fn fit_lines_in(
     text: &str,
     size: f32,
-    bold: bool,
+    (serif, bold): (bool, bool),
     room: f32,
     (least, lines): (f32, usize),
 ) -> Option<(f32, Vec<String>)> {
-    let wrap = |s: f32| -> Option<Vec<String>> {
-        let mut out: Vec<String> = Vec::new();
-        let mut line = String::new();
-        for word in text.split_whitespace() {
-            let longer = if line.is_empty() {
-                word.to_string()
-            } else {
-                format!("{line} {word}")
-            };
-            if text_width(&longer, s, bold) <= room {
-                line = longer;
-            } else {
-                if line.is_empty() || text_width(word, s, bold) > room {
-                    return None;
-                }
-                out.push(std::mem::replace(&mut line, word.to_string()));
-            }
-        }
-        if !line.is_empty() {
-            out.push(line);
-        }
-        (out.len() <= lines).then_some(out)
-    };
+    let wrap = |s: f32| wrap_in(text, s, (serif, bold), room).filter(|out| out.len() <= lines);
     let mut s = size;
     while s >= least {
         if let Some(found) = wrap(s) {
@@ -237,9 +275,54 @@ pub(crate) fn fit_lines(
     None
 }
 
+/// `text` broken into lines at most `room` points wide at `size`: words kept whole, a blank
+/// line starts a new paragraph (an empty line between), a single newline is a space. `None`
+/// when a word alone is wider.
+pub(crate) fn wrap(text: &str, size: f32, bold: bool, room: f32) -> Option<Vec<String>> {
+    wrap_in(text, size, (false, bold), room)
+}
+
+/// [`wrap`] in DejaVu Serif when `serif` (`(serif, bold)`).
+pub(crate) fn wrap_in(text: &str, size: f32, (serif, bold): (bool, bool), room: f32) -> Option<Vec<String>> {
+    let text_width = |t: &str, s: f32, b: bool| text_width_in(t, s, serif, b);
+    let mut out: Vec<String> = Vec::new();
+    for (i, paragraph) in text.split("\n\n").filter(|p| !p.trim().is_empty()).enumerate() {
+        if i > 0 {
+            out.push(String::new());
+        }
+        {
+            let mut line = String::new();
+            for word in paragraph.split_whitespace() {
+                let longer = if line.is_empty() {
+                    word.to_string()
+                } else {
+                    format!("{line} {word}")
+                };
+                if text_width(&longer, size, bold) <= room {
+                    line = longer;
+                } else {
+                    if line.is_empty() || text_width(word, size, bold) > room {
+                        return None;
+                    }
+                    out.push(std::mem::replace(&mut line, word.to_string()));
+                }
+            }
+            if !line.is_empty() {
+                out.push(line);
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The font size, at most `size`, at which `text` fits in `room` points.
 pub(crate) fn fit(text: &str, size: f32, bold: bool, room: f32) -> f32 {
-    let w = text_width(text, size, bold);
+    fit_in(text, size, (false, bold), room)
+}
+
+/// [`fit`] in DejaVu Serif when `serif` (`(serif, bold)`).
+pub(crate) fn fit_in(text: &str, size: f32, (serif, bold): (bool, bool), room: f32) -> f32 {
+    let w = text_width_in(text, size, serif, bold);
     if w <= room || w == 0.0 {
         size
     } else {
@@ -275,5 +358,6 @@ pub fn one_grid(title: &str, puzzle: Puzzle, solution: Option<Grid>, width: f32)
             number: None,
         }],
         bookmarks: Vec::new(),
+        lone: Vec::new(),
     }
 }

@@ -31,11 +31,20 @@
 //! - `pagination`: puzzles onto pages ([`lay_out`]).
 
 mod display;
+mod matter;
 mod options;
 mod pagination;
+mod solutions;
 
-pub(crate) use display::{fit, fit_lines, TITLE_LINES};
-pub use display::{one_grid, Align, Mark, Page, Pages, THICK, THIN};
-pub use options::{level_name, PrintOptions, SolutionLayout, INSTRUCTION};
+pub(crate) use display::{fit_in, fit_lines_in, wrap_in, TITLE_LINES};
+pub(crate) use pagination::SUBTITLE_LINES;
+pub use display::{one_grid, Align, Colour, Mark, Page, Pages, THICK, THIN};
+pub use options::{
+    check_isbn, default_book_title, level_name, Matter, Palette, Part, PrintOptions, SolutionLayout,
+    Typeface, INSTRUCTION,
+};
+pub(crate) use options::thousands;
 pub(crate) use pagination::{contents_line, level_counts};
-pub use pagination::{lay_out, numbered, title_unfit, unfit};
+#[cfg_attr(not(any(test, feature = "dev")), allow(unused_imports))]
+pub use pagination::lay_out;
+pub use pagination::{lay_out_after, numbered, title_unfit, unfit};

@@ -2,7 +2,7 @@
 //! day, a level), runs spread evenly over the fewest pages, the running heads, labels, page
 //! numbers, the contents and the solutions.
 
-use super::display::{fit, fit_lines, Align, Bookmark, Mark, Page, Pages, THICK, TITLE_LINES};
+use super::display::{fit, fit_lines_in, Align, Bookmark, Colour, Mark, Page, Pages, THICK, TITLE_LINES};
 use super::options::{default_title, level_name, PrintOptions, SolutionLayout, INSTRUCTION};
 use super::super::paper::{default_gutter, Area, Length, Sheet, SAFE};
 use super::super::Exported;
@@ -14,17 +14,17 @@ use std::collections::HashMap;
 const HEAD: f32 = 30.0;
 /// The type sizes and the smallest grids of normal and of large print.
 #[derive(Clone, Copy, Debug)]
-struct Style {
+pub(super) struct Style {
     /// The running heading.
     head: f32,
     /// Labels over grids: smallest and largest.
     label: (f32, f32),
     /// Page numbers, and the line under a grid.
-    small: f32,
+    pub(super) small: f32,
     /// The smallest cell a full-size grid may have, and the largest.
     cell: (f32, f32),
     /// The smallest cell of a compact solution.
-    compact_cell: f32,
+    pub(super) compact_cell: f32,
 }
 
 /// Normal print: cells of 24-40 pt (8.5-14 mm).
@@ -47,17 +47,17 @@ const LARGE: Style = Style {
 
 /// A puzzle with its number in the export.
 #[derive(Clone, Copy, Debug)]
-struct Numbered<'a> {
-    number: u32,
-    puzzle: &'a Exported,
+pub(super) struct Numbered<'a> {
+    pub(super) number: u32,
+    pub(super) puzzle: &'a Exported,
 }
 
 /// A run of puzzles that starts on a new page: a day (`--page-per-day`), a level (a book) or
 /// all of them, with its level's name (a book) and its outline entry.
-struct Section<'a> {
-    level: Option<String>,
+pub(super) struct Section<'a> {
+    pub(super) level: Option<String>,
     bookmark: Option<String>,
-    puzzles: Vec<Numbered<'a>>,
+    pub(super) puzzles: Vec<Numbered<'a>>,
 }
 
 /// The sheet `opts` lays pages out on, with `gutter` on facing pages.
@@ -74,9 +74,21 @@ fn sheet(opts: &PrintOptions, gutter: f32) -> Sheet {
 /// Lays out `puzzles` (in date and slot order), numbered from `first_number` (a book numbers
 /// its own collection from 1). A book's gutter follows its page count: laid out again when
 /// the count moves it.
+#[cfg_attr(not(any(test, feature = "dev")), allow(dead_code))]
 pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> Pages {
+    lay_out_after(opts, puzzles, first_number, &[])
+}
+
+/// [`lay_out`] of the days after `before` (the day before the first, whose solutions
+/// [`SolutionLayout::NextDay`] prints with the first day's puzzles).
+pub fn lay_out_after(
+    opts: &PrintOptions,
+    puzzles: &[Exported],
+    first_number: u32,
+    before: &[Exported],
+) -> Pages {
     let mut gutter = opts.gutter.unwrap_or(default_gutter(0));
-    let mut pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+    let mut pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number, before);
     for _ in 0..4 {
         if opts.gutter.is_some() || !opts.facing() {
             break;
@@ -86,23 +98,35 @@ pub fn lay_out(opts: &PrintOptions, puzzles: &[Exported], first_number: u32) -> 
             break;
         }
         gutter = wanted;
-        pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number);
+        pages = lay_out_on(opts, sheet(opts, gutter), puzzles, first_number, before);
     }
     pages
 }
 
-/// [`lay_out`] on a given sheet.
-fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u32) -> Pages {
+/// [`lay_out`] on a given sheet; `before`: the puzzles of the day before the first, whose
+/// solutions [`SolutionLayout::NextDay`] prints with the first day's.
+fn lay_out_on(
+    opts: &PrintOptions,
+    sheet: Sheet,
+    puzzles: &[Exported],
+    first: u32,
+    before: &[Exported],
+) -> Pages {
     let mut book = Draft::new(opts, sheet, puzzles);
     let sections = sections(opts, puzzles, first);
     let numbered: Vec<Numbered> = sections.iter().flat_map(|s| s.puzzles.clone()).collect();
-    if opts.book {
-        book.title_page(&numbered);
-    }
-    let contents_page = opts.book.then(|| book.blank());
+    let front = book.front(numbered.len());
     let mut starts = Vec::new();
-    let instruction = !opts.book;
+    let instruction = !book.front_has_rules();
     book.cell = book.cell_size(instruction);
+    let mut yesterday: Vec<Numbered> = before
+        .iter()
+        .zip(first.saturating_sub(before.len() as u32)..)
+        .map(|(puzzle, n)| Numbered {
+            number: puzzle.number.unwrap_or(n),
+            puzzle,
+        })
+        .collect();
     for (i, s) in sections.iter().enumerate() {
         starts.push(book.pages.len());
         if let Some(b) = &s.bookmark {
@@ -112,6 +136,18 @@ fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u3
             });
         }
         book.items(s, false, instruction && i == 0);
+        match opts.solutions {
+            SolutionLayout::Strip => {
+                let last = book.pages.len() - 1;
+                book.strip_of(last, &s.puzzles, false);
+            }
+            SolutionLayout::NextDay => {
+                let first_page = starts[i];
+                let before = std::mem::replace(&mut yesterday, s.puzzles.clone());
+                book.strip_of(first_page, &before, true);
+            }
+            _ => {}
+        }
     }
     if numbered.is_empty() {
         let page = book.blank();
@@ -119,7 +155,7 @@ fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u3
     }
     let solutions_page = book.pages.len();
     match opts.solutions {
-        SolutionLayout::None => {}
+        SolutionLayout::None | SolutionLayout::Strip | SolutionLayout::NextDay => {}
         SolutionLayout::Full => {
             for s in &sections {
                 book.items(s, true, false);
@@ -133,9 +169,7 @@ fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u3
             page: solutions_page,
         });
     }
-    if let Some(page) = contents_page {
-        book.contents(page, &sections, &starts, solutions_page);
-    }
+    book.finish_front(front, &sections, &starts, solutions_page);
     book.solution_references();
     book.page_numbers();
     debug_assert!(book
@@ -146,6 +180,11 @@ fn lay_out_on(opts: &PrintOptions, sheet: Sheet, puzzles: &[Exported], first: u3
         title: book.title,
         media: sheet.media(),
         bleed: sheet.bleed,
+        lone: book
+            .lone
+            .iter()
+            .map(|&i| book.pages[i].number.unwrap_or(i + 1))
+            .collect(),
         pages: book.pages,
         bookmarks: book.bookmarks,
     }
@@ -182,13 +221,16 @@ fn sections<'a>(opts: &PrintOptions, puzzles: &'a [Exported], first: u32) -> Vec
     let numbered: Vec<Numbered> = puzzles
         .iter()
         .zip(first..)
-        .map(|(puzzle, number)| Numbered { number, puzzle })
+        .map(|(puzzle, number)| Numbered {
+            number: puzzle.number.unwrap_or(number),
+            puzzle,
+        })
         .collect();
     let days: Vec<Vec<Numbered>> = numbered
         .chunk_by(|a, b| a.puzzle.date == b.puzzle.date)
         .map(|c| c.to_vec())
         .collect();
-    if opts.page_per_day || days.len() == 1 {
+    if opts.page_per_day || days.len() == 1 || opts.solutions.by_day() {
         days.into_iter()
             .map(|puzzles| Section {
                 level: None,
@@ -230,15 +272,13 @@ fn grid_layout(per_page: u8) -> (usize, usize) {
 
 /// `n` puzzles spread evenly over the fewest pages of at most `most`: the count on each page
 /// (the fuller pages first).
-fn balanced(n: usize, most: usize) -> Vec<usize> {
+pub(super) fn balanced(n: usize, most: usize) -> Vec<usize> {
     let pages = n.div_ceil(most.max(1));
     (0..pages)
         .map(|i| n / pages + usize::from(i < n % pages))
         .collect()
 }
 
-/// Space between compact solutions across and down.
-const COMPACT_GAP: (f32, f32) = (16.0, 14.0);
 
 /// The smallest cell a page may print a puzzle with (4.2 mm), and a compact solution (2.1 mm).
 const LEGIBLE: (f32, f32) = (12.0, 6.0);
@@ -277,25 +317,31 @@ struct Reference {
 }
 
 /// Pages being laid out.
-struct Draft<'o> {
-    opts: &'o PrintOptions,
-    sheet: Sheet,
-    style: Style,
+pub(super) struct Draft<'o> {
+    pub(super) opts: &'o PrintOptions,
+    pub(super) sheet: Sheet,
+    pub(super) style: Style,
     /// The document's title.
-    title: String,
+    pub(super) title: String,
     /// The running heading's title.
     head: String,
     /// The puzzle pages' grid layout (columns, rows) and cell size.
     layout: (usize, usize),
     cell: f32,
-    pages: Vec<Page>,
-    bookmarks: Vec<Bookmark>,
+    pub(super) pages: Vec<Page>,
+    pub(super) bookmarks: Vec<Bookmark>,
     /// Puzzles per level name, in order, for the title page.
-    levels: Vec<(String, usize)>,
+    pub(super) levels: Vec<(String, usize)>,
     /// Where each puzzle says where its solution is.
     references: Vec<Reference>,
     /// The page each puzzle's solution is on, by number.
-    solved_on: HashMap<u32, usize>,
+    pub(super) solved_on: HashMap<u32, usize>,
+    /// The room kept at the foot of every puzzle page for a strip of solutions (0: none).
+    pub(super) strip: f32,
+    /// The sizes of the runs of puzzles that start a page (a level, a day, or all).
+    runs: Vec<usize>,
+    /// The pages (indices) holding a lone grid where the layout holds more.
+    lone: Vec<usize>,
 }
 
 impl<'o> Draft<'o> {
@@ -315,20 +361,24 @@ impl<'o> Draft<'o> {
             levels,
             references: Vec::new(),
             solved_on: HashMap::new(),
+            strip: 0.0,
+            runs: sections(opts, puzzles, 1).iter().map(|s| s.puzzles.len()).collect(),
+            lone: Vec::new(),
         };
+        book.strip = book.strip_height(puzzles);
         book.layout = book.choose_layout();
         book
     }
 
     /// The area inside the margins (the same size on every page).
-    fn inside(&self) -> Area {
+    pub(super) fn inside(&self) -> Area {
         self.sheet.inside(0)
     }
 
     /// The body's top and bottom on page `page`, below the heading and above the number.
-    fn body(&self, page: usize) -> (f32, f32) {
+    pub(super) fn body(&self, page: usize) -> (f32, f32) {
         let a = self.sheet.inside(page);
-        (a.top + HEAD, a.bottom - 1.8 * self.style.small - 6.0)
+        (a.top + HEAD, a.bottom - 1.8 * self.style.small - 6.0 - self.strip)
     }
 
     /// The height of a grid's label, and of the line under it (ids, solution's page; 0 when
@@ -364,9 +414,26 @@ impl<'o> Draft<'o> {
         } else {
             &[6, 4, 2, 1]
         };
-        most.iter()
+        let fitting: Vec<(usize, usize)> = most
+            .iter()
             .map(|&n| grid_layout(n))
-            .find(|&(c, r)| self.cell_for(c, r, !self.opts.book) >= self.style.cell.0)
+            .filter(|&(c, r)| self.cell_for(c, r, !self.front_has_rules()) >= self.style.cell.0)
+            .collect();
+        // The fewest grids a page that hold the longest run on one page (a day of 2 gets 2
+        // large grids, not 4 small ones); else the most grids a page that leaves no run with
+        // a lone grid on a page; else the most (the lone grids are named in a warning).
+        let longest = self.runs.iter().copied().max().unwrap_or(1);
+        if let Some(&l) = fitting.iter().rev().find(|l| l.0 * l.1 >= longest) {
+            return l;
+        }
+        let lone = |(c, r): (usize, usize)| {
+            self.runs.iter().any(|&n| n > 1 && balanced(n, c * r).contains(&1) && c * r > 1)
+        };
+        fitting
+            .iter()
+            .copied()
+            .find(|&l| l.0 * l.1 > 1 && !lone(l))
+            .or(fitting.first().copied())
             .unwrap_or((1, 1))
     }
 
@@ -377,7 +444,7 @@ impl<'o> Draft<'o> {
     }
 
     /// A new empty page; its index.
-    fn blank(&mut self) -> usize {
+    pub(super) fn blank(&mut self) -> usize {
         let index = self.pages.len();
         self.pages.push(Page {
             marks: Vec::new(),
@@ -388,12 +455,12 @@ impl<'o> Draft<'o> {
         index
     }
 
-    fn mark(&mut self, page: usize, mark: Mark) {
+    pub(super) fn mark(&mut self, page: usize, mark: Mark) {
         self.pages[page].marks.push(mark);
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn text(&mut self, page: usize, x: f32, y: f32, size: f32, bold: bool, align: Align, t: &str) {
+    pub(super) fn text(&mut self, page: usize, x: f32, y: f32, size: f32, bold: bool, align: Align, t: &str) {
         self.mark(
             page,
             Mark::Text {
@@ -401,7 +468,44 @@ impl<'o> Draft<'o> {
                 y,
                 size,
                 bold,
-                grey: 0,
+                serif: false,
+                colour: Colour::BLACK,
+                align,
+                text: t.to_string(),
+            },
+        );
+    }
+
+    /// Black text in DejaVu Serif when `serif` (`(serif, bold)`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn text_in(&mut self, page: usize, x: f32, y: f32, size: f32, (serif, bold): (bool, bool), align: Align, t: &str) {
+        self.mark(
+            page,
+            Mark::Text {
+                x,
+                y,
+                size,
+                bold,
+                serif,
+                colour: Colour::BLACK,
+                align,
+                text: t.to_string(),
+            },
+        );
+    }
+
+    /// Regular text in a grey (of 255).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn text_grey(&mut self, page: usize, x: f32, y: f32, size: f32, align: Align, t: &str, grey: u8) {
+        self.mark(
+            page,
+            Mark::Text {
+                x,
+                y,
+                size,
+                bold: false,
+                serif: false,
+                colour: Colour::grey(grey),
                 align,
                 text: t.to_string(),
             },
@@ -409,7 +513,7 @@ impl<'o> Draft<'o> {
     }
 
     /// The running heading: the title on the left, what the page holds on the right, a rule.
-    fn heading(&mut self, page: usize, right: &str) {
+    pub(super) fn heading(&mut self, page: usize, right: &str) {
         let a = self.sheet.inside(page);
         let size = self.style.head;
         let y = a.top + size * 0.9;
@@ -430,6 +534,7 @@ impl<'o> Draft<'o> {
                 y: y + 6.0,
                 length: a.width(),
                 weight: 0.6,
+                colour: Colour::BLACK,
             },
         );
     }
@@ -451,106 +556,24 @@ impl<'o> Draft<'o> {
         }
     }
 
-    /// "Solution on page N" under every puzzle whose solution is printed.
+    /// "Solution on page N" under every puzzle whose solution is printed; "Solution tomorrow"
+    /// under one whose solution comes with the next day's puzzles in a later file.
     fn solution_references(&mut self) {
+        let tomorrow = self.opts.solutions == SolutionLayout::NextDay;
         for r in std::mem::take(&mut self.references) {
             let n = self
                 .solved_on
                 .get(&r.number)
                 .and_then(|&page| self.pages[page].number);
-            if let (Some(n), Mark::Text { text, size, .. }) =
-                (n, &mut self.pages[r.page].marks[r.mark])
-            {
-                *text = format!("Solution on page {n}");
+            let said = match n {
+                Some(n) => format!("Solution on page {n}"),
+                None if tomorrow => "Solution tomorrow".to_string(),
+                None => continue,
+            };
+            if let Mark::Text { text, size, .. } = &mut self.pages[r.page].marks[r.mark] {
+                *text = said;
                 *size = fit(text, *size, false, r.room);
             }
-        }
-    }
-
-    /// A book's title page: the title, what the pages hold, how to play. Not numbered.
-    fn title_page(&mut self, numbered: &[Numbered]) {
-        let page = self.blank();
-        self.pages[page].number = None;
-        let a = self.sheet.inside(page);
-        let centre = (a.left + a.right) / 2.0;
-        let room = a.width();
-        let title = self.title.clone();
-        let mut y = a.top + a.height() * 0.25;
-        // A long title in up to three lines (the options were checked: it fits).
-        let (size, lines) = fit_lines(&title, 32.0, true, room, TITLE_LINES)
-            .unwrap_or_else(|| (fit(&title, 32.0, true, room), vec![title.clone()]));
-        for (i, line) in lines.iter().enumerate() {
-            if i > 0 {
-                y += size * 1.2;
-            }
-            self.text(page, centre, y, size, true, Align::Centre, line);
-        }
-        let rule = room.min(180.0);
-        self.mark(
-            page,
-            Mark::Rule {
-                x: centre - rule / 2.0,
-                y: y + 20.0,
-                length: rule,
-                weight: 1.5,
-            },
-        );
-        let what = contents_line(numbered.len(), &self.levels);
-        let size = fit(&what, 14.0, false, room);
-        self.text(page, centre, y + 52.0, size, false, Align::Centre, &what);
-        let order = match self.opts.solutions {
-            SolutionLayout::None => "Numbered from 1, easiest first.",
-            _ => "Numbered from 1, easiest first; the solutions are at the back.",
-        };
-        let size = fit(order, 12.0, false, room);
-        self.text(page, centre, y + 74.0, size, false, Align::Centre, order);
-        let y = a.top + a.height() * 0.6;
-        self.text(page, centre, y, 13.0, true, Align::Centre, "How to play");
-        let size = fit(INSTRUCTION, 12.0, false, room);
-        self.text(
-            page,
-            centre,
-            y + 22.0,
-            size,
-            false,
-            Align::Centre,
-            INSTRUCTION,
-        );
-    }
-
-    /// The contents of a book on `page`: each level's numbers and first page, the solutions.
-    fn contents(&mut self, page: usize, sections: &[Section], starts: &[usize], solutions: usize) {
-        self.heading(page, "Contents");
-        let a = self.sheet.inside(page);
-        let (top, _) = self.body(page);
-        let mut y = top + 30.0;
-        self.text(page, a.left, y, 18.0, true, Align::Left, "Contents");
-        y += 36.0;
-        let size = if a.width() < 380.0 { 11.0 } else { 12.5 };
-        for (s, &start) in sections.iter().zip(starts) {
-            let (Some(first), Some(last)) = (s.puzzles.first(), s.puzzles.last()) else {
-                continue;
-            };
-            let name = s.level.clone().unwrap_or_default();
-            let numbers = format!("Puzzles {}-{}", first.number, last.number);
-            self.text(page, a.left, y, size, true, Align::Left, &name);
-            self.text(
-                page,
-                a.left + a.width() * 0.38,
-                y,
-                size,
-                false,
-                Align::Left,
-                &numbers,
-            );
-            let p = format!("page {}", start + 1);
-            self.text(page, a.right, y, size, false, Align::Right, &p);
-            y += 2.1 * size;
-        }
-        if solutions < self.pages.len() {
-            self.text(page, a.left, y, size, true, Align::Left, "Solutions");
-            let p = format!("page {}", solutions + 1);
-            self.text(page, a.right, y, size, false, Align::Right, &p);
         }
     }
 
@@ -568,6 +591,9 @@ impl<'o> Draft<'o> {
             let (chunk, more) = rest.split_at(count);
             rest = more;
             let page = self.blank();
+            if count == 1 && section.puzzles.len() > 1 && cols * rows > 1 && !solutions {
+                self.lone.push(page);
+            }
             // The date once on the page: in the heading when the page holds one day, else in
             // the label of each day's first puzzle on it.
             let dates: Vec<Option<Date>> = chunk.iter().map(|n| n.puzzle.date).collect();
@@ -636,7 +662,8 @@ impl<'o> Draft<'o> {
                             y: under,
                             size: s,
                             bold: false,
-                            grey: 80,
+                            serif: false,
+                            colour: Colour::grey(80),
                             align: Align::Left,
                             text: t,
                         },
@@ -668,70 +695,6 @@ impl<'o> Draft<'o> {
         }
     }
 
-    /// The label size of a compact solution.
-    fn compact_label(&self) -> f32 {
-        if self.opts.large_print {
-            11.0
-        } else {
-            8.0
-        }
-    }
-
-    /// The compact solutions' columns, column width and cell: as many columns (2 to 4) as keep
-    /// the cell at least the style's smallest, the cell no taller than the body holds.
-    fn compact_grid(&self) -> (usize, f32, f32) {
-        let width = self.inside().width();
-        let col_w = |cols: usize| (width - (cols - 1) as f32 * COMPACT_GAP.0) / cols as f32;
-        let cols = (2..=4)
-            .rev()
-            .find(|&c| col_w(c) / 9.0 >= self.style.compact_cell)
-            .unwrap_or(2);
-        let (top, bottom) = self.body(0);
-        let label_h = self.compact_label() + 4.0;
-        let cell = ((col_w(cols) - THICK) / 9.0).min((bottom - top - label_h - THICK) / 9.0);
-        (cols, col_w(cols), cell)
-    }
-
-    /// The compact solutions (spread evenly over the fewest pages): small grids, as many columns (2 to 4) as keep their cells at
-    /// least the style's smallest, as many rows as fit.
-    fn compact(&mut self, numbered: &[Numbered]) {
-        let (cols, col_w, cell) = self.compact_grid();
-        let (gap_x, gap_y) = COMPACT_GAP;
-        let label_size = self.compact_label();
-        let label_h = label_size + 4.0;
-        let line = THICK;
-        let item_h = label_h + 9.0 * cell + line;
-        let (top, bottom) = self.body(0);
-        let rows = (((bottom - top + gap_y) / (item_h + gap_y)).floor() as usize).max(1);
-        let mut rest = numbered;
-        for count in balanced(numbered.len(), rows * cols) {
-            let (chunk, more) = rest.split_at(count);
-            rest = more;
-            let page = self.blank();
-            let day = chunk[0].puzzle.date
-                .filter(|_| !self.opts.book)
-                .filter(|&d| chunk.iter().all(|n| n.puzzle.date == Some(d)));
-            match day {
-                Some(d) => self.heading(page, &format!("Solutions, {}", d.long())),
-                None => self.heading(page, &numbers("Solutions", chunk)),
-            }
-            let a = self.sheet.inside(page);
-            for (i, n) in chunk.iter().enumerate() {
-                let (c, r) = (i % cols, i / cols);
-                let x = a.left + c as f32 * (col_w + gap_x);
-                let y = top + r as f32 * (item_h + gap_y);
-                let number = format!("No. {}", n.number);
-                let base = y + label_size + 0.5;
-                self.text(page, x, base, label_size, true, Align::Left, &number);
-                let level = level_name(&n.puzzle.level);
-                let s = fit(&level, label_size, false, col_w * 0.6);
-                self.text(page, x + col_w, base, s, false, Align::Right, &level);
-                let half = line / 2.0;
-                self.mark(page, grid(x + half, y + label_h, cell, n.puzzle, true));
-                self.solved_on.insert(n.number, page);
-            }
-        }
-    }
 }
 
 /// The puzzles of each level, in the order the levels first appear (the mix's order).
@@ -764,7 +727,7 @@ pub(crate) fn contents_line(n: usize, levels: &[(String, usize)]) -> String {
 }
 
 /// `Puzzles 5-8` (or `Puzzle 5`) for the numbers on a page.
-fn numbers(what: &str, chunk: &[Numbered]) -> String {
+pub(super) fn numbers(what: &str, chunk: &[Numbered]) -> String {
     match (chunk.first(), chunk.last()) {
         (Some(a), Some(b)) if a.number == b.number => {
             format!("{} {}", what.trim_end_matches('s'), a.number)
@@ -775,7 +738,7 @@ fn numbers(what: &str, chunk: &[Numbered]) -> String {
 }
 
 /// The grid of `p` at (x, y): the puzzle, or its solution when `solved`.
-fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
+pub(super) fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
     Mark::Grid {
         x,
         y,
@@ -788,22 +751,35 @@ fn grid(x: f32, y: f32, cell: f32, p: &Exported, solved: bool) -> Mark {
 /// Why `title` cannot be printed on a book's title page and cover at these options (in at
 /// most [`TITLE_LINES`] lines of at least its size), if it cannot.
 pub fn title_unfit(title: &str, opts: &PrintOptions) -> Option<String> {
-    let book = Draft::new(opts, sheet(opts, opts.gutter.unwrap_or(0.0)), &[]);
-    let room = book
-        .sheet
-        .inside(0)
-        .width()
-        .min(opts.page.width - 2.0 * SAFE);
+    let gutter = opts.gutter.unwrap_or(default_gutter(usize::MAX));
+    let book = Draft::new(opts, sheet(opts, gutter), &[]);
+    // The narrower of the title page's room and the cover's.
+    let room = (book.sheet.inside(0).width() * 0.92).min((opts.page.width - 2.0 * SAFE) * 0.86);
     let (least, lines) = TITLE_LINES;
-    fit_lines(title, 32.0, true, room, TITLE_LINES).is_none().then(|| {
-        format!(
+    let serif = opts.matter.typeface.serif();
+    if fit_lines_in(title, 32.0, (serif, true), room, TITLE_LINES).is_none() {
+        return Some(format!(
             "the title is too long for a title page and cover {} wide: it must fit in {lines} \
              lines of at least {least} pt (about {} characters); give a shorter --title",
             Length(opts.page.width),
             (room / (0.55 * least)) as usize * lines
+        ));
+    }
+    let sub = opts.matter.subtitle.as_deref()?;
+    fit_lines_in(sub, 15.0, (serif, false), room, SUBTITLE_LINES).is_none().then(|| {
+        format!(
+            "the subtitle is too long for a cover {} wide: it must fit in {} lines of at least \
+             {} pt (about {} characters); give a shorter --subtitle",
+            Length(opts.page.width),
+            SUBTITLE_LINES.1,
+            SUBTITLE_LINES.0,
+            (room / (0.5 * SUBTITLE_LINES.0)) as usize * SUBTITLE_LINES.1
         )
     })
 }
+
+/// A subtitle's smallest size and most lines (title page and cover).
+pub(crate) const SUBTITLE_LINES: (f32, usize) = (10.0, 2);
 
 #[cfg(test)]
 mod tests {
@@ -811,6 +787,7 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::grid::Grid;
+    use crate::export::pages::Part;
 
     const SOLUTION: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
@@ -828,6 +805,7 @@ mod tests {
             hsolve: 100.0,
             percentile: 50.0,
             id: 7,
+            number: None,
         }
     }
 
@@ -881,9 +859,9 @@ mod tests {
         let opts = PrintOptions::default();
         let p = lay_out(&opts, &week, 1);
         assert_eq!(p.title, "Sudoku, 4-10 January 2027");
-        // 35 puzzles at up to 4 a page on A4: 9 pages (8 of 4, one of 3); 35 solutions at up
-        // to 20 a page: 2 pages.
-        assert_eq!(p.pages.len(), 11);
+        // 35 puzzles at up to 4 a page on A4: 9 pages (8 of 4, one of 3); the week's 35
+        // solutions (Monday to Sunday) on one page.
+        assert_eq!(p.pages.len(), 10);
         let counts: Vec<usize> = p.pages[..9].iter().map(|p| grids(p).len()).collect();
         assert_eq!(counts, [4, 4, 4, 4, 4, 4, 4, 4, 3]);
         let t = texts(&p);
@@ -893,23 +871,35 @@ mod tests {
         holds(&t[0], &["Monday 4 January 2027"]);
         holds(&t[1], &["Puzzles 5-8", "Monday 4 January 2027", "Tuesday 5 January 2027"]);
         holds(&t[8], &["No. 35"]);
-        holds(&t[9], &["Solutions 1-18"]);
+        holds(&t[9], &["Solutions, 4-10 January 2027", "No. 1", "No. 35"]);
         for (i, page) in t.iter().enumerate() {
             assert!(page.contains(&format!("{}", i + 1)), "a bare page number");
             assert!(!page.iter().any(|s| s.contains("percentile") || s.contains(" of ")));
         }
-        // Up to 20 compact solutions a page, spread evenly: 18 + 17.
-        assert_eq!(grids(&p.pages[9]).len(), 18);
-        assert_eq!(grids(&p.pages[10]).len(), 17);
-        // Letter: up to 16 a page, 12 + 12 + 11.
-        let letter = PrintOptions {
-            page: PageSize::LETTER,
-            ..opts.clone()
-        };
-        let p = lay_out(&letter, &week, 1);
-        assert_eq!(grids(&p.pages[9]).len(), 12);
-        assert_eq!(grids(&p.pages[11]).len(), 11);
-        assert_eq!(p.pages.len(), 9 + 3);
+        assert_eq!(grids(&p.pages[9]).len(), 35);
+        // Cells of at least 2.5 mm.
+        assert!(grids(&p.pages[9]).iter().all(|g| g.0 >= 7.0));
+        // Two weeks from a Wednesday: each calendar week (Monday to Sunday) its own page.
+        let mut more = week.clone();
+        for (i, mut p) in week.iter().cloned().enumerate() {
+            p.date = p.date.map(|d| Date::from_days(d.days() + 7));
+            p.slot = i as u32 + 1;
+            more.push(p);
+        }
+        let p = lay_out(&opts, &more[10..], 1);
+        let solution_pages: Vec<usize> = p
+            .pages
+            .iter()
+            .map(|pg| grids(pg).iter().filter(|g| g.1.is_some()).count())
+            .filter(|&n| n > 0)
+            .collect();
+        // From Wednesday 6 January: 25 that week (Wednesday to Sunday), 35 the next.
+        assert_eq!(solution_pages, [25, 35]);
+        // A book's compact solutions: up to 20 a page on A4, spread evenly (18 + 17).
+        let book = lay_out(&PrintOptions { book: true, ..opts.clone() }, &week, 1);
+        let n = book.pages.len();
+        assert_eq!(grids(&book.pages[n - 2]).len(), 18);
+        assert_eq!(grids(&book.pages[n - 1]).len(), 17);
     }
 
     #[test]
@@ -1107,7 +1097,8 @@ mod tests {
         };
         let p = lay_out(&opts, &week, 1);
         assert_eq!(p.pages[0].number, None, "the title page is not numbered");
-        for (i, page) in p.pages.iter().enumerate().skip(1) {
+        assert_eq!(p.pages[1].number, None, "nor the copyright page");
+        for (i, page) in p.pages.iter().enumerate().skip(2) {
             let n = (i + 1).to_string();
             let mark = page
                 .marks
@@ -1147,17 +1138,28 @@ mod tests {
         };
         let p = lay_out(&opts, &week, 1);
         let t = texts(&p);
-        // Title page, contents, easy 14 (4 pages), medium 14 (4), hard 7 (2), solutions 2.
-        assert_eq!(p.pages.len(), 1 + 1 + 4 + 4 + 2 + 2);
-        holds(&t[0], &[INSTRUCTION, "35 puzzles: 14 easy, 14 medium, 7 hard"]);
-        // The contents: each level's first page, and the solutions'.
-        holds(&t[1], &["Puzzles 1-14", "page 3", "Puzzles 29-35", "page 11", "page 13"]);
-        holds(&t[2], &["Easy", "No. 1"]);
-        holds(&t[10], &["Hard", "No. 29"]);
+        // Title page, copyright, contents, how to play, easy 14 (4 pages), medium 14 (4),
+        // hard 7 (2), solutions 2.
+        assert_eq!(p.pages.len(), 4 + 4 + 4 + 2 + 2);
+        holds(&t[0], &["Sudoku, 4-10 January 2027", "35 puzzles: 14 easy, 14 medium, 7 hard"]);
+        assert!(!t[0].contains(&INSTRUCTION.to_string()), "the rules are on their own page");
+        assert!(t[1].iter().any(|s| s.starts_with("Copyright ©")));
+        // The contents, titled once: how to play, each level's first page, the solutions'.
+        assert_eq!(t[2].iter().filter(|s| s.contains("Contents")).count(), 1);
+        holds(&t[2], &["How to play", "4", "Puzzles 1-14", "5", "Puzzles 29-35", "13", "Solutions", "15"]);
+        holds(&t[3], &["How to play", "Getting started", "The levels"]);
+        holds(&t[4], &["Easy", "No. 1"]);
+        holds(&t[12], &["Hard", "No. 29"]);
         // No dates in a book's labels.
-        assert!(!t[2]
+        assert!(!t[4]
             .iter()
             .any(|s| s.contains("Monday") || s.contains("Mon ")));
+        // Without a title page and how to play, the rule heads the first puzzle page.
+        let mut bare = opts.clone();
+        bare.matter.without = vec![Part::TitlePage, Part::HowToPlay, Part::Copyright];
+        let t = texts(&lay_out(&bare, &week, 1));
+        holds(&t[0], &["Contents"]);
+        holds(&t[1], &[INSTRUCTION, "No. 1"]);
         let titles: Vec<&str> = p.bookmarks.iter().map(|b| b.title.as_str()).collect();
         assert_eq!(titles, ["Easy", "Medium", "Hard", "Solutions"]);
     }

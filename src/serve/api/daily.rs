@@ -1,7 +1,7 @@
 //! `GET /v1/daily`: the daily puzzle of a date and level, the same for every user.
 
 use super::super::error::{ApiError, ErrorBody};
-use super::super::Shared;
+use super::super::{blocking, Shared};
 use super::puzzles::PuzzleView;
 use super::{levels_now, wants_solution, ApiQuery, Reply};
 use crate::retrieve::{self, Selector};
@@ -32,6 +32,10 @@ pub struct DailyQuery {
 pub struct DailyView {
     /// The date it is the daily puzzle of, `YYYY-MM-DD`.
     pub date: String,
+    /// Its number in the bank's daily series, as the export that published it printed it
+    /// ("No. 42"); absent for a daily puzzle no export published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
     /// The puzzle.
     #[serde(flatten)]
     pub puzzle: PuzzleView,
@@ -82,10 +86,19 @@ pub(super) async fn daily(
     };
     let daily = s.recorder.daily(&s, date, (&level, within), lv).await?;
     match daily {
-        retrieve::Daily::Puzzle(h) => Ok(Json(DailyView {
-            date: date.to_string(),
-            puzzle: PuzzleView::of(*h, solution),
-        })),
+        retrieve::Daily::Puzzle(h) => {
+            // The number an export printed it with, so print and online agree.
+            let id = h.id;
+            let number = blocking(move || {
+                s.read(|c| Ok::<_, ApiError>(store::batches::daily_number(c, date, id)?))
+            })
+            .await?;
+            Ok(Json(DailyView {
+                date: date.to_string(),
+                number,
+                puzzle: PuzzleView::of(*h, solution),
+            }))
+        }
         retrieve::Daily::NotRecorded => Err(ApiError::NotFound(format!(
             "{date} has no daily puzzle at level {level} (dates before yesterday give only \
              what was recorded)"
