@@ -46,13 +46,10 @@ pub fn write_temporaries(
     let groups = grouped(opts, days);
     let mut out = Vec::new();
     let mut lone = Vec::new();
-    let mut first_number = 1;
-    let mut before = before;
-    for (i, (name, puzzles)) in groups.iter().enumerate() {
+    for (i, g) in groups.iter().enumerate() {
         progress("writing", i as u64, groups.len() as u64);
-        let Rendered { files, lone: pages } = render(opts, name, puzzles, first_number, before)?;
-        first_number += puzzles.len() as u32;
-        before = puzzles;
+        let before = if i == 0 { before } else { &groups[i - 1].puzzles };
+        let Rendered { files, lone: pages } = render(opts, &g.name, &g.puzzles, g.first_number, before)?;
         if let (false, Some((file, _))) = (pages.is_empty(), files.first()) {
             lone.push(super::Lone {
                 file: file.clone(),
@@ -135,9 +132,17 @@ pub struct Rendered {
     pub lone: Vec<usize>,
 }
 
+/// The puzzles of one file (or of one file per grid): its name, its puzzles and the number
+/// its first is printed with when it has none of its own (1..N across the export).
+struct Group {
+    name: String,
+    puzzles: Vec<Exported>,
+    first_number: u32,
+}
+
 /// The files' groups of puzzles: one for the range (`--single-file`, a book), else a day each.
-fn grouped(opts: &ExportOptions, days: &[(String, Vec<Exported>)]) -> Vec<(String, Vec<Exported>)> {
-    if (opts.single_file || opts.print.book) && !days.is_empty() {
+fn grouped(opts: &ExportOptions, days: &[(String, Vec<Exported>)]) -> Vec<Group> {
+    let named: Vec<(String, Vec<Exported>)> = if (opts.single_file || opts.print.book) && !days.is_empty() {
         let (first, last) = (&days[0].0, &days[days.len() - 1].0);
         let name = if first == last {
             first.clone()
@@ -147,7 +152,20 @@ fn grouped(opts: &ExportOptions, days: &[(String, Vec<Exported>)]) -> Vec<(Strin
         vec![(name, days.iter().flat_map(|d| d.1.clone()).collect())]
     } else {
         days.to_vec()
-    }
+    };
+    let mut first_number = 1;
+    named
+        .into_iter()
+        .map(|(name, puzzles)| {
+            let g = Group {
+                name,
+                first_number,
+                puzzles,
+            };
+            first_number += g.puzzles.len() as u32;
+            g
+        })
+        .collect()
 }
 
 /// A printed PDF file with what it was drawn from.
@@ -177,14 +195,16 @@ pub fn printed(
     before: &[Exported],
 ) -> super::Result<Vec<Printed>> {
     let pages = super::pages::lay_out_after(&opts.print, puzzles, first_number, before);
+    let cover = opts
+        .print
+        .cover
+        .then(|| super::cover::lay_out(&opts.print, &pages.title, puzzles, pages.pages.len()));
     let mut files = vec![Printed {
         file: format!("{name}.pdf"),
         bytes: super::pdf::render(&pages)?,
-        drawn: Drawn::Interior(pages.clone()),
+        drawn: Drawn::Interior(pages),
     }];
-    if opts.print.cover {
-        let n = pages.pages.len();
-        let cover = super::cover::lay_out(&opts.print, &pages.title, puzzles, n);
+    if let Some(cover) = cover {
         files.push(Printed {
             file: format!("{name}-cover.pdf"),
             bytes: super::pdf::render(&cover.pages)?,
@@ -201,10 +221,10 @@ pub fn preflight(
     before: &[Exported],
 ) -> super::Result<Vec<super::preflight::Preflight>> {
     let mut out = Vec::new();
-    let mut first_number = 1;
-    let mut before = before;
-    for (name, puzzles) in &grouped(opts, groups) {
-        for p in printed(opts, name, puzzles, first_number, before)? {
+    let groups = grouped(opts, groups);
+    for (i, g) in groups.iter().enumerate() {
+        let before = if i == 0 { before } else { &groups[i - 1].puzzles };
+        for p in printed(opts, &g.name, &g.puzzles, g.first_number, before)? {
             out.push(match &p.drawn {
                 Drawn::Interior(pages) => {
                     super::preflight::interior(&p.file, pages, &p.bytes, &opts.print)
@@ -212,8 +232,6 @@ pub fn preflight(
                 Drawn::Cover(c) => super::preflight::cover(&p.file, c, &p.bytes),
             });
         }
-        first_number += puzzles.len() as u32;
-        before = puzzles;
     }
     Ok(out)
 }

@@ -50,11 +50,24 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
             .creator("pseudoku".to_string())
             .language("en".to_string()),
     );
+    let regular = Font::new(SANS.into(), 0).ok_or(PdfError::Font("DejaVu Sans"))?;
+    let bold = Font::new(SANS_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Sans Bold"))?;
+    // The serif faces are loaded only for pages that set text in them (a cover or a title
+    // page asked for it): a daily file never pays for them.
+    let serif = pages.pages.iter().flat_map(|p| &p.marks).any(|m| {
+        matches!(m, Mark::Text { serif: true, .. } | Mark::Turned { serif: true, .. })
+    });
     let fonts = Fonts {
-        regular: Font::new(SANS.into(), 0).ok_or(PdfError::Font("DejaVu Sans"))?,
-        bold: Font::new(SANS_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Sans Bold"))?,
-        serif: Font::new(SERIF.into(), 0).ok_or(PdfError::Font("DejaVu Serif"))?,
-        serif_bold: Font::new(SERIF_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Serif Bold"))?,
+        serif: match serif {
+            true => Font::new(SERIF.into(), 0).ok_or(PdfError::Font("DejaVu Serif"))?,
+            false => regular.clone(),
+        },
+        serif_bold: match serif {
+            true => Font::new(SERIF_BOLD.into(), 0).ok_or(PdfError::Font("DejaVu Serif Bold"))?,
+            false => bold.clone(),
+        },
+        regular,
+        bold,
     };
     let (w, h) = pages.media;
     for page in &pages.pages {
@@ -83,8 +96,8 @@ pub fn render(pages: &Pages) -> Result<Vec<u8>, PdfError> {
     doc.finish().map_err(|e| PdfError::Write(format!("{e:?}")))
 }
 
-/// The faces: DejaVu Sans and (a cover's or title page's, when asked) DejaVu Serif; a face
-/// no mark uses is not written.
+/// The faces: DejaVu Sans and (a cover's or title page's, when asked) DejaVu Serif, the sans
+/// again in its place when no mark asks for it; a face no mark uses is not written.
 struct Fonts {
     regular: Font,
     bold: Font,

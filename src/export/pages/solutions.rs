@@ -65,6 +65,7 @@ impl Draft<'_> {
         let width = self.inside().width();
         let (top, bottom) = self.body(0);
         let label_h = self.compact_label() + 4.0;
+        let largest = self.compact_grid().2;
         (2..=8)
             .map(|cols| {
                 let col_w = (width - (cols - 1) as f32 * COMPACT_GAP.0) / cols as f32;
@@ -72,7 +73,7 @@ impl Draft<'_> {
                 let row_h = (bottom - top + COMPACT_GAP.1) / rows as f32 - COMPACT_GAP.1;
                 let cell = ((col_w - THICK) / 9.0)
                     .min((row_h - label_h - THICK) / 9.0)
-                    .min(self.compact_grid().2);
+                    .min(largest);
                 (cols, col_w, cell)
             })
             .filter(|&(.., cell)| cell >= least)
