@@ -1121,9 +1121,10 @@ pub struct ServeArgs {
     /// Reading connections to the bank.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub readers: u64,
-    /// The seed of the draws.
-    #[arg(long = "seed", default_value_t = 0)]
-    pub rng_seed: u64,
+    /// The seed of the draws (default: from the clock, so that a restarted server does not
+    /// hand new users the puzzles it handed out before in the same order; the log names it).
+    #[arg(long = "seed")]
+    pub rng_seed: Option<u64>,
     /// Serve a bank that cannot be written (a read-only copy): every read, no delivery
     /// (POST /v1/puzzles/next answers 503). Without it, such a bank is refused.
     #[arg(long, conflicts_with = "history")]

@@ -40,7 +40,7 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         token,
         page_token,
         readers: args.readers as usize,
-        rng_seed: args.rng_seed,
+        rng_seed: args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed),
         limits: pseudoku::serve::Limits {
             connections: args.max_connections as usize,
             per_client: args.max_per_client as usize,
@@ -64,8 +64,9 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
         |addr| {
             tracing::info!(
                 target: LIFECYCLE,
-                "serving {} on http://{addr}{}",
+                "serving {} on http://{addr} (draws seeded {}){}",
                 args.db.display(),
+                opts.rng_seed,
                 match opts.recording {
                     Recording::ReadOnly => " (read-only: no deliveries)",
                     Recording::Fleet { .. } => " (deliveries recorded in the fleet's history)",

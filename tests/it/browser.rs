@@ -115,6 +115,41 @@ impl Browser {
             .unwrap_or_else(|e| panic!("{js}: {e}"))
     }
 
+    /// The value the asynchronous JavaScript `body` passes to its callback `done` (the
+    /// script's last argument), as `axe.run(...).then(done)`.
+    pub fn eval_async(&self, body: &str) -> Value {
+        let script = format!("const done = arguments[arguments.length - 1]; {body}");
+        self.runtime
+            .block_on(self.client().execute_async(&script, vec![]))
+            .unwrap_or_else(|e| panic!("{body}: {e}"))
+    }
+
+    /// Waits until the asynchronous JavaScript `body` passes true to `done`; panics after
+    /// `secs` seconds.
+    pub fn wait_for_async(&self, body: &str, secs: u64) {
+        let start = Instant::now();
+        while self.eval_async(body) != Value::Bool(true) {
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "timed out waiting for {body}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The result of the Chrome DevTools command `cmd` with `params`, through chromedriver.
+    pub fn devtools(&self, cmd: &str, params: Value) -> Value {
+        let command = DevTools {
+            cmd: cmd.to_string(),
+            params,
+        };
+        let answer = self
+            .runtime
+            .block_on(self.client().issue_cmd(command))
+            .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+        answer.get("value").cloned().unwrap_or(answer)
+    }
+
     /// The text the JavaScript expression `js` gives.
     pub fn text(&self, js: &str) -> String {
         match self.eval(js) {
@@ -152,6 +187,31 @@ impl Browser {
     /// A PNG of the window.
     pub fn screenshot(&self) -> Vec<u8> {
         self.runtime.block_on(self.client().screenshot()).unwrap()
+    }
+}
+
+/// chromedriver's `goog/cdp/execute`: one DevTools command in the session's page.
+#[derive(Debug)]
+struct DevTools {
+    cmd: String,
+    params: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
     }
 }
 

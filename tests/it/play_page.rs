@@ -1,18 +1,37 @@
 //! The play page in a real browser: chromium (headless, through chromedriver) plays it as a
-//! player would, at a phone's width (390x844) and a desktop's (1280x800): the page starts a
-//! puzzle by itself, nothing overflows sideways, pencil marks go when a digit is placed in
-//! their house (and come back on undo), a hint highlights where to look, then the pattern,
-//! then the move, a reload finds the game as it was, and the whole puzzle played through the
-//! pad and the keyboard ends on the win panel. A chain's hint, on a board marked up to it,
-//! shades the chain's cells and reads it link by link. The daily puzzle is the same for two
-//! players; a server with a token plays with its page token. Skips with a message only when
-//! no browser is installed and `PSEUDOKU_REQUIRE_BROWSER` is unset (CI sets it, and installs
-//! chromium and chromium-driver). Leaves screenshots in `target/tmp/play-page-WxH*.png`.
+//! player would, at the narrowest phone (320x568), a common one (390x844) and a desktop
+//! (1280x800). At each width it plays three whole games, one for each way in: cell first
+//! (tap a cell, then a digit), number first (pick a digit, then tap its cells) and the keyboard
+//! alone; in each, a digit placed twice in a house is flagged at once (colour, a wavy
+//! underline and the words a screen reader says), auto notes fill every candidate, the pad
+//! counts correct placements, and the game ends on the win panel with the level's statistics.
+//! The first game also takes a hint in three steps, from the technique and its house to the
+//! move, and survives a reload. Nothing scrolls on a phone, headers keep to one line, every
+//! control is reached with Tab, disabled controls look it, and axe-core (from the npm registry,
+//! `PSEUDOKU_AXE`) finds no serious or critical violation in any state it is run on, in the
+//! light colours and the dark. The page installs (a manifest and a service worker chromium
+//! accepts), finishes a game with the server gone and sends its result when the server is
+//! back. The daily puzzle is the same for two players; a server with a token plays with its
+//! page token.
+//!
+//! Skips with a message only when no browser is installed and `PSEUDOKU_REQUIRE_BROWSER` is
+//! unset (CI sets it, and installs chromium and chromium-driver); the axe checks skip likewise
+//! without `PSEUDOKU_AXE` unless `PSEUDOKU_REQUIRE_AXE` is set (CI fetches axe-core and sets
+//! both). Leaves screenshots in `target/tmp/play-page-*.png`.
 
 use crate::browser::Browser;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Child, Command};
+
+/// WebDriver's codes for the keys the keyboard player uses.
+const TAB: &str = "\u{E004}";
+const ENTER: &str = "\u{E007}";
+const ESCAPE: &str = "\u{E00C}";
+const LEFT: &str = "\u{E012}";
+const UP: &str = "\u{E013}";
+const RIGHT: &str = "\u{E014}";
+const DOWN: &str = "\u{E015}";
 
 /// A server on a fresh bank of 5 puzzles a level, and the bank's folder.
 fn served(extra: &[&str]) -> (tempfile::TempDir, Child, String) {
@@ -33,6 +52,10 @@ fn stop(mut server: Child) {
 /// Waits for the page at `base` to show a puzzle (it starts one by itself).
 fn open(browser: &Browser, base: &str) {
     browser.goto(base);
+    wait_for_puzzle(browser);
+}
+
+fn wait_for_puzzle(browser: &Browser) {
     browser.wait_for(
         "document.querySelectorAll('#level option').length === 4 && \
          document.querySelectorAll('.cell.given').length >= 17",
@@ -45,24 +68,33 @@ fn saved(browser: &Browser) -> Value {
     serde_json::from_str(&browser.text("localStorage.getItem('pseudoku-game')")).unwrap()
 }
 
-/// The puzzle the page shows: its id and, from the server, its solution.
+/// The solution of the puzzle the page shows, from the server.
 fn solution(browser: &Browser, base: &str) -> Vec<u8> {
     let id = saved(browser)["id"].as_i64().unwrap();
     let url = format!("{base}/v1/puzzles/{id}?solution=true");
     let body: Value =
         serde_json::from_str(&ureq::get(&url).call().unwrap().into_string().unwrap()).unwrap();
-    body["solution"]
-        .as_str()
-        .unwrap()
-        .bytes()
-        .map(|b| b - b'0')
+    digits(body["solution"].as_str().unwrap())
+}
+
+fn digits(text: &str) -> Vec<u8> {
+    text.bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
         .collect()
 }
 
-/// The text of cell `i`.
+/// What cell `i` shows: its digit, its notes' digits (drawn from their `data-d`), or "".
 fn cell(browser: &Browser, i: usize) -> String {
     browser.text(&format!(
-        "document.querySelector(\".cell[data-cell='{i}']\").textContent"
+        "(c => c.querySelector('.marks') ? [...c.querySelectorAll('.marks span')]\
+         .map(s => s.dataset.d || '').join('') : c.textContent)\
+         (document.querySelector(\".cell[data-cell='{i}']\"))"
+    ))
+}
+
+fn label(browser: &Browser, i: usize) -> String {
+    browser.text(&format!(
+        "document.querySelector(\".cell[data-cell='{i}']\").getAttribute('aria-label')"
     ))
 }
 
@@ -76,18 +108,153 @@ fn count(browser: &Browser, class: &str) -> u64 {
         .unwrap()
 }
 
-/// The empty cells of the board.
-fn empties(browser: &Browser) -> Vec<usize> {
-    (0..81).filter(|&i| cell(browser, i).is_empty()).collect()
+fn text_of(browser: &Browser, id: &str) -> String {
+    browser.text(&format!("document.getElementById('{id}').textContent"))
 }
 
-/// Places digit `d` in cell `i`: a tap and the pad, or a click and the key.
-fn place(browser: &Browser, i: usize, d: u8, by_pad: bool) {
-    browser.click(&format!(".cell[data-cell='{i}']"));
-    if by_pad {
-        browser.click(&format!("#pad button[data-digit='{d}']"));
-    } else {
-        browser.keys(&d.to_string());
+/// The count the pad shows under digit `d` (its correct placements still to make).
+fn left(browser: &Browser, d: u8) -> String {
+    browser.text(&format!(
+        "document.querySelector(\"#pad button[data-digit='{d}'] .left\").dataset.left"
+    ))
+}
+
+fn is_open(browser: &Browser, dialog: &str) -> bool {
+    browser
+        .eval(&format!("document.getElementById('{dialog}').open"))
+        .as_bool()
+        .unwrap()
+}
+
+/// The cells of the board without a digit.
+fn empties(browser: &Browser) -> Vec<usize> {
+    let shown = board(browser);
+    (0..81).filter(|&i| shown[i] == 0).collect()
+}
+
+/// The digits cell `i` can take on `board` (0 for empty): none in its row, column or box.
+fn candidates(board: &[u8], i: usize) -> String {
+    let peer = |j: usize| {
+        j != i && (j / 9 == i / 9 || j % 9 == i % 9 || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3))
+    };
+    (1..=9u8)
+        .filter(|&d| !(0..81).any(|j| peer(j) && board[j] == d))
+        .map(|d| char::from(b'0' + d))
+        .collect()
+}
+
+/// The board as the page shows it: givens and entries, 0 for empty (or notes only).
+fn board(browser: &Browser) -> Vec<u8> {
+    let text = browser.text(
+        "[...document.querySelectorAll('.cell')].map(c => \
+         c.querySelector('.marks') || c.textContent === '' ? '.' : c.textContent).join('')",
+    );
+    assert_eq!(text.len(), 81, "{text}");
+    digits(&text)
+}
+
+/// How the player enters digits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Input {
+    /// Tap a cell, then a digit on the pad.
+    CellFirst,
+    /// Pick a digit on the pad, then tap each cell for it.
+    NumberFirst,
+    /// The keyboard alone: arrows to the cell, then the digit's key.
+    Keyboard,
+}
+
+/// A player at one of the pages: the browser, and where the keyboard's selection stands.
+struct Player<'a> {
+    browser: &'a Browser,
+    input: Input,
+}
+
+impl Player<'_> {
+    /// The selected cell (the one the board's Tab stop is on).
+    fn selected(&self) -> usize {
+        self.browser
+            .eval("Number(document.querySelector('.cell[aria-selected=\"true\"]').dataset.cell)")
+            .as_u64()
+            .unwrap() as usize
+    }
+
+    /// The keyboard player's arrows from the selected cell to cell `i`.
+    fn arrows_to(&self, i: usize) {
+        let from = self.selected();
+        let (dr, dc) = (
+            i as i64 / 9 - from as i64 / 9,
+            i as i64 % 9 - from as i64 % 9,
+        );
+        let mut keys = String::new();
+        for _ in 0..dr.abs() {
+            keys.push_str(if dr > 0 { DOWN } else { UP });
+        }
+        for _ in 0..dc.abs() {
+            keys.push_str(if dc > 0 { RIGHT } else { LEFT });
+        }
+        if !keys.is_empty() {
+            self.browser.keys(&keys);
+        }
+        assert_eq!(self.selected(), i);
+    }
+
+    /// Digit `d` into cell `i`, the player's way (number first: the digit picked unless it
+    /// is already).
+    fn place(&self, i: usize, d: u8) {
+        let b = self.browser;
+        match self.input {
+            Input::CellFirst => {
+                b.click(&format!(".cell[data-cell='{i}']"));
+                b.click(&format!("#pad button[data-digit='{d}']"));
+            }
+            Input::NumberFirst => {
+                let pressed = b.text(&format!(
+                    "String(document.querySelector(\"#pad button[data-digit='{d}']\").getAttribute('aria-pressed'))"
+                ));
+                if pressed != "true" {
+                    b.click(&format!("#pad button[data-digit='{d}']"));
+                }
+                b.click(&format!(".cell[data-cell='{i}']"));
+            }
+            Input::Keyboard => {
+                self.arrows_to(i);
+                b.keys(&d.to_string());
+            }
+        }
+    }
+
+    /// Undo, the player's way.
+    fn undo(&self) {
+        match self.input {
+            Input::Keyboard => self.browser.keys("\u{E009}z\u{E000}"),
+            _ => self.browser.click("#undo"),
+        }
+    }
+
+    /// Auto notes, the player's way.
+    fn auto_notes(&self) {
+        match self.input {
+            Input::Keyboard => self.browser.keys("a"),
+            _ => self.browser.click("#auto-notes"),
+        }
+    }
+
+    /// Moves the keyboard's focus with Tab until `js` (on `document.activeElement`, as `el`)
+    /// holds; panics after 60 presses.
+    fn tab_to(&self, js: &str) {
+        for _ in 0..60 {
+            if self
+                .browser
+                .eval(&format!("(el => {js})(document.activeElement)"))
+                .as_bool()
+                .unwrap()
+            {
+                return;
+            }
+            self.browser.keys(TAB);
+        }
+        panic!("Tab never reached {js}");
     }
 }
 
@@ -102,150 +269,678 @@ fn no_sideways_overflow(browser: &Browser) {
     );
 }
 
+/// On a phone the whole game fits the screen: the page does not scroll either way.
+fn fits_the_screen(browser: &Browser, width: u32, when: &str) {
+    no_sideways_overflow(browser);
+    if width < 760 {
+        let (scroll, inner) = (
+            browser.eval("document.documentElement.scrollHeight"),
+            browser.eval("window.innerHeight"),
+        );
+        assert!(
+            scroll.as_u64().unwrap() <= inner.as_u64().unwrap(),
+            "{width} px, {when}: scrollHeight {scroll} > innerHeight {inner}"
+        );
+    }
+}
+
+/// Each of the header's and the clock bar's words sits on one line, whole (not cut short).
+fn headers_on_one_line(browser: &Browser, width: u32) {
+    let wrapped = browser.text(
+        "[...document.querySelectorAll('.top button, .top select, .brand, #info, #timer, #mistakes')]\
+         .filter(el => el.offsetParent !== null)\
+         .filter(el => { const r = document.createRange(); r.selectNodeContents(el); \
+            const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top))); \
+            return tops.size > 1 || el.scrollWidth > el.clientWidth + 1; })\
+         .map(el => el.id || el.className).join(',')",
+    );
+    assert_eq!(wrapped, "", "{width} px: wrapped or cut short");
+    let spread = browser.eval(
+        "(cs => Math.max(...cs) - Math.min(...cs))([...document.querySelectorAll('.top .controls > *')]\
+         .map(el => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; }))",
+    );
+    assert!(
+        spread.as_f64().unwrap() <= 4.0,
+        "{width} px: the header's controls on one line ({spread} px apart)"
+    );
+}
+
 fn screenshot(browser: &Browser, name: &str) {
     let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&shot, browser.screenshot()).unwrap();
     eprintln!("screenshot: {}", shot.display());
 }
 
-/// One whole game at `width` x `height`.
-fn play_a_game(width: u32, height: u32) {
+/// axe-core's script: `PSEUDOKU_AXE` (the file `axe.min.js` of the npm package); `None`
+/// (the checks skip) when it is unset and `PSEUDOKU_REQUIRE_AXE` is not.
+fn axe_script() -> Option<String> {
+    match std::env::var_os("PSEUDOKU_AXE") {
+        Some(path) => Some(
+            std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("PSEUDOKU_AXE={}: {e}", PathBuf::from(&path).display())),
+        ),
+        None => {
+            assert!(
+                std::env::var_os("PSEUDOKU_REQUIRE_AXE").is_none(),
+                "PSEUDOKU_REQUIRE_AXE is set but PSEUDOKU_AXE names no axe-core script"
+            );
+            eprintln!("skipping the axe-core checks: PSEUDOKU_AXE is unset (see .ci/run)");
+            None
+        }
+    }
+}
+
+/// axe-core on the page as it is now: fails on any serious or critical violation, and
+/// reports every violation it found (with its impact) on stderr.
+fn axe(browser: &Browser, axe: &Option<String>, width: u32, state: &str) {
+    let Some(script) = axe else {
+        return;
+    };
+    if browser.eval("typeof window.axe === 'undefined'").as_bool() == Some(true) {
+        browser.eval(&format!("(() => {{ {script}; return 0; }})()"));
+    }
+    let found = browser.eval_async(
+        "axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.map(v => \
+         ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))).catch(e => done(String(e)))",
+    );
+    let list = found.as_array().unwrap_or_else(|| panic!("axe: {found}"));
+    eprintln!(
+        "axe-core at {width} px, {state}: {} violations{}",
+        list.len(),
+        list.iter()
+            .map(|v| format!(" [{} {}: {}]", v["impact"], v["id"], v["nodes"]))
+            .collect::<String>()
+    );
+    let bad: Vec<&Value> = list
+        .iter()
+        .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+        .collect();
+    assert!(bad.is_empty(), "{width} px, {state}: {bad:?}");
+}
+
+/// The hint the server gives for the page's board now (with its notes when every empty
+/// cell has some, as the page sends them), as the API words it.
+fn api_hint(browser: &Browser, base: &str) -> Value {
+    let game = saved(browser);
+    let puzzle = game["puzzle"].as_str().unwrap();
+    let entries: String = (0..81)
+        .map(|i| match game["entries"][i].as_u64().unwrap() {
+            0 => puzzle.as_bytes()[i] as char,
+            d => char::from(b'0' + d as u8),
+        })
+        .collect();
+    let marks: Vec<String> = (0..81)
+        .map(|i| game["marks"][i].as_str().unwrap_or("").to_string())
+        .collect();
+    let noted = (0..81).all(|i| entries.as_bytes()[i] != b'.' || !marks[i].is_empty());
+    let mut req = serde_json::json!({ "puzzle": puzzle, "entries": entries });
+    if noted {
+        req["candidates"] = Value::from(marks);
+    }
+    let body = ureq::post(&format!("{base}/v1/hint"))
+        .set("Content-Type", "application/json")
+        .send_string(&req.to_string())
+        .unwrap()
+        .into_string()
+        .unwrap();
+    serde_json::from_str(&body).unwrap()
+}
+
+/// The API's words as the page shows them: cells in words, each sentence capitalised.
+fn as_shown(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut plain = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let cell = i + 4 <= b.len()
+            && b[i] == b'r'
+            && b[i + 1].is_ascii_digit()
+            && b[i + 2] == b'c'
+            && b[i + 3].is_ascii_digit()
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        if cell {
+            plain.push_str(&format!(
+                "row {}, column {}",
+                b[i + 1] as char,
+                b[i + 3] as char
+            ));
+            i += 4;
+        } else {
+            plain.push(b[i] as char);
+            i += 1;
+        }
+    }
+    let mut out = String::new();
+    let mut start = true;
+    for ch in plain.chars() {
+        if start && ch.is_ascii_lowercase() {
+            out.push(ch.to_ascii_uppercase());
+            start = false;
+        } else {
+            if !ch.is_whitespace() {
+                start = matches!(ch, '.' | '!' | '?');
+            }
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The three steps of a hint: the technique with its house (never the move's one cell),
+/// then where exactly (the digit or cells, the pattern shaded), then the move.
+fn a_hint_goes_from_the_general_to_the_particular(
+    browser: &Browser,
+    base: &str,
+    width: u32,
+    axe_js: &Option<String>,
+) {
+    let want = api_hint(browser, base);
+    browser.click("#hint");
+    browser.wait_for(
+        "document.getElementById('hint-text').textContent.startsWith('Hint 1 of 3: ')",
+        10,
+    );
+    // A mistake's nudge is a sentence and the general step; a technique's names the place.
+    let nudge = want["nudge"].as_str().unwrap();
+    let general = if nudge.ends_with('.') {
+        nudge
+    } else {
+        want["hint"].as_str().unwrap()
+    };
+    assert_eq!(
+        text_of(browser, "hint-text"),
+        format!("Hint 1 of 3: {}", as_shown(general))
+    );
+    assert_ne!(count(browser, "focus"), 1, "step 1 never shades one cell");
+    browser.click("#hint");
+    let two = text_of(browser, "hint-text");
+    assert!(two.starts_with("Hint 2 of 3: "), "{two}");
+    if general != nudge {
+        assert!(two.starts_with("Hint 2 of 3: Look at "), "{two}");
+    }
+    assert!(count(browser, "pattern") >= 1);
+    browser.click("#hint");
+    assert_eq!(
+        text_of(browser, "hint-text"),
+        format!("Hint 3 of 3: {}", as_shown(want["move"].as_str().unwrap()))
+    );
+    assert!(count(browser, "flag") >= 1);
+    let flagged = browser.text(
+        "[...document.querySelectorAll('.cell.flag')].map(c => c.getAttribute('aria-label')).join('|')",
+    );
+    assert!(flagged.contains("highlighted by the hint"), "{flagged}");
+    fits_the_screen(browser, width, "a hint's last step shown");
+    axe(browser, axe_js, width, "a hint's last step shown");
+    screenshot(browser, &format!("play-page-{width}-hint.png"));
+}
+
+/// A digit placed where its house already has it: both cells flagged at once, with the
+/// words; undone, the flags go. With the setting off, no flag.
+fn a_conflict_is_shown_at_once(player: &Player, width: u32, axe_js: &Option<String>) {
+    let b = player.browser;
+    let shown = board(b);
+    let puzzle = digits(saved(b)["puzzle"].as_str().unwrap());
+    let i = (0..81).find(|&i| shown[i] == 0).unwrap();
+    let r = i / 9;
+    let j = (r * 9..r * 9 + 9).find(|&j| puzzle[j] != 0).unwrap();
+    let d = puzzle[j];
+    let before = left(b, d);
+    player.place(i, d);
+    assert_eq!(cell(b, i), d.to_string());
+    let peers_with_d = (0..81)
+        .filter(|&k| {
+            k != i
+                && shown[k] == d
+                && (k / 9 == i / 9
+                    || k % 9 == i % 9
+                    || (k / 27 == i / 27 && k % 9 / 3 == i % 9 / 3))
+        })
+        .count() as u64;
+    assert!(peers_with_d >= 1);
+    assert_eq!(
+        count(b, "conflict"),
+        1 + peers_with_d,
+        "the new digit and each it repeats"
+    );
+    assert_eq!(
+        text_of(b, "status"),
+        format!("There is already a {d} in row {}.", r + 1)
+    );
+    assert!(label(b, i).contains("conflict"), "{}", label(b, i));
+    assert!(label(b, j).contains(&format!("{d}, given, conflict")));
+    // Not by colour alone: the digits are underlined.
+    let line = b.text(&format!(
+        "getComputedStyle(document.querySelector(\".cell[data-cell='{i}']\")).textDecorationLine"
+    ));
+    assert_eq!(line, "underline");
+    assert_eq!(left(b, d), before, "a wrong digit is no correct placement");
+    axe(b, axe_js, width, "a conflict shown");
+    screenshot(
+        b,
+        &format!("play-page-{width}-{:?}-conflict.png", player.input),
+    );
+    player.undo();
+    assert_eq!(cell(b, i), "");
+    assert_eq!(count(b, "conflict"), 0);
+}
+
+/// Auto notes: every empty cell's notes are the digits it can take; one undo takes them back
+/// and a second fill brings them again.
+fn auto_notes_fill_every_candidate(player: &Player, width: u32) {
+    let b = player.browser;
+    let shown = board(b);
+    player.auto_notes();
+    for i in (0..81).filter(|&i| shown[i] == 0) {
+        assert_eq!(cell(b, i), candidates(&shown, i), "cell {i}");
+    }
+    assert!(text_of(b, "status").starts_with("Notes filled in"));
+    let empty = shown.iter().position(|&d| d == 0).unwrap();
+    assert!(
+        label(b, empty).contains("empty, notes "),
+        "{}",
+        label(b, empty)
+    );
+    fits_the_screen(b, width, "auto notes");
+    screenshot(
+        b,
+        &format!("play-page-{width}-{:?}-notes.png", player.input),
+    );
+    player.undo();
+    assert_eq!(cell(b, empty), "");
+    player.auto_notes();
+    assert_eq!(cell(b, empty), candidates(&shown, empty));
+}
+
+/// Plays the puzzle on the page to its end the player's way: a conflict, auto notes, then
+/// every empty cell; the first game also a hint and a reload. Returns the level played.
+fn play_to_the_end(player: &Player, base: &str, width: u32, first: bool, axe_js: &Option<String>) {
+    let b = player.browser;
+    let solved = solution(b, base);
+    a_conflict_is_shown_at_once(player, width, axe_js);
+    auto_notes_fill_every_candidate(player, width);
+    if first {
+        a_hint_goes_from_the_general_to_the_particular(b, base, width, axe_js);
+    }
+    let empty = empties(b);
+    let half = empty.len() / 2;
+    for &i in &empty[..half] {
+        let d = solved[i];
+        let before: u8 = left(b, d).parse().unwrap_or(0);
+        player.place(i, d);
+        assert_eq!(cell(b, i), d.to_string());
+        if before > 0 {
+            let after = left(b, d);
+            let want = if before == 1 {
+                "\u{2713}".to_string()
+            } else {
+                (before - 1).to_string()
+            };
+            assert_eq!(after, want, "the pad counts correct placements");
+        }
+    }
+    // A placed digit takes its notes out of its row, column and box.
+    let notes = browser_notes(b);
+    let shown = board(b);
+    for &i in &empty[..half] {
+        let d = char::from(b'0' + solved[i]);
+        for (j, n) in notes.iter().enumerate() {
+            let peer = j != i
+                && (j / 9 == i / 9
+                    || j % 9 == i % 9
+                    || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3));
+            assert!(
+                !(peer && shown[j] == 0 && n.contains(d)),
+                "cell {j} keeps {d} beside {i}"
+            );
+        }
+    }
+    if first {
+        let shown: Vec<String> = (0..81).map(|i| cell(b, i)).collect();
+        b.goto(base);
+        wait_for_puzzle(b);
+        let again: Vec<String> = (0..81).map(|i| cell(b, i)).collect();
+        assert_eq!(again, shown, "the reload restores the board");
+        if player.input == Input::Keyboard {
+            player.tab_to("el.classList.contains('cell')");
+        }
+    }
+    // The rest, as if five minutes had passed (a grid filled in seconds is no human's
+    // result, which the server refuses).
+    b.eval(
+        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
+    );
+    for &i in &empty[half..] {
+        player.place(i, solved[i]);
+    }
+    b.wait_for("document.getElementById('win').open", 5);
+}
+
+/// Every cell's notes as the page shows them ("" where a digit stands or none are kept).
+fn browser_notes(browser: &Browser) -> Vec<String> {
+    let game = saved(browser);
+    (0..81)
+        .map(|i| game["marks"][i].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// The win panel, the locked board and the level's statistics after `wins` wins.
+fn the_win_is_counted(browser: &Browser, width: u32, wins: u64, axe_js: &Option<String>) {
+    browser.wait_for("!document.getElementById('win-rating').hidden", 5);
+    let rating = text_of(browser, "win-rating");
+    assert!(rating.starts_with("Your rating: "), "{rating}");
+    let level = text_of(browser, "win-level");
+    assert!(
+        level.contains(&format!(": won {wins} of {wins}, best ")),
+        "{level}"
+    );
+    let time = text_of(browser, "win-time");
+    assert!(time.contains(':'), "{time}");
+    axe(browser, axe_js, width, "the win panel");
+    screenshot(browser, &format!("play-page-{width}-won-{wins}.png"));
+    browser.click("#win-close");
+    // A solved grid: every control that would change it is disabled, and looks it.
+    for id in ["pencil", "auto-notes", "hint", "undo", "erase", "pause"] {
+        let (disabled, opacity) = (
+            browser.eval(&format!("document.getElementById('{id}').disabled")),
+            browser.text(&format!(
+                "getComputedStyle(document.getElementById('{id}')).opacity"
+            )),
+        );
+        assert_eq!(disabled, Value::Bool(true), "{id}");
+        assert!(opacity.parse::<f64>().unwrap() <= 0.5, "{id}: {opacity}");
+    }
+    let pad = browser.eval("[...document.querySelectorAll('#pad button')].every(b => b.disabled)");
+    assert_eq!(pad, Value::Bool(true));
+    // The statistics, kept in the browser.
+    browser.click("#open-stats");
+    browser.wait_for("document.getElementById('stats').open", 5);
+    let figures = browser.text(
+        "[...document.querySelectorAll('#stats-figures div')].map(d => d.children[0].textContent + '=' + d.children[1].textContent).join(';')",
+    );
+    assert!(
+        figures.contains(&format!(
+            "Games played={wins};Games won={wins};Win rate=100%"
+        )),
+        "{figures}"
+    );
+    assert!(figures.contains(&format!("Current run of wins={wins}")));
+    assert!(!figures.contains("Best time=\u{2013}"), "{figures}");
+    axe(browser, axe_js, width, "the statistics");
+    screenshot(browser, &format!("play-page-{width}-statistics.png"));
+    browser.keys(ESCAPE);
+    assert!(!is_open(browser, "stats"));
+    assert_eq!(
+        browser.text("document.activeElement.id"),
+        "open-stats",
+        "the focus goes back to the button that opened the dialog"
+    );
+}
+
+/// Sets the input mode in the settings dialog, by keyboard alone: Tab to the menu, Enter,
+/// Tab to the choices, an arrow, Escape.
+fn choose_input_by_keyboard(player: &Player, value: &str) {
+    let b = player.browser;
+    player.tab_to("el.id === 'open-settings'");
+    b.keys(ENTER);
+    b.wait_for("document.getElementById('settings').open", 5);
+    // Tab stops once in a group of radio buttons, on the checked one; the arrows choose.
+    player.tab_to("el.name === 'input'");
+    b.keys(if value == "cell" { UP } else { DOWN });
+    assert_eq!(
+        b.eval(&format!("document.getElementById('input-{value}').checked")),
+        Value::Bool(true)
+    );
+    b.keys(ESCAPE);
+    assert!(!is_open(b, "settings"));
+    assert_eq!(b.text("document.activeElement.id"), "open-settings");
+}
+
+/// Every control the page shows enabled is reached with Tab, in one round.
+fn every_control_is_reached_with_tab(player: &Player, width: u32) {
+    let b = player.browser;
+    b.eval("document.activeElement.blur() || 0");
+    let want = b.text(
+        "[...document.querySelectorAll('button, select, input, [tabindex=\"0\"]')]\
+         .filter(el => !el.disabled && !el.closest('dialog') && el.offsetParent !== null)\
+         .map(el => el.id || el.dataset.digit || el.dataset.cell || el.className).sort().join(',')",
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        b.keys(TAB);
+        let here = b.text(
+            "(el => el.id || el.dataset.digit || el.dataset.cell || el.className)(document.activeElement)",
+        );
+        seen.insert(here);
+    }
+    let mut want: Vec<&str> = want.split(',').collect();
+    want.sort_unstable();
+    let missed: Vec<&&str> = want.iter().filter(|w| !seen.contains(**w)).collect();
+    assert!(
+        missed.is_empty(),
+        "{width} px: Tab never reaches {missed:?}"
+    );
+}
+
+/// Three whole games at `width` x `height`, one per input mode.
+fn three_games(width: u32, height: u32) {
     let Some(browser) = Browser::start(width, height) else {
         return;
     };
+    let axe_js = axe_script();
     let (_dir, server, base) = served(&[]);
     open(&browser, &base);
     assert_eq!(browser.eval("window.innerWidth"), width);
-    no_sideways_overflow(&browser);
+    fits_the_screen(&browser, width, "the start");
+    headers_on_one_line(&browser, width);
     // Names, not the bank's internals.
     let options = browser
         .text("[...document.querySelectorAll('#level option')].map(o => o.textContent).join(',')");
     assert_eq!(options, "Easy,Medium,Hard,Expert");
-    let info = browser.text("document.getElementById('info').textContent");
+    let info = text_of(&browser, "info");
     assert!(
         info.starts_with("Puzzle #") && info.ends_with(" \u{b7} Easy"),
         "{info}"
     );
-    assert_eq!(
-        browser.text("String(document.getElementById('about').open)"),
-        "false"
-    );
-    let solved = solution(&browser, &base);
-    let empty = empties(&browser);
-    let by_pad = width < 760;
-
-    // A pencil mark goes when its digit is placed in its house, and comes back on undo.
-    let (e, d) = (empty[0], solved[empty[0]]);
-    let peer = *empty[1..]
-        .iter()
-        .find(|&&f| f / 9 == e / 9 || f % 9 == e % 9)
-        .expect("an empty peer");
-    browser.click("#pencil");
-    browser.click(&format!(".cell[data-cell='{peer}']"));
-    browser.click(&format!("#pad button[data-digit='{d}']"));
-    let other = if d == 9 { 1 } else { d + 1 };
-    browser.click(&format!("#pad button[data-digit='{other}']"));
-    let mut marks = [d, other];
-    marks.sort();
-    let both = format!("{}{}", marks[0], marks[1]);
-    assert_eq!(cell(&browser, peer), both);
-    browser.click("#pencil");
-    place(&browser, e, d, by_pad);
-    assert_eq!(cell(&browser, e), d.to_string());
-    assert_eq!(cell(&browser, peer), other.to_string());
-    browser.click("#undo");
-    assert_eq!(cell(&browser, e), "");
-    assert_eq!(cell(&browser, peer), both);
-    place(&browser, e, d, by_pad);
-    // The same digit lights up wherever it stands.
-    let same = browser
-        .eval(&format!(
-            "[...document.querySelectorAll('.cell')].filter(c => c.textContent === '{d}').length"
-        ))
-        .as_u64()
-        .unwrap();
-    assert_eq!(count(&browser, "same"), same);
-
-    // A hint in three steps: where to look, the pattern, the move; its text is gone once
-    // the board changes.
-    browser.click("#hint");
-    browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 1/3: ')",
-        10,
-    );
-    assert!(count(&browser, "focus") >= 1);
-    browser.click("#hint");
-    browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 2/3: ')",
-        10,
-    );
-    assert!(count(&browser, "pattern") >= 1);
-    browser.click("#hint");
-    browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 3/3: ')",
-        10,
-    );
-    assert!(count(&browser, "flag") >= 1);
-    let hint = browser.text("document.getElementById('hint-text').textContent");
-    // Cells in words ("row 3, column 5"), not as the API names them (r3c5).
-    let coded = hint
-        .as_bytes()
-        .windows(4)
-        .any(|w| w[0] == b'r' && w[1].is_ascii_digit() && w[2] == b'c' && w[3].is_ascii_digit());
-    assert!(!coded, "{hint}");
-    screenshot(&browser, &format!("play-page-{width}x{height}-hint.png"));
-
-    // Half the puzzle, then a reload: the game is as it was, and undo still works.
-    let rest: Vec<usize> = empty.iter().copied().filter(|&i| i != e).collect();
-    let half = rest.len() / 2;
-    for &i in &rest[..half] {
-        place(&browser, i, solved[i], by_pad);
-    }
-    assert_eq!(
-        browser.text("document.getElementById('hint-text').textContent"),
-        ""
-    );
-    let board: Vec<String> = (0..81).map(|i| cell(&browser, i)).collect();
-    no_sideways_overflow(&browser);
+    // A pad key's name starts with its digit and says how many are left.
+    let name = browser
+        .text("document.querySelector(\"#pad button[data-digit='5']\").getAttribute('aria-label')");
+    assert!(name.starts_with("5, ") && name.ends_with(" left"), "{name}");
+    axe(&browser, &axe_js, width, "the start");
     screenshot(&browser, &format!("play-page-{width}x{height}.png"));
-    browser.goto(&base);
-    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 10);
-    let again: Vec<String> = (0..81).map(|i| cell(&browser, i)).collect();
-    assert_eq!(again, board, "the reload restores the board");
-    let last = rest[half - 1];
-    browser.click("#undo");
-    assert_eq!(cell(&browser, last), "");
-    place(&browser, last, solved[last], by_pad);
 
-    // The rest, as if five minutes had passed (a grid filled in seconds is no human's
-    // result, which the server refuses): the page sees the solved grid and says so.
-    browser.eval(
-        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
+    // Cell first (the default), with a hint and a reload.
+    let player = Player {
+        browser: &browser,
+        input: Input::CellFirst,
+    };
+    play_to_the_end(&player, &base, width, true, &axe_js);
+    the_win_is_counted(&browser, width, 1, &axe_js);
+
+    // Number first: chosen in the settings; the picked digit's key stays pressed.
+    browser.click("#new");
+    wait_for_puzzle(&browser);
+    browser.wait_for(
+        "!document.getElementById('win').open && !document.getElementById('pencil').disabled",
+        10,
     );
-    for &i in &rest[half..] {
-        place(&browser, i, solved[i], by_pad);
+    browser.click("#open-settings");
+    browser.wait_for("document.getElementById('settings').open", 5);
+    axe(&browser, &axe_js, width, "the settings");
+    screenshot(&browser, &format!("play-page-{width}-settings.png"));
+    browser.click("#input-number");
+    browser.click("#settings-close");
+    let player = Player {
+        browser: &browser,
+        input: Input::NumberFirst,
+    };
+    browser.click("#pad button[data-digit='4']");
+    assert_eq!(
+        browser.text(
+            "document.querySelector(\"#pad button[data-digit='4']\").getAttribute('aria-pressed')"
+        ),
+        "true"
+    );
+    axe(&browser, &axe_js, width, "number first, 4 picked");
+    screenshot(&browser, &format!("play-page-{width}-number-first.png"));
+    play_to_the_end(&player, &base, width, false, &axe_js);
+    the_win_is_counted(&browser, width, 2, &axe_js);
+
+    // The keyboard alone: back to cell first in the settings, a new puzzle, every control
+    // reached with Tab, the game played with arrows and digits.
+    let player = Player {
+        browser: &browser,
+        input: Input::Keyboard,
+    };
+    choose_input_by_keyboard(&player, "cell");
+    player.tab_to("el.id === 'new'");
+    browser.keys(ENTER);
+    browser.wait_for(
+        "document.getElementById('undo').disabled && !document.getElementById('hint').disabled",
+        10,
+    );
+    wait_for_puzzle(&browser);
+    every_control_is_reached_with_tab(&player, width);
+    player.tab_to("el.classList.contains('cell')");
+    play_to_the_end(&player, &base, width, false, &axe_js);
+    the_win_is_counted(&browser, width, 3, &axe_js);
+    stop(server);
+}
+
+#[test]
+fn three_games_play_on_the_narrowest_phone() {
+    three_games(320, 568);
+}
+
+#[test]
+fn three_games_play_on_a_phone() {
+    three_games(390, 844);
+}
+
+#[test]
+fn three_games_play_on_a_desktop() {
+    three_games(1280, 800);
+}
+
+/// Pausing hides the grid and disables every control that would change it; the mistakes
+/// counter is neutral at 0 and turns to the mistake colour, with its count, at 1; with
+/// conflicts turned off a repeated digit is not flagged.
+#[test]
+fn settings_and_pause_change_what_the_page_shows() {
+    let Some(browser) = Browser::start(390, 844) else {
+        return;
+    };
+    let (_dir, server, base) = served(&[]);
+    open(&browser, &base);
+    browser.click("#pause");
+    for id in ["pencil", "auto-notes", "hint", "erase", "undo"] {
+        assert_eq!(
+            browser.eval(&format!("document.getElementById('{id}').disabled")),
+            Value::Bool(true),
+            "{id} while paused"
+        );
     }
-    browser.wait_for("!document.getElementById('win').hidden", 5);
-    // The result sent: the player's first rating, still settling, shown after the game.
-    browser.wait_for("!document.getElementById('win-rating').hidden", 5);
-    let rating = browser.text("document.getElementById('win-rating').textContent");
-    assert!(
-        rating.starts_with("Your rating: ")
-            && rating.ends_with(" after 1 game (it settles as you play)."),
-        "{rating}"
-    );
+    browser.click("#resume");
     assert_eq!(
-        browser.text("document.getElementById('win-hints').textContent"),
-        "1"
+        browser.eval("document.getElementById('pencil').disabled"),
+        Value::Bool(false)
     );
+    // Mistakes: shown on request, neutral at 0.
+    browser.click("#open-settings");
+    browser.click("#show-mistakes");
+    browser.click("#show-conflicts");
+    browser.click("#settings-close");
+    let colour = |id: &str| {
+        browser.text(&format!(
+            "getComputedStyle(document.getElementById('{id}')).color"
+        ))
+    };
+    let neutral = colour("mistakes");
+    assert_eq!(text_of(&browser, "mistakes"), "Mistakes: 0");
     assert_eq!(
-        browser.text("document.getElementById('win-mistakes').textContent"),
-        "0"
+        browser.text("document.getElementById('mistakes').getAttribute('aria-label')"),
+        "0 mistakes"
     );
-    let time = browser.text("document.getElementById('win-time').textContent");
-    assert!(time.contains(':'), "{time}");
-    no_sideways_overflow(&browser);
-    screenshot(&browser, &format!("play-page-{width}x{height}-solved.png"));
+    assert_eq!(neutral, colour("info"), "0 mistakes in the muted colour");
+    let solved = solution(&browser, &base);
+    let puzzle = digits(saved(&browser)["puzzle"].as_str().unwrap());
+    let i = (0..81).find(|&i| puzzle[i] == 0).unwrap();
+    let r = i / 9;
+    let clash = (r * 9..r * 9 + 9).find(|&j| puzzle[j] != 0).unwrap();
+    let player = Player {
+        browser: &browser,
+        input: Input::CellFirst,
+    };
+    player.place(i, puzzle[clash]);
+    assert_ne!(puzzle[clash], solved[i]);
+    assert_eq!(count(&browser, "conflict"), 0, "conflicts are off");
+    assert_eq!(count(&browser, "wrong"), 1, "the mistake is marked");
+    assert!(label(&browser, i).ends_with("mistake"));
+    assert_eq!(text_of(&browser, "mistakes"), "Mistakes: 1");
+    assert_ne!(colour("mistakes"), neutral);
+    // The corner mark, not only the colour.
+    let corner = browser.text(&format!(
+        "getComputedStyle(document.querySelector(\".cell[data-cell='{i}']\"), '::before').content"
+    ));
+    assert_eq!(corner, "\"\"");
+    screenshot(&browser, "play-page-390-mistake.png");
+    // Kept across a reload.
+    browser.goto(&base);
+    wait_for_puzzle(&browser);
+    assert_eq!(count(&browser, "wrong"), 1);
+    assert_eq!(count(&browser, "conflict"), 0);
+    stop(server);
+}
+
+/// The dark colours (the system's choice, emulated) pass axe-core too: a conflict, notes, a
+/// mistake and a hint on the board, then the settings and the statistics.
+#[test]
+fn the_dark_colours_pass_axe_core() {
+    let Some(browser) = Browser::start(390, 844) else {
+        return;
+    };
+    let axe_js = axe_script();
+    let (_dir, server, base) = served(&[]);
+    browser.devtools(
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+    );
+    open(&browser, &base);
+    assert_eq!(
+        browser.eval("matchMedia('(prefers-color-scheme: dark)').matches"),
+        Value::Bool(true)
+    );
+    browser.click("#open-settings");
+    browser.click("#show-mistakes");
+    browser.click("#settings-close");
+    let player = Player {
+        browser: &browser,
+        input: Input::CellFirst,
+    };
+    player.auto_notes();
+    let puzzle = digits(saved(&browser)["puzzle"].as_str().unwrap());
+    let i = (0..81).find(|&i| puzzle[i] == 0).unwrap();
+    let clash = (i / 9 * 9..i / 9 * 9 + 9)
+        .find(|&j| puzzle[j] != 0)
+        .unwrap();
+    player.place(i, puzzle[clash]);
+    assert!(count(&browser, "conflict") >= 2 && count(&browser, "wrong") == 1);
+    browser.click("#hint");
+    browser.wait_for(
+        "document.getElementById('hint-text').textContent.startsWith('Hint 1 of 3: ')",
+        10,
+    );
+    axe(
+        &browser,
+        &axe_js,
+        390,
+        "dark colours, a conflict, a mistake and a hint",
+    );
+    screenshot(&browser, "play-page-390-dark.png");
+    browser.click("#open-settings");
+    axe(&browser, &axe_js, 390, "dark colours, the settings");
+    browser.click("#settings-close");
+    browser.click("#open-stats");
+    axe(&browser, &axe_js, 390, "dark colours, the statistics");
     stop(server);
 }
 
@@ -254,8 +949,8 @@ const CHAIN_PUZZLE: &str =
     "....3...6..84.....53...6.4.9....8.3...3...7....7.51..8....92..31.5..3...3.46..9..";
 
 /// A chain's hint on the page: a player who has filled and marked the board up to the step
-/// where the puzzle needs an alternating inference chain asks for a hint; step 1 shows where
-/// to look, step 2 shades the chain's cells (the hint's `pattern`), step 3 flags the removal
+/// where the puzzle needs an alternating inference chain asks for a hint; step 1 names the
+/// technique, step 2 shades the chain's cells (the hint's `pattern`), step 3 flags the removal
 /// and reads the chain link by link.
 #[test]
 fn a_chain_hint_shades_the_chain_and_reads_it_link_by_link() {
@@ -324,16 +1019,13 @@ fn a_chain_hint_shades_the_chain_and_reads_it_link_by_link() {
 
     browser.click("#hint");
     browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 1/3: ')",
+        "document.getElementById('hint-text').textContent.startsWith('Hint 1 of 3: ')",
         10,
     );
-    browser.click("#hint");
-    browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 2/3: ')",
-        10,
-    );
-    let text = browser.text("document.getElementById('hint-text').textContent");
+    let text = text_of(&browser, "hint-text");
     assert!(text.contains("alternating inference chain"), "{text}");
+    assert_eq!(count(&browser, "pattern"), 0, "step 1 shows no chain yet");
+    browser.click("#hint");
     let shaded: Vec<usize> = (0..81)
         .filter(|i| {
             browser
@@ -349,38 +1041,11 @@ fn a_chain_hint_shades_the_chain_and_reads_it_link_by_link() {
     assert_eq!(shaded, want, "the chain's cells are shaded");
     screenshot(&browser, "play-page-1280x800-chain.png");
     browser.click("#hint");
-    browser.wait_for(
-        "document.getElementById('hint-text').textContent.startsWith('Hint 3/3: ')",
-        10,
-    );
-    // The move as the API words it, with its cells in words as the page shows them.
-    let mut plain = String::new();
-    let coded = step["move"].as_str().unwrap();
-    let b = coded.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let cell = i + 4 <= b.len()
-            && b[i] == b'r'
-            && b[i + 1].is_ascii_digit()
-            && b[i + 2] == b'c'
-            && b[i + 3].is_ascii_digit()
-            && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
-        if cell {
-            plain.push_str(&format!(
-                "row {}, column {}",
-                b[i + 1] as char,
-                b[i + 3] as char
-            ));
-            i += 4;
-        } else {
-            plain.push(b[i] as char);
-            i += 1;
-        }
-    }
+    let plain = as_shown(step["move"].as_str().unwrap());
     assert!(plain.starts_with("If row "), "{plain}");
     assert_eq!(
-        browser.text("document.getElementById('hint-text').textContent"),
-        format!("Hint 3/3: {plain}")
+        text_of(&browser, "hint-text"),
+        format!("Hint 3 of 3: {plain}")
     );
     assert_eq!(count(&browser, "flag"), 1, "the one cell that loses 7");
     screenshot(&browser, "play-page-1280x800-chain-move.png");
@@ -388,25 +1053,16 @@ fn a_chain_hint_shades_the_chain_and_reads_it_link_by_link() {
 }
 
 #[test]
-fn a_whole_game_plays_on_a_phone() {
-    play_a_game(390, 844);
-}
-
-#[test]
-fn a_whole_game_plays_on_a_desktop() {
-    play_a_game(1280, 800);
-}
-
-#[test]
-fn nothing_overflows_sideways_from_the_narrowest_phone_to_a_tablet() {
+fn nothing_overflows_from_the_narrowest_phone_to_a_tablet() {
     let (_dir, server, base) = served(&[]);
-    for (width, height) in [(320, 568), (360, 740), (768, 1024)] {
+    for (width, height) in [(320, 568), (360, 740), (390, 664), (768, 1024)] {
         let Some(browser) = Browser::start(width, height) else {
             return;
         };
         open(&browser, &base);
         assert_eq!(browser.eval("window.innerWidth"), width);
-        no_sideways_overflow(&browser);
+        fits_the_screen(&browser, width, "the start");
+        headers_on_one_line(&browser, width);
         // The board and the pad are on screen, side by side with nothing cut.
         let right = browser.eval(
             "Math.max(...['board', 'pad'].map(id => document.getElementById(id)\
@@ -426,9 +1082,9 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
     let (_dir, server, base) = served(&[]);
     let mut boards = Vec::new();
     let mut users = Vec::new();
-    for _ in 0..2 {
+    for width in [320, 390] {
         // A fresh browser profile: another player.
-        let Some(browser) = Browser::start(390, 844) else {
+        let Some(browser) = Browser::start(width, 700) else {
             return;
         };
         open(&browser, &base);
@@ -437,22 +1093,32 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
             "document.getElementById('info').textContent.startsWith('Daily')",
             10,
         );
-        no_sideways_overflow(&browser);
+        // The daily's title, the clock and the mistakes counter on one line, whole.
+        browser.click("#open-settings");
+        browser.click("#show-mistakes");
+        browser.click("#settings-close");
+        headers_on_one_line(&browser, width);
+        fits_the_screen(&browser, width, "the daily puzzle");
+        screenshot(&browser, &format!("play-page-{width}-daily.png"));
         boards.push((0..81).map(|i| cell(&browser, i)).collect::<Vec<_>>());
         users.push(browser.text("localStorage.getItem('pseudoku-user')"));
         // The first player solves it: a streak of one day.
         if boards.len() == 1 {
             let solved = solution(&browser, &base);
+            let player = Player {
+                browser: &browser,
+                input: Input::CellFirst,
+            };
             for i in empties(&browser) {
-                place(&browser, i, solved[i], false);
+                player.place(i, solved[i]);
             }
-            browser.wait_for("!document.getElementById('win').hidden", 5);
-            let streak = browser.text("document.getElementById('win-streak').textContent");
+            browser.wait_for("document.getElementById('win').open", 5);
+            let streak = text_of(&browser, "win-streak");
             assert!(streak.contains("1 day"), "{streak}");
             // Daily again the same day: no replay.
             browser.click("#win-close");
             browser.click("#daily");
-            let status = browser.text("document.getElementById('status').textContent");
+            let status = text_of(&browser, "status");
             assert!(status.contains("solved today's daily"), "{status}");
         }
     }
@@ -484,5 +1150,98 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
         "document.getElementById('info').textContent.startsWith('Daily')",
         10,
     );
+    stop(server);
+}
+
+/// A server for the bank `db` on `port` of localhost.
+fn serve_on(db: &std::path::Path, port: u16) -> (Child, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pseudoku"));
+    cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--db"])
+        .arg(db);
+    crate::common::started(cmd)
+}
+
+/// The page as an installed app: chromium finds it installable (a manifest with its icons,
+/// a service worker), and with the server gone it opens from the worker's copies, restores
+/// the game and plays it to the end; the result waits in the browser and reaches the server
+/// once it is back.
+#[test]
+fn the_page_installs_and_finishes_a_game_offline() {
+    let Some(browser) = Browser::start(390, 844) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    crate::common::build_levels(&db, 5, 2);
+    let port = crate::common::free_port();
+    let (server, base) = serve_on(&db, port);
+    open(&browser, &base);
+    browser.wait_for("navigator.serviceWorker.controller !== null", 20);
+    browser.wait_for_async(
+        "caches.keys().then(ks => Promise.all(ks.map(k => caches.open(k).then(c => c.keys())))).then(all => done(all.flat().length >= 8))",
+        20,
+    );
+    let errors = browser.devtools("Page.getInstallabilityErrors", serde_json::json!({}));
+    assert_eq!(
+        errors["installabilityErrors"],
+        serde_json::json!([]),
+        "{errors}"
+    );
+    let manifest = browser.devtools("Page.getAppManifest", serde_json::json!({}));
+    assert_eq!(manifest["errors"], serde_json::json!([]), "{manifest}");
+    let user = browser.text("localStorage.getItem('pseudoku-user')");
+    let solved = solution(&browser, &base);
+    let empty = empties(&browser);
+    let player = Player {
+        browser: &browser,
+        input: Input::CellFirst,
+    };
+    let half = empty.len() / 2;
+    for &i in &empty[..half] {
+        player.place(i, solved[i]);
+    }
+    let shown: Vec<String> = (0..81).map(|i| cell(&browser, i)).collect();
+
+    // The server goes: the page opens from the worker's copies, with the game as it was.
+    stop(server);
+    browser.goto(&base);
+    browser.wait_for("document.querySelectorAll('.cell.given').length >= 17", 20);
+    let again: Vec<String> = (0..81).map(|i| cell(&browser, i)).collect();
+    assert_eq!(again, shown, "the game restored offline");
+    browser.wait_for(
+        "document.querySelectorAll('#level option').length === 4",
+        10,
+    );
+    screenshot(&browser, "play-page-390-offline.png");
+    browser.eval(
+        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
+    );
+    for &i in &empty[half..] {
+        player.place(i, solved[i]);
+    }
+    browser.wait_for("document.getElementById('win').open", 5);
+    browser.wait_for(
+        "JSON.parse(localStorage.getItem('pseudoku-outbox') || '[]').length === 1",
+        10,
+    );
+    let stats = browser.text("localStorage.getItem('pseudoku-stats')");
+    assert!(stats.contains("\"won\":1"), "{stats}");
+
+    // The server is back: the next visit sends the result.
+    let (server, base) = serve_on(&db, port);
+    browser.goto(&base);
+    browser.wait_for(
+        "JSON.parse(localStorage.getItem('pseudoku-outbox') || '[]').length === 0",
+        20,
+    );
+    let body: Value = serde_json::from_str(
+        &ureq::get(&format!("{base}/v1/players/{user}"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(body["games"], 1, "{body}");
     stop(server);
 }

@@ -636,7 +636,17 @@ fn with_a_token_every_route_but_health_and_the_page_needs_it() {
     ] {
         assert_eq!(server.post(path, &body).0, 401, "{path}");
     }
-    for path in ["/healthz", "/", "/app.js", "/style.css"] {
+    for path in [
+        "/healthz",
+        "/",
+        "/app.js",
+        "/style.css",
+        "/sw.js",
+        "/manifest.webmanifest",
+        "/icon.svg",
+        "/icon-192.png",
+        "/icon-512.png",
+    ] {
         assert_eq!(
             ureq::get(&format!("{}{path}", server.base))
                 .call()
@@ -646,6 +656,37 @@ fn with_a_token_every_route_but_health_and_the_page_needs_it() {
             "{path}"
         );
     }
+}
+
+/// The ids of `n` deliveries to a new user of a server started on `db` with `extra`.
+fn first_draws(db: &Path, extra: &[&str], user: &str, n: usize) -> Vec<i64> {
+    let server = Server::start(db, extra);
+    let ids = (0..n)
+        .map(|_| {
+            let (status, v) = server.deliver(&format!("/v1/puzzles/next?user={user}&level=easy"));
+            assert_eq!(status, 200, "{v}");
+            v["id"].as_i64().unwrap()
+        })
+        .collect();
+    server.stop();
+    ids
+}
+
+/// A server started again without `--seed` hands a new user other puzzles, in another order,
+/// than it handed the first new user (the seed comes from the clock and is logged); with
+/// `--seed` two servers on copies of one bank hand out the same.
+#[test]
+fn a_restarted_server_hands_new_users_another_order_unless_seeded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 10);
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let first = first_draws(&db, &[], "new1", 10);
+    let second = first_draws(&db, &[], "new2", 10);
+    assert_ne!(first, second, "the 10 easy puzzles in the same order");
+    let seeded = first_draws(&db, &["--seed", "7"], "new3", 10);
+    let again = first_draws(&copy, &["--seed", "7"], "new3", 10);
+    assert_eq!(seeded, again);
 }
 
 /// A raw TCP connection to `base` (`http://HOST:PORT`).

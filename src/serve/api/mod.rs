@@ -83,10 +83,12 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
 /// Every route; with `cors` origins, the CORS layer outside them all (a preflight is answered
 /// before the token is asked for).
 pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
-    let routes = Router::new()
+    let routes = page::FILES.iter().fold(Router::new(), |r, &f| {
+        r.route(f.path, get(move || async move { page::file(f) }))
+    });
+    let routes = routes
         .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
+        .route("/sw.js", get(page::worker))
         .route("/healthz", get(health::healthz))
         .route("/metrics", get(health::metrics))
         .route("/openapi.json", get(openapi::openapi))
@@ -166,7 +168,7 @@ fn cors_layer(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
 
 /// The routes open without the token: the health check, and the play page's own files.
 fn open_without_token(path: &str) -> bool {
-    matches!(path, "/healthz" | "/" | "/app.js" | "/style.css")
+    path == "/healthz" || page::is_page_file(path)
 }
 
 /// How a request was let in, and from where: what the handlers may give it.

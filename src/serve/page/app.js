@@ -1,10 +1,12 @@
 // The play page's game. This script owns everything the player does in the browser: it
 // fetches a puzzle (the next one for this browser's user, or the daily one) with its solution,
-// keeps the player's entries, pencil marks and undo history, times the game, counts hints and
-// mistakes, asks the server for hints in three steps (nudge, technique, move), sees when the
-// grid is solved, and keeps the game, the chosen level, the mistake setting and the daily
-// streak in localStorage so that a reload carries on where the player left off. The server
-// only serves puzzles and hints; the page's state lives in the DOM and in localStorage.
+// keeps the player's entries, notes and undo history, times the game, counts hints and
+// mistakes, marks conflicts, asks the server for hints in three steps (the technique and where
+// to look, the digit or cells, the move), sees when the grid is solved, and keeps the game, the
+// settings, the statistics per level and the daily streak in localStorage so that a reload
+// carries on where the player left off. A result the server could not be told (offline) waits
+// in an outbox until it can. The server only serves puzzles, hints and results; the page's
+// state lives in the DOM and in localStorage.
 "use strict";
 
 (() => {
@@ -15,12 +17,19 @@
     user: "pseudoku-user",
     level: "pseudoku-level",
     game: "pseudoku-game",
-    showMistakes: "pseudoku-show-mistakes",
+    settings: "pseudoku-settings",
+    stats: "pseudoku-stats",
     streak: "pseudoku-streak",
+    outbox: "pseudoku-outbox",
+    // Before the settings were kept together: read once, then folded into them.
+    showMistakes: "pseudoku-show-mistakes",
   };
   const UNDO_LIMIT = 200;
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  // Narrow screens: the daily's date without its year; narrower, the mistakes as a mark.
+  const NARROW = window.matchMedia("(max-width: 419px)");
+  const NARROWEST = window.matchMedia("(max-width: 359px)");
 
   // The twenty cells that share a row, a column or a box with each cell.
   const PEERS = Array.from({ length: 81 }, (_, i) => {
@@ -43,13 +52,15 @@
   let cells = [];
   let selected = 0;
   let pencil = false;
+  // Number first: the digit picked on the pad, which a tap on a cell enters (0: none).
+  let picked = 0;
   let paused = false;
   let runningSince = null;
   let lastSaved = 0;
   let requests = 0;
   let hint = null;
   let hintBusy = false;
-  let showMistakes = localStorage.getItem(STORE.showMistakes) === "true";
+  let settings = readSettings();
 
   function row(i) { return Math.floor(i / 9); }
   function col(i) { return i % 9; }
@@ -65,6 +76,39 @@
   // A level's name as a player reads it: "hard" -> "Hard".
   function title(name) {
     return name ? name.charAt(0).toUpperCase() + name.slice(1) : "";
+  }
+
+  // Text whose sentences each start with a capital: "row 2 is ... . so" -> "Row 2 is ... . So".
+  function sentenceCase(text) {
+    return text.replace(/(^|[.!?]\s+)([a-z])/g, (_, before, letter) => before + letter.toUpperCase());
+  }
+
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many || one + "s");
+  }
+
+  // ----- Settings -----
+
+  // Conflicts shown, mistakes not, cell-first input: what a first visit gets.
+  function readSettings() {
+    const s = { conflicts: true, mistakes: false, input: "cell" };
+    try {
+      Object.assign(s, JSON.parse(localStorage.getItem(STORE.settings)) || {});
+    } catch (e) { /* Broken settings read as the defaults. */ }
+    const old = localStorage.getItem(STORE.showMistakes);
+    if (old !== null) {
+      s.mistakes = old === "true";
+      localStorage.removeItem(STORE.showMistakes);
+      localStorage.setItem(STORE.settings, JSON.stringify(s));
+    }
+    s.conflicts = s.conflicts !== false;
+    s.mistakes = s.mistakes === true;
+    s.input = s.input === "number" ? "number" : "cell";
+    return s;
+  }
+
+  function saveSettings() {
+    localStorage.setItem(STORE.settings, JSON.stringify(settings));
   }
 
   // ----- Board state -----
@@ -83,12 +127,44 @@
     return !isGiven(i) && game.entries[i] > 0 && String(game.entries[i]) !== game.solution[i];
   }
 
+  function isCorrect(i) {
+    return valueAt(i) > 0 && String(valueAt(i)) === game.solution[i];
+  }
+
+  // The cells whose digit repeats in their row, column or box.
+  function conflicts() {
+    const out = new Set();
+    if (game === null) return out;
+    for (let i = 0; i < 81; i++) {
+      const v = valueAt(i);
+      if (v > 0 && PEERS[i].some((p) => valueAt(p) === v)) out.add(i);
+    }
+    return out;
+  }
+
+  // Where digit d already stands among the peers of cell i, in words ("row 3"), or "".
+  function clashWords(i, d) {
+    const p = PEERS[i].find((j) => valueAt(j) === d);
+    if (p === undefined) return "";
+    if (row(p) === row(i)) return "row " + (row(i) + 1);
+    if (col(p) === col(i)) return "column " + (col(i) + 1);
+    return "box " + (box(i) + 1);
+  }
+
+  // The digits cell i can still take: those not in its row, column or box.
+  function candidatesOf(i) {
+    const seen = new Set(PEERS[i].map(valueAt));
+    const out = new Set();
+    for (let d = 1; d <= 9; d++) if (!seen.has(d)) out.add(d);
+    return out;
+  }
+
   function isSolved() {
     for (let i = 0; i < 81; i++) if (String(valueAt(i)) !== game.solution[i]) return false;
     return true;
   }
 
-  // At least one digit or mark on an unsolved grid: starting another puzzle would lose it.
+  // At least one digit or note on an unsolved grid: starting another puzzle would lose it.
   function inProgress() {
     return game !== null && !game.solved && (game.entries.some((d) => d > 0) || game.marks.some((m) => m.size > 0));
   }
@@ -102,7 +178,7 @@
     return 0;
   }
 
-  // The entries and marks as one undo step keeps them.
+  // The entries and notes as one undo step keeps them.
   function snapshot() {
     return { entries: game.entries.slice(), marks: game.marks.map(marksText) };
   }
@@ -116,32 +192,66 @@
   }
 
   // Applies a change to the board as one undo step; a change that changes nothing leaves
-  // no step behind.
+  // no step behind. The first change of a game counts it as played.
   function change(apply) {
     const before = snapshot();
     apply();
-    if (sameSnapshot(before, snapshot())) return;
+    if (sameSnapshot(before, snapshot())) return false;
     game.undo.push(before);
     if (game.undo.length > UNDO_LIMIT) game.undo.shift();
+    if (!game.counted) {
+      game.counted = true;
+      countPlayed(game.level);
+    }
     boardChanged();
+    return true;
   }
 
   // What follows every change of the board: the hint is stale, the grid may be solved.
   function boardChanged() {
     clearHint();
+    setStatus("");
     if (isSolved()) finish();
     draw();
     saveGame();
   }
 
-  // A digit on the selected cell: an entry, or a pencil mark in pencil mode.
-  function enter(d) {
-    if (!canEdit() || isGiven(selected)) return;
-    const i = selected;
+  // Digit d on cell i: an entry, or a note in notes mode.
+  function enterAt(i, d) {
+    if (!canEdit() || isGiven(i)) return;
     if (pencil) {
       if (game.entries[i] === 0) change(() => toggleMark(i, d));
-    } else {
-      change(() => place(i, d));
+      return;
+    }
+    const was = game.entries[i];
+    if (change(() => place(i, d)) && game.entries[i] === d && was !== d && !game.solved) {
+      const where = clashWords(i, d);
+      if (settings.conflicts && where) setStatus("There is already a " + d + " in " + where + ".");
+    }
+  }
+
+  // A digit from the pad or the keyboard: cell first, it goes in the selected cell; number
+  // first, the pad picks it (a second press lets it go) and the keyboard still enters it.
+  function onDigit(d, fromPad) {
+    if (!canEdit()) return;
+    if (settings.input === "number" && fromPad) {
+      picked = picked === d ? 0 : d;
+      draw();
+      return;
+    }
+    enterAt(selected, d);
+  }
+
+  // A tap on cell i: it is selected; number first, the picked digit goes in (a given or
+  // filled cell picks its own digit instead).
+  function onCell(i) {
+    select(i, false);
+    if (settings.input !== "number" || !canEdit()) return;
+    if (isGiven(i) || (picked === 0 && valueAt(i) > 0)) {
+      picked = valueAt(i);
+      draw();
+    } else if (picked > 0) {
+      enterAt(i, picked);
     }
   }
 
@@ -152,7 +262,7 @@
   }
 
   // Enters d in cell i (or takes it back when it is there already); the digit leaves the
-  // marks of the cell's row, column and box, and a wrong digit counts as a mistake.
+  // notes of the cell's row, column and box, and a wrong digit counts as a mistake.
   function place(i, d) {
     if (game.entries[i] === d) {
       game.entries[i] = 0;
@@ -172,6 +282,15 @@
     });
   }
 
+  // Every empty cell's notes become the digits it can still take (one undo step).
+  function autoNotes() {
+    if (!canEdit()) return;
+    const changed = change(() => {
+      for (let i = 0; i < 81; i++) if (valueAt(i) === 0) game.marks[i] = candidatesOf(i);
+    });
+    setStatus(changed ? "Notes filled in: every digit each empty cell can still take." : "The notes are already complete.");
+  }
+
   function undo() {
     if (!canEdit() || game.undo.length === 0) return;
     const step = game.undo.pop();
@@ -181,6 +300,7 @@
   }
 
   function togglePencil() {
+    if (!canEdit()) return;
     pencil = !pencil;
     drawTools();
   }
@@ -216,7 +336,7 @@
         el.dataset.cell = i;
         el.setAttribute("role", "gridcell");
         el.tabIndex = -1;
-        el.addEventListener("click", () => select(i, false));
+        el.addEventListener("click", () => onCell(i));
         line.appendChild(el);
         cells.push(el);
       }
@@ -228,57 +348,77 @@
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.digit = d;
-      b.innerHTML = '<span class="digit">' + d + '</span><span class="left"></span>';
-      b.addEventListener("click", () => enter(d));
+      // The count left is drawn by the style sheet (from data-left), so that the key's visible
+      // text is its digit, which its spoken name starts with.
+      b.innerHTML = '<span class="digit">' + d + '</span><span class="left" aria-hidden="true"></span>';
+      b.addEventListener("click", () => onDigit(d, true));
       pad.appendChild(b);
     }
   }
 
+  // The digit whose cells are highlighted: the picked one (number first), else the selected
+  // cell's.
+  function shownDigit() {
+    return settings.input === "number" && picked > 0 ? picked : valueAt(selected);
+  }
+
   function draw() {
-    const digit = valueAt(selected);
+    const digit = shownDigit();
     const peers = new Set(PEERS[selected]);
-    cells.forEach((el, i) => drawCell(el, i, digit, peers));
+    const clash = settings.conflicts ? conflicts() : new Set();
+    cells.forEach((el, i) => drawCell(el, i, digit, peers, clash));
     drawPad();
     drawTools();
     drawMistakes();
   }
 
-  function drawCell(el, i, digit, peers) {
+  function drawCell(el, i, digit, peers, clash) {
     const v = valueAt(i);
     const given = isGiven(i);
+    const wrong = game !== null && ((settings.mistakes && isWrong(i)) || (hint !== null && hint.wrong.has(i)));
+    const conflict = clash.has(i);
     const cl = el.classList;
     cl.toggle("given", given);
     cl.toggle("entry", !given && v > 0);
     cl.toggle("selected", i === selected);
     cl.toggle("peer", game !== null && peers.has(i));
     cl.toggle("same", digit > 0 && v === digit);
-    cl.toggle("wrong", game !== null && ((showMistakes && isWrong(i)) || (hint !== null && hint.wrong.has(i))));
+    cl.toggle("conflict", conflict);
+    cl.toggle("wrong", wrong);
+    const looked = hint !== null && (hint.focus.has(i) || hint.pattern.has(i) || hint.flag.has(i));
     cl.toggle("focus", hint !== null && hint.focus.has(i));
     cl.toggle("pattern", hint !== null && hint.pattern.has(i));
     cl.toggle("flag", hint !== null && hint.flag.has(i));
     el.tabIndex = i === selected ? 0 : -1;
     el.setAttribute("aria-selected", String(i === selected));
-    const where = "row " + (row(i) + 1) + ", column " + (col(i) + 1) + ", ";
+    // What a screen reader says: the place, then what is in it.
+    const words = ["Row " + (row(i) + 1) + ", column " + (col(i) + 1)];
     el.textContent = "";
     if (v > 0) {
       el.textContent = v;
-      el.setAttribute("aria-label", where + v);
+      words.push(given ? v + ", given" : String(v));
     } else if (game !== null && game.marks[i].size > 0) {
       el.appendChild(marksElement(game.marks[i], digit));
-      el.setAttribute("aria-label", where + "pencil marks " + [...game.marks[i]].sort().join(" "));
+      words.push("empty, notes " + [...game.marks[i]].sort().join(" "));
     } else {
-      el.setAttribute("aria-label", where + "empty");
+      words.push("empty");
     }
+    if (conflict) words.push("conflict: another " + v + " in its row, column or box");
+    if (wrong) words.push("mistake");
+    if (looked) words.push("highlighted by the hint");
+    el.setAttribute("aria-label", words.join(", "));
   }
 
-  // A cell's pencil marks: nine spans in a 3x3 grid, the selected digit's stressed.
+  // A cell's notes: nine spans in a 3x3 grid, the highlighted digit's stressed. The digits
+  // are drawn by the style sheet (from data-d): the cell's name says them, as its text would.
   function marksElement(marks, digit) {
     const m = document.createElement("div");
     m.className = "marks";
+    m.setAttribute("aria-hidden", "true");
     for (let d = 1; d <= 9; d++) {
       const s = document.createElement("span");
       if (marks.has(d)) {
-        s.textContent = d;
+        s.dataset.d = d;
         if (d === digit) s.className = "same";
       }
       m.appendChild(s);
@@ -286,33 +426,45 @@
     return m;
   }
 
-  // Each pad button shows how many of its digit are left to place.
+  // Each pad key shows how many of its digit are still to be placed correctly.
   function drawPad() {
-    const placed = new Array(10).fill(0);
-    for (let i = 0; i < 81; i++) placed[valueAt(i)]++;
+    const right = new Array(10).fill(0);
+    if (game !== null) for (let i = 0; i < 81; i++) if (isCorrect(i)) right[valueAt(i)]++;
+    const number = settings.input === "number";
     for (const b of $("pad").children) {
       const d = Number(b.dataset.digit);
-      const left = game === null ? 9 : Math.max(0, 9 - placed[d]);
-      b.querySelector(".left").textContent = game === null ? "" : left;
+      const left = 9 - right[d];
+      b.querySelector(".left").dataset.left = game === null ? "" : left === 0 ? "\u2713" : left;
       b.classList.toggle("done", game !== null && left === 0);
       b.disabled = !canEdit();
-      b.setAttribute("aria-label", d + (game === null ? "" : ", " + left + " left"));
+      if (number) b.setAttribute("aria-pressed", String(picked === d));
+      else b.removeAttribute("aria-pressed");
+      const state = game === null ? "" : left === 0 ? ", all placed" : ", " + left + " left";
+      b.setAttribute("aria-label", d + state);
     }
+    $("pad").classList.toggle("number-first", number);
   }
 
   function drawTools() {
-    $("pencil").setAttribute("aria-pressed", String(pencil));
-    $("undo").disabled = !canEdit() || game.undo.length === 0;
-    $("erase").disabled = !canEdit();
-    $("hint").disabled = !canEdit();
+    const edit = canEdit();
+    $("pencil").setAttribute("aria-pressed", String(pencil && edit));
+    $("pencil").querySelector(".state").textContent = pencil ? "on" : "off";
+    $("pencil").disabled = !edit;
+    $("auto-notes").disabled = !edit;
+    $("undo").disabled = !edit || game.undo.length === 0;
+    $("erase").disabled = !edit || isGiven(selected) || (valueAt(selected) === 0 && game.marks[selected].size === 0);
+    $("hint").disabled = !edit;
     $("pause").disabled = game === null || game.solved;
     $("board").classList.toggle("locked", game !== null && game.solved);
   }
 
   function drawMistakes() {
     const el = $("mistakes");
-    el.hidden = !showMistakes || game === null;
-    el.textContent = game === null ? "" : "Mistakes: " + game.mistakes;
+    el.hidden = !settings.mistakes || game === null;
+    const n = game === null ? 0 : game.mistakes;
+    el.textContent = (NARROWEST.matches ? "\u2717 " : "Mistakes: ") + n;
+    el.setAttribute("aria-label", plural(n, "mistake"));
+    el.classList.toggle("some", n > 0);
   }
 
   function setStatus(text) {
@@ -415,6 +567,7 @@
     g.mistakes = Number(g.mistakes) || 0;
     g.solved = Boolean(g.solved);
     g.reported = Boolean(g.reported);
+    g.counted = Boolean(g.counted);
     return g;
   }
 
@@ -430,7 +583,6 @@
       solution: body.solution,
       level: level,
       daily: date,
-      info: infoText(body.id, level, date),
       about: aboutText(body),
       entries: new Array(81).fill(0),
       marks: Array.from({ length: 81 }, () => new Set()),
@@ -440,22 +592,38 @@
       mistakes: 0,
       solved: false,
       reported: false,
+      counted: false,
       selected: null,
     };
   }
 
-  // What the player reads above the grid: "Puzzle #123 · Hard", or "Daily · 27 Nov 2026 · Hard".
-  function infoText(id, level, daily) {
-    return (daily ? "Daily \u00b7 " + formatDate(daily) : "Puzzle #" + id) + " \u00b7 " + title(level);
+  // What the player reads above the grid: "Puzzle #123 · Hard", or "Daily · 27 Nov 2026 ·
+  // Hard" ("Daily · 27 Nov · Hard" on a narrow screen).
+  function infoText(g) {
+    const where = g.daily ? "Daily \u00b7 " + formatDate(g.daily, NARROW.matches) : "Puzzle #" + g.id;
+    return where + " \u00b7 " + title(g.level);
   }
 
-  // The bank's figures, for "About this puzzle".
+  // The bank's figures in a player's words, for "This puzzle".
   function aboutText(body) {
-    const about = [body.clues + " clues"];
-    if (body.hardest_step) about.push("the hardest step: " + body.hardest_step);
-    if (body.percentile != null) about.push("harder than " + Math.round(body.percentile) + "% of puzzles");
-    if (body.difficulty != null) about.push("rating " + body.difficulty.toFixed(2));
-    return about.join(", ") + ".";
+    const about = [plural(body.clues, "clue") + " given."];
+    if (body.hardest_step) about.push(stepWords(body.hardest_step));
+    const p = body.percentile;
+    if (p != null) {
+      if (p < 1) about.push("One of the easiest 1% of the puzzles here.");
+      else if (p >= 99) about.push("One of the hardest 1% of the puzzles here.");
+      else about.push("Harder than " + Math.round(p) + "% of the puzzles here.");
+    }
+    return about.join(" ");
+  }
+
+  // The hardest step as a sentence: "hidden single" -> "Its hardest step is a hidden
+  // single.", "xy-wing" -> "... an XY-wing.", a trial -> "... trying a value and following it.".
+  function stepWords(name) {
+    if (name === "backtracking" || name === "trial and error") return "Its hardest step is trying a value and following it.";
+    const shown = name === "aic" ? "alternating inference chain"
+      : name.replace(/\b(wxyz|xyz|xy|xz|x|w|als|bug)\b/g, (m) => m.toUpperCase());
+    return "Its hardest step is " + (/^(X|ALS|[aeio])/.test(shown) ? "an " : "a ") + shown + ".";
   }
 
   // Shows game g, new or restored.
@@ -464,21 +632,24 @@
     selected = g.selected == null ? firstEmpty() : g.selected;
     game.selected = selected;
     paused = false;
+    picked = 0;
     runningSince = null;
     $("paused").hidden = true;
     $("board").classList.remove("paused");
     if ($("win").open) $("win").close();
     clearHint();
-    $("level").value = g.level;
-    $("info").textContent = g.info || infoText(g.id, g.level, g.daily);
-    $("about-text").textContent = g.about;
-    $("about").hidden = false;
+    if ([...$("level").options].some((o) => o.value === g.level)) $("level").value = g.level;
+    drawInfo();
+    $("about-text").textContent = g.about || "";
     drawPrintHead();
-    drawStreak();
     setStatus(g.solved ? "Solved in " + formatTime(g.elapsed) + ". Press New for another puzzle." : "");
     draw();
     syncClock();
     saveGame();
+  }
+
+  function drawInfo() {
+    if (game !== null) $("info").textContent = infoText(game);
   }
 
   // Asks the server for a puzzle and plays it; only the latest request's answer counts.
@@ -494,11 +665,24 @@
         return;
       }
       // The game left for this one is reported as not solved (once it was played at all).
-      if (game !== null && !game.solved && !game.reported && elapsedNow() > 0) report(game, false);
+      if (game !== null && !game.solved) leaveGame(game);
       play(newGame(body, daily));
     } catch (e) {
-      if (ticket === requests) setStatus("Could not reach the server.");
+      if (ticket === requests) setStatus(offlineWords());
     }
+  }
+
+  function offlineWords() {
+    return game !== null && !game.solved
+      ? "Offline: play on, this game is kept in this browser."
+      : "Could not reach the server.";
+  }
+
+  // A game left unsolved: the server hears of it (once it was played at all), and the level's
+  // run of wins ends.
+  function leaveGame(g) {
+    if (!g.reported && elapsedNow() > 0) report(g, false);
+    if (g.counted) countLeft(g.level);
   }
 
   function newPuzzle(level) {
@@ -555,13 +739,15 @@
   async function loadLevels() {
     const r = await api("/v1/levels");
     const body = await r.json();
-    const sel = $("level");
-    sel.textContent = "";
-    for (const l of body.levels || []) {
-      const o = document.createElement("option");
-      o.value = l.name;
-      o.textContent = title(l.name);
-      sel.appendChild(o);
+    const names = (body.levels || []).map((l) => l.name);
+    for (const sel of [$("level"), $("stats-level")]) {
+      sel.textContent = "";
+      for (const name of names) {
+        const o = document.createElement("option");
+        o.value = name;
+        o.textContent = title(name);
+        sel.appendChild(o);
+      }
     }
   }
 
@@ -571,10 +757,10 @@
     return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
   }
 
-  // "2026-11-27" -> "27 Nov 2026".
-  function formatDate(iso) {
+  // "2026-11-27" -> "27 Nov 2026" ("27 Nov" when short).
+  function formatDate(iso, short) {
     const [y, m, d] = iso.split("-").map(Number);
-    return d + " " + MONTHS[m - 1] + " " + y;
+    return d + " " + MONTHS[m - 1] + (short ? "" : " " + y);
   }
 
   function dayBefore(iso) {
@@ -610,29 +796,120 @@
   }
 
   function streakText(n) {
-    return "Streak " + n + (n === 1 ? " day" : " days");
+    return "Daily streak: " + plural(n, "day");
   }
 
-  function drawStreak() {
-    const n = currentStreak();
-    $("streak").hidden = n === 0;
-    $("streak").textContent = n > 0 ? streakText(n) : "";
+  // ----- Statistics per level -----
+
+  // Each level's figures: games played (a first move made), won, the winning seconds in
+  // total and the best, wins without a hint or a mistake, and the current and best runs of
+  // wins (a game left unsolved ends a run).
+  function readStats() {
+    try {
+      const s = JSON.parse(localStorage.getItem(STORE.stats));
+      if (s && typeof s === "object") return s;
+    } catch (e) { /* Broken statistics start again. */ }
+    return {};
+  }
+
+  function levelStats(all, level) {
+    const z = { played: 0, won: 0, seconds: 0, best: 0, clean: 0, run: 0, bestRun: 0 };
+    const s = Object.assign(z, all[level] || {});
+    all[level] = s;
+    return s;
+  }
+
+  function updateStats(level, apply) {
+    const all = readStats();
+    const s = levelStats(all, level);
+    apply(s);
+    localStorage.setItem(STORE.stats, JSON.stringify(all));
+    return s;
+  }
+
+  function countPlayed(level) {
+    updateStats(level, (s) => { s.played++; });
+  }
+
+  function countLeft(level) {
+    updateStats(level, (s) => { s.run = 0; });
+  }
+
+  // A win: returns the level's figures and whether its time is a new best.
+  function countWon(g) {
+    let best = false;
+    const secs = Math.max(1, Math.floor(g.elapsed));
+    const s = updateStats(g.level, (s) => {
+      if (!g.counted) s.played++;
+      s.won++;
+      s.seconds += secs;
+      best = s.best === 0 || secs < s.best;
+      if (best) s.best = secs;
+      if (g.hints === 0 && g.mistakes === 0) s.clean++;
+      s.run++;
+      s.bestRun = Math.max(s.bestRun, s.run);
+    });
+    g.counted = true;
+    return { s: s, best: best && s.won > 1 };
+  }
+
+  // The figures of a level as the statistics dialog lists them.
+  function figures(s) {
+    const rate = s.played > 0 ? Math.round((100 * s.won) / s.played) + "%" : "\u2013";
+    return [
+      ["Games played", s.played],
+      ["Games won", s.won],
+      ["Win rate", rate],
+      ["Best time", s.best > 0 ? formatTime(s.best) : "\u2013"],
+      ["Average time", s.won > 0 ? formatTime(s.seconds / s.won) : "\u2013"],
+      ["Wins without help", s.clean],
+      ["Current run of wins", s.run],
+      ["Best run of wins", s.bestRun],
+    ];
+  }
+
+  function drawStats() {
+    const level = $("stats-level").value;
+    const s = levelStats(readStats(), level);
+    const dl = $("stats-figures");
+    dl.textContent = "";
+    for (const [name, value] of figures(s)) {
+      const div = document.createElement("div");
+      const dt = document.createElement("dt");
+      const dd = document.createElement("dd");
+      dt.textContent = name;
+      dd.textContent = value;
+      div.append(dt, dd);
+      dl.appendChild(div);
+    }
+    const streak = readStreak();
+    $("stats-daily").textContent = streakText(currentStreak()) + " (best " + plural(streak.best, "day") + ").";
+  }
+
+  function openStats() {
+    const sel = $("stats-level");
+    if (game !== null && [...sel.options].some((o) => o.value === game.level)) sel.value = game.level;
+    drawStats();
+    $("stats").showModal();
   }
 
   // ----- Winning -----
 
   function finish() {
     game.solved = true;
+    pencil = false;
+    picked = 0;
     syncClock();
     setStatus("Solved in " + formatTime(game.elapsed) + ".");
     const streak = game.daily ? recordDaily(game.daily) : null;
-    drawStreak();
-    showWin(streak);
+    const won = countWon(game);
+    showWin(streak, won);
     report(game, true);
   }
 
   // Tells the server how game g went (once): the bank learns from it, and answers with the
-  // player's rating, shown after a win. A server without results (an older one) is no error.
+  // player's rating, shown after a win. Offline, the result waits in the outbox; a server
+  // without results (an older one) is no error.
   async function report(g, solved) {
     if (g.reported) return;
     g.reported = true;
@@ -645,37 +922,82 @@
       hints: g.hints,
       mistakes: g.mistakes,
     };
+    const answer = await send(body);
+    if (answer === null) {
+      keep(body);
+      return;
+    }
+    if (solved && g === game && answer.player) showRating(answer.player);
+  }
+
+  // Posts one result: the server's answer (an empty object for a refusal), or null when the
+  // server could not be reached.
+  async function send(body) {
     try {
       const r = await api("/v1/results", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-      if (!r.ok) return;
-      const answer = await r.json();
-      if (solved && g === game && answer.player) showRating(answer.player);
+      if (r.status >= 500) return null;
+      return r.ok ? await r.json() : {};
     } catch (e) {
-      // Offline: the game is kept, its result is not.
+      return null;
+    }
+  }
+
+  function readOutbox() {
+    try {
+      const o = JSON.parse(localStorage.getItem(STORE.outbox));
+      if (Array.isArray(o)) return o;
+    } catch (e) { /* A broken outbox reads as empty. */ }
+    return [];
+  }
+
+  function keep(body) {
+    const o = readOutbox();
+    o.push(body);
+    localStorage.setItem(STORE.outbox, JSON.stringify(o.slice(-100)));
+  }
+
+  // Sends the results kept while offline, oldest first; stops at the first that cannot go.
+  let flushing = false;
+  async function flushOutbox() {
+    if (flushing) return;
+    flushing = true;
+    try {
+      for (;;) {
+        const o = readOutbox();
+        if (o.length === 0) break;
+        if ((await send(o[0])) === null) break;
+        const now = readOutbox();
+        now.shift();
+        localStorage.setItem(STORE.outbox, JSON.stringify(now));
+      }
+    } finally {
+      flushing = false;
     }
   }
 
   // "Your rating: 1319 after 1 game (it settles as you play)."
   function showRating(player) {
     const el = $("win-rating");
-    const games = player.results + (player.results === 1 ? " game" : " games");
-    el.textContent = "Your rating: " + Math.round(player.rating) + " after " + games +
+    el.textContent = "Your rating: " + Math.round(player.rating) + " after " + plural(player.results, "game") +
       (player.deviation > 100 ? " (it settles as you play)." : ".");
     el.hidden = false;
   }
 
-  function showWin(streak) {
+  function showWin(streak, won) {
     $("win-time").textContent = formatTime(game.elapsed);
     $("win-hints").textContent = game.hints;
     $("win-mistakes").textContent = game.mistakes;
+    const s = won.s;
+    $("win-level").textContent = (won.best ? "A new best time for " + title(game.level) + ". " : "") +
+      title(game.level) + ": won " + s.won + " of " + s.played + ", best " + formatTime(s.best) +
+      ", average " + formatTime(s.seconds / s.won) + ".";
     $("win-streak").hidden = streak === null;
     $("win-streak").textContent = streak === null ? "" : streakText(streak.count) + " (best " + streak.best + ")";
     $("win-rating").hidden = true;
-    $("win").hidden = false;
     $("win").showModal();
     $("win-new").focus();
   }
@@ -690,6 +1012,7 @@
   // The next step of the hint: the first asks the server (and counts as a hint used).
   async function askHint() {
     if (!canEdit() || hintBusy) return;
+    setStatus("");
     if (hint === null) {
       hintBusy = true;
       try {
@@ -709,7 +1032,7 @@
   async function fetchHint() {
     const asked = snapshot();
     const req = { puzzle: game.puzzle, entries: entriesText() };
-    // Marks are sent only when every empty cell has some (else they would read as removed).
+    // Notes are sent only when every empty cell has some (else they would read as removed).
     const empty = [...Array(81).keys()].filter((i) => valueAt(i) === 0);
     if (empty.length > 0 && empty.every((i) => game.marks[i].size > 0)) req.candidates = game.marks.map(marksText);
     try {
@@ -722,7 +1045,7 @@
       }
       return body;
     } catch (e) {
-      $("hint-text").textContent = "Could not reach the server for a hint.";
+      $("hint-text").textContent = "Hints need the server, which cannot be reached now.";
       return null;
     }
   }
@@ -731,17 +1054,30 @@
     return [...Array(81).keys()].map((i) => (valueAt(i) > 0 ? String(valueAt(i)) : ".")).join("");
   }
 
-  // Shows step 1 (where to look), 2 (the technique and its pattern) or 3 (the move).
+  // Shows step 1 (the technique, and the house to look in), 2 (the digit or cells: the
+  // pattern) or 3 (the move), each more particular than the one before. A mistake's nudge is
+  // already the general step (a sentence naming the box), so it comes first.
   function showHintStep(step) {
     const h = hint.answer;
     hint.step = step;
-    const text = step === 1 ? h.nudge : step === 2 ? h.hint : h.move;
-    $("hint-text").textContent = "Hint " + step + "/3: " + plainCells(text || "");
-    hint.focus = indexes(h.focus);
+    const focus = indexes(h.focus);
+    const nudge = h.nudge || "";
+    const general = /\.$/.test(nudge) ? [nudge, h.hint] : [h.hint, lookAt(nudge)];
+    const text = step === 3 ? h.move : general[step - 1];
+    $("hint-text").textContent = "Hint " + step + " of 3: " + sentenceCase(plainCells(text || ""));
+    // Step 1 shades a house, never the one cell the move is about.
+    hint.focus = step > 1 || focus.size > 1 ? focus : new Set();
     hint.pattern = step >= 2 ? indexes(h.pattern) : new Set();
     hint.flag = step === 3 ? indexes((h.placements || []).concat(h.eliminations || [])) : new Set();
     hint.wrong = step === 3 ? indexes(h.errors) : new Set();
     draw();
+  }
+
+  // The nudge as a sentence: "box 2, digit 7" -> "Look at digit 7 in box 2.".
+  function lookAt(nudge) {
+    const m = /^(.*), digit (\d)$/.exec(nudge);
+    if (m) return "Look at digit " + m[2] + " in " + m[1] + ".";
+    return "Look at " + nudge + ".";
   }
 
   // The cells of one-based [row, column, ...] lists, as indexes.
@@ -764,11 +1100,11 @@
 
   // ----- Input -----
 
-  // Keys play on the board unless the focus is in a select, a text field or a dialog.
+  // Keys play on the board unless the focus is in a form field or a dialog.
   function onKey(e) {
     if (e.altKey || game === null) return;
     const t = e.target;
-    if (document.querySelector("dialog[open]") || (t.closest && t.closest("select, dialog, textarea, input[type=text]"))) return;
+    if (document.querySelector("dialog[open]") || (t.closest && t.closest("select, dialog, textarea, input"))) return;
     if (e.ctrlKey || e.metaKey) {
       if (e.key.toLowerCase() === "z" && !e.shiftKey) {
         e.preventDefault();
@@ -777,26 +1113,51 @@
       return;
     }
     if (paused) return;
+    const onCellNow = t.classList && t.classList.contains("cell");
     if (e.key in ARROWS) {
+      if (!onCellNow && t !== document.body) return;
       e.preventDefault();
       move(ARROWS[e.key][0], ARROWS[e.key][1]);
     } else if (/^[1-9]$/.test(e.key)) {
       e.preventDefault();
-      enter(Number(e.key));
+      onDigit(Number(e.key), false);
     } else if (e.key === "Backspace" || e.key === "Delete" || e.key === "0") {
       e.preventDefault();
       erase();
+    } else if ((e.key === "Enter" || e.key === " ") && onCellNow) {
+      // Number first: the picked digit goes in the focused cell.
+      e.preventDefault();
+      if (settings.input === "number" && picked > 0) enterAt(selected, picked);
     } else if (/^[pn]$/i.test(e.key)) {
       togglePencil();
+    } else if (/^a$/i.test(e.key)) {
+      autoNotes();
     } else if (/^h$/i.test(e.key)) {
       askHint();
     }
   }
 
-  function onShowMistakes() {
-    showMistakes = $("show-mistakes").checked;
-    localStorage.setItem(STORE.showMistakes, String(showMistakes));
+  function drawSettings() {
+    $("show-conflicts").checked = settings.conflicts;
+    $("show-mistakes").checked = settings.mistakes;
+    $("input-" + settings.input).checked = true;
+  }
+
+  function onSetting() {
+    settings.conflicts = $("show-conflicts").checked;
+    settings.mistakes = $("show-mistakes").checked;
+    settings.input = $("input-number").checked ? "number" : "cell";
+    if (settings.input !== "number") picked = 0;
+    saveSettings();
     draw();
+  }
+
+  // A dialog's close button, and the focus back where it was when the dialog opened.
+  function dialogs() {
+    for (const [id, opener] of [["stats", "open-stats"], ["settings", "open-settings"]]) {
+      $(id + "-close").addEventListener("click", () => $(id).close());
+      $(id).addEventListener("close", () => $(opener).focus());
+    }
   }
 
   function bind() {
@@ -807,14 +1168,26 @@
     $("undo").addEventListener("click", undo);
     $("erase").addEventListener("click", erase);
     $("pencil").addEventListener("click", togglePencil);
+    $("auto-notes").addEventListener("click", autoNotes);
     $("hint").addEventListener("click", askHint);
     $("pause").addEventListener("click", togglePause);
     $("resume").addEventListener("click", togglePause);
-    $("print").addEventListener("click", () => window.print());
-    $("show-mistakes").addEventListener("change", onShowMistakes);
+    $("print").addEventListener("click", () => {
+      $("settings").close();
+      window.print();
+    });
+    $("open-stats").addEventListener("click", openStats);
+    $("stats-level").addEventListener("change", drawStats);
+    $("open-settings").addEventListener("click", () => {
+      drawSettings();
+      $("settings").showModal();
+    });
+    for (const id of ["show-conflicts", "show-mistakes", "input-cell", "input-number"]) {
+      $(id).addEventListener("change", onSetting);
+    }
+    dialogs();
     $("confirm-yes").addEventListener("click", () => $("confirm").close("yes"));
     $("confirm-no").addEventListener("click", () => $("confirm").close("no"));
-    $("win").addEventListener("close", () => { $("win").hidden = true; });
     $("win-close").addEventListener("click", () => $("win").close());
     $("win-new").addEventListener("click", () => {
       $("win").close();
@@ -823,30 +1196,45 @@
     document.addEventListener("visibilitychange", () => {
       syncClock();
       saveGame();
+      if (document.visibilityState === "visible") flushOutbox();
     });
+    window.addEventListener("online", flushOutbox);
     window.addEventListener("pagehide", saveGame);
     window.addEventListener("beforeprint", drawPrintHead);
+    for (const query of [NARROW, NARROWEST]) {
+      query.addEventListener("change", () => {
+        drawInfo();
+        drawMistakes();
+      });
+    }
     setInterval(tick, 250);
+  }
+
+  // The page keeps working offline: a service worker keeps its files (and the levels).
+  function installable() {
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("/sw.js").catch(() => { /* The page works without it. */ });
+    }
   }
 
   // The first load: the saved game comes back, or a puzzle starts at the last level chosen.
   async function init() {
     build();
     bind();
-    $("show-mistakes").checked = showMistakes;
-    drawStreak();
+    installable();
     const saved = loadGame();
     if (saved !== null) play(saved);
     else draw();
+    flushOutbox();
     try {
       await loadLevels();
     } catch (e) {
-      setStatus("Could not reach the server.");
+      setStatus(offlineWords());
       return;
     }
     const sel = $("level");
     const chosen = localStorage.getItem(STORE.level);
-    if (saved !== null) sel.value = saved.level;
+    if (saved !== null && [...sel.options].some((o) => o.value === saved.level)) sel.value = saved.level;
     else if (chosen && [...sel.options].some((o) => o.value === chosen)) sel.value = chosen;
     if (saved === null && game === null && sel.value) newPuzzle(sel.value);
   }
