@@ -66,18 +66,35 @@ pub fn is_page_file(path: &str) -> bool {
 
 /// The version of the page's files: the first 16 hex digits of the blake3 hash of them all,
 /// so that a browser's service worker replaces its kept copies when a new build serves others.
-pub fn version() -> &'static str {
-    static VERSION: LazyLock<String> = LazyLock::new(|| {
-        let mut h = blake3::Hasher::new();
-        h.update(INDEX.as_bytes());
-        h.update(WORKER.as_bytes());
-        for f in &FILES {
-            h.update(f.path.as_bytes());
-            h.update(f.body);
-        }
-        h.finalize().to_hex()[..16].to_string()
-    });
-    &VERSION
+fn version() -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(INDEX.as_bytes());
+    h.update(WORKER.as_bytes());
+    for f in &FILES {
+        h.update(f.path.as_bytes());
+        h.update(f.body);
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
+/// The service worker as served: its version written in, once per process.
+fn worker_source() -> &'static str {
+    static SOURCE: LazyLock<String> =
+        LazyLock::new(|| WORKER.replacen("{{VERSION}}", &version(), 1));
+    &SOURCE
+}
+
+/// A file of the page: its media type, and revalidated by the browser on each use (the
+/// service worker keeps the offline copies).
+fn fresh(media: &'static str, body: impl IntoResponse) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, media),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// The play page; with a page token, the token written into it (a `pseudoku-token` meta
@@ -90,14 +107,7 @@ pub async fn index(State(s): State<Arc<Shared>>) -> Response {
         Some(t) => with_token(t),
         None => INDEX.to_string(),
     };
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        html,
-    )
-        .into_response()
+    fresh("text/html; charset=utf-8", html)
 }
 
 /// The page with `token` in a meta element after its charset (the token is checked to be
@@ -111,30 +121,15 @@ fn with_token(token: &str) -> String {
     )
 }
 
-/// `GET /sw.js`: the service worker with the files' version written in; never cached by the
-/// browser's HTTP cache, so a new version is seen on the next visit.
+/// `GET /sw.js`: the service worker with the files' version written in; revalidated on each
+/// visit, so a new version is seen on the next one.
 pub async fn worker() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        WORKER.replacen("{{VERSION}}", version(), 1),
-    )
-        .into_response()
+    fresh("text/javascript; charset=utf-8", worker_source())
 }
 
-/// One of [`FILES`], revalidated by the browser on each use (the worker keeps the offline
-/// copies).
+/// One of [`FILES`].
 pub fn file(f: PageFile) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, f.media),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        f.body,
-    )
-        .into_response()
+    fresh(f.media, f.body)
 }
 
 #[cfg(test)]

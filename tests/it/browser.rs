@@ -127,14 +127,7 @@ impl Browser {
     /// Waits until the asynchronous JavaScript `body` passes true to `done`; panics after
     /// `secs` seconds.
     pub fn wait_for_async(&self, body: &str, secs: u64) {
-        let start = Instant::now();
-        while self.eval_async(body) != Value::Bool(true) {
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "timed out waiting for {body}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        wait_until(body, secs, || self.eval_async(body) == Value::Bool(true));
     }
 
     /// The result of the Chrome DevTools command `cmd` with `params`, through chromedriver.
@@ -160,14 +153,7 @@ impl Browser {
 
     /// Waits until the JavaScript expression `js` is true; panics after `secs` seconds.
     pub fn wait_for(&self, js: &str, secs: u64) {
-        let start = Instant::now();
-        while self.eval(js) != Value::Bool(true) {
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "timed out waiting for {js}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_until(js, secs, || self.eval(js) == Value::Bool(true));
     }
 
     /// Clicks the element `css` selects.
@@ -187,6 +173,18 @@ impl Browser {
     /// A PNG of the window.
     pub fn screenshot(&self) -> Vec<u8> {
         self.runtime.block_on(self.client().screenshot()).unwrap()
+    }
+}
+
+/// Asks `ready` every 50 ms until it says yes; panics naming `what` after `secs` seconds.
+fn wait_until(what: &str, secs: u64, ready: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

@@ -132,13 +132,33 @@ fn empties(browser: &Browser) -> Vec<usize> {
     (0..81).filter(|&i| shown[i] == 0).collect()
 }
 
+/// True when cells `i` and `j` differ and share a row, a column or a box.
+fn peers(i: usize, j: usize) -> bool {
+    j != i && (j / 9 == i / 9 || j % 9 == i % 9 || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3))
+}
+
+/// A clash to make: the first cell without a digit on `shown`, and the first given of its row
+/// in `puzzle` (whose digit placed in that cell repeats in the row).
+fn a_clash(shown: &[u8], puzzle: &[u8]) -> (usize, usize) {
+    let i = (0..81).find(|&i| shown[i] == 0).unwrap();
+    let j = (i / 9 * 9..i / 9 * 9 + 9)
+        .find(|&j| puzzle[j] != 0)
+        .unwrap();
+    (i, j)
+}
+
+/// Moves the page's clock five minutes on (a grid filled in seconds is no human's result,
+/// which the server refuses).
+fn five_minutes_on(browser: &Browser) {
+    browser.eval(
+        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
+    );
+}
+
 /// The digits cell `i` can take on `board` (0 for empty): none in its row, column or box.
 fn candidates(board: &[u8], i: usize) -> String {
-    let peer = |j: usize| {
-        j != i && (j / 9 == i / 9 || j % 9 == i % 9 || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3))
-    };
     (1..=9u8)
-        .filter(|&d| !(0..81).any(|j| peer(j) && board[j] == d))
+        .filter(|&d| !(0..81).any(|j| peers(i, j) && board[j] == d))
         .map(|d| char::from(b'0' + d))
         .collect()
 }
@@ -480,22 +500,13 @@ fn a_conflict_is_shown_at_once(player: &Player, width: u32, axe_js: &Option<Stri
     let b = player.browser;
     let shown = board(b);
     let puzzle = digits(saved(b)["puzzle"].as_str().unwrap());
-    let i = (0..81).find(|&i| shown[i] == 0).unwrap();
+    let (i, j) = a_clash(&shown, &puzzle);
     let r = i / 9;
-    let j = (r * 9..r * 9 + 9).find(|&j| puzzle[j] != 0).unwrap();
     let d = puzzle[j];
     let before = left(b, d);
     player.place(i, d);
     assert_eq!(cell(b, i), d.to_string());
-    let peers_with_d = (0..81)
-        .filter(|&k| {
-            k != i
-                && shown[k] == d
-                && (k / 9 == i / 9
-                    || k % 9 == i % 9
-                    || (k / 27 == i / 27 && k % 9 / 3 == i % 9 / 3))
-        })
-        .count() as u64;
+    let peers_with_d = (0..81).filter(|&k| peers(i, k) && shown[k] == d).count() as u64;
     assert!(peers_with_d >= 1);
     assert_eq!(
         count(b, "conflict"),
@@ -584,12 +595,8 @@ fn play_to_the_end(player: &Player, base: &str, width: u32, first: bool, axe_js:
     for &i in &empty[..half] {
         let d = char::from(b'0' + solved[i]);
         for (j, n) in notes.iter().enumerate() {
-            let peer = j != i
-                && (j / 9 == i / 9
-                    || j % 9 == i % 9
-                    || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3));
             assert!(
-                !(peer && shown[j] == 0 && n.contains(d)),
+                !(peers(i, j) && shown[j] == 0 && n.contains(d)),
                 "cell {j} keeps {d} beside {i}"
             );
         }
@@ -604,11 +611,8 @@ fn play_to_the_end(player: &Player, base: &str, width: u32, first: bool, axe_js:
             player.tab_to("el.classList.contains('cell')");
         }
     }
-    // The rest, as if five minutes had passed (a grid filled in seconds is no human's
-    // result, which the server refuses).
-    b.eval(
-        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
-    );
+    // The rest, as if five minutes had passed.
+    five_minutes_on(b);
     for &i in &empty[half..] {
         player.place(i, solved[i]);
     }
@@ -863,9 +867,7 @@ fn settings_and_pause_change_what_the_page_shows() {
     assert_eq!(neutral, colour("info"), "0 mistakes in the muted colour");
     let solved = solution(&browser, &base);
     let puzzle = digits(saved(&browser)["puzzle"].as_str().unwrap());
-    let i = (0..81).find(|&i| puzzle[i] == 0).unwrap();
-    let r = i / 9;
-    let clash = (r * 9..r * 9 + 9).find(|&j| puzzle[j] != 0).unwrap();
+    let (i, clash) = a_clash(&puzzle, &puzzle);
     let player = Player {
         browser: &browser,
         input: Input::CellFirst,
@@ -918,10 +920,7 @@ fn the_dark_colours_pass_axe_core() {
     };
     player.auto_notes();
     let puzzle = digits(saved(&browser)["puzzle"].as_str().unwrap());
-    let i = (0..81).find(|&i| puzzle[i] == 0).unwrap();
-    let clash = (i / 9 * 9..i / 9 * 9 + 9)
-        .find(|&j| puzzle[j] != 0)
-        .unwrap();
+    let (i, clash) = a_clash(&puzzle, &puzzle);
     player.place(i, puzzle[clash]);
     assert!(count(&browser, "conflict") >= 2 && count(&browser, "wrong") == 1);
     browser.click("#hint");
@@ -1213,9 +1212,7 @@ fn the_page_installs_and_finishes_a_game_offline() {
         10,
     );
     screenshot(&browser, "play-page-390-offline.png");
-    browser.eval(
-        "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 300000; return 0; })()",
-    );
+    five_minutes_on(&browser);
     for &i in &empty[half..] {
         player.place(i, solved[i]);
     }

@@ -87,14 +87,21 @@
     return n + " " + (n === 1 ? one : many || one + "s");
   }
 
+  // What localStorage keeps under key, parsed; null when there is nothing or it does not
+  // parse (each reader then checks the shape it needs).
+  function stored(key) {
+    try {
+      return JSON.parse(localStorage.getItem(key));
+    } catch (e) {
+      return null;
+    }
+  }
+
   // ----- Settings -----
 
   // Conflicts shown, mistakes not, cell-first input: what a first visit gets.
   function readSettings() {
-    const s = { conflicts: true, mistakes: false, input: "cell" };
-    try {
-      Object.assign(s, JSON.parse(localStorage.getItem(STORE.settings)) || {});
-    } catch (e) { /* Broken settings read as the defaults. */ }
+    const s = Object.assign({ conflicts: true, mistakes: false, input: "cell" }, stored(STORE.settings));
     const old = localStorage.getItem(STORE.showMistakes);
     if (old !== null) {
       s.mistakes = old === "true";
@@ -550,12 +557,7 @@
 
   // The saved game, or null when there is none or it does not read as one.
   function loadGame() {
-    let g;
-    try {
-      g = JSON.parse(localStorage.getItem(STORE.game));
-    } catch (e) {
-      return null;
-    }
+    const g = stored(STORE.game);
     const ok = g && typeof g.puzzle === "string" && g.puzzle.length === 81 && typeof g.solution === "string" &&
       g.solution.length === 81 && Array.isArray(g.entries) && g.entries.length === 81 &&
       Array.isArray(g.marks) && g.marks.length === 81;
@@ -768,11 +770,10 @@
     return localDate(new Date(y, m - 1, d - 1));
   }
 
+  // The daily streak; a broken one reads as none.
   function readStreak() {
-    try {
-      const s = JSON.parse(localStorage.getItem(STORE.streak));
-      if (s && typeof s.last === "string") return { last: s.last, count: Number(s.count) || 0, best: Number(s.best) || 0 };
-    } catch (e) { /* A broken streak reads as none. */ }
+    const s = stored(STORE.streak);
+    if (s && typeof s.last === "string") return { last: s.last, count: Number(s.count) || 0, best: Number(s.best) || 0 };
     return { last: "", count: 0, best: 0 };
   }
 
@@ -805,11 +806,8 @@
   // total and the best, wins without a hint or a mistake, and the current and best runs of
   // wins (a game left unsolved ends a run).
   function readStats() {
-    try {
-      const s = JSON.parse(localStorage.getItem(STORE.stats));
-      if (s && typeof s === "object") return s;
-    } catch (e) { /* Broken statistics start again. */ }
-    return {};
+    const s = stored(STORE.stats);
+    return s && typeof s === "object" ? s : {};
   }
 
   function levelStats(all, level) {
@@ -947,11 +945,8 @@
   }
 
   function readOutbox() {
-    try {
-      const o = JSON.parse(localStorage.getItem(STORE.outbox));
-      if (Array.isArray(o)) return o;
-    } catch (e) { /* A broken outbox reads as empty. */ }
-    return [];
+    const o = stored(STORE.outbox);
+    return Array.isArray(o) ? o : [];
   }
 
   function keep(body) {
