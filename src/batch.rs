@@ -81,6 +81,23 @@ pub enum TaskError {
     NotUnique,
 }
 
+/// The most worker threads per core a command (`--threads`) or a library call accepts.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// `n` worker threads if this machine takes them: 0 (every core) up to
+/// [`THREADS_PER_CORE`] per core; else why not.
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = THREADS_PER_CORE * cores;
+    if n > max {
+        return Err(format!(
+            "{n} threads is too many: this machine has {cores} cores, so at most {max} \
+             ({THREADS_PER_CORE} per core); 0 uses every core"
+        ));
+    }
+    Ok(n)
+}
+
 /// What a batch did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {

@@ -13,9 +13,11 @@
 //!
 //! Two passes over the bank, in id order, a chunk at a time: the first reads each row's level
 //! and group and decides the rows' splits; the second writes the chosen rows, in id order, to
-//! their split's files. Memory holds a few numbers a row, not the rows. The files are written
-//! under temporary names and renamed into place once all are whole, the manifest last, so an
-//! interrupted dataset leaves the folder's earlier set as it was.
+//! their split's files. Memory holds a few numbers a row, not the rows. The folder is the set's
+//! own: the files are written into a fresh folder beside it, which takes its place in one step
+//! once every file is whole (the two folders exchanged), so a set is never part old and part
+//! new, and a format not asked for again does not linger; an interrupted dataset leaves the
+//! earlier set as it was. A folder holding anything but a set's files is refused.
 
 use crate::canon::{self, Key};
 use crate::levels::{Levels, LevelsError, RatingKind};
@@ -109,7 +111,8 @@ impl DataFormat {
 pub struct DatasetOptions {
     /// The bank.
     pub db: PathBuf,
-    /// The folder the files go to (created if missing).
+    /// The set's folder: created if missing, replaced whole if it holds a set (a folder
+    /// holding anything else is refused).
     pub out: PathBuf,
     /// The levels to take (none: every level).
     pub levels: Vec<String>,
@@ -240,6 +243,18 @@ pub enum DatasetError {
     /// No format asked for.
     #[error("no format to write")]
     NoFormat,
+    /// The folder holds files that are not a dataset's.
+    #[error(
+        "{}: the folder holds {found}, which no dataset writes: a dataset is written into a \
+         folder of its own (which it replaces whole), so give a new or empty folder",
+        .folder.display()
+    )]
+    NotASet {
+        /// The folder.
+        folder: PathBuf,
+        /// What it holds that a dataset does not write.
+        found: String,
+    },
     /// A file could not be written.
     #[error("{}: {error}", path.display())]
     File {
@@ -318,15 +333,19 @@ pub fn write(opts: &DatasetOptions) -> Result<Written, DatasetError> {
             })
             .collect::<Result<_, _>>()?
     };
+    let mut formats = opts.formats.clone();
+    let mut seen = Vec::new();
+    formats.retain(|f| {
+        let first = !seen.contains(f);
+        seen.push(*f);
+        first
+    });
+    let folder = SetFolder::claim(&opts.out)?;
     let chosen = choose(&conn, &levels, opts, &wanted)?;
-    std::fs::create_dir_all(&opts.out).map_err(|error| DatasetError::File {
-        path: opts.out.clone(),
-        error,
-    })?;
     let mut sinks = Vec::new();
     for (s, name) in SPLITS.iter().enumerate() {
-        for &format in &opts.formats {
-            sinks.push((s, Sink::create(&opts.out, name, format)?));
+        for &format in &formats {
+            sinks.push((s, Sink::create(&folder.fresh, name, format)?));
         }
     }
     let mut rows = [0u64; 3];
@@ -352,26 +371,140 @@ pub fn write(opts: &DatasetOptions) -> Result<Written, DatasetError> {
         files.push((name, rows[s], digest));
     }
     let manifest = manifest(&conn, &levels, opts, &wanted, &rows, &files)?;
-    let path = opts.out.join(partial("manifest.json"));
-    std::fs::write(&path, &manifest).map_err(|error| DatasetError::File { path, error })?;
+    let path = folder.fresh.join("manifest.json");
+    write_synced(&path, manifest.as_bytes()).map_err(|error| DatasetError::File { path, error })?;
     files.push((
         "manifest.json".into(),
         0,
         blake3::hash(manifest.as_bytes()).to_hex().to_string(),
     ));
-    // Every file is whole: into place, the manifest last.
-    for (name, _, _) in &files {
-        let path = opts.out.join(name);
-        std::fs::rename(opts.out.join(partial(name)), &path)
-            .map_err(|error| DatasetError::File { path, error })?;
-    }
+    // Every file is whole: the new set takes the old one's place in one step.
+    folder.swap()?;
     Ok(Written { rows, files })
 }
 
-/// The name a file is written under until every file of the set is whole (an interrupted
-/// dataset leaves these, and never a partial file under a dataset's names).
-fn partial(name: &str) -> String {
-    format!(".pseudoku-{name}.partial")
+/// `bytes` written to a new file at `path`, on the disk before it returns.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Whether `name` is a file a dataset writes (a split in a format, or the manifest), or one an
+/// earlier version left while writing.
+fn set_file(name: &str) -> bool {
+    if name == "manifest.json" || (name.starts_with(".pseudoku-") && name.ends_with(".partial")) {
+        return true;
+    }
+    name.split_once('.').is_some_and(|(split, ext)| {
+        SPLITS.contains(&split) && DataFormat::ALL.iter().any(|f| f.name() == ext)
+    })
+}
+
+/// The folder a set goes to (`out`) and the fresh one beside it that the new set is written
+/// into, until [`SetFolder::swap`] puts it in `out`'s place; dropped before, the fresh folder
+/// is removed and `out` is as it was.
+struct SetFolder {
+    out: PathBuf,
+    fresh: PathBuf,
+    swapped: bool,
+}
+
+impl SetFolder {
+    /// Checks that `out` is missing or holds a set's files only, and makes the fresh folder
+    /// beside it (a leftover of an interrupted dataset removed first).
+    fn claim(out: &Path) -> Result<SetFolder, DatasetError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| DatasetError::File { path, error }
+        };
+        match std::fs::read_dir(out) {
+            Ok(entries) => {
+                let mut foreign = Vec::new();
+                for entry in entries {
+                    let name = entry.map_err(io(out))?.file_name();
+                    let name = name.to_string_lossy();
+                    if !set_file(&name) {
+                        foreign.push(name.into_owned());
+                    }
+                }
+                if !foreign.is_empty() {
+                    foreign.sort();
+                    let more = foreign.len().saturating_sub(3);
+                    foreign.truncate(3);
+                    let mut found = foreign.join(", ");
+                    if more > 0 {
+                        found.push_str(&format!(" and {more} more"));
+                    }
+                    return Err(DatasetError::NotASet {
+                        folder: out.to_path_buf(),
+                        found,
+                    });
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(out)(e)),
+        }
+        let name = out
+            .file_name()
+            .map_or_else(|| "set".into(), |n| n.to_string_lossy().into_owned());
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+        let fresh = parent.join(format!(".{name}.pseudoku-new"));
+        if fresh.exists() {
+            std::fs::remove_dir_all(&fresh).map_err(io(&fresh))?;
+        }
+        std::fs::create_dir(&fresh).map_err(io(&fresh))?;
+        Ok(SetFolder {
+            out: out.to_path_buf(),
+            fresh,
+            swapped: false,
+        })
+    }
+
+    /// Puts the fresh folder in `out`'s place in one step (on Linux the two folders are
+    /// exchanged; elsewhere the old one is moved aside first), then removes the old set.
+    fn swap(mut self) -> Result<(), DatasetError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| DatasetError::File { path, error }
+        };
+        if !self.out.exists() {
+            std::fs::rename(&self.fresh, &self.out).map_err(io(&self.out))?;
+            self.swapped = true;
+            return Ok(());
+        }
+        #[cfg(target_os = "linux")]
+        rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            &self.fresh,
+            rustix::fs::CWD,
+            &self.out,
+            rustix::fs::RenameFlags::EXCHANGE,
+        )
+        .map_err(|e| io(&self.out)(e.into()))?;
+        #[cfg(not(target_os = "linux"))]
+        {
+            let aside = self.fresh.with_extension("old");
+            std::fs::rename(&self.out, &aside).map_err(io(&self.out))?;
+            std::fs::rename(&self.fresh, &self.out).map_err(io(&self.out))?;
+            std::fs::rename(&aside, &self.fresh).map_err(io(&self.fresh))?;
+        }
+        self.swapped = true;
+        // The fresh folder's name now holds the old set.
+        std::fs::remove_dir_all(&self.fresh).map_err(io(&self.fresh))
+    }
+}
+
+impl Drop for SetFolder {
+    fn drop(&mut self) {
+        if !self.swapped {
+            let _ = std::fs::remove_dir_all(&self.fresh);
+        }
+    }
 }
 
 /// Calls `f` on every row of the bank, in id order, [`CHUNK`] rows at a time.
@@ -506,7 +639,7 @@ enum Sink {
 impl Sink {
     fn create(dir: &Path, split: &str, format: DataFormat) -> Result<Sink, DatasetError> {
         let name = format!("{split}.{}", format.name());
-        let path = dir.join(partial(&name));
+        let path = dir.join(&name);
         let io = |error| DatasetError::File {
             path: path.clone(),
             error,

@@ -231,6 +231,12 @@ pub enum ParseError {
     /// The line is not valid UTF-8 text.
     #[error("not valid UTF-8 text")]
     NotUtf8,
+    /// The line is longer than any puzzle's line: skipped unread.
+    #[error("a line longer than {limit} bytes (skipped)")]
+    TooLong {
+        /// The most bytes a line may have.
+        limit: usize,
+    },
 }
 
 /// A consistent Sudoku position: 81 cells, each empty or holding a digit, no digit repeated in a

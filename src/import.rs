@@ -7,8 +7,12 @@
 //! (`store::builds::start_import`): each batch commits its rows with the line it reached, in
 //! one transaction, so an interrupted import keeps what it committed and the same command
 //! resumes after it. The row is named by the file's blake3 digest, so a file moved or renamed
-//! is still the same import and a file that changed is a new one. Nothing depends on timing or
-//! on the thread count: the same file gives the same rows.
+//! is still the same import and a file that changed is a new one. A stream (standard input, a
+//! pipe, a FIFO) is copied whole into a temporary file beside the bank first, its digest taken
+//! on the way, and imported from there: the same content sent again resumes alike. A stop
+//! (Ctrl-C) ends the batch in flight within a puzzle's rating: what was graded in line order
+//! up to the first entry not finished is committed, and the rest is read again on resuming.
+//! Nothing depends on timing or on the thread count: the same file gives the same rows.
 
 use crate::bank::job::Rated;
 use crate::canon::{self, Canonical};
@@ -148,7 +152,8 @@ pub fn import(
         path: opts.file.clone(),
         error,
     };
-    let (digest, lines) = digest(&opts.file).map_err(file_error)?;
+    let input = Input::open(&opts.file, &opts.db).map_err(file_error)?;
+    let (digest, lines) = (input.digest.clone(), input.lines);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()?;
@@ -179,7 +184,7 @@ pub fn import(
         count: lines,
         rater: crate::rate::RATER,
     };
-    let source = opts.file.display().to_string();
+    let source = source_name(&opts.file);
     let mut build = store::builds::start_import(&conn, &new, &source)?;
     let mut seen = store::puzzles::keys(&conn)?;
     let mut done = Imported {
@@ -192,10 +197,11 @@ pub fn import(
         skipped: build.rejected,
         ..Imported::default()
     };
-    let mut reader = PuzzleReader::open(&opts.file).map_err(|e| match e {
-        ReadError::Io { source, .. } => file_error(source),
-        ReadError::Line(_) => unreachable!("opening reads no line"),
-    })?;
+    let file = std::fs::File::open(input.path()).map_err(file_error)?;
+    let mut reader = PuzzleReader::new(
+        opts.file.display().to_string(),
+        std::io::BufReader::with_capacity(1 << 16, file),
+    );
     loop {
         if stop.load(Ordering::Relaxed) {
             done.stopped = true;
@@ -206,8 +212,24 @@ pub fn import(
         if entries.is_empty() && end.is_none() {
             break;
         }
-        let rows = pool.install(|| grade(&opts.file, entries, &levels, &mut seen, &mut done))?;
-        let reached = end.unwrap_or(lines + 1).max(build.next_job);
+        let graded = pool.install(|| grade(&opts.file, entries, &levels, &mut seen, stop))?;
+        let mut rows = Vec::new();
+        for (line, outcome) in graded.outcomes {
+            match outcome {
+                Fate::Stored(row) => rows.push(*row),
+                Fate::Duplicate => done.duplicates += 1,
+                Fate::Skipped(why) => {
+                    done.skipped += 1;
+                    done.problems.push(Skipped { line, why });
+                }
+            }
+        }
+        let reached = match graded.cut {
+            // Stopped within the batch: its first entry not finished is read again.
+            Some(line) => line,
+            None => end.unwrap_or(lines + 1),
+        }
+        .max(build.next_job);
         build = Build {
             next_job: reached,
             stored: done.stored + rows.len() as u64,
@@ -219,6 +241,10 @@ pub fn import(
         done.stored = build.stored;
         done.next_line = reached;
         progress(&done);
+        if graded.cut.is_some() {
+            done.stopped = true;
+            break;
+        }
         if end.is_none() {
             break;
         }
@@ -258,59 +284,86 @@ fn next_batch<R: std::io::BufRead>(
 
 /// A puzzle with one solution, in canonical form, not rated yet.
 struct Checked {
-    line: u64,
     puzzle: Puzzle,
     solution: Grid,
     canon: Canonical,
 }
 
-/// The rows of a batch: every entry checked (in parallel), the duplicates dropped (in line
-/// order, against `seen`, which learns the new classes), the rest rated and levelled (in
-/// parallel). Counts and skipped entries go to `done`.
+/// What became of an entry of the file.
+enum Fate {
+    /// Rated and levelled: its row.
+    Stored(Box<NewPuzzle>),
+    /// Its class was in the bank, or earlier in the file.
+    Duplicate,
+    /// Not stored, and why.
+    Skipped(Skip),
+}
+
+/// A batch graded: its entries' outcomes in line order, up to the first one a stop left
+/// unfinished (`cut`, its line), if a stop did.
+struct Batch {
+    outcomes: Vec<(u64, Fate)>,
+    cut: Option<u64>,
+}
+
+/// The outcomes of a batch: every entry checked (in parallel), the duplicates dropped (in
+/// line order, against `seen`, which learns the new classes), the rest rated and levelled (in
+/// parallel). Once `stop` is set no entry starts: the outcomes end before the first entry in
+/// line order that was not finished.
 fn grade(
     file: &Path,
     entries: Vec<Entry>,
     levels: &Levels,
     seen: &mut HashSet<u128>,
-    done: &mut Imported,
-) -> Result<Vec<NewPuzzle>, ImportError> {
-    let checked: Vec<Result<Checked, Skipped>> = entries
+    stop: &AtomicBool,
+) -> Result<Batch, ImportError> {
+    let stopped = || stop.load(Ordering::Relaxed);
+    let checked: Vec<(u64, Option<Result<Checked, Skip>>)> = entries
         .into_par_iter()
         .map(|(line, read)| {
-            let skip = |why| Skipped { line, why };
-            let puzzle = read.map_err(|e| skip(Skip::Bad(e)))?;
-            match crate::solve::solve(&puzzle) {
-                Solutions::None => Err(skip(Skip::NoSolution)),
-                Solutions::Multiple(_) => Err(skip(Skip::Several)),
-                Solutions::Unique(solution) => Ok(Checked {
-                    line,
-                    puzzle,
-                    solution,
-                    canon: canon::canonical(&puzzle),
-                }),
+            if stopped() {
+                return (line, None);
             }
+            let checked =
+                read.map_err(Skip::Bad)
+                    .and_then(|puzzle| match crate::solve::solve(&puzzle) {
+                        Solutions::None => Err(Skip::NoSolution),
+                        Solutions::Multiple(_) => Err(Skip::Several),
+                        Solutions::Unique(solution) => Ok(Checked {
+                            puzzle,
+                            solution,
+                            canon: canon::canonical(&puzzle),
+                        }),
+                    });
+            (line, Some(checked))
         })
         .collect();
+    let mut cut = None;
+    let mut outcomes = Vec::with_capacity(checked.len());
     let mut fresh = Vec::new();
-    for c in checked {
+    for (line, c) in checked {
         match c {
-            Err(skipped) => {
-                done.skipped += 1;
-                done.problems.push(skipped);
+            None => {
+                cut = Some(line);
+                break;
             }
-            Ok(c) => {
+            Some(Err(why)) => outcomes.push((line, Some(Fate::Skipped(why)))),
+            Some(Ok(c)) => {
                 if seen.insert(store::puzzles::key_prefix(&c.canon.key())) {
-                    fresh.push(c);
+                    outcomes.push((line, None));
+                    fresh.push((line, c));
                 } else {
-                    done.duplicates += 1;
+                    outcomes.push((line, Some(Fate::Duplicate)));
                 }
             }
         }
     }
-    fresh
+    let rated: Vec<Option<NewPuzzle>> = fresh
         .into_par_iter()
-        .map(|c| {
-            let line = c.line;
+        .map(|(line, c)| {
+            if stopped() {
+                return Ok(None);
+            }
             let graded =
                 Graded::new(c.puzzle, c.solution, c.canon).map_err(|e| ImportError::Rate {
                     path: file.to_path_buf(),
@@ -320,7 +373,7 @@ fn grade(
             let r = &graded.rating;
             let percentile = levels.percentile(r.difficulty, r.hsolve);
             let (level, named) = levels.grade(&graded.puzzle, r);
-            Ok(NewPuzzle::from(Rated {
+            Ok(Some(NewPuzzle::from(Rated {
                 job: line,
                 seed_id: None,
                 transform: None,
@@ -328,28 +381,124 @@ fn grade(
                 percentile,
                 level,
                 named,
-            }))
+            })))
         })
-        .collect()
+        .collect::<Result<_, ImportError>>()?;
+    let mut rated = rated.into_iter();
+    let mut done = Vec::with_capacity(outcomes.len());
+    for (line, outcome) in outcomes {
+        let outcome = match outcome {
+            Some(o) => o,
+            None => match rated.next().flatten() {
+                Some(row) => Fate::Stored(Box::new(row)),
+                None => {
+                    cut = Some(line);
+                    break;
+                }
+            },
+        };
+        done.push((line, outcome));
+    }
+    Ok(Batch {
+        outcomes: done,
+        cut,
+    })
 }
 
-/// The file's blake3 digest (hex) and its number of lines.
-fn digest(path: &Path) -> std::io::Result<(String, u64)> {
-    let mut file = std::fs::File::open(path)?;
+/// The name an imported puzzle's provenance keeps of `file`: as given when relative (to the
+/// working folder, where the import ran), the part under the working folder when absolute and
+/// within it, else the file name alone; no server shows a client where the importer's files
+/// lie.
+fn source_name(file: &Path) -> String {
+    if file.is_relative() {
+        return file.display().to_string();
+    }
+    let within = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| file.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match within {
+        Some(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => file
+            .file_name()
+            .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned()),
+    }
+}
+
+/// The file an import reads: the file itself, or for a stream (standard input as `-`, a pipe,
+/// a FIFO, a device) a temporary copy of it beside the bank, removed when dropped; with its
+/// blake3 digest (hex) and its number of lines.
+struct Input {
+    path: PathBuf,
+    /// The copy of a stream, kept while the import reads it.
+    _copy: Option<tempfile::TempPath>,
+    digest: String,
+    lines: u64,
+}
+
+impl Input {
+    fn open(file: &Path, db: &Path) -> std::io::Result<Input> {
+        let stream = file.as_os_str() == "-" || !std::fs::metadata(file)?.is_file();
+        if !stream {
+            let (digest, lines) = digest(&mut std::fs::File::open(file)?, None)?;
+            return Ok(Input {
+                path: file.to_path_buf(),
+                _copy: None,
+                digest,
+                lines,
+            });
+        }
+        let folder = match db.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut copy = tempfile::Builder::new()
+            .prefix(".pseudoku-import-")
+            .tempfile_in(folder)?;
+        let (digest, lines) = if file.as_os_str() == "-" {
+            digest(&mut std::io::stdin().lock(), Some(copy.as_file_mut()))?
+        } else {
+            digest(&mut std::fs::File::open(file)?, Some(copy.as_file_mut()))?
+        };
+        copy.as_file_mut().sync_all()?;
+        let path = copy.into_temp_path();
+        Ok(Input {
+            path: path.to_path_buf(),
+            _copy: Some(path),
+            digest,
+            lines,
+        })
+    }
+
+    /// The file to read.
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The blake3 digest (hex) of what `from` holds and its number of lines (as the puzzle
+/// reader counts them), copying it to `copy` on the way if given.
+fn digest(
+    from: &mut impl Read,
+    mut copy: Option<&mut std::fs::File>,
+) -> std::io::Result<(String, u64)> {
+    use std::io::Write;
     let mut hasher = blake3::Hasher::new();
     let mut buf = vec![0u8; 1 << 16];
-    let (mut lines, mut last) = (0u64, b'\n');
+    let mut lines = crate::input::LineCount::default();
     loop {
-        let n = file.read(&mut buf)?;
+        let n = match from.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
         if n == 0 {
             break;
         }
         hasher.update(&buf[..n]);
-        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
-        last = buf[n - 1];
+        lines.update(&buf[..n]);
+        if let Some(copy) = copy.as_mut() {
+            copy.write_all(&buf[..n])?;
+        }
     }
-    if last != b'\n' {
-        lines += 1;
-    }
-    Ok((hasher.finalize().to_hex().to_string(), lines))
+    Ok((hasher.finalize().to_hex().to_string(), lines.lines()))
 }

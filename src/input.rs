@@ -5,8 +5,10 @@
 //! them, such as tab-separated columns, is ignored), or puzzles in the nine-line grid form, one
 //! after another. Blank lines and lines starting with `#` are skipped.
 //!
-//! Every bad entry is reported with its line and the reading goes on: a line that is not valid
-//! UTF-8 is a bad line like any other. A line with the shape of a grid row (nine cells once
+//! Lines end with `\n`, `\r\n` or a lone `\r` (a file from an old Mac), and a UTF-8 byte-order
+//! mark before the first is dropped ([`Lines`]). Every bad entry is reported with its line and
+//! the reading goes on: a line that is not valid UTF-8 is a bad line like any other, and so is
+//! one longer than [`MAX_LINE`] bytes, of which no more than that is ever held. A line with the shape of a grid row (nine cells once
 //! spaces and `| + - =` are removed) counts as a row even when a cell is bad, so a grid with a
 //! bad row is reported once, at that row, and the next grid is read in step; a one-line puzzle,
 //! a blank line or a comment ends a grid in progress.
@@ -16,6 +18,121 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
 use crate::grid::{grid_row, GridLine, ParseError, Puzzle};
+
+/// The most bytes of a line that are read into memory: a longer line is a bad line, its rest
+/// skipped unread (no puzzle or result line comes near it).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// What [`Lines::next_into`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line.
+    Whole,
+    /// A line longer than [`MAX_LINE`]: only its first [`MAX_LINE`] bytes were kept.
+    Long,
+}
+
+/// The lines of a byte stream: each ended by `\n`, `\r\n` or a lone `\r`, a UTF-8 byte-order
+/// mark before the first dropped, at most [`MAX_LINE`] bytes of each held.
+pub struct Lines<R> {
+    reader: R,
+    /// The last line ended with `\r`: a `\n` right after it ends nothing.
+    after_cr: bool,
+    /// Lines read so far.
+    read: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`.
+    pub fn new(reader: R) -> Lines<R> {
+        Lines {
+            reader,
+            after_cr: false,
+            read: 0,
+        }
+    }
+
+    /// Reads the next line into `buf` (cleared first; its line end left out): `None` at the
+    /// end of the input.
+    pub fn next_into(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
+        buf.clear();
+        let (mut long, mut any) = (false, false);
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            let start = usize::from(std::mem::take(&mut self.after_cr) && chunk[0] == b'\n');
+            let rest = &chunk[start..];
+            let end = memchr::memchr2(b'\n', b'\r', rest);
+            let text = &rest[..end.unwrap_or(rest.len())];
+            let room = MAX_LINE.saturating_sub(buf.len());
+            long |= text.len() > room;
+            buf.extend_from_slice(&text[..text.len().min(room)]);
+            any |= !text.is_empty() || end.is_some();
+            let used = start + text.len() + usize::from(end.is_some());
+            if let Some(at) = end {
+                self.after_cr = rest[at] == b'\r';
+            }
+            self.reader.consume(used);
+            if end.is_some() {
+                break;
+            }
+        }
+        self.read += 1;
+        if self.read == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
+            buf.drain(..3);
+        }
+        Ok(Some(if long { Line::Long } else { Line::Whole }))
+    }
+}
+
+/// The number of lines of `bytes` read in pieces, as [`Lines`] counts them (a last line
+/// without its end counted too).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineCount {
+    lines: u64,
+    /// The last byte seen was `\r`.
+    after_cr: bool,
+    /// Bytes seen since the last line end.
+    open: bool,
+}
+
+impl LineCount {
+    /// Counts the line ends of the next piece.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            match b {
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' => {
+                    self.lines += 1;
+                    self.open = false;
+                }
+                b'\r' => {
+                    self.lines += 1;
+                    self.after_cr = true;
+                    self.open = false;
+                }
+                _ => {
+                    self.after_cr = false;
+                    self.open = true;
+                }
+            }
+        }
+    }
+
+    /// The lines counted, a last one without its end included.
+    pub fn lines(&self) -> u64 {
+        self.lines + u64::from(self.open)
+    }
+}
 
 /// A puzzle read from an input, with where it came from.
 #[derive(Clone, Debug)]
@@ -60,7 +177,7 @@ pub enum ReadError {
 /// Iterates over the puzzles of a text input. See the module docs for the format.
 pub struct PuzzleReader<R> {
     name: String,
-    reader: R,
+    reader: Lines<R>,
     line_no: usize,
     bytes: Vec<u8>,
     buf: String,
@@ -94,7 +211,7 @@ impl<R: BufRead> PuzzleReader<R> {
     pub fn new(name: impl Into<String>, reader: R) -> PuzzleReader<R> {
         PuzzleReader {
             name: name.into(),
-            reader,
+            reader: Lines::new(reader),
             line_no: 0,
             bytes: Vec::new(),
             buf: String::new(),
@@ -111,27 +228,31 @@ impl<R: BufRead> PuzzleReader<R> {
         })
     }
 
-    /// Reads the next line into `self.buf`: `Some(true)`, or `Some(false)` for a line that is
-    /// not valid UTF-8 (then `self.buf` is empty and the line is in `self.bytes`); `None` at
-    /// the end of input. A valid line is moved into `self.buf`, not copied.
-    fn next_line(&mut self) -> Result<Option<bool>, ReadError> {
+    /// Reads the next line into `self.buf`: `Some(Ok(()))`, or `Some(Err(why))` for a line
+    /// that is not valid UTF-8 or is too long (then `self.buf` is empty and the line, or its
+    /// first [`MAX_LINE`] bytes, is in `self.bytes`); `None` at the end of input. A valid line
+    /// is moved into `self.buf`, not copied.
+    fn next_line(&mut self) -> Result<Option<Result<(), ParseError>>, ReadError> {
         let mut bytes = std::mem::take(&mut self.buf).into_bytes();
         if bytes.capacity() < self.bytes.capacity() {
             bytes = std::mem::take(&mut self.bytes);
         }
-        bytes.clear();
-        match self.reader.read_until(b'\n', &mut bytes) {
-            Ok(0) => Ok(None),
-            Ok(_) => {
+        match self.reader.next_into(&mut bytes) {
+            Ok(None) => Ok(None),
+            Ok(Some(read)) => {
                 self.line_no += 1;
+                if read == Line::Long {
+                    self.bytes = bytes;
+                    return Ok(Some(Err(ParseError::TooLong { limit: MAX_LINE })));
+                }
                 match String::from_utf8(bytes) {
                     Ok(s) => {
                         self.buf = s;
-                        Ok(Some(true))
+                        Ok(Some(Ok(())))
                     }
                     Err(e) => {
                         self.bytes = e.into_bytes();
-                        Ok(Some(false))
+                        Ok(Some(Err(ParseError::NotUtf8)))
                     }
                 }
             }
@@ -187,14 +308,16 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                         self.done = true;
                         return block.map(|b| Err(cut(self, b)));
                     }
-                    Ok(Some(false)) => {
-                        // Not UTF-8: a bad line, or a bad row when it has a row's shape.
+                    Ok(Some(Err(why))) => {
+                        // Not UTF-8: a bad line, or a bad row when it has a row's shape; too
+                        // long: a bad line.
                         let line = self.line_no;
-                        let shaped = row_shaped(String::from_utf8_lossy(&self.bytes).trim());
+                        let shaped = why == ParseError::NotUtf8
+                            && row_shaped(String::from_utf8_lossy(&self.bytes).trim());
                         if !shaped {
                             return Some(Err(match block.take() {
                                 Some(b) => cut(self, b),
-                                None => self.line_error(line, ParseError::NotUtf8),
+                                None => self.line_error(line, why),
                             }));
                         }
                         let b = block.get_or_insert_with(|| Block {
@@ -203,13 +326,13 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                             bad: None,
                         });
                         b.rows.push([0; 9]);
-                        b.bad.get_or_insert((line, ParseError::NotUtf8));
+                        b.bad.get_or_insert((line, why));
                         if b.rows.len() == 9 {
                             return Some(Err(cut(self, block.take()?)));
                         }
                         continue;
                     }
-                    Ok(Some(true)) => {}
+                    Ok(Some(Ok(()))) => {}
                 }
             }
             let text = self.buf.trim();
@@ -372,6 +495,54 @@ mod tests {
             "t.txt:3: bad character 'x' at position 81"
         );
         assert!(got[3].is_ok());
+    }
+
+    /// Every line `Lines` reads from `bytes` handed over in pieces of `piece` bytes.
+    fn lines_of(bytes: &[u8], piece: usize) -> Vec<(Line, Vec<u8>)> {
+        let reader = io::BufReader::with_capacity(piece, bytes);
+        let mut lines = Lines::new(reader);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        while let Some(read) = lines.next_into(&mut buf).unwrap() {
+            out.push((read, buf.clone()));
+        }
+        out
+    }
+
+    #[test]
+    fn any_line_end_ends_a_line_and_a_long_line_is_cut() {
+        let whole = |texts: &[&str]| -> Vec<(Line, Vec<u8>)> {
+            texts
+                .iter()
+                .map(|t| (Line::Whole, t.as_bytes().to_vec()))
+                .collect()
+        };
+        for piece in [1, 2, 3, 7, 64] {
+            assert_eq!(lines_of(b"a\nb\r\nc\rd", piece), whole(&["a", "b", "c", "d"]));
+            assert_eq!(lines_of(b"a\r\r\nb\n\n", piece), whole(&["a", "", "b", ""]));
+            assert_eq!(
+                lines_of(b"\xEF\xBB\xBFa\r\nb\xEF\xBB\xBF", piece),
+                whole(&["a", "b\u{feff}"])
+            );
+            assert_eq!(lines_of(b"", piece), whole(&[]));
+            assert_eq!(lines_of(b"\r", piece), whole(&[""]));
+        }
+        let mut long = vec![b'7'; MAX_LINE + 10];
+        long.extend_from_slice(b"\r\nx\n");
+        let got = lines_of(&long, 1 << 12);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0, got[0].1.len()), (Line::Long, MAX_LINE));
+        assert_eq!(got[1], (Line::Whole, b"x".to_vec()));
+        // The line count agrees, whatever the pieces.
+        for text in [&b"a\nb\r\nc\rd"[..], b"a\r\r\nb\n\n", b"", b"\r", b"x"] {
+            for piece in [1, 2, 5] {
+                let mut count = LineCount::default();
+                for chunk in text.chunks(piece) {
+                    count.update(chunk);
+                }
+                assert_eq!(count.lines() as usize, lines_of(text, 64).len(), "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -8,11 +8,11 @@
 //! bank or a fleet's history; bad lines named and skipped; a line counted before (an import
 //! stopped and run again) passed over, so a run again continues where one stopped.
 
+use crate::input::{Line, Lines, MAX_LINE};
 use crate::levels::Levels;
 use crate::play::{prior, Game, Rated, Refused};
 use crate::store::play::Delivered;
 use crate::store::{self, StoreError};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -62,6 +62,20 @@ pub enum LogError {
     /// The bank's levels could not be read.
     #[error(transparent)]
     Levels(#[from] crate::levels::LevelsError),
+    /// The bank's history was moved to a fleet's history: results counted in the bank alone
+    /// would be read by no server.
+    #[error(
+        "{}: this bank's history was {moved}: results counted in the bank alone would be read \
+         by no server; count them in the fleet's history (--history URL), or bring the history \
+         back first with `pseudoku history import URL`",
+        .db.display()
+    )]
+    Moved {
+        /// The bank.
+        db: PathBuf,
+        /// Where the history went, and when.
+        moved: String,
+    },
     /// A server records in the bank.
     #[error(
         "{}: a server records deliveries in this bank (or its history is being moved): send \
@@ -89,11 +103,24 @@ fn connect(url: &str) -> Result<(tokio::runtime::Runtime, store::postgres::Postg
     Ok((runtime, store::postgres::Postgres::connect(url, 1)?))
 }
 
-/// One line read: its game, checked, or why it is skipped.
-fn parse(line: &str) -> Result<Game, String> {
-    let game: Game = serde_json::from_str(line).map_err(|e| format!("not a result: {e}"))?;
-    game.check().map_err(|e| e.to_string())?;
-    Ok(game)
+/// One line read: its game, checked, or why it is skipped (`None`: a blank line).
+fn parse(line: &[u8], read: Line) -> Option<Result<Game, String>> {
+    if read == Line::Long {
+        return Some(Err(format!(
+            "a line longer than {MAX_LINE} bytes (skipped)"
+        )));
+    }
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Some(Err("not valid UTF-8 text".into()));
+    };
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(
+        serde_json::from_str::<Game>(text)
+            .map_err(|e| format!("not a result: {e}"))
+            .and_then(|game| game.check().map(|()| game).map_err(|e| e.to_string())),
+    )
 }
 
 /// Counts the games of `file` in the bank at `db` (or in a fleet's history), in the file's
@@ -109,13 +136,22 @@ pub fn count_file(
         file: file.to_path_buf(),
         source,
     };
-    let reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_err)?);
+    let mut lines = Lines::new(std::io::BufReader::new(
+        std::fs::File::open(file).map_err(read_err)?,
+    ));
     let conn = store::open_existing(db)?;
     let levels = Levels::read(&conn)?;
     let mut out = Counting::default();
-    let mut lines = reader.lines();
     let fleet = match target {
-        Target::Bank => None,
+        Target::Bank => {
+            if let Some(moved) = store::settings::get(&conn, store::postgres::MOVED_KEY)? {
+                return Err(LogError::Moved {
+                    db: db.to_path_buf(),
+                    moved,
+                });
+            }
+            None
+        }
         Target::Fleet(url) => {
             let (runtime, pg) = connect(url)?;
             let bank = store::postgres::BankIdentity::of(&conn)?;
@@ -136,71 +172,74 @@ pub fn count_file(
         ),
         Some(_) => None,
     };
+    let mut bytes = Vec::new();
     loop {
+        // A batch of lines read: each game with its line, its puzzle found in the bank.
         let mut batch = Vec::with_capacity(BATCH);
         let mut read = 0;
-        for line in lines.by_ref().take(BATCH) {
+        while read < BATCH {
+            let Some(line) = lines.next_into(&mut bytes).map_err(read_err)? else {
+                break;
+            };
             read += 1;
             out.lines += 1;
-            let line = line.map_err(read_err)?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            match parse(&line) {
-                Ok(game) => batch.push((out.lines, game)),
-                Err(why) => out.problems.push((out.lines, why)),
-            }
-        }
-        let mut count_one = |at: u64, game: Game| -> Result<(), LogError> {
+            let at = out.lines;
+            let game = match parse(&bytes, line) {
+                None => continue,
+                Some(Ok(game)) => game,
+                Some(Err(why)) => {
+                    out.problems.push((at, why));
+                    continue;
+                }
+            };
             let found =
                 crate::retrieve::by_id(&conn, &levels, game.puzzle).map_err(|e| match e {
                     crate::retrieve::RetrieveError::Store(e) => LogError::Store(e),
                     crate::retrieve::RetrieveError::Levels(e) => LogError::Levels(e),
                     other => LogError::Puzzle(other.to_string()),
                 })?;
-            let Some(h) = found else {
-                out.problems
-                    .push((at, Refused::NoPuzzle(game.puzzle).to_string()));
-                return Ok(());
-            };
-            let counted = match &fleet {
-                None => store::play::count(
-                    &conn,
-                    &game,
-                    &h.key,
-                    prior(h.percentile),
-                    Delivered::Recorded,
-                )?,
-                Some((runtime, pg)) => runtime.block_on(pg.play().count(
-                    &game,
-                    &h.key,
-                    prior(h.percentile),
-                    Delivered::Recorded,
-                ))?,
-            };
+            match found {
+                Some(h) => batch.push((at, (game, h.key, prior(h.percentile)))),
+                None => out
+                    .problems
+                    .push((at, Refused::NoPuzzle(game.puzzle).to_string())),
+            }
+        }
+        let counted = match &fleet {
+            None => store::immediate(&conn, || -> Result<Vec<_>, LogError> {
+                let mut counted = Vec::with_capacity(batch.len());
+                for (_, (game, key, prior)) in &batch {
+                    counted.push(store::play::count(
+                        &conn,
+                        game,
+                        key,
+                        *prior,
+                        Delivered::Recorded,
+                    )?);
+                }
+                Ok(counted)
+            })?,
+            Some((runtime, pg)) => {
+                let mut counted = Vec::with_capacity(batch.len());
+                for part in batch.chunks(store::postgres::PLAY_BATCH) {
+                    let games: Vec<_> = part.iter().map(|(_, g)| g.clone()).collect();
+                    counted.extend(runtime.block_on(pg.play().count_log(&games))?);
+                }
+                counted
+            }
+        };
+        for ((at, _), counted) in batch.iter().zip(counted) {
             match counted {
                 Ok(c) => {
                     out.counted += 1;
                     out.unrated += u64::from(c.score.is_none());
                 }
                 Err(Refused::Again { .. }) => out.again += 1,
-                Err(other) => out.problems.push((at, other.to_string())),
-            }
-            Ok(())
-        };
-        match &fleet {
-            None => store::immediate(&conn, || -> Result<(), LogError> {
-                for (at, game) in batch {
-                    count_one(at, game)?;
-                }
-                Ok(())
-            })?,
-            Some(_) => {
-                for (at, game) in batch {
-                    count_one(at, game)?;
-                }
+                Err(other) => out.problems.push((*at, other.to_string())),
             }
         }
+        // The problems in line order (a puzzle not found is named as the line is read).
+        out.problems.sort_by_key(|(at, _)| *at);
         progress(&out);
         if read < BATCH {
             break;

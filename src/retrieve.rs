@@ -667,7 +667,7 @@ pub fn matched(
     let weights = match_weights(conn, window)?;
     for _ in 0..MATCH_TRIES {
         if let Some(h) = match_candidate(conn, levels, window, weights, rng)? {
-            if !store::history::received(conn, user, &h.key)? {
+            if !store::history::taken(conn, user, &h.key)? {
                 return Ok(Some(h));
             }
         }

@@ -76,10 +76,17 @@ fn to_py<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<
     pythonize(py, value).map_err(|e| PseudokuError::new_err(e.to_string()))
 }
 
+/// `threads` if this machine takes them (0: every core; at most 4 a core, as the command
+/// line's `--threads`); raises ValueError.
+fn threads(threads: usize) -> PyResult<usize> {
+    pseudoku::batch::check_threads(threads)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("threads: {e}")))
+}
+
 /// A pool of `threads` workers (0: every core).
 fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(self::threads(threads)?)
         .build()
         .map_err(|e| PseudokuError::new_err(e.to_string()))
 }
@@ -506,7 +513,7 @@ fn build<'py>(
         layout: None,
         wait: false,
         rating: None,
-        threads,
+        threads: self::threads(threads)?,
         rng_seed: seed,
         seed_library: None,
         batch: 256,
@@ -542,7 +549,7 @@ fn import_puzzles<'py>(
         db,
         file: path.clone(),
         rating: None,
-        threads,
+        threads: self::threads(threads)?,
         wait: false,
         batch: pseudoku::import::BATCH,
     };

@@ -72,6 +72,11 @@ def test_rate_many_matches_rate_in_order_and_names_a_bad_one():
     with pytest.raises(pseudoku.InvalidPuzzle, match="puzzle 1"):
         pseudoku.rate_many([HARD, "bad"])
     assert pseudoku.rate_many([HARD, "bad", "." * 81], skip_bad=True)[1:] == [None, None]
+    # Threads are capped as the command line caps them: four a core.
+    with pytest.raises(ValueError, match="threads: 20000 threads is too many"):
+        pseudoku.rate_many([HARD], threads=20000)
+    with pytest.raises(ValueError, match="too many"):
+        pseudoku.build("never.db", count=1, threads=20000)
 
 
 def test_canonical_form_is_the_class_key():

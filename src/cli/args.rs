@@ -199,7 +199,7 @@ pub struct HelpArgs {
 /// Arguments of `pseudoku import`.
 #[derive(Debug, clap::Args)]
 pub struct ImportArgs {
-    /// The puzzle file.
+    /// The puzzle file (`-`: standard input; a stream is copied beside the bank first).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The bank (created if missing).
@@ -222,8 +222,8 @@ pub struct ImportArgs {
 /// Arguments of `pseudoku dataset`.
 #[derive(Debug, clap::Args)]
 pub struct DatasetArgs {
-    /// The folder the files go to (created if missing; its files of the same names are
-    /// replaced).
+    /// The set's folder: created if missing, replaced whole (in one step, once every file is
+    /// written) if it holds a set; a folder holding other files is refused.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// The bank.
@@ -310,9 +310,6 @@ pub struct ManArgs {
     pub dir: Option<PathBuf>,
 }
 
-/// The most worker threads per core `--threads` accepts.
-pub const THREADS_PER_CORE: usize = 4;
-
 /// Parses a plot's file name (`stats --plot`): one whose extension names a format it is
 /// drawn in, so that a wrong one stops the command before any work.
 pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
@@ -321,26 +318,19 @@ pub fn parse_plot(s: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// Parses `--threads`: 0 (all cores) up to [`THREADS_PER_CORE`] per core of this machine.
 /// A technique of the `difficulty` ladder by name (`x-wing`, `XWing`, `hidden pair`, ...).
 pub fn parse_technique(s: &str) -> Result<pseudoku::rate::Strategy, String> {
     pseudoku::rate::Strategy::parse(s).map_err(|e| e.to_string())
 }
 
+/// Parses `--threads`: 0 (all cores) up to [`pseudoku::batch::THREADS_PER_CORE`] per core of
+/// this machine.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     let n: usize = s
         .trim()
         .parse()
         .map_err(|_| format!("{s:?} is not a number of threads"))?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let max = THREADS_PER_CORE * cores;
-    if n > max {
-        return Err(format!(
-            "{n} threads is too many: this machine has {cores} cores, so at most {max} \
-             ({THREADS_PER_CORE} per core); 0 uses every core"
-        ));
-    }
-    Ok(n)
+    pseudoku::batch::check_threads(n)
 }
 
 /// Arguments of `pseudoku build`.
@@ -597,8 +587,9 @@ pub struct CalibrateArgs {
     /// bank is levelled again. The reference stays.
     #[arg(long, conflicts_with_all = ["from", "default_reference", "labelled"])]
     pub from_play: bool,
-    /// With --from-play: the results a puzzle needs to label its level.
-    #[arg(long, value_name = "N", default_value_t = pseudoku::levels::MIN_RESULTS, requires = "from_play")]
+    /// With --from-play: the results a puzzle needs to label its level (1 to 1000000).
+    #[arg(long, value_name = "N", default_value_t = pseudoku::levels::MIN_RESULTS, requires = "from_play",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub min_results: u64,
     /// With --from-play: the learned ratings of a fleet's history
     /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead of the bank's.
@@ -950,7 +941,12 @@ pub struct ResultsImportArgs {
     pub file: PathBuf,
     /// Count into a fleet's history (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead
     /// of the bank, which is only read.
-    #[arg(long, value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "PSEUDOKU_HISTORY",
+        hide_env_values = true
+    )]
     pub history: Option<String>,
 }
 
@@ -961,7 +957,7 @@ pub struct HistoryArgs {
     #[arg(long, env = "PSEUDOKU_DB", default_value = "pseudoku.db")]
     pub db: PathBuf,
     /// The fleet's history: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.
-    #[arg(value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    #[arg(value_name = "URL", env = "PSEUDOKU_HISTORY", hide_env_values = true)]
     pub url: String,
     /// Go on when the history was recorded against another bank (or a larger copy of this
     /// one), recording this bank as the history's.
@@ -1133,7 +1129,12 @@ pub struct ServeArgs {
     /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE) instead of the bank, which is then
     /// only read: several servers, each on a copy of one bank, never give a user a class twice.
     /// The schema is created or updated at start; a bank other than the history's is refused.
-    #[arg(long, value_name = "URL", env = "PSEUDOKU_HISTORY")]
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "PSEUDOKU_HISTORY",
+        hide_env_values = true
+    )]
     pub history: Option<String>,
     /// With --history: serve even when the history was recorded against another bank (or a
     /// larger copy of this one), recording this bank as the history's.
@@ -1164,6 +1165,16 @@ pub struct ServeArgs {
     /// How the log on standard error is written (its level by `RUST_LOG`, default `info`).
     #[arg(long, value_name = "FORMAT", value_parser = choice::<LogFormat>(), default_value = "text")]
     pub log_format: LogFormat,
+    /// New players one address may make in an hour (all of them at once), with the play
+    /// page's token (POST /v1/players) or on a server without a token (a user id first seen);
+    /// the server's token makes players freely. Behind a proxy, all clients share its address.
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub new_players_per_address: u64,
+    /// New players the server lets in a day in all, alike (a twenty-fourth of them at once).
+    #[arg(long, value_name = "N", default_value_t = 20_000,
+          value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub new_players_per_day: u64,
 }
 
 /// How `serve` writes its log.

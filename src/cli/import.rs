@@ -1,15 +1,11 @@
-//! `import`: a file of the user's own puzzles graded into a bank (stopped by Ctrl-C after its
-//! batch, resumed by the same command).
+//! `import`: a file of the user's own puzzles (or a stream: `-`, a pipe) graded into a bank
+//! (stopped by Ctrl-C within a puzzle's rating, resumed by the same command).
 
 use super::build::STOP;
 use super::*;
 
 /// Runs `import`.
 pub(super) fn run_import(args: &ImportArgs) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(
-        args.file.as_os_str() != "-",
-        "import reads a file (its digest names the import, so that it can resume), not standard input"
-    );
     // A second Ctrl-C while stopping is left to the default handler; ignore "already set".
     let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
     let opts = pseudoku::import::ImportOptions {

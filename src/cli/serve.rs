@@ -58,6 +58,8 @@ pub(super) fn run_serve(args: &ServeArgs) -> anyhow::Result<Outcome> {
             None => Recording::Bank,
         },
         cors: args.cors.clone(),
+        new_players_per_address: args.new_players_per_address as u32,
+        new_players_per_day: args.new_players_per_day as u32,
     };
     pseudoku::serve::run(
         &opts,

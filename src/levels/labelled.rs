@@ -104,39 +104,36 @@ impl Label {
     }
 }
 
-/// The lines of a file's bytes, numbered from 1, whatever ends them: `\n`, `\r\n`, or a lone
-/// `\r` (old Mac files); a byte-order mark before the first is dropped.
-fn numbered_lines(bytes: &[u8]) -> Vec<(usize, &[u8])> {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let mut lines = Vec::new();
-    for raw in bytes.split(|&b| b == b'\n') {
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        for piece in raw.split(|&b| b == b'\r') {
-            lines.push((lines.len() + 1, piece));
-        }
-    }
-    // The piece after a final line break is no line.
-    if lines.last().is_some_and(|(_, l)| l.is_empty()) {
-        lines.pop();
-    }
-    lines
-}
-
 /// Reads the labelled puzzles of `path`, each line `puzzle<TAB>label`: every problem (bad
 /// lines as `FILE:LINE: reason`) at once.
 fn read_lines(path: &Path, label: Label) -> Result<Vec<Line>, LevelsError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let failed = |source| {
         LevelsError::Read(crate::input::ReadError::Io {
             name: file.clone(),
-            source: e,
+            source,
         })
-    })?;
+    };
+    let mut reader = crate::input::Lines::new(std::io::BufReader::new(
+        std::fs::File::open(path).map_err(failed)?,
+    ));
     let mut lines = Vec::new();
     let mut bad = Vec::new();
-    for (n, raw) in numbered_lines(&bytes) {
+    let mut raw = Vec::new();
+    let mut n = 0;
+    while let Some(read) = reader.next_into(&mut raw).map_err(failed)? {
+        n += 1;
         let at = format!("{file}:{n}");
-        let Ok(l) = std::str::from_utf8(raw) else {
+        if read == crate::input::Line::Long {
+            bad.push(format!(
+                "{at}: {}",
+                crate::grid::ParseError::TooLong {
+                    limit: crate::input::MAX_LINE
+                }
+            ));
+            continue;
+        }
+        let Ok(l) = std::str::from_utf8(&raw) else {
             bad.push(format!("{at}: not valid UTF-8 text"));
             continue;
         };

@@ -20,6 +20,19 @@
 //! against a puzzle is Glicko-2's. A hint counts as half as much time again (`t * 1.5`), a
 //! mistake as a tenth more; a puzzle not solved scores 0 (a loss), unless it was left within
 //! [`MIN_PLAYED`] seconds (a glance, which teaches nothing and is kept unrated).
+//!
+//! # What a player's game teaches a puzzle
+//!
+//! A player's game moves the player's rating at once, as a whole game. It teaches the puzzle
+//! only once the player has a record ([`Trust`]): a new player's rating is still a guess, and
+//! a forged player is always new. The games a player plays before their 10th rated game are
+//! held; the game that makes ten teaches the puzzles of every held game ([`settle`]), each as
+//! a whole game against the player's rating by then (which knows them better than their first
+//! games did), in the order they were played; from then on each game teaches its puzzle at
+//! once. A player who never gets a record never moves a puzzle. And the held games move one
+//! puzzle by at most 200 rating points (a prior's deviation) in all in a UTC day
+//! ([`DayMoves`]): a crowd of players without a record, real or forged, cannot carry a puzzle
+//! far (lichess leaves puzzles alone for its clueless players alike).
 
 pub mod glicko;
 #[cfg(feature = "dev")]
@@ -80,8 +93,14 @@ const PRIOR_ENDS: (f64, f64) = (0.5, 99.5);
 /// middle of the bank at 1500, the logit of the percentile spread by 125 points.
 pub fn prior(percentile: f64) -> Glicko {
     let p = percentile.clamp(PRIOR_ENDS.0, PRIOR_ENDS.1) / 100.0;
+    prior_at(1500.0 + PRIOR_SPREAD * (p / (1.0 - p)).ln())
+}
+
+/// The prior whose rating is `rating` (a prior's deviation and volatility): a puzzle's prior
+/// as a held game recorded it.
+pub fn prior_at(rating: f64) -> Glicko {
     Glicko {
-        rating: 1500.0 + PRIOR_SPREAD * (p / (1.0 - p)).ln(),
+        rating,
         deviation: PRIOR_DEVIATION,
         volatility: 0.06,
     }
@@ -111,8 +130,9 @@ pub fn score(game: &Game) -> Option<f64> {
     Some(1.0 / (1.0 + ((x - PAR.ln()) / WIDTH).exp()))
 }
 
-/// A player and a puzzle after a game the player scored `score` in: each updated from both
-/// ratings before it, each deviation kept at [`MIN_DEVIATION`] or more.
+/// A player and a puzzle after a game the player scored `score` in, the game counting whole
+/// for both: each updated from both ratings before it, each deviation kept at
+/// [`MIN_DEVIATION`] or more.
 pub fn rate(player: &Glicko, puzzle: &Glicko, score: f64) -> (Glicko, Glicko) {
     let floor = |g: Glicko| Glicko {
         deviation: g.deviation.max(MIN_DEVIATION),
@@ -122,6 +142,100 @@ pub fn rate(player: &Glicko, puzzle: &Glicko, score: f64) -> (Glicko, Glicko) {
         floor(glicko::update(player, puzzle, score)),
         floor(glicko::update(puzzle, player, 1.0 - score)),
     )
+}
+
+/// When a player's game teaches its puzzle, and how far games of players without a record
+/// may move one puzzle in a day ([`Trust::DEFAULT`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trust {
+    /// The rated games that make a player's record: the games before are held, and taught to
+    /// their puzzles when the player has this many ([`settle`]).
+    pub record_games: u64,
+    /// The most, in rating points, that held games move one puzzle's rating in all in one UTC
+    /// day.
+    pub daily_move: f64,
+}
+
+impl Trust {
+    /// The bank's: a player's first 9 rated games are held until the 10th; held games move
+    /// one puzzle by at most one prior's deviation (200 points) a day.
+    pub const DEFAULT: Trust = Trust {
+        record_games: 10,
+        daily_move: PRIOR_DEVIATION,
+    };
+
+    /// Every game taught at once, whole, no bound: the model before new players' games were
+    /// held (the simulator's comparison).
+    pub const EVERY_GAME: Trust = Trust {
+        record_games: 0,
+        daily_move: f64::INFINITY,
+    };
+
+    /// Whether a player with `played` rated games has a record: their next game teaches its
+    /// puzzle at once.
+    pub fn has_record(&self, played: u64) -> bool {
+        played >= self.record_games
+    }
+}
+
+/// A rating `share` of the way from `before` to `after` (each of its three numbers): a game
+/// counted for that share of a game.
+fn partway(before: &Glicko, after: &Glicko, share: f64) -> Glicko {
+    let mix = |a: f64, b: f64| a + share * (b - a);
+    Glicko {
+        rating: mix(before.rating, after.rating),
+        deviation: mix(before.deviation, after.deviation),
+        volatility: mix(before.volatility, after.volatility),
+    }
+}
+
+/// What held games moved a puzzle's rating by, in rating points, on its last day of such
+/// moves (days since 1970-01-01 in UTC); a new day starts from nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DayMoves {
+    /// The day.
+    pub day: i64,
+    /// The rating points moved that day.
+    pub moved: f64,
+}
+
+impl DayMoves {
+    /// The rating points held games may still move the puzzle by on `day`, of `bound` a day.
+    pub fn left(&self, day: i64, bound: f64) -> f64 {
+        if self.day == day {
+            (bound - self.moved).max(0.0)
+        } else {
+            bound
+        }
+    }
+}
+
+/// The day of `at` (days since 1970-01-01 in UTC), as [`DayMoves`] counts them.
+pub fn day_of(at: std::time::SystemTime) -> i64 {
+    let secs = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    (secs / 86_400) as i64
+}
+
+/// A puzzle's learned rating as stored: its rating, and what held games moved it by on its
+/// last day of such moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuzzleRated {
+    /// The rating and the games that taught it.
+    pub rated: Rated,
+    /// Held games' moves of their last day.
+    pub moves: DayMoves,
+}
+
+impl PuzzleRated {
+    /// A puzzle no game has taught yet: its prior.
+    pub fn fresh(prior: Glicko) -> PuzzleRated {
+        PuzzleRated {
+            rated: Rated::fresh(prior),
+            moves: DayMoves::default(),
+        }
+    }
 }
 
 /// The half-widths, in rating points, of the windows a matched draw looks in, one after the
@@ -269,43 +383,134 @@ impl Rated {
 pub struct Counted {
     /// The game's score against the par (null: a glance, rated by nothing).
     pub score: Option<f64>,
+    /// Whether it is held: the player has no record yet (fewer than 10 rated games), so it
+    /// teaches the puzzle when they have one (absent for a glance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<bool>,
     /// The player's rating after it.
     pub player: Learned,
-    /// The puzzle's rating after it.
+    /// The puzzle's rating after it (and after the held games it made the player's record
+    /// teach).
     pub puzzle: Learned,
 }
 
 impl Counted {
-    /// What a game did, as shown: its score (to thousandths) and both ratings after it.
-    pub fn of(score: Option<f64>, player: &Rated, puzzle: &Rated) -> Counted {
+    /// What a game did, as shown: its score (to thousandths), whether it is held, and both
+    /// ratings after it (the puzzle's as `puzzle`, after whatever settled with it).
+    pub fn of(outcome: &Outcome, puzzle: &Rated) -> Counted {
         Counted {
-            score: score.map(|s| (s * 1000.0).round() / 1000.0),
-            player: player.view(),
+            score: outcome.score.map(|s| (s * 1000.0).round() / 1000.0),
+            held: outcome.score.map(|_| outcome.held),
+            player: outcome.player.view(),
             puzzle: puzzle.view(),
         }
     }
 }
 
-/// A game counted against the ratings before it: the score, and both ratings after.
-pub fn count(game: &Game, player: Option<Rated>, puzzle: Rated) -> (Option<f64>, Rated, Rated) {
+/// A game counted: its score, whether it is held, both ratings after it, and whether it made
+/// the player's record (the player's held games are then to be [`settle`]d).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The score against the par (`None`: a glance, which rates nothing).
+    pub score: Option<f64>,
+    /// Held: it teaches its puzzle when the player has a record (false for a glance).
+    pub held: bool,
+    /// The player after it.
+    pub player: Rated,
+    /// The puzzle after it (as before when held).
+    pub puzzle: PuzzleRated,
+    /// It made the player's record: every held game of theirs, this one included, now
+    /// teaches its puzzle.
+    pub settles: bool,
+}
+
+/// A game counted against the ratings before it (a player's `None`: a newcomer), as the bank
+/// counts it ([`Trust::DEFAULT`]).
+pub fn count(game: &Game, player: Option<Rated>, puzzle: PuzzleRated) -> Outcome {
+    count_trusting(&Trust::DEFAULT, game, player, puzzle)
+}
+
+/// [`count`] under `trust`: the player moved as by a whole game; the puzzle as by a whole
+/// game if the player had a record, else the game held. A puzzle's results count the games
+/// that taught it.
+pub fn count_trusting(
+    trust: &Trust,
+    game: &Game,
+    player: Option<Rated>,
+    puzzle: PuzzleRated,
+) -> Outcome {
     let player = player.unwrap_or(Rated::fresh(newcomer()));
-    match score(game) {
-        None => (None, player, puzzle),
-        Some(s) => {
-            let (p, q) = rate(&player.glicko, &puzzle.glicko, s);
-            (
-                Some(s),
-                Rated {
-                    glicko: p,
-                    results: player.results + 1,
+    let Some(s) = score(game) else {
+        return Outcome {
+            score: None,
+            held: false,
+            player,
+            puzzle,
+            settles: false,
+        };
+    };
+    let (p, whole) = rate(&player.glicko, &puzzle.rated.glicko, s);
+    let after = Rated {
+        glicko: p,
+        results: player.results + 1,
+    };
+    let held = !trust.has_record(player.results);
+    Outcome {
+        score: Some(s),
+        held,
+        player: after,
+        puzzle: if held {
+            puzzle
+        } else {
+            PuzzleRated {
+                rated: Rated {
+                    glicko: whole,
+                    results: puzzle.rated.results + 1,
                 },
-                Rated {
-                    glicko: q,
-                    results: puzzle.results + 1,
-                },
-            )
-        }
+                moves: puzzle.moves,
+            }
+        },
+        settles: held && trust.has_record(after.results),
     }
+}
+
+/// A held game of a player who now has a record (`player`, their rating now) taught to its
+/// puzzle on `day`: the puzzle moved as by a whole game of score `score` against the player's
+/// rating now, cut so that held games move it by at most [`Trust::daily_move`] in the day.
+/// The share of a game it taught (less than 1 where the bound cut it) and the puzzle after.
+pub fn settle(
+    trust: &Trust,
+    player: &Rated,
+    puzzle: PuzzleRated,
+    score: f64,
+    day: i64,
+) -> (f64, PuzzleRated) {
+    let before = puzzle.rated.glicko;
+    let whole = rate(&player.glicko, &before, score).1;
+    let step = (whole.rating - before.rating).abs();
+    let left = puzzle.moves.left(day, trust.daily_move);
+    let share = if step > left { left / step } else { 1.0 };
+    if share <= 0.0 {
+        return (0.0, puzzle);
+    }
+    let moved = if puzzle.moves.day == day {
+        puzzle.moves.moved
+    } else {
+        0.0
+    };
+    (
+        share,
+        PuzzleRated {
+            rated: Rated {
+                glicko: partway(&before, &whole, share),
+                results: puzzle.rated.results + 1,
+            },
+            moves: DayMoves {
+                day,
+                moved: moved + share * step,
+            },
+        },
+    )
 }
 
 /// Why a game was not counted, though well formed.
@@ -409,17 +614,83 @@ mod tests {
         }
     }
 
+    /// A player who has played `n` rated games.
+    fn played(n: u64) -> Rated {
+        Rated {
+            glicko: prior(50.0),
+            results: n,
+        }
+    }
+
     #[test]
     fn a_fast_solve_moves_the_player_up_and_the_puzzle_down() {
-        let puzzle = Rated {
-            glicko: prior(50.0),
-            results: 0,
-        };
-        let (s, p, q) = count(&game(true, 120.0), None, puzzle);
-        assert!(s.unwrap() > 0.9);
-        assert!(p.glicko.rating > 1500.0 && q.glicko.rating < 1500.0);
-        assert_eq!((p.results, q.results), (1, 1));
-        let (s, p2, q2) = count(&game(false, 5.0), Some(p), q);
-        assert_eq!((s, p2, q2), (None, p, q));
+        let puzzle = PuzzleRated::fresh(prior(50.0));
+        let c = count(&game(true, 120.0), Some(played(30)), puzzle);
+        assert!(c.score.unwrap() > 0.9);
+        assert!(c.player.glicko.rating > 1500.0 && c.puzzle.rated.glicko.rating < 1500.0);
+        assert_eq!((c.player.results, c.puzzle.rated.results), (31, 1));
+        assert!(!c.held && !c.settles);
+        // A player with a record: a whole game, as Glicko-2 moves it; no day's bound.
+        let whole = rate(&played(30).glicko, &prior(50.0), c.score.unwrap()).1;
+        assert_eq!(c.puzzle.rated.glicko, whole);
+        assert_eq!(c.puzzle.moves, DayMoves::default());
+        // A glance changes nothing.
+        let again = count(&game(false, 5.0), Some(c.player), c.puzzle);
+        assert_eq!(
+            (again.score, again.held, again.player, again.puzzle),
+            (None, false, c.player, c.puzzle)
+        );
+    }
+
+    #[test]
+    fn a_new_players_games_are_held_until_their_record() {
+        let t = Trust::DEFAULT;
+        let puzzle = PuzzleRated::fresh(prior(50.0));
+        // A newcomer's first game: the player learns, the puzzle does not (yet).
+        let first = count(&game(true, 120.0), None, puzzle);
+        assert!(first.player.glicko.rating > 1500.0);
+        assert!(first.held && !first.settles);
+        assert_eq!(first.puzzle, puzzle);
+        // The game that makes the record settles the held ones; the next is taught at once.
+        let last = count(&game(true, 120.0), Some(played(t.record_games - 1)), puzzle);
+        assert!(last.held && last.settles);
+        let next = count(&game(true, 120.0), Some(played(t.record_games)), puzzle);
+        assert!(!next.held && !next.settles);
+        // Settled: a whole game against the player's rating now.
+        let player = played(t.record_games);
+        let (share, taught) = settle(&t, &player, puzzle, 0.7, 7);
+        let whole = rate(&player.glicko, &prior(50.0), 0.7).1;
+        assert_eq!((share, taught.rated.glicko), (1.0, whole));
+        assert_eq!(taught.rated.results, 1);
+        assert_eq!(taught.moves.day, 7);
+        assert!((taught.moves.moved - (whole.rating - 1500.0).abs()).abs() < 1e-9);
+        // Under EVERY_GAME nothing is held.
+        let open = count_trusting(&Trust::EVERY_GAME, &game(true, 120.0), None, puzzle);
+        assert!(!open.held && open.puzzle.rated.results == 1);
+    }
+
+    #[test]
+    fn held_games_move_a_puzzle_at_most_the_days_bound() {
+        let t = Trust::DEFAULT;
+        let mut puzzle = PuzzleRated::fresh(prior(50.0));
+        // Players with a record now, each settling a solve of a few seconds, all day.
+        for _ in 0..200 {
+            puzzle = settle(&t, &played(t.record_games), puzzle, 1.0, 3).1;
+        }
+        let moved = 1500.0 - puzzle.rated.glicko.rating;
+        assert!(
+            moved <= t.daily_move + 1e-9 && moved > t.daily_move - 1.0,
+            "{moved}"
+        );
+        // Once the bound is spent the day's next one teaches nothing.
+        let (share, spent) = settle(&t, &played(t.record_games), puzzle, 1.0, 3);
+        assert_eq!((share, spent), (0.0, puzzle));
+        // The next day, the bound anew; a player with a record is not bound by it.
+        let (_, next) = settle(&t, &played(t.record_games), puzzle, 1.0, 4);
+        assert!(next.rated.glicko.rating < puzzle.rated.glicko.rating);
+        assert!(next.moves.moved <= t.daily_move + 1e-9);
+        let old = count(&game(true, 10.0), Some(played(40)), puzzle);
+        assert!(old.puzzle.rated.glicko.rating < puzzle.rated.glicko.rating);
+        assert_eq!(old.puzzle.moves, puzzle.moves);
     }
 }

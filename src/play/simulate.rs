@@ -17,9 +17,12 @@
 //!   hint one time in three. So the simulator's times are not the rating model's: heavier
 //!   tails, abandons, hints.
 //! - Every puzzle is played in rounds, by players drawn at random among those who have not
-//!   played it.
+//!   played it; a round is a day (the bound on new players' moves is a day's).
+//! - The games are counted under [`Simulation::trust`]: the bank's [`Trust::DEFAULT`] (a
+//!   player's first games held until their record, then settled), or [`Trust::EVERY_GAME`] to
+//!   compare with a model that holds nothing.
 
-use super::{count, prior, Game, Rated, PAR, WIDTH};
+use super::{count_trusting, prior, settle, Game, PuzzleRated, Rated, Trust, PAR, WIDTH};
 use crate::dev::stats::spearman;
 use crate::rng::Rng;
 
@@ -40,6 +43,8 @@ pub struct Simulation {
     pub static_noise: f64,
     /// The spread of a game's log-time about its expectation.
     pub time_noise: f64,
+    /// When a player's game teaches its puzzle ([`Trust`]).
+    pub trust: Trust,
     /// The seed of every draw.
     pub seed: u64,
 }
@@ -54,6 +59,7 @@ impl Default for Simulation {
             player_spread: 1.2,
             static_noise: 1.0,
             time_noise: 0.35,
+            trust: Trust::DEFAULT,
             seed: 1,
         }
     }
@@ -113,11 +119,13 @@ pub fn run(sim: &Simulation) -> Vec<Point> {
         .collect();
     // Each puzzle's prior from its static rating's percentile among the puzzles.
     let ranks = crate::dev::stats::ranks(&statics);
-    let mut puzzles: Vec<Rated> = ranks
+    let mut puzzles: Vec<PuzzleRated> = ranks
         .iter()
-        .map(|r| Rated::fresh(prior(100.0 * (r - 0.5) / sim.puzzles as f64)))
+        .map(|r| PuzzleRated::fresh(prior(100.0 * (r - 0.5) / sim.puzzles as f64)))
         .collect();
     let mut players: Vec<Option<Rated>> = vec![None; sim.players];
+    // Each player's held games (puzzle, score), until their record.
+    let mut held: Vec<Vec<(usize, f64)>> = vec![Vec::new(); sim.players];
     let mut played: Vec<std::collections::HashSet<usize>> = vec![Default::default(); sim.puzzles];
     let static_rho = spearman(&statics, &truth);
     let mut points = Vec::new();
@@ -125,7 +133,7 @@ pub fn run(sim: &Simulation) -> Vec<Point> {
     let mut order: Vec<usize> = (0..sim.puzzles).collect();
     for round in 0..=last {
         if sim.checkpoints.contains(&round) {
-            let learned: Vec<f64> = puzzles.iter().map(|p| p.glicko.rating).collect();
+            let learned: Vec<f64> = puzzles.iter().map(|p| p.rated.glicko.rating).collect();
             let (rated, true_skill): (Vec<f64>, Vec<f64>) = players
                 .iter()
                 .zip(&skill)
@@ -154,9 +162,18 @@ pub fn run(sim: &Simulation) -> Vec<Point> {
                 }
             };
             let game = play(&mut rng, user, q, truth[q] - skill[user], sim.time_noise);
-            let (_, p, r) = count(&game, players[user], puzzles[q]);
-            players[user] = Some(p);
-            puzzles[q] = r;
+            let counted = count_trusting(&sim.trust, &game, players[user], puzzles[q]);
+            players[user] = Some(counted.player);
+            puzzles[q] = counted.puzzle;
+            if let (true, Some(score)) = (counted.held, counted.score) {
+                held[user].push((q, score));
+            }
+            if counted.settles {
+                for (q, score) in std::mem::take(&mut held[user]) {
+                    puzzles[q] =
+                        settle(&sim.trust, &counted.player, puzzles[q], score, round as i64).1;
+                }
+            }
         }
     }
     points

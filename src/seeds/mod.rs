@@ -29,7 +29,6 @@ use crate::grid::{Grid, ParseError, Puzzle};
 use crate::hsolve::{self, RateError};
 use std::collections::HashSet;
 use std::fmt;
-use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
 
 /// One seed of the library.
@@ -396,18 +395,29 @@ impl Library {
             ))
         };
         let mut done = Imported::default();
-        for (i, bytes) in reader.split(b'\n').enumerate() {
-            let bytes = bytes.map_err(LibraryError::io(input))?;
-            let Ok(line) = String::from_utf8(bytes) else {
-                done.bad
-                    .push(format!("{name}:{}: not valid UTF-8 text", i + 1));
+        let mut lines = crate::input::Lines::new(reader);
+        let mut bytes = Vec::new();
+        let mut i = 0;
+        while let Some(read) = lines
+            .next_into(&mut bytes)
+            .map_err(LibraryError::io(input))?
+        {
+            i += 1;
+            if read == crate::input::Line::Long {
+                let why = ParseError::TooLong {
+                    limit: crate::input::MAX_LINE,
+                };
+                done.bad.push(format!("{name}:{i}: {why}"));
+                continue;
+            }
+            let Ok(line) = std::str::from_utf8(&bytes) else {
+                done.bad.push(format!("{name}:{i}: not valid UTF-8 text"));
                 continue;
             };
-            let line = line.trim_end_matches('\r');
             if skipped(line) {
                 continue;
             }
-            match Seed::parse_line(line, &format!("import:{name}:{}", i + 1)) {
+            match Seed::parse_line(line, &format!("import:{name}:{i}")) {
                 Ok(seed) => {
                     if self.add(seed) {
                         done.added += 1;
@@ -415,7 +425,7 @@ impl Library {
                         done.duplicates += 1;
                     }
                 }
-                Err(e) => done.bad.push(format!("{name}:{}: {e}", i + 1)),
+                Err(e) => done.bad.push(format!("{name}:{i}: {e}")),
             }
         }
         Ok(done)

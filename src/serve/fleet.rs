@@ -147,7 +147,7 @@ pub(super) async fn deliver(
         let rows = if listing {
             let given = pg
                 .history()
-                .given(user)
+                .taken(user)
                 .await
                 .map_err(|e| unavailable(s, e))?;
             let (s, lv) = (s.clone(), lv.clone());

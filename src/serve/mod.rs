@@ -29,6 +29,7 @@ mod listen;
 mod log;
 mod metrics;
 mod page;
+mod player_id;
 mod recorder;
 mod writer;
 
@@ -69,6 +70,11 @@ pub struct ServeOptions {
     /// The web origins whose pages may call the API (`https://app.example.com`; `*`: any):
     /// preflights are answered and the CORS headers set. Empty: none (the default).
     pub cors: Vec<String>,
+    /// The new players one address may make in an hour, with the play page's token or on a
+    /// server without a token (the server's token is not limited).
+    pub new_players_per_address: u32,
+    /// The new players the server lets in a day in all, alike.
+    pub new_players_per_day: u32,
 }
 
 /// Where a server records deliveries and daily puzzles.
@@ -164,6 +170,10 @@ struct Shared {
     origins: Vec<String>,
     /// The play page's token's rate limits.
     page_limits: limit::PageLimits,
+    /// The budgets of new players.
+    new_players: limit::NewPlayers,
+    /// The player ids this server hands out and checks.
+    player_ids: player_id::PlayerIds,
     /// The requests' ids.
     ids: log::Ids,
 }
@@ -327,6 +337,8 @@ pub fn run(
         request_time: opts.request_time,
         origins: opts.cors.clone(),
         page_limits: limit::PageLimits::default(),
+        new_players: limit::NewPlayers::new(opts.new_players_per_address, opts.new_players_per_day),
+        player_ids: player_id::PlayerIds::new(opts.token.as_deref(), opts.rng_seed),
         ids: log::Ids::new(),
     });
     // A read-only server, or a fleet's, writes nothing to the bank: no writer, no checkpoints.

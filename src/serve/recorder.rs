@@ -197,18 +197,58 @@ impl Recorder {
         deliver(s, writer, user, lv, Selection::from(Within::All)).await
     }
 
-    /// Whether `user` was handed the class `key`, or it is a daily puzzle (everyone's).
-    pub async fn received(&self, s: &Arc<Shared>, user: &str, key: Key) -> Result<bool, ApiError> {
+    /// Whether `user` was given the class `key`: a delivery, or the daily puzzle the user
+    /// asked for.
+    pub async fn given(&self, s: &Arc<Shared>, user: &str, key: Key) -> Result<bool, ApiError> {
         if let Recorder::Fleet(fleet) = self {
-            return fleet
-                .pg
+            let pg = fleet.ready()?;
+            return pg
                 .history()
-                .received(user, &key)
+                .given(user, &key)
                 .await
-                .map_err(|e| ApiError::Unavailable(e.reason()));
+                .map_err(|e| super::fleet::unavailable(s, e));
         }
         let (s, user) = (s.clone(), user.to_string());
-        blocking(move || Ok(s.read(|c| store::history::received(c, &user, &key))?)).await
+        blocking(move || Ok(s.read(|c| store::history::given(c, &user, &key))?)).await
+    }
+
+    /// Whether `user` was ever given anything: a user this server (or its fleet) knows.
+    pub async fn known(&self, s: &Arc<Shared>, user: &str) -> Result<bool, ApiError> {
+        if let Recorder::Fleet(fleet) = self {
+            let pg = fleet.ready()?;
+            return pg
+                .history()
+                .known(user)
+                .await
+                .map_err(|e| super::fleet::unavailable(s, e));
+        }
+        let (s, user) = (s.clone(), user.to_string());
+        blocking(move || Ok(s.read(|c| store::history::known(c, &user))?)).await
+    }
+
+    /// Records that `user` asked for the daily puzzle `h`: its delivery to them, which their
+    /// result needs (committed before it is answered). A read-only server records nothing.
+    pub async fn hand_daily(
+        &self,
+        s: &Arc<Shared>,
+        user: &str,
+        h: &Handout,
+    ) -> Result<(), ApiError> {
+        match self {
+            Recorder::Bank(writer) => writer
+                .record(user, h.key, h.id)
+                .await
+                .map(|_| ())
+                .map_err(|e| ApiError::unwritten("recording", "recording the delivery", e)),
+            Recorder::Fleet(fleet) => {
+                let pg = fleet.ready()?;
+                pg.history()
+                    .record_daily(user, &h.key, h.id)
+                    .await
+                    .map_err(|e| super::fleet::unavailable(s, e))
+            }
+            Recorder::ReadOnly => Ok(()),
+        }
     }
 
     /// Looks at where deliveries are recorded, for `/healthz`: a fleet's server that is bound

@@ -108,8 +108,9 @@ pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) ->
     Ok(n == 1)
 }
 
-/// Whether `user` was given the class `key`.
-fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+/// Whether `user` was given the class `key`: a delivery, or the daily puzzle the user asked
+/// for (asking is its delivery). What a result and a solution need.
+pub fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2")?
         .query_row(rusqlite::params![user, &key.0[..]], |_| Ok(()))
@@ -117,15 +118,24 @@ fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
         .is_some())
 }
 
-/// Whether `user` received the class `key`: was given it, or it is a daily puzzle
-/// (everyone's).
-pub fn received(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+/// Whether the class `key` is not to be drawn for `user`: the user was given it, or it is a
+/// daily puzzle (everyone's, handed out by date only).
+pub fn taken(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2) \
              OR EXISTS (SELECT 1 FROM daily WHERE canon_key = ?2)",
         )?
         .query_row(rusqlite::params![user, &key.0[..]], |r| r.get(0))?)
+}
+
+/// Whether `user` has been given anything: a user the bank knows.
+pub fn known(conn: &Connection, user: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 LIMIT 1")?
+        .query_row([user], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 /// One delivery of the per-user history, as the bank and a fleet's history keep it.

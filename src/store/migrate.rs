@@ -77,6 +77,7 @@ pub const MIGRATIONS: &[Migration] = &[
     sql_file!("0027_import_source.sql"),
     sql_file!("0028_play.sql"),
     sql_file!("0029_daily_numbers.sql"),
+    sql_file!("0030_held_games.sql"),
 ];
 
 /// The schema version this program writes: the number of migrations.

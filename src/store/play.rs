@@ -1,14 +1,15 @@
 //! Play in the bank: players' results, counted once per delivery, and the learned ratings of
-//! players and puzzles they move ([`crate::play`]), written in the result's transaction. A
-//! puzzle without a rating row has its prior (from its `difficulty` percentile), which the
-//! caller gives.
+//! players and puzzles they move ([`crate::play`]), written in the result's transaction: a new
+//! player's games held, and settled (`settled`) by the game that makes their record. A puzzle
+//! without a rating row has its prior (from its `difficulty` percentile), which the caller
+//! gives.
 
 use super::history;
 use super::puzzles::column;
 use super::retrieval::{first_row, row_columns, Measure, PuzzleRow};
 use super::Result;
 use crate::canon::Key;
-use crate::play::{self, Counted, Game, Glicko, Rated, Refused};
+use crate::play::{self, Counted, DayMoves, Game, Glicko, PuzzleRated, Rated, Refused};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Whether a result must follow a delivery.
@@ -33,7 +34,7 @@ pub fn count(
     delivered: Delivered,
 ) -> Result<std::result::Result<Counted, Refused>> {
     match delivered {
-        Delivered::Required if !history::received(conn, &game.user, key)? => {
+        Delivered::Required if !history::given(conn, &game.user, key)? => {
             return Ok(Err(Refused::NotGiven {
                 user: game.user.clone(),
                 puzzle: game.puzzle,
@@ -55,9 +56,10 @@ pub fn count(
             puzzle: game.puzzle,
         }));
     }
-    let before = puzzle(conn, game.puzzle)?.unwrap_or(Rated::fresh(prior));
-    let (score, p, q) = play::count(game, player(conn, &game.user)?, before);
-    if score.is_some() {
+    let before = puzzle_rated(conn, game.puzzle)?.unwrap_or(PuzzleRated::fresh(prior));
+    let outcome = play::count(game, player(conn, &game.user)?, before);
+    let (p, q) = (outcome.player, outcome.puzzle);
+    if outcome.score.is_some() {
         conn.prepare_cached(
             "INSERT OR REPLACE INTO player_ratings (user, rating, deviation, volatility, results) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -69,21 +71,14 @@ pub fn count(
             p.glicko.volatility,
             p.results as i64
         ])?;
-        conn.prepare_cached(
-            "INSERT OR REPLACE INTO puzzle_ratings \
-             (puzzle_id, rating, deviation, volatility, results) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![
-            game.puzzle,
-            q.glicko.rating,
-            q.glicko.deviation,
-            q.glicko.volatility,
-            q.results as i64
-        ])?;
+    }
+    if q != before {
+        write_puzzle(conn, game.puzzle, &q)?;
     }
     conn.prepare_cached(
         "INSERT INTO results (user, canon_key, puzzle_id, solved, seconds, hints, mistakes, \
-         score, player_rating, puzzle_rating) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         score, held, player_rating, puzzle_rating) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         game.user,
@@ -93,11 +88,74 @@ pub fn count(
         game.seconds,
         game.hints,
         game.mistakes,
-        score,
+        outcome.score,
+        outcome.score.map(|_| outcome.held),
         p.glicko.rating,
-        q.glicko.rating
+        q.rated.glicko.rating
     ])?;
-    Ok(Ok(Counted::of(score, &p, &q)))
+    let mut shown = q.rated;
+    if outcome.settles {
+        let by = conn.last_insert_rowid();
+        for (id, after) in settle_held(conn, &game.user, &p, by)? {
+            if id == game.puzzle {
+                shown = after;
+            }
+        }
+    }
+    Ok(Ok(Counted::of(&outcome, &shown)))
+}
+
+/// The held games of `user`, who now has a record (`player`) since the result `by`, taught to
+/// their puzzles in the order they were played ([`play::settle`]): each recorded in
+/// `settled`, its puzzle's rating written; the puzzles taught and their ratings after.
+fn settle_held(
+    conn: &Connection,
+    user: &str,
+    player: &Rated,
+    by: i64,
+) -> Result<Vec<(i64, Rated)>> {
+    let held: Vec<(i64, i64, f64, f64)> = conn
+        .prepare_cached(
+            "SELECT seq, puzzle_id, score, puzzle_rating FROM results WHERE user = ?1 \
+             AND held = 1 AND seq NOT IN (SELECT result_seq FROM settled) ORDER BY seq",
+        )?
+        .query_map([user], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let day = play::day_of(std::time::SystemTime::now());
+    let mut taught = Vec::with_capacity(held.len());
+    for (seq, id, score, then) in held {
+        // A puzzle no game taught yet: its prior, as the held game recorded it.
+        let before = puzzle_rated(conn, id)?.unwrap_or(PuzzleRated::fresh(play::prior_at(then)));
+        let (share, after) = play::settle(&play::Trust::DEFAULT, player, before, score, day);
+        if after != before {
+            write_puzzle(conn, id, &after)?;
+        }
+        conn.prepare_cached(
+            "INSERT INTO settled (result_seq, by_seq, puzzle_id, share, puzzle_rating) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![seq, by, id, share, after.rated.glicko.rating])?;
+        taught.push((id, after.rated));
+    }
+    Ok(taught)
+}
+
+/// Writes a puzzle's learned rating (what games taught it).
+fn write_puzzle(conn: &Connection, id: i64, q: &PuzzleRated) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, \
+         results, held_day, held_moved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        q.rated.glicko.rating,
+        q.rated.glicko.deviation,
+        q.rated.glicko.volatility,
+        q.rated.results as i64,
+        q.moves.day,
+        q.moves.moved
+    ])?;
+    Ok(())
 }
 
 /// A stored rating's columns (rating, deviation, volatility, results) from column 0.
@@ -122,14 +180,28 @@ pub fn player(conn: &Connection, user: &str) -> Result<Option<Rated>> {
         .optional()?)
 }
 
-/// A puzzle's learned rating, if any result for it was rated.
+/// A puzzle's learned rating, if a result taught it.
 pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Rated>> {
+    Ok(puzzle_rated(conn, id)?.map(|q| q.rated))
+}
+
+/// A puzzle's learned rating with new players' moves of its last day of them, if a result
+/// taught it.
+fn puzzle_rated(conn: &Connection, id: i64) -> Result<Option<PuzzleRated>> {
     Ok(conn
         .prepare_cached(
-            "SELECT rating, deviation, volatility, results FROM puzzle_ratings \
-             WHERE puzzle_id = ?1",
+            "SELECT rating, deviation, volatility, results, held_day, held_moved \
+             FROM puzzle_ratings WHERE puzzle_id = ?1",
         )?
-        .query_row([id], rated)
+        .query_row([id], |r| {
+            Ok(PuzzleRated {
+                rated: rated(r)?,
+                moves: DayMoves {
+                    day: r.get(4)?,
+                    moved: r.get(5)?,
+                },
+            })
+        })
         .optional()?)
 }
 
@@ -256,7 +328,7 @@ pub fn learned_puzzles(conn: &Connection, min_results: u64) -> Result<Vec<(i64, 
             "SELECT rating, deviation, volatility, results, puzzle_id FROM puzzle_ratings \
              WHERE results >= ?1 ORDER BY puzzle_id",
         )?
-        .query_map([min_results as i64], |r| Ok((r.get(4)?, rated(r)?)))?
+        .query_map([i64::try_from(min_results).unwrap_or(i64::MAX)], |r| Ok((r.get(4)?, rated(r)?)))?
         .collect::<rusqlite::Result<_>>()?)
 }
 

@@ -161,13 +161,35 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
     })
 }
 
-/// A free TCP port on this machine.
+/// A TCP port of this test process's own, free now, for a program that must be told its
+/// port (a database, a browser driver, a server restarted on the port it had). It lies below
+/// the kernel's range of ports for `bind(0)`, from which every server the tests start on port
+/// 0 takes its own, so no such server can take it between now and its use, or between a stop
+/// and a restart on it; and each call gives another (a counter from a place of the process's
+/// own, a port in use passed over).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    // The kernel hands out ports of `bind(0)` from its ephemeral range (32768 and up, unless
+    // configured otherwise): stay below it.
+    let low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(32_768);
+    let (from, span) = if low > 12_000 {
+        (10_000, low - 10_000)
+    } else {
+        (61_000, 4_000)
+    };
+    let start = (std::process::id() * 97) % span;
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(n < span, "no free port left below the ephemeral range");
+        let port = (from + (start + n) % span) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// True when the tests run as root (file permissions do not stop a write; daemons and

@@ -426,3 +426,76 @@ fn a_puzzle_keeps_its_split_when_the_bank_grows() {
     }
     assert!(!large.join("train.parquet").exists());
 }
+
+#[test]
+fn a_new_set_takes_the_old_ones_place_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build(&db, 200, 2);
+    let out = dir.path().join("s");
+    dataset(&db, &out, &["--seed", "1"]);
+    // A second set of another seed, one format named twice: the folder holds that set alone,
+    // no file of the first (formats not asked for again included), nothing left beside it.
+    dataset(&db, &out, &["--seed", "2", "--format", "csv,csv"]);
+    let names = |folder: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        names(&out),
+        ["manifest.json", "test.csv", "train.csv", "validation.csv"]
+    );
+    let beside = |dir: &Path| -> Vec<String> {
+        names(dir)
+            .into_iter()
+            .filter(|n| !n.starts_with("bank.db"))
+            .collect()
+    };
+    assert_eq!(beside(dir.path()), ["s"]);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["seed"], 2);
+    for f in manifest["files"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let digest = blake3::hash(&std::fs::read(out.join(name)).unwrap());
+        assert_eq!(f["blake3"], digest.to_hex().as_str(), "{name}");
+    }
+    // One set: no class in two splits.
+    let mut seen = HashMap::new();
+    for split in ["train", "validation", "test"] {
+        for row in csv_rows(&out.join(format!("{split}.csv"))) {
+            let first = seen.insert(row["class_key"].clone(), split);
+            assert!(
+                first.is_none(),
+                "{} in {first:?} and {split}",
+                row["class_key"]
+            );
+        }
+    }
+    assert_eq!(seen.len(), 200);
+    // A folder holding what no dataset writes is refused, and left as it was.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let before: Vec<Vec<u8>> = names(&out)
+        .iter()
+        .map(|n| std::fs::read(out.join(n)).unwrap())
+        .collect();
+    let o = on_bank!(&db; "dataset", "--out", &out, "--seed", "3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let said = text(&o.stderr);
+    assert!(
+        said.contains("notes.txt") && said.contains("no dataset writes"),
+        "{said}"
+    );
+    let after: Vec<Vec<u8>> = names(&out)
+        .iter()
+        .map(|n| std::fs::read(out.join(n)).unwrap())
+        .collect();
+    assert_eq!(before, after);
+    assert_eq!(beside(dir.path()), ["s"]);
+}

@@ -1302,6 +1302,19 @@ fn results_teach_a_fleet_what_they_teach_a_bank_and_match_its_players() {
         .arg(&b)
         .assert()
         .success();
+    // Counted in batches there (each player's held games settled at their tenth), as one by
+    // one into the bank: the same ratings.
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(&b, &copy).unwrap();
+    crate::common::pseudoku()
+        .args(["results", "import", many.to_str().unwrap(), "--db"])
+        .arg(&copy)
+        .assert()
+        .success();
+    assert_eq!(
+        fleet_ratings(&cluster, "fleet"),
+        crate::common::learned_ratings(&copy)
+    );
     let out = crate::common::pseudoku()
         .args(["calibrate", "--from-play", "--history", &history, "--db"])
         .arg(&b)

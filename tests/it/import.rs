@@ -89,11 +89,12 @@ fn an_imported_file_is_graded_as_a_build_grades_its_puzzles() {
     }
     // The same rows as the build's: the same ratings, hardest steps and levels.
     assert_eq!(graded_rows(&db), graded_rows(&built));
-    // Provenance: the import's row names the file, each puzzle its line.
+    // Provenance: the import's row names the file (its name alone: the path lies outside the
+    // working folder, and a server shows it to its clients), each puzzle its line.
     let conn = Connection::open(&db).unwrap();
     assert_eq!(
         scalar::<String>(&conn, "SELECT source FROM builds"),
-        file.display().to_string()
+        "mine.txt"
     );
     let jobs: Vec<i64> = column(&conn, "SELECT job FROM puzzles ORDER BY id");
     assert_eq!(jobs, (1..=n as i64).collect::<Vec<_>>());
@@ -175,7 +176,7 @@ fn an_imported_file_is_graded_as_a_build_grades_its_puzzles() {
     let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    assert_eq!(answer["source"]["file"], file.display().to_string());
+    assert_eq!(answer["source"]["file"], "mine.txt");
     assert_eq!(answer["source"]["line"], 7);
     assert_eq!(answer["puzzle"], puzzles[6]);
 }
@@ -252,4 +253,150 @@ fn an_import_killed_mid_way_resumes_to_the_rows_of_one_run() {
     let out = import(&killed, &file, &["--threads", "2", "--batch", "20"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(imported_rows(&killed), imported_rows(&whole));
+}
+
+#[test]
+fn a_stream_is_imported_as_a_file_is_and_any_line_end_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("built.db");
+    build(&built, 40, 2);
+    let puzzles = puzzles_of(&built);
+    let content = puzzles.join("\n") + "\n";
+    let file = dir.path().join("mine.txt");
+    std::fs::write(&file, &content).unwrap();
+    let stored = |db: &Path| {
+        scalar::<i64>(
+            &Connection::open(db).unwrap(),
+            "SELECT count(*) FROM puzzles",
+        )
+    };
+    // A FIFO: its content stored (a copy beside the bank read), the import named by the
+    // content's digest, so the file of the same content is the same import, done.
+    let fifo = dir.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let writer = {
+        let (fifo, content) = (fifo.clone(), content.clone());
+        std::thread::spawn(move || std::fs::write(fifo, content).unwrap())
+    };
+    let piped = dir.path().join("piped.db");
+    let out = import(&piped, &fifo, &[]);
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(stored(&piped), 40);
+    let again = import(&piped, &file, &[]);
+    assert!(
+        text(&again.stdout).contains("nothing to do"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(stored(&piped), 40);
+    // No copy of the stream is left beside the bank.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".pseudoku-import")
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Standard input, `-`.
+    let stdin = dir.path().join("stdin.db");
+    let out = on_bank!(&stdin; "import", "-")
+        .pipe_stdin(&file)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(imported_rows(&stdin), imported_rows(&piped));
+    // Lines ended by a lone CR (an old Mac's), and a byte-order mark before CRLF lines: every
+    // puzzle read, the first one too, on the lines a plain file gives.
+    for (name, text_of) in [
+        ("cr.txt", puzzles.join("\r") + "\r"),
+        ("bom.txt", format!("\u{feff}{}\r\n", puzzles.join("\r\n"))),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text_of).unwrap();
+        let db = dir.path().join(format!("{name}.db"));
+        let out = import(&db, &path, &[]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        assert_eq!(imported_rows(&db), imported_rows(&piped), "{name}");
+    }
+    // A line of 1 MiB: named and skipped without holding it whole, its text not echoed.
+    let long = dir.path().join("long.txt");
+    std::fs::write(
+        &long,
+        format!("{}\n{}\n{}\n", puzzles[0], "7".repeat(1 << 20), puzzles[1]),
+    )
+    .unwrap();
+    let db = dir.path().join("long.db");
+    let out = import(&db, &long, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("long.txt:2: a line longer than 65536 bytes"),
+        "{}",
+        &said[..said.len().min(500)]
+    );
+    assert!(said.len() < 2_000, "{} bytes said", said.len());
+    assert_eq!(stored(&db), 2);
+}
+
+#[test]
+fn ctrl_c_stops_an_import_within_a_puzzles_rating_keeping_what_was_graded() {
+    let hardest = match pseudoku::dev::refdata::file("hard/forum_hardest_1905_11plus.tsv") {
+        Ok(f) => f,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    // Puzzles of a few seconds' rating each, one batch of them all.
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(hardest)
+        .unwrap()
+        .lines()
+        .take(60)
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let db = dir.path().join("bank.db");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pseudoku"))
+        .args(["import", "--threads", "2", "--db"])
+        .arg(&db)
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let asked = std::time::Instant::now();
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    eprintln!("stopped {:?} after Ctrl-C", asked.elapsed());
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("stopped:"),
+        "{}",
+        text(&out.stdout)
+    );
+    // What was committed is the lines before the first one not graded, each accounted for;
+    // the batch (a minute or more of rating on two threads) was not waited for.
+    let conn = Connection::open(&db).unwrap();
+    let next: i64 = scalar(&conn, "SELECT next_job FROM builds");
+    let stored: Vec<i64> = column(&conn, "SELECT job FROM puzzles ORDER BY job");
+    assert!(stored.iter().all(|&j| j < next), "{stored:?} {next}");
+    let accounted: i64 = scalar(&conn, "SELECT stored + duplicates + rejected FROM builds");
+    assert_eq!(accounted, next - 1);
+    assert!(next < 60, "the whole batch was graded: {next}");
 }

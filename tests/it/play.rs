@@ -19,8 +19,30 @@ struct Server {
 
 impl Server {
     fn start(db: &Path) -> Server {
-        let (child, base) = crate::common::serve(db, &[]);
+        Server::with(db, &[])
+    }
+    fn with(db: &Path, extra: &[&str]) -> Server {
+        let (child, base) = crate::common::serve(db, extra);
         Server { child, base }
+    }
+    /// A request with a bearer token (`None`: none).
+    fn ask(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let mut r = ureq::request(method, &format!("{}{path}", self.base));
+        if let Some(t) = token {
+            r = r.set("Authorization", &format!("Bearer {t}"));
+        }
+        answer(match body {
+            Some(b) => r
+                .set("Content-Type", "application/json")
+                .send_string(&b.to_string()),
+            None => r.call(),
+        })
     }
     fn get(&self, path: &str) -> (u16, Value) {
         answer(ureq::get(&format!("{}{path}", self.base)).call())
@@ -91,18 +113,15 @@ fn a_result_is_counted_once_per_delivery_as_the_model_says_and_refused_with_reas
     let (status, counted) = server.result(&body);
     assert_eq!(status, 200, "{counted}");
     let g: pseudoku::play::Game = serde_json::from_value(body.clone()).unwrap();
-    let (score, p_after, q_after) = pseudoku::play::count(
-        &g,
-        None,
-        pseudoku::play::Rated {
-            glicko: prior,
-            results: 0,
-        },
-    );
+    let outcome = pseudoku::play::count(&g, None, pseudoku::play::PuzzleRated::fresh(prior));
+    let (score, p_after, q_after) = (outcome.score, outcome.player, outcome.puzzle.rated);
     assert_eq!(
         counted["score"].as_f64(),
         score.map(|s| (s * 1000.0).round() / 1000.0)
     );
+    // A newcomer's first game is held: the puzzle keeps its prior until the player's record.
+    assert_eq!(counted["held"], json!(true));
+    assert_eq!(q_after.glicko, prior);
     let view = |r: pseudoku::play::Rated| {
         serde_json::to_value(pseudoku::play::Learned::of(&r.glicko, r.results)).unwrap()
     };
@@ -166,7 +185,7 @@ fn a_result_is_counted_once_per_delivery_as_the_model_says_and_refused_with_reas
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["play"]["results"], 2);
     assert_eq!(stats["play"]["players"], 1);
-    assert_eq!(stats["play"]["puzzles"], 1);
+    assert_eq!(stats["play"]["puzzles"], 0);
 }
 
 #[test]
@@ -249,18 +268,55 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
     drop(dir);
 }
 
-/// Each learned rating equals the one written with the last result that moved it (a result
-/// and its ratings are one transaction), and the results counts agree.
+/// Each learned rating equals the one written with the last game that taught it (a result,
+/// or a held game settled, each in one transaction with the ratings it moved), and the
+/// results counts agree: a player's counts every rated game, a puzzle's the games that taught
+/// it.
 fn consistent(db: &Path) {
     let conn = rusqlite::Connection::open(db).unwrap();
-    let bad: i64 = crate::common::scalar(
-        &conn,
-        "SELECT count(*) FROM puzzle_ratings q WHERE q.rating != (SELECT r.puzzle_rating FROM \
-         results r WHERE r.puzzle_id = q.puzzle_id AND r.score IS NOT NULL ORDER BY r.seq DESC \
-         LIMIT 1) OR q.results != (SELECT count(*) FROM results r WHERE r.puzzle_id = \
-         q.puzzle_id AND r.score IS NOT NULL)",
+    // What taught each puzzle, in order: a result not held (its seq), a held game settled
+    // (after the result that made its player's record).
+    // Each event: (the result it came with, the held result it settled or 0), the rating.
+    type Taught = Vec<((i64, i64), f64)>;
+    let mut taught: std::collections::HashMap<i64, Taught> = Default::default();
+    let mut stmt = conn
+        .prepare(
+            "SELECT puzzle_id, seq, 0, puzzle_rating FROM results WHERE held = 0 UNION ALL \
+             SELECT puzzle_id, by_seq, result_seq, puzzle_rating FROM settled WHERE share > 0",
+        )
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?), r.get(3)?)))
+        .unwrap();
+    for row in rows {
+        let (id, at, rating): (i64, (i64, i64), f64) = row.unwrap();
+        taught.entry(id).or_default().push((at, rating));
+    }
+    let mut stmt = conn
+        .prepare("SELECT puzzle_id, rating, results FROM puzzle_ratings")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap();
+    for row in rows {
+        let (id, rating, results): (i64, f64, i64) = row.unwrap();
+        let events = taught.remove(&id).unwrap_or_default();
+        assert_eq!(
+            events.len() as i64,
+            results,
+            "puzzle {id}: its results count"
+        );
+        let last = events.iter().max_by_key(|e| e.0).map(|e| e.1);
+        assert_eq!(
+            last,
+            Some(rating),
+            "puzzle {id}: its rating apart from its results"
+        );
+    }
+    assert!(
+        taught.is_empty(),
+        "puzzles taught without a rating: {taught:?}"
     );
-    assert_eq!(bad, 0, "puzzle ratings apart from their results");
     let bad: i64 = crate::common::scalar(
         &conn,
         "SELECT count(*) FROM player_ratings p WHERE p.rating != (SELECT r.player_rating FROM \
@@ -269,6 +325,11 @@ fn consistent(db: &Path) {
          NOT NULL)",
     );
     assert_eq!(bad, 0, "player ratings apart from their results");
+    let bad: i64 = crate::common::scalar(
+        &conn,
+        "SELECT count(*) FROM results WHERE (score IS NULL) != (held IS NULL)",
+    );
+    assert_eq!(bad, 0, "results neither held nor taught");
 }
 
 #[test]
@@ -478,26 +539,361 @@ fn levels_refit_to_human_time_from_play() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(crate::common::text(&out.stderr).contains("the puzzles players rated"));
+    // A count past any bank's: refused as such, not wrapped into a negative one.
+    let out = crate::common::run_cli(&[
+        "calibrate",
+        "--from-play",
+        "--min-results",
+        "18446744073709551615",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(crate::common::text(&out.stderr).contains("--min-results"));
+}
+
+#[test]
+fn a_log_names_a_line_of_bad_bytes_and_counts_the_rest() {
+    let (dir, db) = bank(20);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let ids: Vec<i64> = crate::common::column(&conn, "SELECT id FROM puzzles ORDER BY id LIMIT 6");
+    // Six games; between them a line that is not UTF-8, a line of 1 MiB, CRLF line ends.
+    let mut log = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        log.extend_from_slice(
+            game("logged", *id, true, 100.0 + i as f64)
+                .to_string()
+                .as_bytes(),
+        );
+        log.extend_from_slice(b"\r\n");
+        match i {
+            1 => log.extend_from_slice(b"{\"user\":\"x\xff\xfe\"}\r\n"),
+            3 => {
+                log.extend_from_slice(&vec![b'{'; 1 << 20]);
+                log.extend_from_slice(b"\r\n");
+            }
+            _ => {}
+        }
+    }
+    let file = dir.path().join("games.jsonl");
+    std::fs::write(&file, &log).unwrap();
+    let import = || {
+        crate::common::run_cli(&[
+            "results",
+            "import",
+            file.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+    };
+    let out = import();
+    let (said, warned) = (
+        crate::common::text(&out.stdout),
+        crate::common::text(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{said}{warned}");
+    assert!(
+        said.contains("counted 6 games") && said.contains("2 lines skipped"),
+        "{said}"
+    );
+    let name = file.display();
+    assert!(
+        warned.contains(&format!("{name}:3: not valid UTF-8 text")),
+        "{warned}"
+    );
+    assert!(
+        warned.contains(&format!("{name}:6: a line longer than 65536 bytes")),
+        "{warned}"
+    );
+    assert!(warned.len() < 2_000, "{} bytes said", warned.len());
+    // Run again: nothing new, the same lines named.
+    let again = crate::common::text(&import().stdout);
+    assert!(
+        again.contains("counted 0 games") && again.contains("6 counted before"),
+        "{again}"
+    );
+    // A bank whose history was moved to a fleet: refused, as a server refuses it.
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES ('history_moved', 'exported to postgres://app@db/fleet on 2026-12-01')",
+        [],
+    )
+    .unwrap();
+    let out = import();
+    assert_eq!(out.status.code(), Some(2));
+    let err = crate::common::text(&out.stderr);
+    assert!(
+        err.contains("history was exported") && err.contains("--history"),
+        "{err}"
+    );
+    consistent(&db);
+}
+
+/// A server as a public site runs it: the server's token, and the play page's public one.
+fn public_server(dir: &Path, db: &Path) -> Server {
+    let (token, page) = (dir.join("token"), dir.join("page-token"));
+    std::fs::write(&token, "s3cret\n").unwrap();
+    std::fs::write(&page, "pl4y\n").unwrap();
+    Server::with(
+        db,
+        &[
+            "--token-file",
+            token.to_str().unwrap(),
+            "--page-token-file",
+            page.to_str().unwrap(),
+        ],
+    )
+}
+
+/// A puzzle's learned rating and results, as `GET /v1/puzzles/{id}` shows them.
+fn learned_of(server: &Server, id: i64) -> (f64, u64) {
+    let (status, v) = server.ask("GET", &format!("/v1/puzzles/{id}"), Some("s3cret"), None);
+    assert_eq!(status, 200, "{v}");
+    let (rating, _, results) = learned(&v["learned"]);
+    (rating, results)
+}
+
+#[test]
+fn forged_players_with_the_page_token_move_the_daily_puzzle_by_nothing() {
+    let (dir, db) = bank(20);
+    let server = public_server(dir.path(), &db);
+    let page = Some("pl4y");
+    let today = pseudoku::calendar::Date::today().to_string();
+    let daily = |user: Option<&str>| {
+        let who = user.map_or(String::new(), |u| format!("&user={u}"));
+        server.ask(
+            "GET",
+            &format!("/v1/daily?date={today}&level=hard{who}"),
+            page,
+            None,
+        )
+    };
+    let (status, d) = daily(None);
+    assert_eq!(status, 200, "{d}");
+    let id = d["id"].as_i64().unwrap();
+    let before = learned_of(&server, id);
+    assert_eq!(before.1, 0);
+    // 30 forged players from one address: the address's budget of new players lets 20 in.
+    let mut forged = Vec::new();
+    let mut refused = 0;
+    for _ in 0..30 {
+        match server.ask("POST", "/v1/players", page, None) {
+            (200, v) => forged.push(v["user"].as_str().unwrap().to_string()),
+            (429, v) => {
+                assert!(v["error"].as_str().unwrap().contains("new players"), "{v}");
+                refused += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((forged.len(), refused), (20, 10));
+    // Each asks for the daily puzzle (its delivery) and posts a solve in ten seconds: counted,
+    // held (no record), the puzzle not moved.
+    for user in &forged {
+        assert_eq!(daily(Some(user)).0, 200);
+        let (status, c) = server.ask(
+            "POST",
+            "/v1/results",
+            page,
+            Some(&game(user, id, true, 10.0)),
+        );
+        assert_eq!(status, 200, "{c}");
+        assert_eq!(c["held"], json!(true), "{c}");
+    }
+    assert_eq!(learned_of(&server, id), before);
+    // A player the server made, who never asked for the daily puzzle: not handed it.
+    let (_, fresh) = server.ask("POST", "/v1/players", Some("s3cret"), None);
+    let fresh = fresh["user"].as_str().unwrap().to_string();
+    let (status, v) = server.ask(
+        "POST",
+        "/v1/results",
+        page,
+        Some(&game(&fresh, id, true, 10.0)),
+    );
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("not handed"), "{v}");
+    // Ann plays through the app behind the server's token (its names are its own): she asks
+    // for the daily puzzle.
+    let ann_daily = format!("/v1/daily?date={today}&level=hard&user=ann");
+    assert_eq!(server.ask("GET", &ann_daily, Some("s3cret"), None).0, 200);
+    // Names a page's client picks, or an id of the server's altered, are no players of it:
+    // no result, no delivery, no daily, no games read.
+    let mut altered = forged[0].clone().into_bytes();
+    let last = altered.len() - 1;
+    altered[last] = if altered[last] == b'0' { b'1' } else { b'0' };
+    let altered = String::from_utf8(altered).unwrap();
+    for name in ["ann", altered.as_str()] {
+        // A glance (left within seconds) in another's name: refused, so their win stays theirs.
+        let (status, v) = server.ask(
+            "POST",
+            "/v1/results",
+            page,
+            Some(&game(name, id, false, 5.0)),
+        );
+        assert_eq!(status, 403, "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("not a player id"),
+            "{v}"
+        );
+        for (method, path) in [
+            ("POST", format!("/v1/puzzles/next?user={name}&level=easy")),
+            (
+                "GET",
+                format!("/v1/daily?date={today}&level=hard&user={name}"),
+            ),
+            ("GET", format!("/v1/players/{name}")),
+        ] {
+            assert_eq!(server.ask(method, &path, page, None).0, 403, "{path}");
+        }
+    }
+    // A player reads their own games; the server's token reads any.
+    let (status, own) = server.ask("GET", &format!("/v1/players/{}", forged[0]), page, None);
+    assert_eq!((status, own["games"].as_u64()), (200, Some(1)), "{own}");
+    // Ann's win is hers to post (no forged glance took her result), and her games hers to
+    // read.
+    let (status, c) = server.ask(
+        "POST",
+        "/v1/results",
+        Some("s3cret"),
+        Some(&game("ann", id, true, 500.0)),
+    );
+    assert_eq!(status, 200, "{c}");
+    let (status, ann) = server.ask("GET", "/v1/players/ann", Some("s3cret"), None);
+    assert_eq!((status, ann["games"].as_u64()), (200, Some(1)), "{ann}");
+    // The page's token draws by level or skill, never by a range that holds one puzzle.
+    let (_, p) = server.ask("GET", &format!("/v1/puzzles/{id}"), Some("s3cret"), None);
+    let at = p["percentile"].as_f64().unwrap();
+    for how in [
+        format!("percentile={:.3}..{:.3}", at - 0.005, at + 0.005),
+        "band=4/4".to_string(),
+        "technique=x-wing".to_string(),
+    ] {
+        let path = format!("/v1/puzzles/next?user={}&{how}", forged[1]);
+        let (status, v) = server.ask("POST", &path, page, None);
+        assert_eq!(status, 403, "{how}: {v}");
+    }
+    drop(server);
+    consistent(&db);
+}
+
+#[test]
+fn forged_players_without_a_token_move_a_puzzle_no_more_than_the_days_bound() {
+    let (_dir, db) = bank(20);
+    // A server without a token, as the attack found it: 400 names from one address; its
+    // budget of new players lets 20 in, whose games are all held.
+    let server = Server::start(&db);
+    // The target: the hardest puzzle whose percentile no other puzzle shares, which a range
+    // of percentiles narrower than the bank's steps between puzzles holds alone.
+    let mut at: Vec<(f64, i64)> = (1..=80)
+        .map(|id| {
+            (
+                server.get(&format!("/v1/puzzles/{id}")).1["percentile"]
+                    .as_f64()
+                    .unwrap(),
+                id,
+            )
+        })
+        .collect();
+    at.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let (at, target) = (0..at.len())
+        .rev()
+        .find(|&i| {
+            (i == 0 || at[i - 1].0 != at[i].0) && (i + 1 == at.len() || at[i + 1].0 != at[i].0)
+        })
+        .map(|i| at[i])
+        .unwrap();
+    let (_, t) = server.get(&format!("/v1/puzzles/{target}"));
+    let (prior, _, _) = learned(&t["learned"]);
+    let lone = format!("percentile={:.3}..{:.3}", at - 0.005, at + 0.005);
+    let mut admitted = 0;
+    for i in 0..400 {
+        let (status, p) = server.deliver(&format!("user=f{i}&{lone}"));
+        if status == 429 {
+            continue;
+        }
+        assert_eq!((status, p["id"].as_i64()), (200, Some(target)), "{p}");
+        admitted += 1;
+        assert_eq!(
+            server.result(&game(&format!("f{i}"), target, true, 10.0)).0,
+            200
+        );
+    }
+    assert_eq!(admitted, 20);
+    assert_eq!(
+        learned(&server.get(&format!("/v1/puzzles/{target}")).1["learned"]).0,
+        prior
+    );
+    drop(server);
+    // Patient forgers, 40 of them (an address's budget raised): each plays nine puzzles
+    // first, then the target as its tenth game, which makes its record and settles the held
+    // games, the target's among them: the held games move it by the day's bound at most.
+    let server = Server::with(&db, &["--new-players-per-address", "1000"]);
+    let bound = pseudoku::play::Trust::DEFAULT.daily_move;
+    let mut moved = Vec::new();
+    for i in 0..40 {
+        let user = format!("g{i}");
+        for _ in 0..9 {
+            let (status, p) = server.deliver(&format!("user={user}&level=easy"));
+            assert_eq!(status, 200, "{p}");
+            let id = p["id"].as_i64().unwrap();
+            assert_eq!(server.result(&game(&user, id, false, 40.0)).0, 200);
+        }
+        assert_eq!(server.deliver(&format!("user={user}&{lone}")).0, 200);
+        let (status, c) = server.result(&game(&user, target, true, 10.0));
+        assert_eq!((status, &c["held"]), (200, &json!(true)), "{c}");
+        moved.push(prior - c["puzzle"]["rating"].as_f64().unwrap());
+    }
+    assert!(
+        moved[0] > 10.0,
+        "the first settled forger moved it: {moved:?}"
+    );
+    let last = *moved.last().unwrap();
+    assert!(
+        last <= bound + 0.1 && moved.windows(2).all(|w| w[1] >= w[0] - 1e-9),
+        "{moved:?}"
+    );
+    eprintln!("40 patient forgers moved the target by {last:.1} (bound {bound})");
+    drop(server);
+    consistent(&db);
 }
 
 #[test]
 fn simulated_players_teach_the_bank_more_than_its_static_rating() {
-    let points = pseudoku::play::simulate::run(&pseudoku::play::simulate::Simulation::default());
-    for p in &points {
+    use pseudoku::play::simulate::{run, Simulation};
+    let points = run(&Simulation::default());
+    let whole = run(&Simulation {
+        trust: pseudoku::play::Trust::EVERY_GAME,
+        ..Simulation::default()
+    });
+    for (p, w) in points.iter().zip(&whole) {
         eprintln!(
-            "{:>3} results a puzzle: learned {:.3}, static {:.3}, players {:.3}",
-            p.results_per_puzzle, p.learned, p.static_rating, p.players
+            "{:>3} results a puzzle: learned {:.4} (every game whole {:.4}), static {:.3}, players {:.3}",
+            p.results_per_puzzle, p.learned, w.learned, p.static_rating, p.players
         );
     }
-    let at = |n: usize| points.iter().find(|p| p.results_per_puzzle == n).unwrap();
+    let at = |points: &[pseudoku::play::simulate::Point], n: usize| {
+        *points.iter().find(|p| p.results_per_puzzle == n).unwrap()
+    };
     // Before any result the learned ratings are the priors: the static rating's order.
-    assert!((at(0).learned - at(0).static_rating).abs() < 0.01);
+    assert!((at(&points, 0).learned - at(&points, 0).static_rating).abs() < 0.01);
     // They pass it within a few results a puzzle and keep rising.
-    assert!(at(5).learned > at(5).static_rating + 0.02, "{:?}", at(5));
+    assert!(at(&points, 5).learned > at(&points, 5).static_rating + 0.02);
     assert!(
-        at(20).learned > at(5).learned && at(50).learned > 0.9,
+        at(&points, 20).learned > at(&points, 5).learned && at(&points, 50).learned > 0.9,
         "{points:?}"
     );
+    // Holding a new player's games until their record costs honest play nothing that shows
+    // at 5 results a puzzle, and nothing by 10.
+    for n in [5, 10, 20, 50] {
+        assert!(
+            at(&points, n).learned >= at(&whole, n).learned - 0.001,
+            "{n}: {:?} against {:?}",
+            at(&points, n),
+            at(&whole, n)
+        );
+    }
     // Players' learned skill ranks their true skill.
-    assert!(at(10).players > 0.9 && at(50).players > 0.95, "{points:?}");
+    assert!(
+        at(&points, 10).players > 0.9 && at(&points, 50).players > 0.95,
+        "{points:?}"
+    );
 }

@@ -1177,13 +1177,13 @@ fn a_page_token_opens_what_the_play_page_plays_with_and_nothing_else() {
     let (_, one) = server.get_with("/v1/puzzles/1", "s3cret");
     let hint = format!(r#"{{"puzzle":"{}"}}"#, one["puzzle"].as_str().unwrap());
     let solve = format!(r#"{{"puzzles":["{HARD}"]}}"#);
-    // What the page plays with: open to either token.
+    // What the page plays with: open to either token (a page's player by the server's id).
+    let (_, player) = server.post_with("/v1/players", "", "pl4y-0nly");
+    let player = player["user"].as_str().unwrap().to_string();
     for bearer in ["pl4y-0nly", "s3cret"] {
         assert_eq!(with("GET", "/v1/levels", bearer, None), 200, "{bearer}");
-        assert_eq!(
-            with("POST", "/v1/puzzles/next?user=p&level=easy", bearer, None),
-            200
-        );
+        let next = format!("/v1/puzzles/next?user={player}&level=easy");
+        assert_eq!(with("POST", &next, bearer, None), 200);
         assert_eq!(with("GET", "/v1/puzzles/1", bearer, None), 200);
         assert_eq!(with("POST", "/v1/hint", bearer, Some(&hint)), 200);
     }
@@ -1344,11 +1344,20 @@ fn a_page_token_gives_solutions_and_hints_of_a_players_own_puzzles_at_a_players_
         let (status, v) = answer(r);
         (status, v, retry)
     };
+    // The page's players: ids the server makes (a name the client picks is refused).
+    let new_player = || {
+        let (status, v, _) = page_ask("POST", "/v1/players", None);
+        assert_eq!(status, 200, "{v}");
+        v["user"].as_str().unwrap().to_string()
+    };
+    let (ann, bob, cat, dan) = (new_player(), new_player(), new_player(), new_player());
+    let (status, v, _) = page_ask("POST", "/v1/puzzles/next?user=ann&level=easy", None);
+    assert_eq!(status, 403, "{v}");
     // A delivery with its solution: the user's. By id, its solution only for that user; the
     // puzzle alone for anyone.
     let (status, mine, _) = page_ask(
         "POST",
-        "/v1/puzzles/next?user=ann&level=easy&solution=true",
+        &format!("/v1/puzzles/next?user={ann}&level=easy&solution=true"),
         None,
     );
     assert_eq!(status, 200, "{mine}");
@@ -1356,15 +1365,15 @@ fn a_page_token_gives_solutions_and_hints_of_a_players_own_puzzles_at_a_players_
     let id = mine["id"].as_i64().unwrap();
     let (status, v, _) = page_ask(
         "GET",
-        &format!("/v1/puzzles/{id}?solution=true&user=ann"),
+        &format!("/v1/puzzles/{id}?solution=true&user={ann}"),
         None,
     );
     assert_eq!((status, &v["solution"]), (200, &mine["solution"]), "{v}");
     let other_id = if id == 1 { 2 } else { 1 };
     for path in [
         format!("/v1/puzzles/{id}?solution=true"),
-        format!("/v1/puzzles/{id}?solution=true&user=bob"),
-        format!("/v1/puzzles/{other_id}?solution=true&user=ann"),
+        format!("/v1/puzzles/{id}?solution=true&user={bob}"),
+        format!("/v1/puzzles/{other_id}?solution=true&user={ann}"),
     ] {
         let (status, v, _) = page_ask("GET", &path, None);
         assert_eq!(status, 403, "{path}: {v}");
@@ -1389,7 +1398,11 @@ fn a_page_token_gives_solutions_and_hints_of_a_players_own_puzzles_at_a_players_
     // A user's new puzzles at a player's pace: 20 at once, then 429 with Retry-After.
     let mut statuses = Vec::new();
     for _ in 0..22 {
-        let (status, v, retry) = page_ask("POST", "/v1/puzzles/next?user=cat&level=easy", None);
+        let (status, v, retry) = page_ask(
+            "POST",
+            &format!("/v1/puzzles/next?user={cat}&level=easy"),
+            None,
+        );
         if status == 429 {
             assert!(
                 retry.is_some_and(|r| r.parse::<u64>().is_ok_and(|s| s >= 1)),
@@ -1407,12 +1420,17 @@ fn a_page_token_gives_solutions_and_hints_of_a_players_own_puzzles_at_a_players_
     assert_eq!(statuses[20..], [429, 429]);
     // Another user is not slowed by cat; the server's token is never limited.
     assert_eq!(
-        page_ask("POST", "/v1/puzzles/next?user=dan&level=easy", None).0,
+        page_ask(
+            "POST",
+            &format!("/v1/puzzles/next?user={dan}&level=easy"),
+            None
+        )
+        .0,
         200
     );
     for _ in 0..3 {
         let r = ureq::post(&format!(
-            "{}/v1/puzzles/next?user=cat&level=medium",
+            "{}/v1/puzzles/next?user={cat}&level=medium",
             server.base
         ))
         .set("Authorization", "Bearer s3cret")
@@ -1678,9 +1696,13 @@ fn the_log_names_each_request_by_its_id_and_never_a_token() {
     let bearer = |t: &str| format!("Bearer {t}");
     let (status, _, _) = call(ureq::get(&url("/v1/levels")).set("Authorization", &bearer(token)));
     assert_eq!(status, 200);
+    let (status, _, player) =
+        call(ureq::post(&url("/v1/players")).set("Authorization", &bearer(page)));
+    assert_eq!(status, 200);
+    let player = player["user"].as_str().unwrap().to_string();
     let (status, _, _) = call(
         ureq::post(&url(&format!(
-            "/v1/puzzles/next?user=ann&level=easy&token={token}"
+            "/v1/puzzles/next?user={player}&level=easy&token={token}"
         )))
         .set("Authorization", &bearer(page)),
     );
@@ -1719,7 +1741,7 @@ fn the_log_names_each_request_by_its_id_and_never_a_token() {
     assert_eq!(of(&failed)["status"], 503);
     assert_eq!(of(&failed)["route"], "/v1/puzzles/{id}");
     assert_eq!(of(&failed)["method"], "GET");
-    assert_eq!(of(&ids[3])["status"], 401);
+    assert_eq!(of(&ids[4])["status"], 401);
     let internal = lines
         .iter()
         .find(|l| l["level"] == "ERROR")

@@ -80,7 +80,8 @@ def rate_many(
     threads: int = 0,
     skip_bad: bool = False,
 ) -> List[Optional[Rating]]:
-    """The ratings of many puzzles, in order, on every core without the GIL."""
+    """The ratings of many puzzles, in order, on every core without the GIL (threads: 0 for
+    every core, at most 4 a core; more raises ValueError)."""
 
 def hint(puzzle: str, entries: Optional[str] = None) -> Dict[str, Any]:
     """The next step on a player's board (technique, nudge, hint, move, ...)."""

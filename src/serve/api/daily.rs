@@ -3,7 +3,7 @@
 use super::super::error::{ApiError, ErrorBody};
 use super::super::{blocking, Shared};
 use super::puzzles::PuzzleView;
-use super::{levels_now, wants_solution, ApiQuery, Reply};
+use super::{admit, levels_now, player, wants_solution, ApiQuery, Client, Reply};
 use crate::retrieve::{self, Selector};
 use crate::store;
 use axum::extract::State;
@@ -25,6 +25,9 @@ pub struct DailyQuery {
     pub level: Option<String>,
     /// `true` to include the solution.
     pub solution: Option<String>,
+    /// The player asking: the puzzle is recorded as handed to them (asking is the daily
+    /// puzzle's delivery), which a result for it needs.
+    pub user: Option<String>,
 }
 
 /// A daily puzzle as the API gives it: the puzzle and its date.
@@ -46,19 +49,26 @@ pub struct DailyView {
 /// date an export recorded gives the export's puzzle of that level; otherwise one is drawn
 /// among the level's unserved puzzles (and marked served) for dates from yesterday to
 /// tomorrow in UTC (the players' time zones); earlier dates are an archive of the recorded
-/// ones.
+/// ones. Asked with `user`, it is recorded as handed to that player (before it is answered),
+/// so that the player's result counts.
 #[utoipa::path(get, path = "/v1/daily", params(DailyQuery),
     responses(
         (status = 200, description = "ok", body = DailyView),
         (status = 400, description = "bad request, or a date after tomorrow", body = ErrorBody),
+        (status = 403, description = "with the play page's token: a user id the server did not hand out", body = ErrorBody),
         (status = 404, description = "an earlier date that has no daily puzzle, or a level with no puzzle left", body = ErrorBody),
         (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
     )
 )]
 pub(super) async fn daily(
     State(s): State<Arc<Shared>>,
+    axum::Extension(client): axum::Extension<Client>,
     ApiQuery(q): ApiQuery<DailyQuery>,
 ) -> Reply<DailyView> {
+    let user = q.user.map(|u| player(&s, &client, Some(u))).transpose()?;
+    if let Some(user) = &user {
+        admit(&s, &client, user).await?;
+    }
     let text = q
         .date
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
@@ -87,6 +97,9 @@ pub(super) async fn daily(
     let daily = s.recorder.daily(&s, date, (&level, within), lv).await?;
     match daily {
         retrieve::Daily::Puzzle(h) => {
+            if let Some(user) = &user {
+                s.recorder.hand_daily(&s, user, &h).await?;
+            }
             // The number an export printed it with, so print and online agree.
             let id = h.id;
             let number = blocking(move || {

@@ -100,6 +100,7 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         .route("/v1/puzzles/{id}", get(puzzles::puzzle_by_id))
         .route("/v1/daily", get(daily::daily))
         .route("/v1/results", post(results::results))
+        .route("/v1/players", post(players::new_player))
         .route("/v1/players/{user}", get(players::player))
         .route("/v1/hint", post(hint::hint_route))
         .route("/v1/rate", post(batch::rate))
@@ -183,9 +184,13 @@ pub struct Client {
 /// What a request's token opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
-    /// Everything: the server's token, or a server without one.
-    Full,
-    /// What one player needs ([`plays`], and [`super::limit`]): the play page's public token.
+    /// Everything: the server's token (the app behind it vouches for its users).
+    App,
+    /// Everything, to any client: a server without a token (new players budgeted, see
+    /// [`admit`]); also the routes open without a token on any server.
+    Open,
+    /// What one player needs ([`plays`], and [`super::limit`]): the play page's public token,
+    /// as a player id the server handed out ([`player`]).
     Page,
 }
 
@@ -202,7 +207,7 @@ async fn guard(
         return e.into_response();
     }
     let access = if open_without_token(req.uri().path()) {
-        Access::Full
+        Access::Open
     } else {
         match authorize(&s, req.method(), req.uri().path(), req.headers()) {
             Ok(access) => access,
@@ -304,7 +309,7 @@ fn authorize(
     headers: &HeaderMap,
 ) -> Result<Access, ApiError> {
     let Some(token) = &s.token else {
-        return Ok(Access::Full);
+        return Ok(Access::Open);
     };
     let given = headers
         .get(header::AUTHORIZATION)
@@ -313,7 +318,7 @@ fn authorize(
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, given)| given.trim());
     if given == Some(token.as_str()) {
-        Ok(Access::Full)
+        Ok(Access::App)
     } else if given.is_some() && given == s.page_token.as_deref() && plays(method, path) {
         Ok(Access::Page)
     } else {
@@ -322,7 +327,8 @@ fn authorize(
 }
 
 /// Whether a request is one the play page makes (what its token opens): the levels, a
-/// delivery, a puzzle by id, the daily puzzle, a hint, a game's result, a player's rating.
+/// delivery, a puzzle by id, the daily puzzle, a hint, a game's result, a new player's id, a
+/// player's rating.
 fn plays(method: &axum::http::Method, path: &str) -> bool {
     use axum::http::Method;
     match *method {
@@ -335,7 +341,10 @@ fn plays(method: &axum::http::Method, path: &str) -> bool {
                     .strip_prefix("/v1/puzzles/")
                     .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
         }
-        Method::POST => matches!(path, "/v1/puzzles/next" | "/v1/hint" | "/v1/results"),
+        Method::POST => matches!(
+            path,
+            "/v1/puzzles/next" | "/v1/hint" | "/v1/results" | "/v1/players"
+        ),
         _ => false,
     }
 }
@@ -374,4 +383,44 @@ fn check_user(user: Option<String>) -> Result<String, ApiError> {
             "bad user id: 1 to 64 characters among letters, digits and - _ . : @".into(),
         ))
     }
+}
+
+/// The player a request names, as its client may name one: a user id ([`check_user`]); with
+/// the play page's token, one this server handed out (`POST /v1/players`), so that a page's
+/// client reads and writes its own player's games only.
+fn player(s: &Shared, client: &Client, user: Option<String>) -> Result<String, ApiError> {
+    let user = check_user(user)?;
+    if client.access == Access::Page && !s.player_ids.verify(&user) {
+        return Err(ApiError::Forbidden(format!(
+            "user {user:?} is not a player id of this server: the play page's token acts only as \
+             a player the server handed out (POST /v1/players)"
+        )));
+    }
+    Ok(user)
+}
+
+/// Lets `user` in on a server without a token: a user never given anything takes one new
+/// player from its address's budget and the server's (429 past them). The server's token and
+/// the page's (whose players were budgeted when their ids were handed out) pass.
+async fn admit(s: &Arc<Shared>, client: &Client, user: &str) -> Result<(), ApiError> {
+    if client.access != Access::Open || s.recorder.known(s, user).await? {
+        return Ok(());
+    }
+    s.new_players
+        .admit_user(client.ip, user)
+        .map_err(too_many_players)
+}
+
+/// One new player taken from the budget of `client`'s address and the server's (429 past
+/// them).
+fn new_player_of(s: &Shared, client: &Client) -> Result<(), ApiError> {
+    s.new_players.admit(client.ip).map_err(too_many_players)
+}
+
+/// The answer past the budgets of new players, to try again after `wait`.
+fn too_many_players(wait: std::time::Duration) -> ApiError {
+    ApiError::TooMany(
+        "too many new players from this address or on this server: try again later".into(),
+        wait,
+    )
 }

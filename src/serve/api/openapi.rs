@@ -8,7 +8,7 @@ use super::daily::__path_daily;
 use super::health::{__path_healthz, __path_metrics};
 use super::hint::__path_hint_route;
 use super::levels::__path_levels;
-use super::players::__path_player;
+use super::players::{__path_new_player, __path_player};
 use super::puzzles::{__path_next, __path_next_by_get, __path_puzzle_by_id};
 use super::results::__path_results;
 use super::{open_without_token, plays};
@@ -25,7 +25,7 @@ use utoipa::OpenApi;
             class for a user, hints, ratings, solving, canonical forms."
     ),
     paths(
-        next, next_by_get, puzzle_by_id, daily, results, player, hint_route, rate, solve_route, canon, levels, healthz,
+        next, next_by_get, puzzle_by_id, daily, results, new_player, player, hint_route, rate, solve_route, canon, levels, healthz,
         metrics, openapi, super::page::index
     ),
     modifiers(&CommonAnswers)

@@ -3,7 +3,7 @@
 
 use super::super::error::{ApiError, ErrorBody};
 use super::super::{blocking, Shared};
-use super::{check_user, levels_now, wants_solution, Access, ApiPath, ApiQuery, Client, Reply};
+use super::{admit, levels_now, player, wants_solution, Access, ApiPath, ApiQuery, Client, Reply};
 use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, PercentileRange};
 use crate::play::Learned;
@@ -171,9 +171,11 @@ fn selector(q: &NextQuery) -> Result<Selector, ApiError> {
         (status = 200, description = "ok", body = PuzzleView),
         (status = 400, description = "bad request", body = ErrorBody),
         (status = 401, description = "a token is required", body = ErrorBody),
+        (status = 403, description = "with the play page's token: a user id the server did not hand out, or a draw by more than level or match=skill", body = ErrorBody),
         (status = 404, description = "the user has had every puzzle of the range", body = ErrorBody),
         (status = 408, description = "the request took too long", body = ErrorBody),
         (status = 409, description = "too many concurrent requests for this user", body = ErrorBody),
+        (status = 429, description = "too many new puzzles for this user or address, or too many new players", body = ErrorBody),
         (status = 503, description = "the bank is unavailable, or the server read-only", body = ErrorBody)
     )
 )]
@@ -182,15 +184,29 @@ pub(super) async fn next(
     axum::Extension(client): axum::Extension<Client>,
     ApiQuery(q): ApiQuery<NextQuery>,
 ) -> Reply<PuzzleView> {
-    let user = check_user(q.user.clone())?;
-    if let (Access::Page, Some(ip)) = (client.access, client.ip) {
-        s.page_limits.delivery(ip, &user).map_err(|wait| {
-            ApiError::TooMany(
-                format!("too many new puzzles for user {user} or this address: slow down"),
-                wait,
-            )
-        })?;
+    let user = player(&s, &client, q.user.clone())?;
+    if client.access == Access::Page {
+        // The page draws by level or by skill: no range narrow enough to pick one puzzle.
+        if q.band.is_some()
+            || q.percentile.is_some()
+            || q.technique.is_some()
+            || q.rating.is_some()
+            || q.range.is_some()
+        {
+            return Err(ApiError::Forbidden(
+                "the play page's token draws by level=NAME or match=skill only".into(),
+            ));
+        }
+        if let Some(ip) = client.ip {
+            s.page_limits.delivery(ip, &user).map_err(|wait| {
+                ApiError::TooMany(
+                    format!("too many new puzzles for user {user} or this address: slow down"),
+                    wait,
+                )
+            })?;
+        }
     }
+    admit(&s, &client, &user).await?;
     if let Some(matching) = &q.matching {
         return matched(&s, &q, &user, matching).await;
     }
@@ -282,7 +298,7 @@ pub(super) async fn puzzle_by_id(
         .parse()
         .map_err(|_| ApiError::BadRequest(format!("bad puzzle id {id:?}: a whole number")))?;
     let solution = wants_solution(q.solution.as_deref())?;
-    let user = q.user.map(|u| check_user(Some(u))).transpose()?;
+    let user = q.user.map(|u| player(&s, &client, Some(u))).transpose()?;
     let (handout, source) = {
         let s = s.clone();
         blocking(move || {
@@ -297,8 +313,8 @@ pub(super) async fn puzzle_by_id(
         })
         .await?
     };
-    // The page's token gives a solution only with a puzzle its user was handed (or a daily
-    // puzzle, everyone's): the bank's solutions are not a download.
+    // The page's token gives a solution only with a puzzle its user was handed (a delivery,
+    // or a daily puzzle the user asked for): the bank's solutions are not a download.
     if solution && client.access == Access::Page {
         let Some(user) = user else {
             return Err(ApiError::Forbidden(
@@ -307,7 +323,7 @@ pub(super) async fn puzzle_by_id(
                     .into(),
             ));
         };
-        if !s.recorder.received(&s, &user, handout.key).await? {
+        if !s.recorder.given(&s, &user, handout.key).await? {
             return Err(ApiError::Forbidden(format!(
                 "user {user} was not handed puzzle {id}: the play page's token gives its \
                  solution only to a user who was"

@@ -40,8 +40,11 @@
     return out;
   });
 
-  const user = localStorage.getItem(STORE.user) || "web-" + Math.random().toString(36).slice(2, 12);
-  localStorage.setItem(STORE.user, user);
+  // The player's id: made by the server (POST /v1/players) the first time this browser plays,
+  // and kept. An id the page made itself (before the server made them) is replaced.
+  const PLAYER_ID = /^p[0-9a-f]{16}\.[0-9a-f]{24}$/;
+  let user = localStorage.getItem(STORE.user);
+  if (user !== null && !PLAYER_ID.test(user)) user = null;
 
   // The page's token, when the server gives it one (a server started with --page-token-file).
   const pageToken = (document.querySelector('meta[name="pseudoku-token"]') || {}).content;
@@ -687,13 +690,39 @@
     if (g.counted) countLeft(g.level);
   }
 
-  function newPuzzle(level) {
-    const url = "/v1/puzzles/next?solution=true&user=" + encodeURIComponent(user) + "&level=" + encodeURIComponent(level);
+  // The player's id, asked of the server once; null when it cannot be had now (the status
+  // line says why).
+  async function player() {
+    if (user !== null) return user;
+    try {
+      const r = await api("/v1/players", { method: "POST" });
+      const body = await r.json();
+      if (!r.ok) {
+        setStatus(body.error || "The server answered " + r.status + ".");
+        return null;
+      }
+      user = body.user;
+      localStorage.setItem(STORE.user, user);
+      return user;
+    } catch (e) {
+      setStatus(offlineWords());
+      return null;
+    }
+  }
+
+  async function newPuzzle(level) {
+    const id = await player();
+    if (id === null) return;
+    const url = "/v1/puzzles/next?solution=true&user=" + encodeURIComponent(id) + "&level=" + encodeURIComponent(level);
     return fetchPuzzle(url, { method: "POST" }, null);
   }
 
-  function dailyPuzzle(date, level) {
-    const url = "/v1/daily?date=" + date + "&level=" + encodeURIComponent(level) + "&solution=true";
+  // The daily puzzle, asked for as this player's (asking is its delivery, so the result
+  // counts).
+  async function dailyPuzzle(date, level) {
+    const id = await player();
+    if (id === null) return;
+    const url = "/v1/daily?date=" + date + "&level=" + encodeURIComponent(level) + "&solution=true&user=" + encodeURIComponent(id);
     return fetchPuzzle(url, {}, date);
   }
 
@@ -912,8 +941,10 @@
     if (g.reported) return;
     g.reported = true;
     if (g === game) saveGame();
+    const id = await player();
+    if (id === null) return;
     const body = {
-      user: user,
+      user: id,
       puzzle: g.id,
       solved: solved,
       seconds: Math.max(0, Math.round(g === game ? elapsedNow() : g.elapsed)),

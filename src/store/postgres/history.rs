@@ -13,7 +13,7 @@ pub struct UserHistory<'a>(pub(super) &'a Postgres);
 impl UserHistory<'_> {
     /// The classes `user` must not be given as a new puzzle: those the user has been given,
     /// and every daily puzzle (handed out by the daily route only).
-    pub async fn given(&self, user: &str) -> Result<Vec<Key>> {
+    pub async fn taken(&self, user: &str) -> Result<Vec<Key>> {
         self.0.run(async |client| {
             let stmt = client
                 .prepare_cached(
@@ -64,25 +64,63 @@ impl UserHistory<'_> {
         .await
     }
 
-    /// Whether `user` received the class `key`: was given it (by any server), or it is a
-    /// daily puzzle (everyone's). One statement.
-    pub async fn received(&self, user: &str, key: &Key) -> Result<bool> {
-        self.0.run(async |client| {
-            let stmt = client
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
-                                    WHERE user_id = $1 AND canon_key = $2) \
-                     OR EXISTS (SELECT 1 FROM pseudoku_daily WHERE canon_key = $2)",
-                )
-                .await
-                .map_err(self.0.failed())?;
-            let row = client
-                .query_one(&stmt, &[&user, &&key.0[..]])
-                .await
-                .map_err(self.0.failed())?;
-            Ok(row.get(0))
-        })
+    /// Records that `user` asked for the daily puzzle of class `key` (puzzle `id`): asking is
+    /// its delivery, which a result needs. Nothing changes when it was recorded before.
+    pub async fn record_daily(&self, user: &str, key: &Key, id: i64) -> Result<()> {
+        self.0
+            .run(async |client| {
+                let stmt = client
+                    .prepare_cached(
+                        "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
+                         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    )
+                    .await
+                    .map_err(self.0.failed())?;
+                client
+                    .execute(&stmt, &[&user, &&key.0[..], &id])
+                    .await
+                    .map_err(self.0.failed())?;
+                Ok(())
+            })
+            .await
+    }
+
+    /// Whether `user` was given the class `key` by any server: a delivery, or the daily
+    /// puzzle the user asked for. What a result and a solution need.
+    pub async fn given(&self, user: &str, key: &Key) -> Result<bool> {
+        self.ask(
+            "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
+                            WHERE user_id = $1 AND canon_key = $2)",
+            &[&user, &&key.0[..]],
+        )
         .await
+    }
+
+    /// Whether `user` has been given anything by any server: a user the fleet knows.
+    pub async fn known(&self, user: &str) -> Result<bool> {
+        self.ask(
+            "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history WHERE user_id = $1)",
+            &[&user],
+        )
+        .await
+    }
+
+    /// The one boolean the query `sql` answers for `params`.
+    async fn ask(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<bool> {
+        self.0
+            .run(async |client| {
+                let stmt = client.prepare_cached(sql).await.map_err(self.0.failed())?;
+                let row = client
+                    .query_one(&stmt, params)
+                    .await
+                    .map_err(self.0.failed())?;
+                Ok(row.get(0))
+            })
+            .await
     }
 
     /// Up to `limit` deliveries of the per-user history after `after` (a user and class), in

@@ -16,11 +16,13 @@
 mod daily;
 mod history;
 mod play;
+mod play_log;
 mod transfer;
 
 pub use daily::DailyPuzzles;
 pub use history::UserHistory;
 pub use play::Play;
+pub use play_log::BATCH as PLAY_BATCH;
 pub use transfer::{export, import, Moved, MOVED_KEY};
 
 use crate::canon::Key;
@@ -46,6 +48,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0003_play.sql",
         include_str!("../../../migrations/postgres/0003_play.sql"),
+    ),
+    (
+        "0004_held_games.sql",
+        include_str!("../../../migrations/postgres/0004_held_games.sql"),
     ),
 ];
 
@@ -190,6 +196,16 @@ pub enum HistoryError {
 }
 
 impl HistoryError {
+    /// Whether PostgreSQL aborted the transaction to end a deadlock or a serialization
+    /// conflict: the same work run again may well succeed.
+    pub fn is_deadlock(&self) -> bool {
+        use tokio_postgres::error::SqlState;
+        matches!(self, HistoryError::Postgres { error, .. }
+            if error.code().is_some_and(|c| {
+                *c == SqlState::T_R_DEADLOCK_DETECTED || *c == SqlState::T_R_SERIALIZATION_FAILURE
+            }))
+    }
+
     /// Why, without the history's address: what a server tells its clients (`/healthz`, a
     /// 503), which need not learn the database's host.
     pub fn reason(&self) -> String {
@@ -326,40 +342,40 @@ fn said(error: &tokio_postgres::Error) -> String {
     text
 }
 
-/// The history's address with any password hidden, for messages.
+/// The history's address for messages: read as PostgreSQL reads it (a URL, or the key=value
+/// form) and written again without its password (`***` where one was given) or any option;
+/// an address that does not read is not shown at all.
 fn redact(url: &str) -> String {
-    // A password in the query (`?password=...`) too.
-    if let Some((head, query)) = url.split_once('?') {
-        let query: Vec<String> = query
-            .split('&')
-            .map(|kv| match kv.split_once('=') {
-                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-                _ => kv.to_string(),
-            })
-            .collect();
-        return format!("{}?{}", redact(head), query.join("&"));
-    }
-    if !url.contains("://") {
-        // The key=value form: hide the value of `password`.
-        return url
-            .split_whitespace()
-            .map(|kv| match kv.split_once('=') {
-                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-                _ => kv.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &url[scheme + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
+    let Ok(c) = url.parse::<tokio_postgres::Config>() else {
+        return "(an address that does not read as one: not shown, as it may hold a password)"
+            .into();
+    };
+    let user = match (c.get_user(), c.get_password()) {
+        (Some(u), Some(_)) => format!("{u}:***@"),
+        (Some(u), None) => format!("{u}@"),
+        (None, Some(_)) => ":***@".into(),
+        (None, None) => String::new(),
+    };
+    let ports = c.get_ports();
+    let hosts: Vec<String> = c
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            let name = match host {
+                tokio_postgres::config::Host::Tcp(name) => name.clone(),
+                #[cfg(unix)]
+                tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+            };
+            // One port for all hosts, or one each.
+            match ports.get(i).or(ports.first().filter(|_| ports.len() == 1)) {
+                Some(port) => format!("{name}:{port}"),
+                None => name,
             }
-        }
-        _ => url.to_string(),
-    }
+        })
+        .collect();
+    let db = c.get_dbname().map(|d| format!("/{d}")).unwrap_or_default();
+    format!("postgres://{user}{}{db}", hosts.join(","))
 }
 
 /// A key from the 32 bytes PostgreSQL holds.
@@ -735,17 +751,52 @@ mod tests {
 
     #[test]
     fn passwords_are_hidden() {
+        // PostgreSQL's default port may be written out or not.
+        let shown = |url: &str| redact(url).replace(":5432", "");
         assert_eq!(
-            redact("postgres://app:secret@db:5432/bank"),
-            "postgres://app:***@db:5432/bank"
+            shown("postgres://app:secret@db:5432/bank"),
+            "postgres://app:***@db/bank"
         );
-        assert_eq!(redact("postgres://app@db/bank"), "postgres://app@db/bank");
-        assert_eq!(redact("host=db user=app"), "host=db user=app");
-        assert_eq!(redact("host=db password=pw"), "host=db password=***");
+        assert_eq!(shown("postgres://app@db/bank"), "postgres://app@db/bank");
+        assert_eq!(shown("host=db user=app"), "postgres://app@db");
         assert_eq!(
-            redact("postgres://app@db/bank?sslmode=disable&password=pw"),
-            "postgres://app@db/bank?sslmode=disable&password=***"
+            shown("host=db password=pw dbname=bank"),
+            "postgres://:***@db/bank"
         );
+        // What defeated reading the text for `password=`: a query after a `?` in the
+        // password, quoted values with spaces, a password given twice.
+        for (url, want) in [
+            (
+                "postgres://app@db/bank?sslmode=disable&password=pw",
+                "postgres://app:***@db/bank",
+            ),
+            (
+                "postgres://app:p%40ss%3Fw@db/bank?password=other",
+                "postgres://app:***@db/bank",
+            ),
+            (
+                "host=db user=app password='S3 cret x' dbname=bank",
+                "postgres://app:***@db/bank",
+            ),
+            (
+                "host=db user=app password = S3cret port=6543",
+                "postgres://app:***@db:6543",
+            ),
+        ] {
+            assert_eq!(shown(url), want, "{url}");
+        }
+        for bad in [
+            "postgres://app:S3c?ret@db:5432/bank",
+            "postgres://app:S3cret@db:port/bank",
+            "password='S3cret",
+            "host=db password=S3cret?x=1 user=app",
+        ] {
+            let shown = redact(bad);
+            assert!(
+                !shown.contains("S3c") && !shown.contains("ret@"),
+                "{bad}: {shown}"
+            );
+        }
     }
 
     #[test]

@@ -5,30 +5,15 @@
 
 use super::{Postgres, Result};
 use crate::canon::Key;
-use crate::play::{self, Counted, Game, Glicko, Rated, Refused};
+use crate::play::{self, Counted, DayMoves, Game, Glicko, PuzzleRated, Rated, Refused};
 use crate::store::play::{Delivered, PlayedGame};
 
 /// Play in a fleet's history ([`Postgres::play`]).
 #[derive(Clone, Copy)]
 pub struct Play<'a>(pub(super) &'a Postgres);
 
-/// Removes the rating rows with no rated result of `user` and `puzzle` (made by a glance's
-/// transaction).
-async fn drop_unrated(
-    tx: &deadpool_postgres::Transaction<'_>,
-    user: &str,
-    puzzle: i64,
-) -> std::result::Result<u64, tokio_postgres::Error> {
-    tx.execute(
-        "WITH p AS (DELETE FROM pseudoku_player_ratings WHERE user_id = $1 AND results = 0) \
-         DELETE FROM pseudoku_puzzle_ratings WHERE puzzle_id = $2 AND results = 0",
-        &[&user, &puzzle],
-    )
-    .await
-}
-
 /// A rating's columns (rating, deviation, volatility, results) from column 0.
-fn rated(r: &tokio_postgres::Row) -> Rated {
+pub(super) fn rated(r: &tokio_postgres::Row) -> Rated {
     Rated {
         glicko: Glicko {
             rating: r.get(0),
@@ -39,11 +24,284 @@ fn rated(r: &tokio_postgres::Row) -> Rated {
     }
 }
 
+/// The statements of a count, prepared (and cached) on the connection that runs it.
+struct Statements {
+    /// A delivery recorded with its result ([`Delivered::Recorded`]).
+    record: tokio_postgres::Statement,
+    /// Whether the user was given the class.
+    given: tokio_postgres::Statement,
+    /// The player's row, made with a newcomer's rating if there is none, locked either way.
+    lock_player: tokio_postgres::Statement,
+    /// A puzzle's row alike, with its prior.
+    lock_puzzle: tokio_postgres::Statement,
+    /// The player's rating written.
+    write_player: tokio_postgres::Statement,
+    /// A puzzle's rating written.
+    write_puzzle: tokio_postgres::Statement,
+    /// The result; nothing inserted says a second result of the delivery.
+    write_result: tokio_postgres::Statement,
+    /// A player's held games not settled yet, in the order they were played.
+    held: tokio_postgres::Statement,
+    /// A held game taught.
+    settled: tokio_postgres::Statement,
+    /// The rating rows of a player and a puzzle that nothing rated (made by the locks)
+    /// dropped.
+    drop_unrated: tokio_postgres::Statement,
+}
+
+impl Statements {
+    async fn prepare(
+        client: &deadpool_postgres::Object,
+    ) -> std::result::Result<Statements, tokio_postgres::Error> {
+        let lock = |table: &str, key: &str, more: &str| {
+            format!(
+                "INSERT INTO {table} ({key}, rating, deviation, volatility, results) \
+                 VALUES ($1, $2, $3, $4, 0) \
+                 ON CONFLICT ({key}) DO UPDATE SET {key} = EXCLUDED.{key} \
+                 RETURNING rating, deviation, volatility, results{more}"
+            )
+        };
+        Ok(Statements {
+            record: client
+                .prepare_cached(
+                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
+                     VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                )
+                .await?,
+            given: client
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
+                                    WHERE user_id = $1 AND canon_key = $2)",
+                )
+                .await?,
+            lock_player: client
+                .prepare_cached(&lock("pseudoku_player_ratings", "user_id", ""))
+                .await?,
+            lock_puzzle: client
+                .prepare_cached(&lock(
+                    "pseudoku_puzzle_ratings",
+                    "puzzle_id",
+                    ", held_day, held_moved",
+                ))
+                .await?,
+            write_player: client
+                .prepare_cached(
+                    "UPDATE pseudoku_player_ratings SET rating = $2, deviation = $3, \
+                     volatility = $4, results = $5 WHERE user_id = $1",
+                )
+                .await?,
+            write_puzzle: client
+                .prepare_cached(
+                    "UPDATE pseudoku_puzzle_ratings SET rating = $2, deviation = $3, \
+                     volatility = $4, results = $5, held_day = $6, held_moved = $7 \
+                     WHERE puzzle_id = $1",
+                )
+                .await?,
+            write_result: client
+                .prepare_cached(
+                    "INSERT INTO pseudoku_results (user_id, canon_key, puzzle_id, solved, \
+                     seconds, hints, mistakes, score, held, player_rating, puzzle_rating) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+                     ON CONFLICT DO NOTHING RETURNING seq",
+                )
+                .await?,
+            held: client
+                .prepare_cached(
+                    "SELECT r.seq, r.puzzle_id, r.score, r.puzzle_rating \
+                     FROM pseudoku_results r WHERE r.user_id = $1 AND r.held \
+                     AND NOT EXISTS (SELECT 1 FROM pseudoku_settled s \
+                                     WHERE s.result_seq = r.seq) ORDER BY r.seq",
+                )
+                .await?,
+            settled: client
+                .prepare_cached(
+                    "INSERT INTO pseudoku_settled (result_seq, by_seq, puzzle_id, share, \
+                     puzzle_rating) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .await?,
+            drop_unrated: client
+                .prepare_cached(
+                    "WITH p AS (DELETE FROM pseudoku_player_ratings \
+                                WHERE user_id = $1 AND results = 0) \
+                     DELETE FROM pseudoku_puzzle_ratings \
+                     WHERE puzzle_id = ANY($2) AND results = 0",
+                )
+                .await?,
+        })
+    }
+}
+
+/// A puzzle's row (made with `prior` if there is none), locked: its rating, `prior` for a row
+/// no game taught yet.
+async fn lock_puzzle(
+    tx: &deadpool_postgres::Transaction<'_>,
+    st: &Statements,
+    id: i64,
+    prior: &Glicko,
+) -> std::result::Result<PuzzleRated, tokio_postgres::Error> {
+    let row = tx
+        .query_one(
+            &st.lock_puzzle,
+            &[&id, &prior.rating, &prior.deviation, &prior.volatility],
+        )
+        .await?;
+    Ok(match rated(&row) {
+        Rated { results: 0, .. } => PuzzleRated::fresh(*prior),
+        rated => PuzzleRated {
+            rated,
+            moves: DayMoves {
+                day: row.get(4),
+                moved: row.get(5),
+            },
+        },
+    })
+}
+
+/// Writes a puzzle's rating (its row locked).
+async fn write_puzzle(
+    tx: &deadpool_postgres::Transaction<'_>,
+    st: &Statements,
+    id: i64,
+    q: &PuzzleRated,
+) -> std::result::Result<u64, tokio_postgres::Error> {
+    let g = &q.rated.glicko;
+    tx.execute(
+        &st.write_puzzle,
+        &[
+            &id,
+            &g.rating,
+            &g.deviation,
+            &g.volatility,
+            &(q.rated.results as i64),
+            &q.moves.day,
+            &q.moves.moved,
+        ],
+    )
+    .await
+}
+
+/// Counts `game` in the transaction `tx` as the bank's [`crate::store::play::count`] does; a
+/// refusal leaves the rows it made for the caller to roll back. The rows are locked player
+/// first, then puzzles; a game that makes its player's record locks the held games' puzzles
+/// in id order (so that two such games wait on each other in no circle) and settles them.
+async fn count_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    st: &Statements,
+    (game, key, prior): &super::play_log::ToCount,
+    delivered: Delivered,
+) -> std::result::Result<std::result::Result<Counted, Refused>, tokio_postgres::Error> {
+    if delivered == Delivered::Recorded {
+        tx.execute(&st.record, &[&game.user, &&key.0[..], &game.puzzle])
+            .await?;
+    }
+    let given: bool = tx
+        .query_one(&st.given, &[&game.user, &&key.0[..]])
+        .await?
+        .get(0);
+    if !given {
+        return Ok(Err(Refused::NotGiven {
+            user: game.user.clone(),
+            puzzle: game.puzzle,
+        }));
+    }
+    let start = play::newcomer();
+    let player = rated(
+        &tx.query_one(
+            &st.lock_player,
+            &[&game.user, &start.rating, &start.deviation, &start.volatility],
+        )
+        .await?,
+    );
+    let puzzle = lock_puzzle(tx, st, game.puzzle, prior).await?;
+    let outcome = play::count(game, (player.results > 0).then_some(player), puzzle);
+    let (p, q) = (outcome.player, outcome.puzzle);
+    let inserted = tx
+        .query_opt(
+            &st.write_result,
+            &[
+                &game.user,
+                &&key.0[..],
+                &game.puzzle,
+                &game.solved,
+                &game.seconds,
+                &(game.hints as i32),
+                &(game.mistakes as i32),
+                &outcome.score,
+                &outcome.score.map(|_| outcome.held),
+                &p.glicko.rating,
+                &q.rated.glicko.rating,
+            ],
+        )
+        .await?;
+    let Some(row) = inserted else {
+        return Ok(Err(Refused::Again {
+            user: game.user.clone(),
+            puzzle: game.puzzle,
+        }));
+    };
+    let by: i64 = row.get(0);
+    if outcome.score.is_some() {
+        let g = &p.glicko;
+        tx.execute(
+            &st.write_player,
+            &[
+                &game.user,
+                &g.rating,
+                &g.deviation,
+                &g.volatility,
+                &(p.results as i64),
+            ],
+        )
+        .await?;
+    }
+    if q != puzzle {
+        write_puzzle(tx, st, game.puzzle, &q).await?;
+    }
+    let mut shown = q.rated;
+    let mut touched = vec![game.puzzle];
+    if outcome.settles {
+        let held: Vec<(i64, i64, f64, f64)> = tx
+            .query(&st.held, &[&game.user])
+            .await?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect();
+        let mut ids: Vec<(i64, f64)> = held.iter().map(|h| (h.1, h.3)).collect();
+        ids.sort_by_key(|&(id, _)| id);
+        ids.dedup_by_key(|&mut (id, _)| id);
+        for &(id, then) in &ids {
+            lock_puzzle(tx, st, id, &play::prior_at(then)).await?;
+        }
+        let day = play::day_of(std::time::SystemTime::now());
+        for (seq, id, score, then) in held {
+            let before = lock_puzzle(tx, st, id, &play::prior_at(then)).await?;
+            let (share, after) = play::settle(&play::Trust::DEFAULT, &p, before, score, day);
+            if after != before {
+                write_puzzle(tx, st, id, &after).await?;
+            }
+            let rating = after.rated.glicko.rating;
+            tx.execute(&st.settled, &[&seq, &by, &id, &share, &rating])
+                .await?;
+            if id == game.puzzle {
+                shown = after.rated;
+            }
+        }
+        touched.extend(ids.iter().map(|&(id, _)| id));
+    }
+    // Rows the locks made for nothing rated (a newcomer's glance, a puzzle no game taught)
+    // are not kept.
+    if p.results == 0 || (q == puzzle && puzzle.rated.results == 0) || outcome.settles {
+        tx.execute(&st.drop_unrated, &[&game.user, &touched]).await?;
+    }
+    Ok(Ok(Counted::of(&outcome, &shown)))
+}
+
 impl Play<'_> {
     /// Counts `game` (its puzzle of class `key`, with `prior` if it has no rating yet) as the
     /// bank's [`crate::store::play::count`]: refused when the user was not handed the puzzle
     /// (a delivery [`Delivered::Required`]) or has a result for it; else stored, both ratings
-    /// moved, in one transaction.
+    /// moved, in one transaction. One that PostgreSQL aborts to end a deadlock with another
+    /// counting at once (each locks a player and puzzles) is run again, up to four times more.
     pub async fn count(
         &self,
         game: &Game,
@@ -52,141 +310,28 @@ impl Play<'_> {
         delivered: Delivered,
     ) -> Result<std::result::Result<Counted, Refused>> {
         let pg = self.0;
-        pg.run(async |client| {
-            // Cached statements (one round trip each), the rows locked player first.
-            let record = client
-                .prepare_cached(
-                    "INSERT INTO pseudoku_user_history (user_id, canon_key, puzzle_id) \
-                     VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                )
-                .await
-                .map_err(pg.failed())?;
-            let given = client
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM pseudoku_user_history \
-                                    WHERE user_id = $1 AND canon_key = $2) \
-                     OR EXISTS (SELECT 1 FROM pseudoku_daily WHERE canon_key = $2)",
-                )
-                .await
-                .map_err(pg.failed())?;
-            // A row made (with its starting rating) if there is none, locked either way.
-            let lock = |table: &str, key: &str| {
-                format!(
-                    "INSERT INTO {table} ({key}, rating, deviation, volatility, results) \
-                     VALUES ($1, $2, $3, $4, 0) \
-                     ON CONFLICT ({key}) DO UPDATE SET {key} = EXCLUDED.{key} \
-                     RETURNING rating, deviation, volatility, results"
-                )
-            };
-            let lock_player = client
-                .prepare_cached(&lock("pseudoku_player_ratings", "user_id"))
-                .await
-                .map_err(pg.failed())?;
-            let lock_puzzle = client
-                .prepare_cached(&lock("pseudoku_puzzle_ratings", "puzzle_id"))
-                .await
-                .map_err(pg.failed())?;
-            // The result and both ratings in one statement: nothing inserted (a second result
-            // of the delivery) says so, and the transaction is rolled back.
-            let write = client
-                .prepare_cached(
-                    "WITH p AS (UPDATE pseudoku_player_ratings SET rating = $11, \
-                                deviation = $12, volatility = $13, results = $14 \
-                                WHERE user_id = $1 AND $19), \
-                          q AS (UPDATE pseudoku_puzzle_ratings SET rating = $15, \
-                                deviation = $16, volatility = $17, results = $18 \
-                                WHERE puzzle_id = $3 AND $19) \
-                     INSERT INTO pseudoku_results (user_id, canon_key, puzzle_id, solved, \
-                     seconds, hints, mistakes, score, player_rating, puzzle_rating) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-                     ON CONFLICT DO NOTHING",
-                )
-                .await
-                .map_err(pg.failed())?;
-            let tx = client.transaction().await.map_err(pg.failed())?;
-            if delivered == Delivered::Recorded {
-                tx.execute(&record, &[&game.user, &&key.0[..], &game.puzzle])
-                    .await
-                    .map_err(pg.failed())?;
+        let one = (game.clone(), *key, prior);
+        let mut tries = 0;
+        loop {
+            let done = pg
+                .run(async |client| {
+                    let st = Statements::prepare(client).await.map_err(pg.failed())?;
+                    let tx = client.transaction().await.map_err(pg.failed())?;
+                    let counted = count_in(&tx, &st, &one, delivered)
+                        .await
+                        .map_err(pg.failed())?;
+                    // A refusal rolls back what it made (the transaction dropped).
+                    if counted.is_ok() {
+                        tx.commit().await.map_err(pg.failed())?;
+                    }
+                    Ok(counted)
+                })
+                .await;
+            match done {
+                Err(e) if e.is_deadlock() && tries < 4 => tries += 1,
+                other => return other,
             }
-            let given: bool = tx
-                .query_one(&given, &[&game.user, &&key.0[..]])
-                .await
-                .map_err(pg.failed())?
-                .get(0);
-            if !given {
-                return Ok(Err(Refused::NotGiven {
-                    user: game.user.clone(),
-                    puzzle: game.puzzle,
-                }));
-            }
-            let start = play::newcomer();
-            let player = rated(
-                &tx.query_one(
-                    &lock_player,
-                    &[&game.user, &start.rating, &start.deviation, &start.volatility],
-                )
-                .await
-                .map_err(pg.failed())?,
-            );
-            let puzzle = rated(
-                &tx.query_one(
-                    &lock_puzzle,
-                    &[&game.puzzle, &prior.rating, &prior.deviation, &prior.volatility],
-                )
-                .await
-                .map_err(pg.failed())?,
-            );
-            let player = (player.results > 0).then_some(player);
-            let puzzle = match puzzle.results {
-                0 => Rated::fresh(prior),
-                _ => puzzle,
-            };
-            let (score, p, q) = play::count(game, player, puzzle);
-            let inserted = tx
-                .execute(
-                    &write,
-                    &[
-                        &game.user,
-                        &&key.0[..],
-                        &game.puzzle,
-                        &game.solved,
-                        &game.seconds,
-                        &(game.hints as i32),
-                        &(game.mistakes as i32),
-                        &score,
-                        &p.glicko.rating,
-                        &q.glicko.rating,
-                        &p.glicko.rating,
-                        &p.glicko.deviation,
-                        &p.glicko.volatility,
-                        &(p.results as i64),
-                        &q.glicko.rating,
-                        &q.glicko.deviation,
-                        &q.glicko.volatility,
-                        &(q.results as i64),
-                        &score.is_some(),
-                    ],
-                )
-                .await
-                .map_err(pg.failed())?;
-            if inserted == 0 {
-                // Rolled back: rows made above go too.
-                return Ok(Err(Refused::Again {
-                    user: game.user.clone(),
-                    puzzle: game.puzzle,
-                }));
-            }
-            // A glance rates nothing: rows made for it (a player or puzzle with no rated
-            // result) are not kept.
-            if score.is_none() && (player.is_none() || puzzle.results == 0) {
-                let drop = drop_unrated(&tx, &game.user, game.puzzle).await;
-                drop.map_err(pg.failed())?;
-            }
-            tx.commit().await.map_err(pg.failed())?;
-            Ok(Ok(Counted::of(score, &p, &q)))
-        })
-        .await
+        }
     }
 
     /// A player's learned rating, if any result of theirs was rated.
@@ -353,7 +498,7 @@ impl Play<'_> {
                 .await
                 .map_err(pg.failed())?;
             let rows = client
-                .query(&stmt, &[&(min_results as i64)])
+                .query(&stmt, &[&i64::try_from(min_results).unwrap_or(i64::MAX)])
                 .await
                 .map_err(pg.failed())?;
             Ok(rows.iter().map(|r| (r.get(4), rated(r))).collect())
