@@ -203,7 +203,7 @@ pub fn rank(s: Strategy) -> usize {
 /// An engine on this ladder (singles in three groups, the simplest technique in one step from
 /// [`SIMPLEST_FROM`]) for a puzzle with this solution.
 fn engine(solution: crate::grid::Grid) -> Engine {
-    let mut engine = Engine::new(solution, &LADDER, true);
+    let mut engine = Engine::new(solution, &LADDER, crate::profile::Model::Difficulty);
     engine.split_singles = true;
     engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
     engine

@@ -37,6 +37,7 @@
 use crate::candidates::{alone_by_kind, alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
+use crate::profile::{self, Model};
 use crate::propagate::{propagate, Propagation};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
@@ -140,7 +141,7 @@ pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Hsolve, Rate
     let solution = check_unique(puzzle)?;
     let runs = runs.max(1);
     let start = Candidates::new(puzzle);
-    let mut engine = Engine::new(solution, &PAPER_LADDER, false);
+    let mut engine = Engine::new(solution, &PAPER_LADDER, Model::Hsolve);
     let mut results = Vec::with_capacity(runs as usize);
     for i in 0..runs {
         let mut rng = Rng::for_job(seed, i as u64);
@@ -184,7 +185,7 @@ pub fn explain(puzzle: &Puzzle) -> Result<Vec<Search>, RateError> {
     let solution = check_unique(puzzle)?;
     let mut trace = Vec::new();
     let mut rng = Rng::for_job(seed_of(puzzle), 0);
-    Engine::new(solution, &PAPER_LADDER, false).run(
+    Engine::new(solution, &PAPER_LADDER, Model::Hsolve).run(
         &Candidates::new(puzzle),
         &mut rng,
         Some(&mut trace),
@@ -271,10 +272,27 @@ struct Found {
 /// digits, intersections) with a changed cell are searched again; the other units'
 /// applications are the same as in `prev`. Merging by unit gives exactly the list a full
 /// search makes.
-fn incremental(list: &[Strategy], st: &Candidates, prev: &[u16; 81], prev_found: &Found) -> Found {
+fn incremental(
+    list: &[Strategy],
+    st: &Candidates,
+    prev: &[u16; 81],
+    prev_found: &Found,
+    model: Model,
+) -> Found {
     let units = Units::changed(prev, st.masks());
     let mut fresh = Vec::new();
-    let p = strategies::search_in(list, st, &units, &mut fresh);
+    let p = if profile::on() {
+        list.iter()
+            .map(|&s| {
+                let (since, before) = (profile::clock(), fresh.len());
+                let p = strategies::search_in(&[s], st, &units, &mut fresh);
+                profile::strategy(model, s, fresh.len() > before, since);
+                p
+            })
+            .sum()
+    } else {
+        strategies::search_in(list, st, &units, &mut fresh)
+    };
     let mut apps = Vec::with_capacity(prev_found.apps.len() + fresh.len());
     for &s in list {
         let mut old = prev_found
@@ -308,7 +326,19 @@ fn search_list(
     st: &Candidates,
     ctx: &Context,
     apps: &mut Vec<Application>,
+    model: Model,
 ) -> u64 {
+    if profile::on() {
+        return list
+            .iter()
+            .map(|&s| {
+                let (since, before) = (profile::clock(), apps.len());
+                let p = strategies::search(s, st, ctx, apps);
+                profile::strategy(model, s, apps.len() > before, since);
+                p
+            })
+            .sum();
+    }
     list.iter()
         .map(|&s| strategies::search(s, st, ctx, apps))
         .sum()
@@ -358,6 +388,8 @@ type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, BuildHasherDefault<FxHa
 pub(crate) struct Engine {
     ctx: Context,
     ladder: &'static [Rung],
+    /// The model the ladder is (for the profile).
+    model: Model,
     /// Measure the refutation effort of every trial applied.
     refute: bool,
     /// Search singles in three steps (box/full house, row/column hidden, naked).
@@ -506,15 +538,17 @@ impl Singles {
 }
 
 impl Engine {
-    /// An engine for `ladder`, on a puzzle with this (only) solution.
-    pub(crate) fn new(solution: Grid, ladder: &'static [Rung], refute: bool) -> Engine {
+    /// An engine for `ladder`, the ladder of `model`, on a puzzle with this (only) solution.
+    /// The `difficulty` model measures the refutation effort of every trial it applies.
+    pub(crate) fn new(solution: Grid, ladder: &'static [Rung], model: Model) -> Engine {
         assert!(ladder.len() < POSITIONS, "a ladder has at most 14 rungs");
         Engine {
             ctx: Context {
                 solution: Some(solution),
             },
             ladder,
-            refute,
+            model,
+            refute: model == Model::Difficulty,
             split_singles: false,
             simplest: None,
             shared: false,
@@ -536,6 +570,8 @@ impl Engine {
         warm: &mut Option<Rc<TrialMemo>>,
     ) -> Rc<Found> {
         let rung = self.ladder[i];
+        let since = profile::clock();
+        let mut answer = profile::Answer::Cached;
         let key = (*st.masks(), i as u8);
         let found = if let Some(f) = self.cache.get(&key) {
             if matches!(rung, Rung::Backtracking | Rung::Trial(_)) {
@@ -548,17 +584,20 @@ impl Engine {
         } else {
             let f = Rc::new(match (rung, &last[i]) {
                 (Rung::Strategies(list), Some((prev, prev_found))) if rung.by_units() => {
-                    incremental(list, st, prev, prev_found)
+                    answer = profile::Answer::Searched;
+                    incremental(list, st, prev, prev_found, self.model)
                 }
                 (Rung::Strategies(list), _) if self.keeps(i, rung) => {
                     let solution = self.ctx.solution.expect("a rating knows its solution");
                     let frame = self
                         .frame
                         .get_or_insert_with(|| crate::shared_searches::Frame::of(&solution));
-                    let ctx = &self.ctx;
+                    let (ctx, model) = (&self.ctx, self.model);
+                    answer = profile::Answer::Shared;
                     let (p, apps) = crate::shared_searches::search(frame, st, i as u8, || {
+                        answer = profile::Answer::Searched;
                         let mut apps = Vec::new();
-                        (search_list(list, st, ctx, &mut apps), apps)
+                        (search_list(list, st, ctx, &mut apps, model), apps)
                     });
                     Found {
                         p,
@@ -567,10 +606,13 @@ impl Engine {
                     }
                 }
                 _ => {
+                    answer = profile::Answer::Searched;
                     let mut apps = Vec::new();
                     let mut memo = None;
                     let p = match rung {
-                        Rung::Strategies(list) => search_list(list, st, &self.ctx, &mut apps),
+                        Rung::Strategies(list) => {
+                            search_list(list, st, &self.ctx, &mut apps, self.model)
+                        }
                         Rung::Forcing => strategies::forcing_chain::search_all(st, &mut apps),
                         Rung::Backtracking => backtracking::search(st, &self.ctx, known, &mut apps),
                         Rung::Trial(1) => {
@@ -597,6 +639,7 @@ impl Engine {
         if rung.by_units() {
             last[i] = Some((*st.masks(), found.clone()));
         }
+        profile::rung(self.model, i + 1, answer, !found.apps.is_empty(), since);
         found
     }
 
@@ -1061,7 +1104,7 @@ mod tests {
                             .map(|&s| strategies::search(s, &st, &ctx, &mut apps))
                             .sum();
                         if let Some((ps, pf)) = &prev[i] {
-                            let inc = incremental(list, &st, ps, pf);
+                            let inc = incremental(list, &st, ps, pf, Model::Difficulty);
                             assert_eq!(inc.p, p);
                             assert_eq!(inc.apps, apps);
                         }

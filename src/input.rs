@@ -577,10 +577,12 @@ mod tests {
         prop_oneof![
             (0usize..8).prop_map(Item::Line),
             (0usize..8).prop_map(Item::Grid),
-            // A bad line: random bytes without a newline that are not row-shaped (nine cells,
-            // which any reader must take for a grid row).
+            // A bad line: random bytes without a line end (a newline or a carriage return)
+            // that are not row-shaped (nine cells, which any reader must take for a grid row).
             proptest::collection::vec(any::<u8>(), 1..120)
-                .prop_map(|v| Item::Garbage(v.into_iter().filter(|&b| b != b'\n').collect()))
+                .prop_map(|v| {
+                    Item::Garbage(v.into_iter().filter(|&b| b != b'\n' && b != b'\r').collect())
+                })
                 .prop_filter("not row-shaped, not blank", |i| match i {
                     Item::Garbage(v) => {
                         let t = String::from_utf8_lossy(v);

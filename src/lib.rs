@@ -79,6 +79,7 @@ internal! {
     hsolve;
     input;
     metrics;
+    profile;
     propagate;
     refutation;
     rng;

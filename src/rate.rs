@@ -14,8 +14,15 @@ use crate::difficulty;
 use crate::grid::{Grid, Puzzle};
 use crate::hsolve;
 use crate::metrics;
+use crate::profile::{clock, stage, Stage};
 use crate::scale::LevelSet;
 use serde::Serialize;
+
+/// Where a run's ratings spend their time (`rate --profile`): [`profile::start`] turns the
+/// counting on, [`profile::read`] gives the [`profile::Profile`], which prints as tables.
+pub mod profile {
+    pub use crate::profile::{read, start, Counts, Profile, RungRow};
+}
 
 /// The rater's description stored with each build and in reference files (rating
 /// provenance).
@@ -260,8 +267,12 @@ pub fn ratings_of_class(
     hsolve_runs: u32,
 ) -> Result<(Difficulty, Hsolve), RateError> {
     let (p, seed) = (c.puzzle(), c.key().seed());
+    let since = clock();
     let h = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
+    stage(Stage::Hsolve, since);
+    let since = clock();
     let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
+    stage(Stage::Difficulty, since);
     Ok((d, h))
 }
 
@@ -296,12 +307,18 @@ pub fn ratings(
 /// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
 /// secondary metrics.
 pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
-    let (d, h) = ratings(
-        puzzle,
+    let since = clock();
+    let class = crate::canon::canonical(puzzle);
+    stage(Stage::Canonical, since);
+    let (d, h) = ratings_of_class(
+        &class,
         runs.unwrap_or(difficulty::DEFAULT_RUNS),
         runs.unwrap_or(hsolve::DEFAULT_RUNS),
     )?;
-    Ok(Rating::new(puzzle, &d, &h))
+    let since = clock();
+    let rating = Rating::new(puzzle, &d, &h);
+    stage(Stage::Metrics, since);
+    Ok(rating)
 }
 
 /// A puzzle with one solution, its class and its full rating: what generation hands to the

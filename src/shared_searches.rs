@@ -23,9 +23,13 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 
-/// At most this many searches are kept per thread (some megabytes); the memo starts afresh
-/// when full.
+/// At most this many searches are kept per thread, in two generations of half as many.
 const CAPACITY: usize = 32_768;
+
+/// At most this many bytes of applications are kept per thread (in two generations of half as
+/// many): with the searches' keys, some megabytes, whatever the number of puzzles rated. An
+/// application kept takes 32 bytes and 16 more per digit it removes.
+const MAX_BYTES: usize = 8 << 20;
 
 /// True when every search of `list` can be kept: none is cut short by a budget.
 pub(crate) fn can_keep(list: &[Strategy]) -> bool {
@@ -139,17 +143,149 @@ fn map_cells(x: CellSet, map: &[Cell; 81]) -> CellSet {
     })
 }
 
+/// An application as kept, without the nine cell sets of its effect: the cells a digit is
+/// removed from are in the search's list of removals, one for each digit of `removes`, in
+/// order.
+#[derive(Clone, Copy)]
+struct Stored {
+    cells: CellSet,
+    strategy: Strategy,
+    digits: DigitSet,
+    house: Option<House>,
+    depth: u8,
+    unit: u8,
+    /// The placement (cell and digit index), when the effect is one.
+    place: Option<(u8, u8)>,
+    /// The digits the effect removes.
+    removes: DigitSet,
+}
+
 /// A search kept: its grid, p and valid applications, in the grid's frame.
 struct Kept {
     grid: Rc<[u8; 81]>,
     p: u64,
-    apps: Vec<Application>,
+    apps: Vec<Stored>,
+    /// The cells each removal of `apps` removes its digit from, in order.
+    removals: Vec<CellSet>,
 }
 
-type Memo = HashMap<([u16; 81], u8), Kept, std::hash::BuildHasherDefault<FxHasher>>;
+impl Kept {
+    /// `apps` kept.
+    fn new(grid: Rc<[u8; 81]>, p: u64, apps: &[Application]) -> Kept {
+        let mut removals = Vec::new();
+        let apps = apps
+            .iter()
+            .map(|a| {
+                let (place, removes) = match a.effect {
+                    Effect::Place(c, d) => {
+                        (Some((c.index() as u8, d.index() as u8)), DigitSet::EMPTY)
+                    }
+                    Effect::Remove(r) => {
+                        let mut removes = DigitSet::EMPTY;
+                        for (d, &x) in r.iter().enumerate() {
+                            if !x.is_empty() {
+                                removes |= DigitSet::single(Digit::from_index(d));
+                                removals.push(x);
+                            }
+                        }
+                        (None, removes)
+                    }
+                };
+                Stored {
+                    cells: a.cells,
+                    strategy: a.strategy,
+                    digits: a.digits,
+                    house: a.house,
+                    depth: a.depth,
+                    unit: a.unit,
+                    place,
+                    removes,
+                }
+            })
+            .collect();
+        Kept {
+            grid,
+            p,
+            apps,
+            removals,
+        }
+    }
+
+    /// The bytes it holds.
+    fn bytes(&self) -> usize {
+        self.apps.len() * std::mem::size_of::<Stored>()
+            + self.removals.len() * std::mem::size_of::<CellSet>()
+    }
+
+    /// The applications kept, as they were given.
+    fn applications(&self) -> impl Iterator<Item = Application> + '_ {
+        let mut removals = self.removals.iter();
+        self.apps.iter().map(move |s| {
+            let effect = match s.place {
+                Some((c, d)) => {
+                    Effect::Place(Cell::from_index(c as usize), Digit::from_index(d as usize))
+                }
+                None => {
+                    let mut r = [CellSet::EMPTY; 9];
+                    for d in s.removes.iter() {
+                        r[d.index()] = *removals.next().expect("a removal for each digit");
+                    }
+                    Effect::Remove(r)
+                }
+            };
+            Application {
+                strategy: s.strategy,
+                cells: s.cells,
+                digits: s.digits,
+                house: s.house,
+                depth: s.depth,
+                unit: s.unit,
+                effect,
+            }
+        })
+    }
+}
+
+/// Searches kept, and the bytes their applications take.
+#[derive(Default)]
+struct Generation {
+    searches: HashMap<([u16; 81], u8), Kept, std::hash::BuildHasherDefault<FxHasher>>,
+    bytes: usize,
+}
+
+/// The searches kept on a thread: the newer generation takes what is made; when it is full it
+/// becomes the older one, and the older one is dropped. A search is looked for in both, so
+/// what was kept last is kept longest.
+#[derive(Default)]
+struct Memo {
+    new: Generation,
+    old: Generation,
+}
+
+impl Memo {
+    /// The search kept for `key` on `grid`.
+    fn get(&self, key: &([u16; 81], u8), grid: &Rc<[u8; 81]>) -> Option<&Kept> {
+        [&self.new, &self.old]
+            .into_iter()
+            .find_map(|g| g.searches.get(key))
+            .filter(|k| k.grid == *grid)
+    }
+
+    /// Keeps `kept` for `key`.
+    fn keep(&mut self, key: ([u16; 81], u8), kept: Kept) {
+        let n = kept.bytes();
+        if self.new.searches.len() >= CAPACITY / 2 || self.new.bytes + n > MAX_BYTES / 2 {
+            self.old = std::mem::take(&mut self.new);
+        }
+        self.new.bytes += n;
+        if let Some(replaced) = self.new.searches.insert(key, kept) {
+            self.new.bytes -= replaced.bytes();
+        }
+    }
+}
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(HashMap::default());
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
 /// The search `rung` (an index the caller keeps to one ladder) in `st`, in `frame`'s rating
@@ -164,13 +300,12 @@ pub(crate) fn search(
     let key = (frame.masks(st), rung);
     let kept = MEMO.with(|m| {
         let m = m.borrow();
-        let k = m.get(&key).filter(|k| k.grid == frame.grid)?;
+        let k = m.get(&key, &frame.grid)?;
         let apps = k
-            .apps
-            .iter()
+            .applications()
             .map(|a| {
                 Frame::moved(
-                    a,
+                    &a,
                     &frame.from_grid,
                     &frame.digit_from_grid,
                     &frame.house_from_grid,
@@ -183,7 +318,7 @@ pub(crate) fn search(
         return found;
     }
     let (p, apps) = search();
-    let moved = apps
+    let moved: Vec<Application> = apps
         .iter()
         .map(|a| {
             Frame::moved(
@@ -195,18 +330,8 @@ pub(crate) fn search(
         })
         .collect();
     MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= CAPACITY {
-            m.clear();
-        }
-        m.insert(
-            key,
-            Kept {
-                grid: frame.grid.clone(),
-                p,
-                apps: moved,
-            },
-        );
+        m.borrow_mut()
+            .keep(key, Kept::new(frame.grid.clone(), p, &moved));
     });
     (p, apps)
 }
@@ -254,6 +379,44 @@ mod tests {
     use crate::rng::Rng;
     use crate::strategies::{search as one, Context};
     use crate::transform::Transform;
+
+    /// A search kept gives back its applications exactly, whatever their effects: the
+    /// applications of every kept rung on states of a few runs, kept and read back, and its
+    /// bytes counted as they are stored.
+    #[test]
+    fn a_kept_search_gives_back_its_applications() {
+        let ctx = Context::default();
+        let mut apps = Vec::new();
+        for puzzle in [
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+        ] {
+            let st = Candidates::new(&puzzle.parse().unwrap());
+            for &s in Strategy::ALL.iter() {
+                if !matches!(s, Strategy::Backtracking | Strategy::TrialAndError) {
+                    one(s, &st, &ctx, &mut apps);
+                }
+            }
+        }
+        assert!(apps.iter().any(|a| matches!(a.effect, Effect::Remove(_))));
+        apps.push(Application::at_cell(
+            Strategy::NakedSingle,
+            Cell::from_index(0),
+            Digit::from_index(7),
+            Effect::Place(Cell::from_index(0), Digit::from_index(7)),
+        ));
+        let kept = Kept::new(Rc::new([0; 81]), 7, &apps);
+        assert_eq!(kept.applications().collect::<Vec<_>>(), apps);
+        let digits: usize = apps
+            .iter()
+            .map(|a| match a.effect {
+                Effect::Remove(r) => r.iter().filter(|x| !x.is_empty()).count(),
+                Effect::Place(..) => 0,
+            })
+            .sum();
+        assert_eq!(kept.bytes(), 32 * apps.len() + 16 * digits);
+    }
 
     /// An effect as one mask per cell (a placement flagged).
     fn masks_of(e: &Effect) -> [u16; 81] {
@@ -320,7 +483,7 @@ mod tests {
                 _ => None,
             })
             .collect();
-        MEMO.with(|m| m.borrow_mut().clear());
+        MEMO.with(|m| *m.borrow_mut() = Memo::default());
         let mut rng = Rng::new(11);
         let (mut states, mut found) = (0, 0);
         for (puzzle, solution) in &puzzles {

@@ -1063,6 +1063,12 @@ pub struct RateArgs {
     /// Worker threads (0: all cores; at most 4 per core). Output stays in input order.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+    /// Print where the time went to standard error at the end: per stage of a rating, and per
+    /// rung of each model's ladder and per strategy, the searches (those answered by the
+    /// rating's cache and by the thread's shared searches among them), the searches that found
+    /// something, and seconds summed over threads. The ratings are the same.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// Arguments of `pseudoku explain`.

@@ -51,7 +51,10 @@ pub(super) fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
         )?)),
         None => None,
     };
-    batch(
+    if args.profile {
+        pseudoku::rate::profile::start();
+    }
+    let outcome = batch(
         pseudoku::batch::Task::Rate {
             runs: args.runs,
             json: args.json,
@@ -59,5 +62,9 @@ pub(super) fn run_rate(args: &RateArgs) -> anyhow::Result<Outcome> {
         },
         &args.input,
         args.threads,
-    )
+    )?;
+    if args.profile {
+        eprint!("{}", pseudoku::rate::profile::read());
+    }
+    Ok(outcome)
 }

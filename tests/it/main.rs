@@ -15,6 +15,7 @@ mod difficulty;
 mod docs;
 mod export;
 mod fleet;
+mod golden;
 mod grid;
 mod hint;
 mod hint_examples;

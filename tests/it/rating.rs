@@ -253,3 +253,67 @@ fn wings_and_rectangles_never_remove_a_solution_digit() {
     }
     assert!(found > 0);
 }
+
+/// `rate --profile` prints where the time went and changes no rating: the same standard
+/// output as without it; every stage counted once per puzzle; each model's first rung asked
+/// for; a rung's cache and shared answers and its hits never more than its searches, and its
+/// strategies searched no more often than the rung searched.
+#[test]
+fn the_profile_counts_every_rating_and_changes_no_number() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles.txt");
+    let puzzles = read_puzzle_file(&path).unwrap().len() as u64;
+    let plain = crate::common::pseudoku()
+        .args(["rate", "--threads", "2"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let profiled = crate::common::pseudoku()
+        .args(["rate", "--threads", "2", "--profile"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(profiled.status.success());
+    assert_eq!(plain.stdout, profiled.stdout);
+    let table = crate::common::text(&profiled.stderr);
+    // A row's last `n` columns, as numbers (names may hold numbers too).
+    let numbers = |line: &str, n: usize| -> Vec<f64> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words[words.len() - n..]
+            .iter()
+            .map(|w| w.trim_end_matches('%').parse().unwrap())
+            .collect()
+    };
+    for stage in ["canonical form", "difficulty", "hsolve", "metrics"] {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(stage) && !l.contains("rung"))
+            .unwrap_or_else(|| panic!("no {stage} row in\n{table}"));
+        assert_eq!(numbers(line, 3)[0], puzzles as f64, "{line}");
+    }
+    for model in ["difficulty: rung", "hsolve: rung"] {
+        let rows: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with(model))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(numbers(rows[0], 6)[0] > 0.0, "{}", rows[0]);
+        let mut rung_searched = 0.0;
+        for row in &rows {
+            if row.contains("singles, steps") {
+                continue;
+            }
+            if row.starts_with("     ") {
+                // A strategy: searches, hits, seconds, share.
+                let n = numbers(row, 4);
+                assert!(n[0] <= rung_searched && n[1] <= n[0], "{row}");
+            } else {
+                // A rung: searches, cached, shared, hits, seconds, share.
+                let n = numbers(row, 6);
+                let (searches, cached, shared, hits) = (n[0], n[1], n[2], n[3]);
+                assert!(cached + shared <= searches && hits <= searches, "{row}");
+                rung_searched = searches - cached - shared;
+            }
+        }
+    }
+}
