@@ -42,6 +42,8 @@ struct Statements {
     write_result: tokio_postgres::Statement,
     /// A player's held games not settled yet, in the order they were played.
     held: tokio_postgres::Statement,
+    /// A puzzle claimed for the transaction (an advisory lock on [`PUZZLE_CLAIM`] and its id).
+    claim: tokio_postgres::Statement,
     /// A held game taught.
     settled: tokio_postgres::Statement,
     /// The rating rows of a player and a puzzle that nothing rated (made by the locks)
@@ -104,6 +106,9 @@ impl Statements {
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
                      ON CONFLICT DO NOTHING RETURNING seq",
                 )
+                .await?,
+            claim: client
+                .prepare_cached("SELECT pg_advisory_xact_lock($1, $2)")
                 .await?,
             held: client
                 .prepare_cached(
@@ -180,10 +185,16 @@ async fn write_puzzle(
     .await
 }
 
+/// The first key of the advisory locks that claim puzzles for a count ("puzz" in ASCII); the
+/// second is the puzzle's id (ids that agree in their low 32 bits share a lock, which only
+/// makes one wait).
+const PUZZLE_CLAIM: i32 = 0x7075_7a7a;
+
 /// Counts `game` in the transaction `tx` as the bank's [`crate::store::play::count`] does; a
 /// refusal leaves the rows it made for the caller to roll back. The rows are locked player
-/// first, then puzzles; a game that makes its player's record locks the held games' puzzles
-/// in id order (so that two such games wait on each other in no circle) and settles them.
+/// first, then puzzles; a game of a player without a record first claims its puzzle and the
+/// held games' puzzles in id order ([`PUZZLE_CLAIM`]), so that two games that settle held
+/// games wait on each other in no circle; the game that makes the record settles them.
 async fn count_in(
     tx: &deadpool_postgres::Transaction<'_>,
     st: &Statements,
@@ -212,6 +223,24 @@ async fn count_in(
         )
         .await?,
     );
+    // A player without a record yet may make it with this game and settle their held games:
+    // their puzzles and this one are claimed in id order before any puzzle's row is locked, so
+    // two games that settle never wait on each other in a circle (each holding its own puzzle
+    // and wanting the other's).
+    if player.results < play::Trust::DEFAULT.record_games {
+        let mut claim: Vec<i64> = tx
+            .query(&st.held, &[&game.user])
+            .await?
+            .iter()
+            .map(|r| r.get(1))
+            .collect();
+        claim.push(game.puzzle);
+        claim.sort_unstable();
+        claim.dedup();
+        for id in claim {
+            tx.execute(&st.claim, &[&PUZZLE_CLAIM, &(id as i32)]).await?;
+        }
+    }
     let puzzle = lock_puzzle(tx, st, game.puzzle, prior).await?;
     let outcome = play::count(game, (player.results > 0).then_some(player), puzzle);
     let (p, q) = (outcome.player, outcome.puzzle);
@@ -260,6 +289,7 @@ async fn count_in(
     let mut shown = q.rated;
     let mut touched = vec![game.puzzle];
     if outcome.settles {
+        // The held games, this one among them when it is held.
         let held: Vec<(i64, i64, f64, f64)> = tx
             .query(&st.held, &[&game.user])
             .await?
