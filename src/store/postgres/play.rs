@@ -296,14 +296,9 @@ async fn count_in(
             .iter()
             .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
             .collect();
-        let mut ids: Vec<(i64, f64)> = held.iter().map(|h| (h.1, h.3)).collect();
-        ids.sort_by_key(|&(id, _)| id);
-        ids.dedup_by_key(|&mut (id, _)| id);
-        for &(id, then) in &ids {
-            lock_puzzle(tx, st, id, &play::prior_at(then)).await?;
-        }
+        // Their puzzles were claimed above, so they are locked here in the order played.
         let day = play::day_of(std::time::SystemTime::now());
-        for (seq, id, score, then) in held {
+        for &(seq, id, score, then) in &held {
             let before = lock_puzzle(tx, st, id, &play::prior_at(then)).await?;
             let (share, after) = play::settle(&play::Trust::DEFAULT, &p, before, score, day);
             if after != before {
@@ -316,7 +311,7 @@ async fn count_in(
                 shown = after.rated;
             }
         }
-        touched.extend(ids.iter().map(|&(id, _)| id));
+        touched.extend(held.iter().map(|h| h.1));
     }
     // Rows the locks made for nothing rated (a newcomer's glance, a puzzle no game taught)
     // are not kept.
