@@ -10,7 +10,7 @@ mod common;
 
 use common::{bank_puzzles, each, puzzles, BUCKETS, TOP1465};
 use divan::Bencher;
-use pseudoku::{metrics, rate::ratings};
+use pseudoku::rate::{metrics, ratings};
 
 fn main() {
     common::main();
@@ -22,7 +22,7 @@ const LISTS: [&str; 2] = [BUCKETS, TOP1465];
 /// difficulty, 10 runs per puzzle.
 #[divan::bench(args = LISTS)]
 fn difficulty(b: Bencher, rel: &str) {
-    use pseudoku::difficulty::{rate, DEFAULT_RUNS};
+    use pseudoku::rate::difficulty::{rate, DEFAULT_RUNS};
     each(b, &puzzles(rel), |p| {
         rate(p, DEFAULT_RUNS).expect("unique").value
     });
@@ -31,7 +31,7 @@ fn difficulty(b: Bencher, rel: &str) {
 /// hsolve, 20 runs per puzzle.
 #[divan::bench(args = LISTS)]
 fn hsolve(b: Bencher, rel: &str) {
-    use pseudoku::hsolve::{rate, DEFAULT_RUNS};
+    use pseudoku::rate::hsolve::{rate, DEFAULT_RUNS};
     each(b, &puzzles(rel), |p| {
         rate(p, DEFAULT_RUNS).expect("unique").mean
     });
@@ -40,7 +40,7 @@ fn hsolve(b: Bencher, rel: &str) {
 /// Both ratings, one canonical form.
 #[divan::bench(args = LISTS)]
 fn both(b: Bencher, rel: &str) {
-    use pseudoku::{difficulty, hsolve};
+    use pseudoku::rate::{difficulty, hsolve};
     each(b, &puzzles(rel), |p| {
         ratings(p, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS).expect("unique")
     });
@@ -64,7 +64,7 @@ const BANK: u64 = 2000;
 /// difficulty, 10 runs per puzzle, on puzzles as a build makes them.
 #[divan::bench]
 fn difficulty_bank(b: Bencher) {
-    use pseudoku::difficulty::{rate, DEFAULT_RUNS};
+    use pseudoku::rate::difficulty::{rate, DEFAULT_RUNS};
     each(b, &bank_puzzles(BANK), |p| {
         rate(p, DEFAULT_RUNS).expect("unique").value
     });
@@ -73,7 +73,7 @@ fn difficulty_bank(b: Bencher) {
 /// hsolve, 20 runs per puzzle, on puzzles as a build makes them.
 #[divan::bench]
 fn hsolve_bank(b: Bencher) {
-    use pseudoku::hsolve::{rate, DEFAULT_RUNS};
+    use pseudoku::rate::hsolve::{rate, DEFAULT_RUNS};
     each(b, &bank_puzzles(BANK), |p| {
         rate(p, DEFAULT_RUNS).expect("unique").mean
     });

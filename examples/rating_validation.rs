@@ -17,7 +17,8 @@
 use pseudoku::dev::refdata;
 use pseudoku::dev::stats::{gamma, levels, spearman};
 use pseudoku::input::read_puzzle_file;
-use pseudoku::{difficulty, hsolve, metrics, Puzzle};
+use pseudoku::rate::{difficulty, hsolve, metrics};
+use pseudoku::Puzzle;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -406,7 +407,7 @@ fn main() {
     writeln!(
         doc,
         "Spearman rho / gamma over 8 x 8 equal-count levels. difficulty is the rating beyond \
-         the paper (`src/difficulty.rs`); hsolve and the clue count are the baselines.\n"
+         the paper (`src/rate/difficulty.rs`); hsolve and the clue count are the baselines.\n"
     )
     .unwrap();
     writeln!(

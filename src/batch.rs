@@ -69,7 +69,7 @@ pub enum BatchError {
 pub enum TaskError {
     /// It cannot be rated.
     #[error(transparent)]
-    Rate(#[from] crate::hsolve::RateError),
+    Rate(#[from] crate::rate::hsolve::RateError),
     /// No hint can be given on it.
     #[error(transparent)]
     Hint(#[from] crate::hint::HintError),

@@ -195,6 +195,18 @@ impl Candidates {
     /// or `None` (changing nothing) if `d` is not a candidate of `cell`.
     #[inline(always)]
     pub(crate) fn place(&mut self, cell: Cell, d: Digit) -> Option<CellSet> {
+        self.place_with(cell, d, |_, _| {})
+    }
+
+    /// [`Candidates::place`], calling `each(p, left)` for every peer `p` that lost `d`, with
+    /// the candidates `left` in it (one pass over them for the caller's bookkeeping too).
+    #[inline]
+    pub(crate) fn place_with(
+        &mut self,
+        cell: Cell,
+        d: Digit,
+        mut each: impl FnMut(Cell, u16),
+    ) -> Option<CellSet> {
         let i = cell.index();
         let mask = self.cells[i];
         if mask >> d.index() & 1 == 0 {
@@ -213,7 +225,9 @@ impl Candidates {
         self.digits[d.index()] -= lost;
         let bit = !(1u16 << d.index());
         for p in lost {
-            self.cells[p.index()] &= bit;
+            let left = self.cells[p.index()] & bit;
+            self.cells[p.index()] = left;
+            each(p, left);
         }
         Some(lost)
     }

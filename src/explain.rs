@@ -7,8 +7,8 @@
 use crate::candidates::Effect;
 use crate::grid::Puzzle;
 use crate::hint::HintError;
-use crate::hsolve::{RateError, Search};
 use crate::levels::RatingKind;
+use crate::rate::hsolve::{RateError, Search};
 use std::fmt::Write as _;
 
 /// The steps of [`crate::hint::walkthrough`] as text: the puzzle's grid, one numbered step per
@@ -55,12 +55,12 @@ pub fn steps_json(puzzle: &Puzzle, grid: bool) -> Result<String, HintError> {
 pub fn model(puzzle: &Puzzle, rating: RatingKind) -> Result<String, RateError> {
     let (trace, column, value) = match rating {
         RatingKind::Hsolve => {
-            let trace = crate::hsolve::explain(puzzle)?;
+            let trace = crate::rate::hsolve::explain(puzzle)?;
             let d = trace.last().map_or(0.0, |s| s.d);
             (trace, "tier", d)
         }
         RatingKind::Difficulty => {
-            let (trace, value) = crate::difficulty::explain(puzzle)?;
+            let (trace, value) = crate::rate::difficulty::explain(puzzle)?;
             (trace, "rung", value)
         }
     };

@@ -7,8 +7,8 @@
 use crate::candidates::Candidates;
 use crate::cellset::CellSet;
 use crate::grid::{Cell, Grid, Puzzle};
-use crate::hsolve;
 use crate::propagate::Propagation;
+use crate::rate::hsolve;
 use crate::rng::Rng;
 use crate::solve::{count_solutions, random_grid};
 use std::fmt;

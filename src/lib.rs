@@ -28,8 +28,9 @@
 //!
 //! The rest of the crate is private. All its modules, by what each owns, in the order of the
 //! pipeline: `grid`, `input`, `solve`, `transform`, `rng`, `canon`, `cellset`, `candidates`,
-//! `propagate`, `strategies`, `technique`, `hsolve`, `difficulty`, `refutation`, `metrics`,
-//! `rate`, `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
+//! `propagate`, `strategies`, `technique`, `rate` (with the two models, `rate::hsolve` and
+//! `rate::difficulty`, the ladders' engine, `rate::refutation`, `rate::metrics` and the
+//! thread's shared searches), `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
 //! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `calendar`,
 //! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
 //! they are public, and `dev` holds where the external reference data lives, rank statistics
@@ -73,15 +74,10 @@ internal! {
     calendar;
     candidates;
     cellset;
-    difficulty;
     fonts;
     grid;
-    hsolve;
     input;
-    metrics;
-    profile;
     propagate;
-    refutation;
     rng;
     scale;
     solve;
@@ -90,8 +86,6 @@ internal! {
     technique;
     transform;
 }
-
-mod shared_searches;
 
 #[cfg(feature = "dev")]
 pub mod dev;

@@ -1,6 +1,6 @@
 //! The techniques a puzzle needs, as plain values that ratings compute, the bank stores and
 //! users name: the hardest technique family (paper 004's grade, [`Technique`], found by
-//! [`crate::metrics::technique`]), each solving [`Strategy`] by name (how one is searched for
+//! [`crate::rate::metrics::technique`]), each solving [`Strategy`] by name (how one is searched for
 //! is `crate::strategies`), and the hardest step of the `difficulty` ladder a puzzle needs
 //! ([`HardestStep`]). It knows nothing of how any of them is found.
 

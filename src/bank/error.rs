@@ -23,7 +23,7 @@ pub enum BankError {
     #[error(
         "this bank was rated by difficulty model {0} (this program rates with model {current}); \
          the next `pseudoku build` on it re-rates it",
-        current = crate::difficulty::MODEL
+        current = crate::rate::difficulty::MODEL
     )]
     OlderModel(String),
     /// More puzzles asked for than one build can count.

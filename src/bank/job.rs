@@ -10,7 +10,7 @@ use crate::canon::{self, Canonical};
 use crate::cellset::CellSet;
 use crate::generate::Symmetry;
 use crate::grid::{Cell, Grid, Puzzle};
-use crate::hsolve;
+use crate::rate::hsolve;
 use crate::rate::Graded;
 use crate::rng::Rng;
 use crate::seeds::{Library, Seed};
@@ -521,7 +521,7 @@ pub struct Rated {
 #[derive(Clone, Debug)]
 pub struct Measured {
     generated: Generated,
-    difficulty: Option<crate::difficulty::Difficulty>,
+    difficulty: Option<crate::rate::difficulty::Difficulty>,
     /// Its percentile against the bank's reference, when the bank's rating is made.
     pub percentile: Option<f64>,
     /// Its level, when the bank's rating is made.
@@ -540,8 +540,7 @@ impl Measured {
     ) -> Result<Measured, Box<Generated>> {
         Ok(match levels.rating {
             crate::levels::RatingKind::Difficulty => {
-                let Some(d) = crate::rate::difficulty_of_class_unless(&g.canon, far)
-                    .expect("a generated puzzle is unique")
+                let Some(d) = crate::rate::difficulty_of_class_unless(&g.canon, &g.solution, far)
                 else {
                     return Err(Box::new(g));
                 };

@@ -566,7 +566,7 @@ mod tests {
         let mut rng = crate::Rng::new(5);
         let p = crate::generate::random_minimal(&mut rng, Symmetry::Rotate180);
         assert!(is_minimal(&p, Symmetry::Rotate180));
-        let t = crate::metrics::technique(&p);
+        let t = crate::rate::metrics::technique(&p);
         let n = p.clues() as u32;
         let l: Layout = format!("symmetry=rotate180 clues={n}..{n} minimal")
             .parse()
@@ -646,7 +646,7 @@ mod tests {
         let symmetries = [Symmetry::None, Symmetry::Rotate180, Symmetry::Mirror, Symmetry::Diagonal, Symmetry::Rotate90];
         for round in 0..60 {
             let p = crate::generate::random_minimal(&mut rng, symmetries[round % symmetries.len()]);
-            let t = crate::metrics::technique(&p);
+            let t = crate::rate::metrics::technique(&p);
             for l in &layouts {
                 if l.keeps(&p, t, Strategy::HiddenSingle) {
                     assert!(l.admits(&p), "{l} keeps {p} but refuses it");

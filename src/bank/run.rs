@@ -232,7 +232,7 @@ fn sift(
 /// How far beyond a target's range the values of a puzzle's first runs (the least below it,
 /// the greatest above it) may lie, in `difficulty` (log10 of work: a factor of 3.2 in work),
 /// and the puzzle still be rated to the end for it: a rating is the mean of its runs, and the
-/// first [`crate::difficulty::EARLY_RUNS`] of them both miss it by that much only for a
+/// first [`crate::rate::difficulty::EARLY_RUNS`] of them both miss it by that much only for a
 /// puzzle whose runs differ by far more than a build's puzzles do (on the main job 3 puzzles
 /// of 100,000 were missed with 0.4 and their mean, none with this).
 const EARLY_MARGIN: f64 = 0.5;

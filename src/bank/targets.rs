@@ -6,7 +6,7 @@ use super::accept::{landing_per_job, Assignment};
 use super::job::{self, JobResult, Measured, Prepared, Rated, Source};
 use super::layout::Layout;
 use super::BankError;
-use crate::difficulty;
+use crate::rate::difficulty;
 use crate::generate::Symmetry;
 use crate::levels::{Band, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::store;

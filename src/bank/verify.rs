@@ -60,7 +60,7 @@ pub fn verify_with_progress(
 ) -> Result<Verified, BankError> {
     let conn = store::open_existing(db)?;
     let model = store::settings::get(&conn, "difficulty_model")?;
-    if model.is_some() && model != Some(crate::difficulty::MODEL.to_string()) {
+    if model.is_some() && model != Some(crate::rate::difficulty::MODEL.to_string()) {
         return Err(BankError::OlderModel(model.unwrap_or_default()));
     }
     let mut bank: Vec<String> = store::integrity(&conn, sample == 0)?

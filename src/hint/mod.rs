@@ -5,7 +5,7 @@
 //!
 //! Mistakes come first: an entry that contradicts the solution, then (with marks given) a
 //! candidate of the solution the player removed. Otherwise the techniques are searched along
-//! the ladder of the `difficulty` rating (`crate::difficulty`), easiest first: full house
+//! the ladder of the `difficulty` rating (`crate::rate::difficulty`), easiest first: full house
 //! and hidden single in a box, hidden single in a row or column, naked single, then the
 //! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations.
 //!
@@ -18,7 +18,7 @@ pub use crate::strategies::Strategy;
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit, Grid, House, Puzzle};
-use crate::hsolve::Rung;
+use crate::rate::hsolve::Rung;
 use crate::solve::{solve, Solutions};
 use crate::strategies::{self, trial, Application, Context, Known};
 use std::fmt::Write as _;
@@ -413,7 +413,7 @@ fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
         solution: Some(*solution),
     };
     let mut out = Vec::new();
-    for (i, rung) in crate::difficulty::LADDER.iter().enumerate() {
+    for (i, rung) in crate::rate::difficulty::LADDER.iter().enumerate() {
         out.clear();
         match rung {
             Rung::Strategies(list) => {
@@ -435,13 +435,13 @@ fn next_step(st: &Candidates, solution: &Grid) -> (Application, bool) {
             }
         }
         out.retain(|a| st.changes(&a.effect));
-        if i + 1 >= crate::difficulty::SIMPLEST_FROM {
+        if i + 1 >= crate::rate::difficulty::SIMPLEST_FROM {
             // From where the rating takes the simplest technique found, so does the hint: the
             // easiest technique of the rung, then its shortest pattern, a placement first.
             let simplest = out.iter().min_by_key(|a| {
                 let place = matches!(a.effect, Effect::Place(..));
                 (
-                    crate::difficulty::rank(a.strategy),
+                    crate::rate::difficulty::rank(a.strategy),
                     !place,
                     a.depth,
                     a.cells.len(),
@@ -520,7 +520,7 @@ fn rung_of(a: &Application, full_house: bool) -> u8 {
         },
         Strategy::NakedSingle => 2,
         s => {
-            let at = crate::difficulty::LADDER
+            let at = crate::rate::difficulty::LADDER
                 .iter()
                 .position(|rung| match rung {
                     Rung::Strategies(list) => list.contains(&s),
@@ -528,7 +528,7 @@ fn rung_of(a: &Application, full_house: bool) -> u8 {
                     Rung::Backtracking => s == Strategy::Backtracking,
                     Rung::Trial(depth) => s == Strategy::TrialAndError && a.depth <= *depth,
                 });
-            3 + at.unwrap_or(crate::difficulty::LADDER.len()) as u8
+            3 + at.unwrap_or(crate::rate::difficulty::LADDER.len()) as u8
         }
     }
 }

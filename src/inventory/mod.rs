@@ -257,7 +257,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             }
         }
     }
-    let mut steps: Vec<StepRow> = crate::difficulty::LADDER_ORDER
+    let mut steps: Vec<StepRow> = crate::rate::difficulty::LADDER_ORDER
         .iter()
         .map(|&t| (t.name().to_string(), t as usize))
         .chain([("unknown".to_string(), Strategy::COUNT)])
@@ -405,12 +405,12 @@ impl Inventory {
             self.puzzles, self.served, self.rating, self.reference, self.reference_size
         );
         match self.difficulty_model {
-            Some(m) if m != crate::difficulty::MODEL => {
+            Some(m) if m != crate::rate::difficulty::MODEL => {
                 let _ = writeln!(
                     s,
                     "rated by difficulty model {m}; this program rates with model {}: \
                      the next build on this bank re-rates it",
-                    crate::difficulty::MODEL
+                    crate::rate::difficulty::MODEL
                 );
             }
             Some(m) => {

@@ -321,7 +321,7 @@ pub fn ensure(
     conn: &mut rusqlite::Connection,
     rating: Option<RatingKind>,
 ) -> Result<Levels, LevelsError> {
-    let model = crate::difficulty::MODEL.to_string();
+    let model = crate::rate::difficulty::MODEL.to_string();
     if store::settings::get(conn, "reference")?.is_none() {
         let tx = store::Write::begin(conn)?;
         store::settings::replace_reference(&tx, &reference::default_rows())?;
@@ -391,7 +391,7 @@ fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
     store::settings::set(
         &tx,
         "difficulty_model",
-        &crate::difficulty::MODEL.to_string(),
+        &crate::rate::difficulty::MODEL.to_string(),
     )?;
     tx.commit()?;
     Ok(())

@@ -10,7 +10,7 @@
 //! Counts that grow by orders of magnitude (checks, applications) enter as `ln(1 + x)`, so one
 //! very hard puzzle does not stretch the scale of the rest.
 
-use crate::difficulty::{self, LADDER_ORDER};
+use crate::rate::difficulty::{self, LADDER_ORDER};
 use crate::grid::Puzzle;
 use crate::rate::Rating;
 use crate::solve::{solve, Solutions};

@@ -19,7 +19,7 @@
 #[cfg(feature = "dev")]
 use crate::generate::{self, Symmetry};
 use crate::grid::Puzzle;
-use crate::hsolve::RateError;
+use crate::rate::hsolve::RateError;
 #[cfg(feature = "dev")]
 use crate::rng::Rng;
 use crate::store::ReferenceRow;

@@ -6,7 +6,7 @@
 use super::{Library, LibraryError, Seed, SeedError};
 use crate::generate::{self, Symmetry};
 use crate::grid::Puzzle;
-use crate::hsolve;
+use crate::rate::hsolve;
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;

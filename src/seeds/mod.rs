@@ -26,7 +26,7 @@ pub use mine::{mine, MineOptions};
 
 use crate::canon::{self, Key};
 use crate::grid::{Grid, ParseError, Puzzle};
-use crate::hsolve::{self, RateError};
+use crate::rate::hsolve::{self, RateError};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -12,12 +12,12 @@
 //!
 //! [`find`] lists every ALS of a state once (a set lying in two houses, such as cells of a
 //! row inside one box, is listed in the first: rows, then columns, then boxes), with its
-//! cells, digits, the cells of each digit and, per digit, the cells outside it that see every
-//! cell of it holding the digit. [`links`] lists the pairs of disjoint ALSs with their
+//! cells, digits, the cells of each digit and, per digit, the cells outside it holding the
+//! digit that see every cell of it holding the digit (what it can take the digit from). [`links`] lists the pairs of disjoint ALSs with their
 //! restricted common digits.
 
 use crate::candidates::Candidates;
-use crate::cellset::{CellSet, DigitSet};
+use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::Digit;
 
 /// The largest ALS, in cells.
@@ -34,9 +34,11 @@ pub struct Als {
     pub house: u8,
     /// Per digit index, the cells of the set holding that digit (empty for other digits).
     by_digit: [CellSet; 9],
-    /// Per digit index, the cells that see every cell of the set holding that digit (the
-    /// cells holding it excluded; every cell for a digit the set lacks).
+    /// Per digit index, the cells holding that digit that see every cell of the set holding
+    /// it (none of the set's own; every cell for a digit the set lacks).
     seeing: [CellSet; 9],
+    /// The digits of the set that some cell outside it can lose (`seeing` not empty).
+    pub reaching: DigitSet,
 }
 
 impl Als {
@@ -44,10 +46,15 @@ impl Als {
     fn new(st: &Candidates, cells: CellSet, digits: DigitSet, house: u8) -> Als {
         let mut by_digit = [CellSet::EMPTY; 9];
         let mut seeing = [CellSet::ALL; 9];
+        let mut reaching = DigitSet::EMPTY;
         for d in digits.iter() {
             let places = cells & st.cells_with(d);
             by_digit[d.index()] = places;
-            seeing[d.index()] = places.common_peers();
+            let reach = places.common_peers() & st.cells_with(d);
+            seeing[d.index()] = reach;
+            if !reach.is_empty() {
+                reaching.insert(d);
+            }
         }
         Als {
             cells,
@@ -55,6 +62,7 @@ impl Als {
             house,
             by_digit,
             seeing,
+            reaching,
         }
     }
 
@@ -64,7 +72,8 @@ impl Als {
         self.by_digit[d.index()]
     }
 
-    /// The cells seeing every cell of the set that holds `d` (none of those cells included).
+    /// The cells holding `d` that see every cell of the set holding `d` (none of the set's
+    /// own): those the set can take `d` from.
     #[inline]
     pub fn seeing(&self, d: Digit) -> CellSet {
         self.seeing[d.index()]
@@ -76,6 +85,7 @@ impl Als {
         self.cells.len()
     }
 
+    #[cfg(test)]
     /// The restricted common digits of `self` and `other`: the digits both hold where every
     /// place of one sees every place of the other. Empty when the sets share a cell.
     #[inline]
@@ -96,12 +106,13 @@ impl Als {
 /// The first house (rows 0-8, columns 9-17, boxes 18-26) holding every cell of `cells`.
 fn first_house(cells: CellSet) -> u8 {
     let first = cells.first().expect("a set of cells");
-    if cells.iter().all(|c| c.row() == first.row()) {
-        first.row()
-    } else if cells.iter().all(|c| c.col() == first.col()) {
-        9 + first.col()
+    let [row, col, bx] = HOUSES_OF_CELL[first.index()];
+    if cells.is_subset(CellSet::house_at(row as usize)) {
+        row
+    } else if cells.is_subset(CellSet::house_at(col as usize)) {
+        col
     } else {
-        18 + first.box_index()
+        bx
     }
 }
 
@@ -115,18 +126,17 @@ pub fn find(st: &Candidates) -> Vec<Als> {
         let n = cells.len();
         // Unions of the candidates of every subset (bit i = cells[i]), built from smaller ones.
         let mut unions = [0u16; 512];
+        let mut sets = [CellSet::EMPTY; 512];
         for mask in 1usize..1 << n {
             let low = mask.trailing_zeros() as usize;
             let u = unions[mask & (mask - 1)] | st.candidates(cells[low]).bits();
             unions[mask] = u;
+            let set = sets[mask & (mask - 1)] | CellSet::single(cells[low]);
+            sets[mask] = set;
             let k = mask.count_ones();
             if k > MAX_CELLS || u.count_ones() != k + 1 {
                 continue;
             }
-            let set: CellSet = (0..n)
-                .filter(|&i| mask >> i & 1 != 0)
-                .map(|i| cells[i])
-                .collect();
             if first_house(set) != h as u8 {
                 continue;
             }
@@ -154,8 +164,9 @@ pub struct Link {
 /// Rather than testing every pair, the partners of each set A are looked up through the places
 /// of their digits: a partner sharing x has all its x inside the cells seeing every x of A, so
 /// it is indexed under one of those cells.
-pub fn links(st: &Candidates, sets: &[Als]) -> Vec<Link> {
-    // Per (digit, cell): the sets whose first place of that digit is that cell.
+pub fn links(sets: &[Als]) -> Vec<Link> {
+    // Per (digit, cell): the sets whose first place of that digit is that cell, in order, with
+    // their places of the digit and their cells (read in a row, not from each set).
     let mut start = vec![0u32; 9 * 81 + 1];
     for s in sets {
         for d in s.digits.iter() {
@@ -167,43 +178,49 @@ pub fn links(st: &Candidates, sets: &[Als]) -> Vec<Link> {
         start[i] += start[i - 1];
     }
     let mut fill = start.clone();
-    let mut index = vec![0u32; start[9 * 81] as usize];
+    let mut index = vec![(0u32, CellSet::EMPTY, CellSet::EMPTY); start[9 * 81] as usize];
     for (i, s) in sets.iter().enumerate() {
         for d in s.digits.iter() {
             let c = s.places(d).first().expect("a set holds each of its digits");
             let slot = &mut fill[d.index() * 81 + c.index()];
-            index[*slot as usize] = i as u32;
+            index[*slot as usize] = (i as u32, s.places(d), s.cells);
             *slot += 1;
         }
     }
+    // A later set B shares x with A as a restricted common when every x of B is among the
+    // cells A takes x from (A's `seeing`) and the two are disjoint; its first x is then one
+    // of those cells, so B is listed under it.
     let mut out = Vec::new();
     let mut stamp = vec![u32::MAX; sets.len()];
+    let mut commons = vec![DigitSet::EMPTY; sets.len()];
     let mut partners = Vec::new();
     for (i, a) in sets.iter().enumerate() {
         partners.clear();
         for x in a.digits.iter() {
-            let reach = (a.seeing(x) & st.cells_with(x)) - a.cells;
+            let reach = a.seeing(x);
             for c in reach {
                 let k = x.index() * 81 + c.index();
-                for &j in &index[start[k] as usize..start[k + 1] as usize] {
-                    if (j as usize) > i && stamp[j as usize] != i as u32 {
-                        stamp[j as usize] = i as u32;
-                        partners.push(j);
+                let listed = &index[start[k] as usize..start[k + 1] as usize];
+                let later = listed.partition_point(|e| e.0 as usize <= i);
+                for &(j, places, cells) in &listed[later..] {
+                    if places.is_subset(reach) && !cells.intersects(a.cells) {
+                        let j = j as usize;
+                        if stamp[j] != i as u32 {
+                            stamp[j] = i as u32;
+                            commons[j] = DigitSet::EMPTY;
+                            partners.push(j as u32);
+                        }
+                        commons[j].insert(x);
                     }
                 }
             }
         }
         partners.sort_unstable();
-        for &j in &partners {
-            let rc = a.restricted_commons(&sets[j as usize]);
-            if !rc.is_empty() {
-                out.push(Link {
-                    a: i as u32,
-                    b: j,
-                    rc,
-                });
-            }
-        }
+        out.extend(partners.iter().map(|&j| Link {
+            a: i as u32,
+            b: j,
+            rc: commons[j as usize],
+        }));
     }
     out
 }
@@ -213,6 +230,8 @@ pub fn links(st: &Candidates, sets: &[Als]) -> Vec<Link> {
 pub struct Sets {
     /// The sets, as [`find`] lists them.
     pub sets: Vec<Als>,
+    /// The cells of each set (read in a row by the searches, rather than from each set).
+    pub cells: Vec<CellSet>,
     /// Their links, as [`links`] lists them.
     pub links: Vec<Link>,
     /// The same links, by set.
@@ -237,9 +256,11 @@ pub fn sets_of(st: &Candidates) -> std::rc::Rc<Sets> {
         return s;
     }
     let sets = find(st);
-    let links = links(st, &sets);
-    let graph = Graph::new(sets.len(), &links);
+    let links = links(&sets);
+    let cells: Vec<CellSet> = sets.iter().map(|s| s.cells).collect();
+    let graph = Graph::new(&cells, &links);
     let s = std::rc::Rc::new(Sets {
+        cells,
         sets,
         links,
         graph,
@@ -256,11 +277,14 @@ pub struct Graph {
     pub start: Vec<u32>,
     /// The (partner, restricted common digits) of every set, set by set.
     pub edges: Vec<(u32, DigitSet)>,
+    /// The partner's cells of each edge (read in a row by the searches).
+    pub cells: Vec<CellSet>,
 }
 
 impl Graph {
-    /// The graph of `links` over `n` sets.
-    pub fn new(n: usize, links: &[Link]) -> Graph {
+    /// The graph of `links` over the sets with these cells.
+    pub fn new(cells: &[CellSet], links: &[Link]) -> Graph {
+        let n = cells.len();
         let mut start = vec![0u32; n + 1];
         for l in links {
             start[l.a as usize + 1] += 1;
@@ -281,13 +305,24 @@ impl Graph {
         for i in 0..n {
             edges[start[i] as usize..start[i + 1] as usize].sort_unstable_by_key(|e| e.0);
         }
-        Graph { start, edges }
+        let cells = edges.iter().map(|e| cells[e.0 as usize]).collect();
+        Graph {
+            start,
+            edges,
+            cells,
+        }
     }
 
     /// The (partner, restricted commons) of set `i`.
     #[inline]
     pub fn of(&self, i: usize) -> &[(u32, DigitSet)] {
         &self.edges[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// The cells of each partner of set `i`, in the order of [`Graph::of`].
+    #[inline]
+    pub fn cells_of(&self, i: usize) -> &[CellSet] {
+        &self.cells[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
 
@@ -356,7 +391,7 @@ pub(crate) mod tests {
                 .position(|s| s.cells == CellSet::single(c))
                 .expect("a bivalue cell is an ALS") as u32
         };
-        let all = links(&st, &sets);
+        let all = links(&sets);
         let (a, b, e) = (idx(rc(1, 1)), idx(rc(1, 9)), idx(rc(5, 5)));
         let link = all
             .iter()
@@ -373,8 +408,8 @@ pub(crate) mod tests {
         let (st, _) = after_singles(TOP);
         let sets = find(&st);
         let brute = every_link(&sets);
-        assert_eq!(links(&st, &sets), brute);
-        let g = Graph::new(sets.len(), &brute);
+        assert_eq!(links(&sets), brute);
+        let g = Graph::new(&sets.iter().map(|s| s.cells).collect::<Vec<_>>(), &brute);
         let degree: usize = (0..sets.len()).map(|i| g.of(i).len()).sum();
         assert_eq!(degree, 2 * brute.len());
     }
@@ -400,7 +435,7 @@ pub(crate) mod tests {
                 for st in crate::dev::states::states_of(p, &g, 3, &mut rng) {
                     let sets = find(&st);
                     most_sets = most_sets.max(sets.len());
-                    most_links = most_links.max(links(&st, &sets).len());
+                    most_links = most_links.max(links(&sets).len());
                     let mut out = Vec::new();
                     let t = std::time::Instant::now();
                     search(&st, &mut out);
@@ -421,7 +456,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_searches_on_sets_are_timed_on_hard_states() {
-        timing("sets and links", |st, _| links(st, &find(st)).len() as u64);
+        timing("sets and links", |st, _| links(&find(st)).len() as u64);
         use crate::strategies::{search, Context, Strategy};
         let ctx = Context::default();
         for s in [

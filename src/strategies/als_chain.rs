@@ -57,6 +57,8 @@ pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
 /// The search from one first set: the state of a depth-first walk along the links.
 struct Walk<'a> {
     sets: &'a [Als],
+    /// The cells of each set.
+    cells: &'a [CellSet],
     graph: &'a Graph,
     /// Per number of links k (0 to `MAX_SETS - 1`), per set, the sets within k links of it
     /// (in rows of `words` words of bits).
@@ -171,7 +173,7 @@ impl Walk<'_> {
                         return;
                     }
                     *self.budget -= 1;
-                    if self.sets[next as usize].cells.intersects(self.used) {
+                    if self.cells[next as usize].intersects(self.used) {
                         continue;
                     }
                     let at = edges
@@ -187,9 +189,9 @@ impl Walk<'_> {
                 }
             }
         } else {
-            for &(next, rc) in edges {
-                let s = &self.sets[next as usize];
-                if s.cells.intersects(self.used) {
+            let partners = self.graph.cells_of(last);
+            for (&(next, rc), &cells) in edges.iter().zip(partners) {
+                if cells.intersects(self.used) {
                     continue;
                 }
                 for r in (rc - banned).iter() {
@@ -200,9 +202,9 @@ impl Walk<'_> {
                     if self.can_reach(next as usize, left - 1) {
                         self.chain.push(next);
                         self.links.push(r);
-                        self.used |= s.cells;
+                        self.used |= cells;
                         self.extend(Some(r), left - 1, f);
-                        self.used -= s.cells;
+                        self.used -= cells;
                         self.chain.pop();
                         self.links.pop();
                     }
@@ -259,26 +261,28 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let rows = 10 * words;
     let mut goals = vec![0u64; starts.len() * rows];
     let mut targets = vec![[CellSet::EMPTY; 9]; starts.len()];
-    // Per digit, the linked sets holding it, in order.
-    let mut holding: [Vec<u32>; 9] = Default::default();
+    // Per digit, the linked sets holding it, in order, with the cells they take it from and
+    // their cells (read in a row, not from each set).
+    let mut holding: [Vec<(u32, CellSet, CellSet)>; 9] = Default::default();
     for &i in &starts {
-        for d in sets[i].digits.iter() {
-            holding[d.index()].push(i as u32);
+        let s = &sets[i];
+        for d in s.digits.iter() {
+            holding[d.index()].push((i as u32, s.seeing(d), s.cells));
         }
     }
     for (k, &i) in starts.iter().enumerate() {
         let first = &sets[i];
         let goal = &mut goals[k * rows..(k + 1) * rows];
         for z in first.digits.iter() {
-            let t = st.cells_with(z) & first.seeing(z);
+            let t = first.seeing(z);
             targets[k][z.index()] = t;
             if t.is_empty() {
                 continue;
             }
             let later = &holding[z.index()];
-            for &j in &later[later.partition_point(|&j| j as usize <= i)..] {
-                let (j, s) = (j as usize, &sets[j as usize]);
-                if s.seeing(z).intersects(t) && !s.cells.intersects(first.cells) {
+            for &(j, seeing, cells) in &later[later.partition_point(|e| e.0 as usize <= i)..] {
+                let j = j as usize;
+                if seeing.intersects(t) && !cells.intersects(first.cells) {
                     goal[z.index() * words + j / 64] |= 1 << (j % 64);
                     goal[ANY * words + j / 64] |= 1 << (j % 64);
                 }
@@ -295,6 +299,7 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
             }
             let mut walk = Walk {
                 sets,
+                cells: &all.cells,
                 graph,
                 reach: &reach,
                 words,
@@ -374,7 +379,7 @@ mod tests {
     #[test]
     fn gidoo_example() {
         let mut st = state(GIDOO);
-        crate::hsolve::fixpoint(&mut st, 1);
+        crate::rate::hsolve::fixpoint(&mut st, 1);
         for (c, ds) in [
             ("r1c7", "13"),
             ("r1c5", "148"),

@@ -46,17 +46,40 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let (sets, graph) = (&all.sets, &all.graph);
     let mut p = 0;
     let mut pushed: Vec<[CellSet; 9]> = Vec::new();
+    let mut wings = Vec::new();
     for (bi, b) in sets.iter().enumerate() {
         let edges = graph.of(bi);
+        // The pivot's partners' cells, in a row.
+        wings.clear();
+        wings.extend(
+            edges
+                .iter()
+                .map(|&(i, _)| (all.cells[i as usize], sets[i as usize].reaching)),
+        );
         for (j, &(ai, rca)) in edges.iter().enumerate() {
             let a = &sets[ai as usize];
-            for &(ci, rcc) in &edges[j + 1..] {
-                let c = &sets[ci as usize];
-                if a.cells.intersects(c.cells) {
+            for (&(ci, rcc), &(c_cells, c_reaching)) in edges[j + 1..].iter().zip(&wings[j + 1..])
+            {
+                if a.cells.intersects(c_cells) {
                     continue;
                 }
                 p += 1;
-                let common = a.digits & c.digits;
+                let reaching = a.reaching & c_reaching;
+                if reaching.is_empty() {
+                    continue;
+                }
+                let c = &sets[ci as usize];
+                // The digits of both wings some cell sees in both (the only ones that can be
+                // removed, whatever x and y are).
+                let mut common = DigitSet::EMPTY;
+                for z in reaching.iter() {
+                    if a.seeing(z).intersects(c.seeing(z)) {
+                        common.insert(z);
+                    }
+                }
+                if common.is_empty() {
+                    continue;
+                }
                 pushed.clear();
                 for x in rca.iter() {
                     for y in rcc.iter() {
@@ -66,7 +89,7 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
                         let mut r = [CellSet::EMPTY; 9];
                         let zs = common - DigitSet::single(x) - DigitSet::single(y);
                         for z in zs.iter() {
-                            r[z.index()] = st.cells_with(z) & a.seeing(z) & c.seeing(z);
+                            r[z.index()] = a.seeing(z) & c.seeing(z);
                         }
                         if r.iter().all(|s| s.is_empty()) || pushed.contains(&r) {
                             continue;

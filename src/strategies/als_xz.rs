@@ -41,22 +41,22 @@ pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
 }
 
 /// The removals of sets `a` and `b` linked by the restricted commons `rc`.
-fn removals(st: &Candidates, a: &Als, b: &Als, rc: DigitSet) -> [CellSet; 9] {
+fn removals(a: &Als, b: &Als, rc: DigitSet) -> [CellSet; 9] {
     let mut r = [CellSet::EMPTY; 9];
     if rc.len() == 1 {
         // Singly linked: each other common digit is in one of the sets.
-        for z in ((a.digits & b.digits) - rc).iter() {
-            r[z.index()] = st.cells_with(z) & a.seeing(z) & b.seeing(z);
+        for z in ((a.reaching & b.reaching) - rc).iter() {
+            r[z.index()] = a.seeing(z) & b.seeing(z);
         }
     } else {
         // Doubly linked: the restricted commons are in one of the sets, every other digit is
         // in its own set.
         for x in rc.iter() {
-            r[x.index()] = st.cells_with(x) & a.seeing(x) & b.seeing(x);
+            r[x.index()] = a.seeing(x) & b.seeing(x);
         }
         for s in [a, b] {
-            for d in (s.digits - rc).iter() {
-                r[d.index()] |= st.cells_with(d) & s.seeing(d);
+            for d in (s.reaching - rc).iter() {
+                r[d.index()] |= s.seeing(d);
             }
         }
     }
@@ -69,7 +69,7 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let sets = &all.sets;
     for l in &all.links {
         let (a, b) = (&sets[l.a as usize], &sets[l.b as usize]);
-        let r = removals(st, a, b, l.rc);
+        let r = removals(a, b, l.rc);
         if r.iter().all(|s| s.is_empty()) {
             continue;
         }

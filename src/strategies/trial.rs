@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn depth_two_finds_what_depth_one_cannot() {
         let sol = solution(DEEP);
-        let st = crate::hsolve::solve_to_tier(&DEEP.parse().unwrap(), 5)
+        let st = crate::rate::hsolve::solve_to_tier(&DEEP.parse().unwrap(), 5)
             .unwrap()
             .state;
         let n = st.candidate_count() as u64;

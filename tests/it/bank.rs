@@ -4,7 +4,7 @@
 use crate::common::*;
 
 use assert_cmd::Command;
-use pseudoku::{hsolve, solve, Puzzle};
+use pseudoku::{rate::hsolve, solve, Puzzle};
 use rusqlite::Connection;
 use std::process::Stdio;
 

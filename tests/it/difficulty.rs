@@ -4,11 +4,11 @@
 
 use pseudoku::candidates::{Candidates, Effect};
 use pseudoku::dev::refdata;
-use pseudoku::difficulty::{self, FEATURES, WEIGHTS};
 use pseudoku::input::read_puzzle_file;
 use pseudoku::propagate::Propagation;
+use pseudoku::rate::difficulty::{self, FEATURES, WEIGHTS};
 use pseudoku::strategies::Strategy;
-use pseudoku::{refutation, Puzzle};
+use pseudoku::{rate::refutation, Puzzle};
 
 /// From easy to very hard: singles only; pairs; a trial-and-error puzzle; depth-2 trials.
 const PUZZLES: &[&str] = &[

@@ -595,7 +595,7 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
         .success()
         .stdout(predicates::str::contains(format!(
             "rated by difficulty model 1; this program rates with model {}",
-            pseudoku::difficulty::MODEL
+            pseudoku::rate::difficulty::MODEL
         )));
     on_bank!(&db; "get", "--level", "easy", "--json")
         .assert()
@@ -621,7 +621,7 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
         &conn,
         "SELECT value FROM settings WHERE key = 'difficulty_model'",
     );
-    assert_eq!(model, pseudoku::difficulty::MODEL.to_string());
+    assert_eq!(model, pseudoku::rate::difficulty::MODEL.to_string());
 }
 
 /// The Sudoku Exchange buckets as `puzzle<TAB>level` lines (easy, medium, hard, expert).

@@ -3,9 +3,9 @@
 
 use pseudoku::candidates::Candidates;
 use pseudoku::dev::refdata;
-use pseudoku::difficulty;
-use pseudoku::hsolve::{self, RateError};
 use pseudoku::input::read_puzzle_file;
+use pseudoku::rate::difficulty;
+use pseudoku::rate::hsolve::{self, RateError};
 use pseudoku::strategies::{self, Context};
 use pseudoku::{Puzzle, Rng};
 

@@ -1,6 +1,6 @@
 //! The rating beyond the paper: `difficulty`, hsolve's model of a human expert with the
 //! strategies people use between fish and guessing, and the cost of verifying a trial as well
-//! as finding it. hsolve itself ([`crate::hsolve`]) is left exactly as the paper defines it.
+//! as finding it. hsolve itself ([`crate::rate::hsolve`]) is left exactly as the paper defines it.
 //!
 //! # The model
 //!
@@ -36,7 +36,7 @@
 //! A run records, per position, the summed E(p, v) of its searches (the **checks**), and for
 //! the trial positions the summed **refutation effort** of the trials it applied: the number
 //! of propagation steps from the assumption to the contradiction, nested trials adding their
-//! inner trials' effort (see [`crate::refutation`]); for the forcing chains, their summed
+//! inner trials' effort (see [`crate::rate::refutation`]); for the forcing chains, their summed
 //! length in waves of singles. Its difficulty is a weighted sum of these
 //! features:
 //!
@@ -59,7 +59,7 @@
 
 use crate::candidates::Candidates;
 use crate::grid::Puzzle;
-use crate::hsolve::{Engine, RateError, Rung, Search};
+use crate::rate::hsolve::{Engine, RateError, Rung, Search};
 use crate::rng::Rng;
 use crate::strategies::Strategy;
 
@@ -203,7 +203,7 @@ pub fn rank(s: Strategy) -> usize {
 /// An engine on this ladder (singles in three groups, the simplest technique in one step from
 /// [`SIMPLEST_FROM`]) for a puzzle with this solution.
 fn engine(solution: crate::grid::Grid) -> Engine {
-    let mut engine = Engine::new(solution, &LADDER, crate::profile::Model::Difficulty);
+    let mut engine = Engine::new(solution, &LADDER, crate::rate::profile::Model::Difficulty);
     engine.split_singles = true;
     engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
     engine
@@ -301,7 +301,7 @@ pub struct Difficulty {
 }
 
 /// The feature vector of one run.
-fn features_of(r: &crate::hsolve::RunResult) -> [f64; FEATURES] {
+fn features_of(r: &crate::rate::hsolve::RunResult) -> [f64; FEATURES] {
     let mut f = [0.0; FEATURES];
     f[..3].copy_from_slice(&r.singles3);
     f[3..14].copy_from_slice(&r.checks[1..=TRIAL_1]);
@@ -343,9 +343,20 @@ pub fn rate_seeded_unless(
     seed: u64,
     far: impl Fn(f64, f64) -> bool,
 ) -> Result<Option<Difficulty>, RateError> {
-    let solution = crate::hsolve::check_unique(puzzle)?;
+    let solution = crate::rate::hsolve::check_unique(puzzle)?;
+    rate_from_unless(&Candidates::new(puzzle), solution, runs, seed, far)
+}
+
+/// [`rate_seeded_unless`] from the puzzle's start state `start` when its (only) solution is
+/// known.
+pub(crate) fn rate_from_unless(
+    start: &Candidates,
+    solution: crate::grid::Grid,
+    runs: u32,
+    seed: u64,
+    far: impl Fn(f64, f64) -> bool,
+) -> Result<Option<Difficulty>, RateError> {
     let runs = runs.max(1);
-    let start = Candidates::new(puzzle);
     let mut engine = engine(solution);
     engine.shared = true;
     let n = runs as f64;
@@ -357,7 +368,7 @@ pub fn rate_seeded_unless(
     let mut hardest = 0;
     for i in 0..runs {
         let mut rng = Rng::for_job(seed, i as u64);
-        let r = engine.run(&start, &mut rng, None)?;
+        let r = engine.run(start, &mut rng, None)?;
         let f = features_of(&r);
         for (a, b) in features.iter_mut().zip(&f) {
             *a += b / n;
@@ -415,12 +426,12 @@ pub fn rate_seeded_unless(
 /// trial depth. Each search's `d` is the running sum of the unweighted E(p, v), as hsolve
 /// counts them (the weights apply to the run's features). Also returns the run's difficulty:
 /// log10 of its weighted work, on the rating's scale (the rating is the mean work of 10 such
-/// runs on the canonical form). Like [`crate::hsolve::explain`], an illustration of the model
+/// runs on the canonical form). Like [`crate::rate::hsolve::explain`], an illustration of the model
 /// on the puzzle as the reader sees it.
 pub fn explain(puzzle: &Puzzle) -> Result<(Vec<Search>, f64), RateError> {
-    let solution = crate::hsolve::check_unique(puzzle)?;
+    let solution = crate::rate::hsolve::check_unique(puzzle)?;
     let mut trace = Vec::new();
-    let mut rng = Rng::for_job(crate::hsolve::seed_of(puzzle), 0);
+    let mut rng = Rng::for_job(crate::rate::hsolve::seed_of(puzzle), 0);
     let mut engine = engine(solution);
     let r = engine.run(&Candidates::new(puzzle), &mut rng, Some(&mut trace))?;
     for s in &mut trace {
@@ -447,7 +458,7 @@ mod tests {
 
     /// Run `i` of a rating seeded `seed`, alone: log10 of its work.
     fn rate_seeded_from(p: &Puzzle, i: u32, seed: u64) -> f64 {
-        let solution = crate::hsolve::check_unique(p).unwrap();
+        let solution = crate::rate::hsolve::check_unique(p).unwrap();
         let mut engine = engine(solution);
         engine.shared = true;
         let mut rng = Rng::for_job(seed, u64::from(i));

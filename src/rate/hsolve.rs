@@ -37,13 +37,13 @@
 use crate::candidates::{alone_by_kind, alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
-use crate::profile::{self, Model};
+use crate::rate::profile::{self, Model};
 use crate::propagate::{propagate, Propagation};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
-use crate::shared_searches::FxHasher;
+use crate::rate::shared_searches::FxHasher;
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
@@ -139,13 +139,22 @@ pub fn rate(puzzle: &Puzzle, runs: u32) -> Result<Hsolve, RateError> {
 /// Rates `puzzle` with `runs` runs (at least 1), run i drawing from `Rng::for_job(seed, i)`.
 pub fn rate_seeded(puzzle: &Puzzle, runs: u32, seed: u64) -> Result<Hsolve, RateError> {
     let solution = check_unique(puzzle)?;
+    rate_from(&Candidates::new(puzzle), solution, runs, seed)
+}
+
+/// [`rate_seeded`] from the puzzle's start state `start` when its (only) solution is known.
+pub(crate) fn rate_from(
+    start: &Candidates,
+    solution: Grid,
+    runs: u32,
+    seed: u64,
+) -> Result<Hsolve, RateError> {
     let runs = runs.max(1);
-    let start = Candidates::new(puzzle);
     let mut engine = Engine::new(solution, &PAPER_LADDER, Model::Hsolve);
     let mut results = Vec::with_capacity(runs as usize);
     for i in 0..runs {
         let mut rng = Rng::for_job(seed, i as u64);
-        results.push(engine.run(&start, &mut rng, None)?);
+        results.push(engine.run(start, &mut rng, None)?);
     }
     // Positions 0-5 are tiers 0-5; position 5 + n is tier 6 at depth n.
     let tier_of = |pos: usize| pos.min(6);
@@ -378,8 +387,15 @@ impl Default for RunResult {
     }
 }
 
-/// The searches of one rating, by candidate state and rung.
-type SearchCache = HashMap<([u16; 81], u8), Rc<Found>, BuildHasherDefault<FxHasher>>;
+/// The candidate states one rating has searched, numbered in the order first met.
+type StateIndex = HashMap<[u16; 81], u32, BuildHasherDefault<FxHasher>>;
+
+/// One state a rating's runs stalled in: its candidates and each rung's search of it (made
+/// once, whichever run asks first).
+struct Stall {
+    masks: [u16; 81],
+    found: [Option<Rc<Found>>; POSITIONS - 1],
+}
 
 /// The refutation efforts of one rating, by candidate state, cell, digit and trial depth.
 type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, BuildHasherDefault<FxHasher>>;
@@ -398,11 +414,16 @@ pub(crate) struct Engine {
     /// every application of the simplest technique a search found (the first in `order`; see
     /// [`simplest`]) instead of one application drawn at random. `None` in hsolve.
     pub(crate) simplest: Option<(usize, &'static [Strategy])>,
-    /// Share the hard searches with the thread's other ratings ([`crate::shared_searches`]),
+    /// Share the hard searches with the thread's other ratings ([`crate::rate::shared_searches`]),
     /// in the frame `frame` (found when first needed).
     pub(crate) shared: bool,
-    frame: Option<crate::shared_searches::Frame>,
-    cache: SearchCache,
+    frame: Option<crate::rate::shared_searches::Frame>,
+    /// The states searched, and where each is in `stalls` (looked up once per stall, not
+    /// once per rung).
+    index: StateIndex,
+    stalls: Vec<Stall>,
+    /// The singles of the state the runs start from (every run of a rating starts there).
+    start_singles: Option<([u16; 81], Singles)>,
     efforts: EffortCache,
 }
 
@@ -415,6 +436,13 @@ struct Singles {
     hidden: CellSet,
     hidden_in_box: CellSet,
     last_empty: CellSet,
+}
+
+/// The houses of `c` as bits (row r is bit r, column c bit 9 + c, box b bit 18 + b).
+#[inline]
+fn house_bits(c: crate::grid::Cell) -> u32 {
+    let [r, k, b] = HOUSES_OF_CELL[c.index()];
+    1 << r | 1 << k | 1 << b
 }
 
 impl Singles {
@@ -434,35 +462,34 @@ impl Singles {
         }
     }
 
-    /// Updates after `d` was placed in `c`, which had candidates `old`; `lost` are the peers
-    /// that lost `d`. Singles only disappear when their cell is filled (every deduction is
-    /// sound), so only new ones need finding: naked singles among `lost`; hidden singles of
-    /// `d` in the houses of `lost` (a house that lost a place of `d` and does not hold `c`,
-    /// where `d` is now placed); and hidden singles of `c`'s other candidates in `c`'s houses.
+    /// Places `d` in `c` (a single) and updates. Singles only disappear when their cell is
+    /// filled (every deduction is sound), so only new ones need finding: naked singles among
+    /// the peers that lost `d`; hidden singles of `d` in their houses (a house that lost a
+    /// place of `d` and does not hold `c`, where `d` is now placed); and hidden singles of
+    /// `c`'s other candidates in `c`'s houses.
     #[inline]
-    fn after_place(
-        &mut self,
-        st: &Candidates,
-        c: crate::grid::Cell,
-        d: Digit,
-        old: DigitSet,
-        lost: CellSet,
-    ) {
+    fn place(&mut self, st: &mut Candidates, c: crate::grid::Cell, d: Digit) {
+        let old = st.candidates(c);
         self.naked.remove(c);
         self.hidden.remove(c);
         self.hidden_in_box.remove(c);
+        let mut houses = 0u32;
+        let mut naked = CellSet::EMPTY;
+        st.place_with(c, d, |p, left| {
+            if left.count_ones() == 1 {
+                naked.insert(p);
+            }
+            houses |= house_bits(p);
+        })
+        .expect("singles are candidates");
+        self.naked |= naked;
         let houses_of_c = HOUSES_OF_CELL[c.index()];
         let places = st.cells_with(d);
-        for p in lost {
-            if st.candidates(p).len() == 1 {
-                self.naked.insert(p);
-            }
-            let houses_of_p = HOUSES_OF_CELL[p.index()];
-            for (kind, (&h, &hc)) in houses_of_p.iter().zip(&houses_of_c).enumerate() {
-                if h != hc {
-                    self.note_alone(places & CellSet::house_at(h as usize), kind == 2);
-                }
-            }
+        houses &= !house_bits(c);
+        while houses != 0 {
+            let h = houses.trailing_zeros() as usize;
+            houses &= houses - 1;
+            self.note_alone(places & CellSet::house_at(h), h >= 18);
         }
         for e in (old - DigitSet::single(d)).iter() {
             let places = st.cells_with(e);
@@ -496,9 +523,7 @@ impl Singles {
             let places = st.cells_with(Digit::from_index(e));
             let mut houses = 0u32;
             for p in cells {
-                for &h in &HOUSES_OF_CELL[p.index()] {
-                    houses |= 1 << h;
-                }
+                houses |= house_bits(p);
             }
             while houses != 0 {
                 let h = houses.trailing_zeros() as usize;
@@ -528,12 +553,12 @@ impl Singles {
     /// Notes the places `x` of a digit in one house as a hidden single when there is one.
     #[inline]
     fn note_alone(&mut self, x: CellSet, in_box: bool) {
-        if x.len() == 1 {
-            self.hidden |= x;
-            if in_box {
-                self.hidden_in_box |= x;
-            }
-        }
+        // Without branches: which houses have one place is not predictable.
+        let x = x.bits();
+        let one = x != 0 && x & x.wrapping_sub(1) == 0;
+        let alone = x & u128::from(one).wrapping_neg();
+        self.hidden |= CellSet::from_bits(alone);
+        self.hidden_in_box |= CellSet::from_bits(alone & u128::from(in_box).wrapping_neg());
     }
 }
 
@@ -553,7 +578,9 @@ impl Engine {
             simplest: None,
             shared: false,
             frame: None,
-            cache: HashMap::default(),
+            index: HashMap::default(),
+            stalls: Vec::new(),
+            start_singles: None,
             efforts: HashMap::default(),
         }
     }
@@ -564,16 +591,16 @@ impl Engine {
     fn search(
         &mut self,
         st: &Candidates,
+        at: u32,
         i: usize,
         known: &mut Known,
-        last: &mut [Option<([u16; 81], Rc<Found>)>],
+        last: &mut [Option<(u32, Rc<Found>)>],
         warm: &mut Option<Rc<TrialMemo>>,
     ) -> Rc<Found> {
         let rung = self.ladder[i];
         let since = profile::clock();
         let mut answer = profile::Answer::Cached;
-        let key = (*st.masks(), i as u8);
-        let found = if let Some(f) = self.cache.get(&key) {
+        let found = if let Some(f) = &self.stalls[at as usize].found[i] {
             if matches!(rung, Rung::Backtracking | Rung::Trial(_)) {
                 f.apps.iter().for_each(|a| known.learn(a));
             }
@@ -585,16 +612,17 @@ impl Engine {
             let f = Rc::new(match (rung, &last[i]) {
                 (Rung::Strategies(list), Some((prev, prev_found))) if rung.by_units() => {
                     answer = profile::Answer::Searched;
+                    let prev = &self.stalls[*prev as usize].masks;
                     incremental(list, st, prev, prev_found, self.model)
                 }
                 (Rung::Strategies(list), _) if self.keeps(i, rung) => {
                     let solution = self.ctx.solution.expect("a rating knows its solution");
                     let frame = self
                         .frame
-                        .get_or_insert_with(|| crate::shared_searches::Frame::of(&solution));
+                        .get_or_insert_with(|| crate::rate::shared_searches::Frame::of(&solution));
                     let (ctx, model) = (&self.ctx, self.model);
                     answer = profile::Answer::Shared;
-                    let (p, apps) = crate::shared_searches::search(frame, st, i as u8, || {
+                    let (p, apps) = crate::rate::shared_searches::search(frame, st, i as u8, || {
                         answer = profile::Answer::Searched;
                         let mut apps = Vec::new();
                         (search_list(list, st, ctx, &mut apps, model), apps)
@@ -633,14 +661,27 @@ impl Engine {
                     Found { p, apps, memo }
                 }
             });
-            self.cache.insert(key, f.clone());
+            self.stalls[at as usize].found[i] = Some(f.clone());
             f
         };
         if rung.by_units() {
-            last[i] = Some((*st.masks(), found.clone()));
+            last[i] = Some((at, found.clone()));
         }
         profile::rung(self.model, i + 1, answer, !found.apps.is_empty(), since);
         found
+    }
+
+    /// The number of the stalled state `st` in `stalls`, added when first met.
+    fn stall(&mut self, st: &Candidates) -> u32 {
+        let next = self.stalls.len() as u32;
+        let at = *self.index.entry(*st.masks()).or_insert(next);
+        if at == next {
+            self.stalls.push(Stall {
+                masks: *st.masks(),
+                found: Default::default(),
+            });
+        }
+        at
     }
 
     /// True when rung `i` is searched through the thread's shared searches: sharing is on, a
@@ -655,7 +696,7 @@ impl Engine {
         self.shared
             && self.simplest.is_some_and(|(from, _)| i + 1 >= from)
             && !rung.by_units()
-            && crate::shared_searches::can_keep(list)
+            && crate::rate::shared_searches::can_keep(list)
     }
 
     /// The refutation effort of the trial `a` (found by `rung`) in `st`, cached.
@@ -671,217 +712,273 @@ impl Engine {
         if let Some(&e) = self.efforts.get(&key) {
             return e;
         }
-        let e = crate::refutation::effort(st, c, d, depth, u32::MAX).1;
+        let e = crate::rate::refutation::effort(st, c, d, depth, u32::MAX).1;
         self.efforts.insert(key, e);
         e
     }
 
-    /// One run from `start`.
+    /// One run from `start`: singles while there are some, else the ladder's searches, easiest
+    /// first, until one applies; until the grid is full.
     pub(crate) fn run(
         &mut self,
         start: &Candidates,
         rng: &mut Rng,
-        mut trace: Option<&mut Vec<Search>>,
+        trace: Option<&mut Vec<Search>>,
     ) -> Result<RunResult, RateError> {
-        let mut st = start.clone();
-        let mut singles = Singles::of(&st);
-        let mut res = RunResult::default();
-        let mut known = Known::default();
-        let mut last: [Option<([u16; 81], Rc<Found>)>; POSITIONS] = Default::default();
-        let mut warm: Option<Rc<TrialMemo>> = None;
-        'steps: while !st.is_solved() {
-            if self.split_singles {
-                let empty = st.empty();
-                let all = singles.naked | singles.hidden;
-                // Group a first (the last empty cells of a house, and hidden singles in a
-                // box); groups b and c are only searched when a is empty.
-                let sa = (singles.last_empty & all) | singles.hidden_in_box;
-                let (sb, sc) = if sa.is_empty() {
-                    (singles.hidden, all - singles.hidden)
-                } else {
-                    (CellSet::EMPTY, CellSet::EMPTY)
-                };
-                let p = empty.len() as u64;
-                let mut pick = None;
-                for (k, set) in [sa, sb, sc].into_iter().enumerate() {
-                    let e = expected_checks(p, set.len() as u64);
-                    res.d += e;
-                    res.checks[0] += e;
-                    res.singles3[k] += e;
-                    if !set.is_empty() {
-                        let c = set.nth(rng.below(set.len())).expect("k < count");
-                        let (d, house) = match k {
-                            0 => {
-                                let bx = CellSet::house_at(HOUSES_OF_CELL[c.index()][2] as usize);
-                                let d = st
-                                    .candidates(c)
-                                    .iter()
-                                    .find(|&d| (st.cells_with(d) & bx).len() == 1)
-                                    .or_else(|| st.candidates(c).first())
-                                    .expect("a single");
-                                (d, None)
-                            }
-                            1 => {
-                                let (d, h) = st.hidden_single_at(c).expect("a hidden single");
-                                (d, Some(h))
-                            }
-                            _ => (st.candidates(c).first().expect("a naked single"), None),
-                        };
-                        pick = Some((c, d, house, set.len() as u64));
-                        break;
-                    }
-                }
-                if let Some((c, d, house, v)) = pick {
-                    let strategy = if singles.hidden.contains(c) {
-                        Strategy::HiddenSingle
-                    } else {
-                        Strategy::NakedSingle
-                    };
-                    res.strategies[strategy as usize] += 1;
-                    if let Some(t) = trace.as_deref_mut() {
-                        t.push(Search {
-                            tier: 0,
-                            rung: 0,
-                            depth: 0,
-                            p,
-                            v,
-                            applied: Some(
-                                Application::at_cell(strategy, c, d, Effect::Place(c, d))
-                                    .in_house(house),
-                            ),
-                            d: res.d,
-                        });
-                    }
-                    let old = st.candidates(c);
-                    let lost = st.place(c, d).expect("singles are candidates");
-                    singles.after_place(&st, c, d, old, lost);
-                    singles.after_fill(&st, c);
-                    res.steps[0] += 1;
-                    continue 'steps;
-                }
+        let mut run = Run {
+            st: start.clone(),
+            singles: self.start_singles(start),
+            res: RunResult::default(),
+            known: Known::default(),
+            last: Default::default(),
+            warm: None,
+            trace,
+        };
+        while !run.st.is_solved() {
+            let placed = if self.split_singles {
+                run.split_single(rng)
             } else {
-                // Singles, tracked incrementally.
-                let p0 = 2 * st.empty().len() as u64;
-                let (nn, nh) = (singles.naked.len(), singles.hidden.len());
-                let v0 = (nn + nh) as u64;
-                let e0 = expected_checks(p0, v0);
-                res.d += e0;
-                res.checks[0] += e0;
-                let placed = (v0 > 0).then(|| {
-                    let k = rng.below(nn + nh);
-                    let (c, d, strategy, house) = if k < nn {
-                        let c = singles.naked.nth(k).expect("k < count");
-                        let d = st.candidates(c).first().expect("a naked single");
-                        (c, d, Strategy::NakedSingle, None)
-                    } else {
-                        let c = singles.hidden.nth(k - nn).expect("k < count");
-                        let (d, h) = st.hidden_single_at(c).expect("a hidden single");
-                        (c, d, Strategy::HiddenSingle, Some(h))
-                    };
-                    let old = st.candidates(c);
-                    let lost = st.place(c, d).expect("singles are candidates");
-                    singles.after_place(&st, c, d, old, lost);
-                    res.steps[0] += 1;
-                    res.strategies[strategy as usize] += 1;
-                    (c, d, strategy, house)
-                });
-                if let Some(t) = trace.as_deref_mut() {
-                    t.push(Search {
-                        tier: 0,
-                        rung: 0,
-                        depth: 0,
-                        p: p0,
-                        v: v0,
-                        applied: placed.map(|(c, d, strategy, house)| {
-                            Application::at_cell(strategy, c, d, Effect::Place(c, d))
-                                .in_house(house)
-                        }),
-                        d: res.d,
-                    });
-                }
-                if placed.is_some() {
-                    continue;
-                }
+                run.single(rng)
+            };
+            if !placed {
+                self.climb(&mut run, rng)?;
             }
-            for i in 0..self.ladder.len() {
-                let rung = self.ladder[i];
-                let pos = i + 1;
-                let found = self.search(&st, i, &mut known, &mut last, &mut warm);
-                let v = found.apps.len() as u64;
-                let e = expected_checks(found.p, v);
-                res.d += e;
-                res.checks[pos] += e;
-                let (tier, depth) = rung.tier_and_depth(pos);
-                let applied = if v > 0 {
-                    let order = self
-                        .simplest
-                        .filter(|&(from, _)| pos >= from)
-                        .filter(|_| matches!(rung, Rung::Strategies(_) | Rung::Forcing))
-                        .map(|(_, order)| order);
-                    let batch = order.is_some();
-                    let mut a = if let Some(order) = order {
-                        simplest(&found.apps, order)
-                    } else {
-                        found.apps[rng.index(found.apps.len())]
-                    };
-                    if rung == Rung::Forcing {
-                        // A forcing chain's length, in waves of singles (see its module).
-                        res.refutation[pos] += f64::from(a.depth);
-                    } else if self.refute && !matches!(rung, Rung::Strategies(_)) {
-                        res.refutation[pos] += self.effort(&st, &a, rung) as f64;
-                    }
-                    if batch {
-                        // Every application of the same technique, in one step: what they
-                        // remove together, a placement read as the removal of the cell's other
-                        // candidates (the naked single follows).
-                        let mut all = [CellSet::EMPTY; 9];
-                        for b in found.apps.iter().filter(|b| b.strategy == a.strategy) {
-                            match b.effect {
-                                Effect::Remove(r) => {
-                                    for (x, r) in all.iter_mut().zip(r) {
-                                        *x |= r;
-                                    }
-                                }
-                                Effect::Place(c, d) => {
-                                    for e in (st.candidates(c) - DigitSet::single(d)).iter() {
-                                        all[e.index()].insert(c);
-                                    }
-                                }
-                            }
-                        }
-                        a.effect = st.restrict(&Effect::Remove(all));
-                        singles.apply(&mut st, &a.effect);
-                    } else {
-                        if trace.is_some() {
-                            a.effect = st.restrict(&a.effect); // show what it removes
-                        }
-                        singles.apply(&mut st, &a.effect);
-                    }
-                    res.steps[pos] += 1;
-                    res.strategies[a.strategy as usize] += 1;
-                    res.hardest = res.hardest.max(pos);
-                    Some(a)
-                } else {
-                    None
-                };
-                if let Some(t) = trace.as_deref_mut() {
-                    t.push(Search {
-                        tier,
-                        rung: pos as u8,
-                        depth,
-                        p: found.p,
-                        v,
-                        applied,
-                        d: res.d,
-                    });
-                }
-                if applied.is_some() {
-                    continue 'steps;
-                }
-            }
-            return Err(RateError::TooDeep);
         }
-        Ok(res)
+        Ok(run.res)
+    }
+
+    /// The singles of `start`, the state every run of the rating starts from (made once).
+    fn start_singles(&mut self, start: &Candidates) -> Singles {
+        match &self.start_singles {
+            Some((masks, singles)) if masks == start.masks() => *singles,
+            _ => {
+                let singles = Singles::of(start);
+                self.start_singles = Some((*start.masks(), singles));
+                singles
+            }
+        }
+    }
+
+    /// One step of the ladder in a state where singles stall: its rungs searched in order
+    /// until one finds something, which is applied (an application drawn at random, or from
+    /// [`Engine::simplest`]'s position on every application of the simplest technique).
+    fn climb(&mut self, run: &mut Run, rng: &mut Rng) -> Result<(), RateError> {
+        let at = self.stall(&run.st);
+        for i in 0..self.ladder.len() {
+            let rung = self.ladder[i];
+            let pos = i + 1;
+            let found = self.search(&run.st, at, i, &mut run.known, &mut run.last, &mut run.warm);
+            let v = found.apps.len() as u64;
+            let e = expected_checks(found.p, v);
+            let res = &mut run.res;
+            res.d += e;
+            res.checks[pos] += e;
+            let applied = (v > 0).then(|| self.apply(run, &found, rung, pos, rng));
+            if let Some(t) = run.trace.as_deref_mut() {
+                let (tier, depth) = rung.tier_and_depth(pos);
+                t.push(Search {
+                    tier,
+                    rung: pos as u8,
+                    depth,
+                    p: found.p,
+                    v,
+                    applied,
+                    d: run.res.d,
+                });
+            }
+            if applied.is_some() {
+                return Ok(());
+            }
+        }
+        Err(RateError::TooDeep)
+    }
+
+    /// Applies what the search of `rung` (at ladder position `pos`) found, and returns the
+    /// application made (with the effect it had when the run is traced or batched).
+    fn apply(
+        &mut self,
+        run: &mut Run,
+        found: &Found,
+        rung: Rung,
+        pos: usize,
+        rng: &mut Rng,
+    ) -> Application {
+        let order = self
+            .simplest
+            .filter(|&(from, _)| pos >= from)
+            .filter(|_| matches!(rung, Rung::Strategies(_) | Rung::Forcing))
+            .map(|(_, order)| order);
+        let mut a = if let Some(order) = order {
+            simplest(&found.apps, order)
+        } else {
+            found.apps[rng.index(found.apps.len())]
+        };
+        let st = &mut run.st;
+        if rung == Rung::Forcing {
+            // A forcing chain's length, in waves of singles (see its module).
+            run.res.refutation[pos] += f64::from(a.depth);
+        } else if self.refute && !matches!(rung, Rung::Strategies(_)) {
+            run.res.refutation[pos] += self.effort(st, &a, rung) as f64;
+        }
+        if order.is_some() {
+            // Every application of the same technique, in one step: what they remove
+            // together, a placement read as the removal of the cell's other candidates (the
+            // naked single follows).
+            let mut all = [CellSet::EMPTY; 9];
+            for b in found.apps.iter().filter(|b| b.strategy == a.strategy) {
+                match b.effect {
+                    Effect::Remove(r) => {
+                        for (x, r) in all.iter_mut().zip(r) {
+                            *x |= r;
+                        }
+                    }
+                    Effect::Place(c, d) => {
+                        for e in (st.candidates(c) - DigitSet::single(d)).iter() {
+                            all[e.index()].insert(c);
+                        }
+                    }
+                }
+            }
+            a.effect = st.restrict(&Effect::Remove(all));
+        } else if run.trace.is_some() {
+            a.effect = st.restrict(&a.effect); // show what it removes
+        }
+        run.singles.apply(st, &a.effect);
+        let res = &mut run.res;
+        res.steps[pos] += 1;
+        res.strategies[a.strategy as usize] += 1;
+        res.hardest = res.hardest.max(pos);
+        a
+    }
+}
+
+/// The state of one run: its candidates and their singles, what it measured so far, what its
+/// searches carry from one state to the next (what trials proved, each incremental rung's
+/// last search, the end states of the last depth-1 trials) and the trace it writes, if any.
+struct Run<'t> {
+    st: Candidates,
+    singles: Singles,
+    res: RunResult,
+    known: Known,
+    last: [Option<(u32, Rc<Found>)>; POSITIONS],
+    warm: Option<Rc<TrialMemo>>,
+    trace: Option<&'t mut Vec<Search>>,
+}
+
+impl Run<'_> {
+    /// One search for singles as hsolve makes it: every naked and hidden single together (a
+    /// cell that is both counted twice), one drawn at random and placed. False when there
+    /// is none (the search is charged all the same).
+    fn single(&mut self, rng: &mut Rng) -> bool {
+        let (st, singles, res) = (&mut self.st, &mut self.singles, &mut self.res);
+        let p0 = 2 * st.empty().len() as u64;
+        let (nn, nh) = (singles.naked.len(), singles.hidden.len());
+        let v0 = (nn + nh) as u64;
+        let e0 = expected_checks(p0, v0);
+        res.d += e0;
+        res.checks[0] += e0;
+        let placed = (v0 > 0).then(|| {
+            let k = rng.below(nn + nh);
+            let (c, d, strategy, house) = if k < nn {
+                let c = singles.naked.nth(k).expect("k < count");
+                let d = st.candidates(c).first().expect("a naked single");
+                (c, d, Strategy::NakedSingle, None)
+            } else {
+                let c = singles.hidden.nth(k - nn).expect("k < count");
+                let (d, h) = st.hidden_single_at(c).expect("a hidden single");
+                (c, d, Strategy::HiddenSingle, Some(h))
+            };
+            singles.place(st, c, d);
+            res.steps[0] += 1;
+            res.strategies[strategy as usize] += 1;
+            (c, d, strategy, house)
+        });
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(Search {
+                tier: 0,
+                rung: 0,
+                depth: 0,
+                p: p0,
+                v: v0,
+                applied: placed.map(|(c, d, strategy, house)| {
+                    Application::at_cell(strategy, c, d, Effect::Place(c, d)).in_house(house)
+                }),
+                d: res.d,
+            });
+        }
+        placed.is_some()
+    }
+
+    /// One search for singles in three groups, as `difficulty` makes it: (a) the last empty
+    /// cells of a house and hidden singles in a box; only when there are none, (b) hidden
+    /// singles in a row or column, then (c) naked singles; each group searched is charged, and
+    /// one single of the first group with any is drawn and placed. False when there is none.
+    fn split_single(&mut self, rng: &mut Rng) -> bool {
+        let (st, singles, res) = (&mut self.st, &mut self.singles, &mut self.res);
+        let empty = st.empty();
+        let all = singles.naked | singles.hidden;
+        let sa = (singles.last_empty & all) | singles.hidden_in_box;
+        let (sb, sc) = if sa.is_empty() {
+            (singles.hidden, all - singles.hidden)
+        } else {
+            (CellSet::EMPTY, CellSet::EMPTY)
+        };
+        let p = empty.len() as u64;
+        let mut pick = None;
+        for (k, set) in [sa, sb, sc].into_iter().enumerate() {
+            let e = expected_checks(p, set.len() as u64);
+            res.d += e;
+            res.checks[0] += e;
+            res.singles3[k] += e;
+            if !set.is_empty() {
+                let c = set.nth(rng.below(set.len())).expect("k < count");
+                let (d, house) = match k {
+                    0 => {
+                        let bx = CellSet::house_at(HOUSES_OF_CELL[c.index()][2] as usize);
+                        let d = st
+                            .candidates(c)
+                            .iter()
+                            .find(|&d| (st.cells_with(d) & bx).len() == 1)
+                            .or_else(|| st.candidates(c).first())
+                            .expect("a single");
+                        (d, None)
+                    }
+                    1 => {
+                        let (d, h) = st.hidden_single_at(c).expect("a hidden single");
+                        (d, Some(h))
+                    }
+                    _ => (st.candidates(c).first().expect("a naked single"), None),
+                };
+                pick = Some((c, d, house, set.len() as u64));
+                break;
+            }
+        }
+        let Some((c, d, house, v)) = pick else {
+            return false;
+        };
+        let strategy = if singles.hidden.contains(c) {
+            Strategy::HiddenSingle
+        } else {
+            Strategy::NakedSingle
+        };
+        res.strategies[strategy as usize] += 1;
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(Search {
+                tier: 0,
+                rung: 0,
+                depth: 0,
+                p,
+                v,
+                applied: Some(
+                    Application::at_cell(strategy, c, d, Effect::Place(c, d)).in_house(house),
+                ),
+                d: res.d,
+            });
+        }
+        singles.place(st, c, d);
+        singles.after_fill(st, c);
+        res.steps[0] += 1;
+        true
     }
 }
 
@@ -1082,7 +1179,7 @@ mod tests {
                 // hsolve's tiers 1-4 and the difficulty ladder's rungs searched by units.
                 let lists: Vec<&[Strategy]> = PAPER_LADDER
                     .iter()
-                    .chain(crate::difficulty::LADDER.iter())
+                    .chain(crate::rate::difficulty::LADDER.iter())
                     .filter(|r| r.by_units())
                     .map(|r| match r {
                         Rung::Strategies(list) => *list,
@@ -1159,9 +1256,7 @@ mod tests {
                             Some((d, _)) if !singles.naked.contains(c) => d,
                             _ => st.candidates(c).first().unwrap(),
                         };
-                        let old = st.candidates(c);
-                        let lost = st.place(c, d).unwrap();
-                        singles.after_place(&st, c, d, old, lost);
+                        singles.place(&mut st, c, d);
                         singles.after_fill(&st, c);
                     } else {
                         let mut apps = Vec::new();

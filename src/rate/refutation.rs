@@ -1,5 +1,5 @@
 //! Refutation effort: how much work a person does to follow one trial from the assumption to
-//! its end, for the rating beyond the paper ([`crate::difficulty`]).
+//! its end, for the rating beyond the paper ([`crate::rate::difficulty`]).
 //!
 //! The hsolve model charges a trial-and-error step only for *finding* a trial that works (the
 //! E(p, v) checks); this module measures *verifying* it, the length of the chain of

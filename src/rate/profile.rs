@@ -6,7 +6,7 @@
 //! two clock reads a search; the counters are process-wide atomics, so the threads of a run
 //! add into one table.
 
-use crate::hsolve::{Rung, POSITIONS};
+use crate::rate::hsolve::{Rung, POSITIONS};
 use crate::strategies::Strategy;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -176,8 +176,8 @@ pub struct Profile {
 /// The rungs of `model`'s ladder.
 fn ladder(model: Model) -> &'static [Rung] {
     match model {
-        Model::Difficulty => &crate::difficulty::LADDER,
-        Model::Hsolve => &crate::hsolve::PAPER_LADDER,
+        Model::Difficulty => &crate::rate::difficulty::LADDER,
+        Model::Hsolve => &crate::rate::hsolve::PAPER_LADDER,
     }
 }
 
@@ -247,7 +247,11 @@ impl fmt::Display for Profile {
     /// model's share is of its stage's seconds, the rest of which is singles and steps.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total: f64 = self.stages.iter().map(|(_, c)| c.seconds).sum();
-        writeln!(f, "{:<44} {:>10} {:>10} {:>7}", "stage", "ratings", "seconds", "share")?;
+        writeln!(
+            f,
+            "{:<44} {:>10} {:>10} {:>7}",
+            "stage", "ratings", "seconds", "share"
+        )?;
         for (name, c) in &self.stages {
             writeln!(
                 f,

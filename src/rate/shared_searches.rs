@@ -476,10 +476,10 @@ mod tests {
             eprintln!("skipped: the reference data (../shared/data) is absent");
             return;
         };
-        let rungs: Vec<&[Strategy]> = crate::difficulty::LADDER
+        let rungs: Vec<&[Strategy]> = crate::rate::difficulty::LADDER
             .iter()
             .filter_map(|r| match r {
-                crate::hsolve::Rung::Strategies(list) if can_keep(list) => Some(*list),
+                crate::rate::hsolve::Rung::Strategies(list) if can_keep(list) => Some(*list),
                 _ => None,
             })
             .collect();

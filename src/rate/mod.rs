@@ -4,25 +4,28 @@
 //! reading, with a level's name); [`Graded`] is the value that flows from generation to the
 //! bank (puzzle, solution, canonical form and key, rating).
 
-pub use crate::difficulty::Difficulty;
-pub use crate::hsolve::{Hsolve, RateError};
 pub use crate::scale::RatingKind;
 pub use crate::technique::{HardestStep, Strategy, Technique, UnknownTechnique};
+pub use difficulty::Difficulty;
+pub use hsolve::{Hsolve, RateError};
 
+use crate::candidates::Candidates;
 use crate::canon::{Canonical, Key};
-use crate::difficulty;
 use crate::grid::{Grid, Puzzle};
-use crate::hsolve;
-use crate::metrics;
-use crate::profile::{clock, stage, Stage};
 use crate::scale::LevelSet;
+use profile::{clock, stage, Stage};
 use serde::Serialize;
 
-/// Where a run's ratings spend their time (`rate --profile`): [`profile::start`] turns the
-/// counting on, [`profile::read`] gives the [`profile::Profile`], which prints as tables.
-pub mod profile {
-    pub use crate::profile::{read, start, Counts, Profile, RungRow};
+pub mod profile;
+
+crate::internal! {
+    difficulty;
+    hsolve;
+    metrics;
+    refutation;
 }
+
+mod shared_searches;
 
 /// The rater's description stored with each build and in reference files (rating
 /// provenance).
@@ -90,9 +93,9 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// The detail of `puzzle` from its two ratings.
-    fn new(puzzle: &Puzzle, difficulty: &Difficulty, hsolve: &Hsolve) -> Detail {
-        let start = crate::candidates::Candidates::new(puzzle);
+    /// The detail of a puzzle whose start state is `start` (or a symmetry of it: the counts
+    /// are the same) from its two ratings.
+    fn new(start: &Candidates, difficulty: &Difficulty, hsolve: &Hsolve) -> Detail {
         let singles = start.naked_single_cells() | start.hidden_single_cells();
         Detail {
             spread: difficulty.spread,
@@ -116,6 +119,16 @@ pub(crate) fn round(x: f64, decimals: i32) -> f64 {
 impl Rating {
     /// The rating of `puzzle` from its two ratings and its secondary metrics.
     pub fn new(puzzle: &Puzzle, difficulty: &Difficulty, hsolve: &Hsolve) -> Rating {
+        Rating::from_start(puzzle, &Candidates::new(puzzle), difficulty, hsolve)
+    }
+
+    /// [`Rating::new`] when the start state of `puzzle`, or of a symmetry of it, is made.
+    fn from_start(
+        puzzle: &Puzzle,
+        start: &Candidates,
+        difficulty: &Difficulty,
+        hsolve: &Hsolve,
+    ) -> Rating {
         Rating {
             difficulty: round(difficulty.value, 3),
             hsolve: round(hsolve.mean, 2),
@@ -130,7 +143,7 @@ impl Rating {
                 strategy: difficulty.hardest_step,
                 count: (difficulty.hardest_steps.round() as u16).max(1),
             },
-            detail: Detail::new(puzzle, difficulty, hsolve),
+            detail: Detail::new(start, difficulty, hsolve),
         }
     }
 
@@ -257,6 +270,74 @@ impl Report {
     }
 }
 
+/// A class ready to be rated: its canonical form as a puzzle, that puzzle's solution, its start
+/// state (made once, for both ratings and the detail) and the seed from its key.
+struct Start {
+    solution: Grid,
+    candidates: Candidates,
+    seed: u64,
+}
+
+impl Start {
+    /// The start of the class `c`, solving its form (the only solve a rating makes).
+    fn of(c: &Canonical) -> Result<Start, RateError> {
+        let p = c.puzzle();
+        Ok(Start {
+            solution: hsolve::check_unique(&p)?,
+            candidates: Candidates::new(&p),
+            seed: c.key().seed(),
+        })
+    }
+
+    /// The start of the class `c` of a puzzle whose (only) solution is `solution`: the
+    /// form's solution is `solution` moved by the map that made the form.
+    fn solved(c: &Canonical, solution: &Grid) -> Start {
+        let p = c.puzzle();
+        let solution = c.transform.apply_grid(solution);
+        debug_assert!(p
+            .as_bytes()
+            .iter()
+            .zip(solution.as_bytes())
+            .all(|(&v, &s)| v == 0 || v == s));
+        Start {
+            solution,
+            candidates: Candidates::new(&p),
+            seed: c.key().seed(),
+        }
+    }
+
+    /// Both ratings: hsolve with `hsolve_runs` runs, `difficulty` with `difficulty_runs`.
+    fn ratings(
+        &self,
+        difficulty_runs: u32,
+        hsolve_runs: u32,
+    ) -> Result<(Difficulty, Hsolve), RateError> {
+        let h = self.hsolve(hsolve_runs)?;
+        let since = clock();
+        let d = self.difficulty(difficulty_runs, |_, _| false)?;
+        stage(Stage::Difficulty, since);
+        Ok((d.expect("never stopped"), h))
+    }
+
+    /// hsolve with `runs` runs.
+    fn hsolve(&self, runs: u32) -> Result<Hsolve, RateError> {
+        let since = clock();
+        let h = hsolve::rate_from(&self.candidates, self.solution, runs, self.seed);
+        stage(Stage::Hsolve, since);
+        h
+    }
+
+    /// `difficulty` with `runs` runs, stopped early as `far` asks (see
+    /// [`difficulty_of_class_unless`]).
+    fn difficulty(
+        &self,
+        runs: u32,
+        far: impl Fn(f64, f64) -> bool,
+    ) -> Result<Option<Difficulty>, RateError> {
+        difficulty::rate_from_unless(&self.candidates, self.solution, runs, self.seed, far)
+    }
+}
+
 /// Both ratings of the class `c` (a puzzle's canonical form), made on the canonical form with
 /// the seed from its key: `difficulty` with `difficulty_runs` runs, hsolve with `hsolve_runs`.
 /// Every rating of the program goes through here, so every symmetry of a puzzle gets the same
@@ -266,29 +347,28 @@ pub fn ratings_of_class(
     difficulty_runs: u32,
     hsolve_runs: u32,
 ) -> Result<(Difficulty, Hsolve), RateError> {
-    let (p, seed) = (c.puzzle(), c.key().seed());
-    let since = clock();
-    let h = hsolve::rate_seeded(&p, hsolve_runs, seed)?;
-    stage(Stage::Hsolve, since);
-    let since = clock();
-    let d = difficulty::rate_seeded(&p, difficulty_runs, seed)?;
-    stage(Stage::Difficulty, since);
-    Ok((d, h))
+    Start::of(c)?.ratings(difficulty_runs, hsolve_runs)
 }
 
 /// The `difficulty` rating of the class `c` with the default runs, as [`ratings_of_class`]
 /// makes it (the same seed, so the same number).
 pub fn difficulty_of_class(c: &Canonical) -> Result<Difficulty, RateError> {
-    difficulty::rate_seeded(&c.puzzle(), difficulty::DEFAULT_RUNS, c.key().seed())
+    Ok(Start::of(c)?
+        .difficulty(difficulty::DEFAULT_RUNS, |_, _| false)?
+        .expect("never stopped"))
 }
 
-/// [`difficulty_of_class`], stopped (`None`) after a few runs when `far` says of the least
-/// and the greatest of their values (log10 of a run's work) that the rating is not wanted.
+/// [`difficulty_of_class`] for the class `c` of a puzzle whose (only) solution is `solution`,
+/// stopped (`None`) after a few runs when `far` says of the least and the greatest of their
+/// values (log10 of a run's work) that the rating is not wanted.
 pub fn difficulty_of_class_unless(
     c: &Canonical,
+    solution: &Grid,
     far: impl Fn(f64, f64) -> bool,
-) -> Result<Option<Difficulty>, RateError> {
-    difficulty::rate_seeded_unless(&c.puzzle(), difficulty::DEFAULT_RUNS, c.key().seed(), far)
+) -> Option<Difficulty> {
+    Start::solved(c, solution)
+        .difficulty(difficulty::DEFAULT_RUNS, far)
+        .expect("a puzzle with a solution is rated")
 }
 
 /// Both ratings of `puzzle` (see [`ratings_of_class`]).
@@ -310,13 +390,13 @@ pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
     let since = clock();
     let class = crate::canon::canonical(puzzle);
     stage(Stage::Canonical, since);
-    let (d, h) = ratings_of_class(
-        &class,
+    let start = Start::of(&class)?;
+    let (d, h) = start.ratings(
         runs.unwrap_or(difficulty::DEFAULT_RUNS),
         runs.unwrap_or(hsolve::DEFAULT_RUNS),
     )?;
     let since = clock();
-    let rating = Rating::new(puzzle, &d, &h);
+    let rating = Rating::from_start(puzzle, &start.candidates, &d, &h);
     stage(Stage::Metrics, since);
     Ok(rating)
 }
@@ -338,8 +418,9 @@ pub struct Graded {
 impl Graded {
     /// Rates `puzzle` (solution `solution`, canonical form `canon`) with the default runs.
     pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
-        let (d, h) = ratings_of_class(&canon, difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
-        let rating = Rating::new(&puzzle, &d, &h);
+        let start = Start::solved(&canon, &solution);
+        let (d, h) = start.ratings(difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
+        let rating = Rating::from_start(&puzzle, &start.candidates, &d, &h);
         Ok(Graded {
             puzzle,
             solution,
@@ -356,8 +437,9 @@ impl Graded {
         canon: Canonical,
         d: &Difficulty,
     ) -> Result<Graded, RateError> {
-        let h = hsolve::rate_seeded(&canon.puzzle(), hsolve::DEFAULT_RUNS, canon.key().seed())?;
-        let rating = Rating::new(&puzzle, d, &h);
+        let start = Start::solved(&canon, &solution);
+        let h = start.hsolve(hsolve::DEFAULT_RUNS)?;
+        let rating = Rating::from_start(&puzzle, &start.candidates, d, &h);
         Ok(Graded {
             puzzle,
             solution,
