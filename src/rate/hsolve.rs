@@ -553,12 +553,12 @@ impl Singles {
     /// Notes the places `x` of a digit in one house as a hidden single when there is one.
     #[inline]
     fn note_alone(&mut self, x: CellSet, in_box: bool) {
-        // Without branches: which houses have one place is not predictable.
-        let x = x.bits();
-        let one = x != 0 && x & x.wrapping_sub(1) == 0;
-        let alone = x & u128::from(one).wrapping_neg();
-        self.hidden |= CellSet::from_bits(alone);
-        self.hidden_in_box |= CellSet::from_bits(alone & u128::from(in_box).wrapping_neg());
+        if x.len() == 1 {
+            self.hidden |= x;
+            if in_box {
+                self.hidden_in_box |= x;
+            }
+        }
     }
 }
 
@@ -760,8 +760,9 @@ impl Engine {
     }
 
     /// One step of the ladder in a state where singles stall: its rungs searched in order
-    /// until one finds something, which is applied (an application drawn at random, or from
-    /// [`Engine::simplest`]'s position on every application of the simplest technique).
+    /// until one finds something, which is applied (an application drawn at random, or, from
+    /// the position the engine's `simplest` names, every application of the simplest
+    /// technique).
     fn climb(&mut self, run: &mut Run, rng: &mut Rng) -> Result<(), RateError> {
         let at = self.stall(&run.st);
         for i in 0..self.ladder.len() {

@@ -313,9 +313,7 @@ impl Start {
         hsolve_runs: u32,
     ) -> Result<(Difficulty, Hsolve), RateError> {
         let h = self.hsolve(hsolve_runs)?;
-        let since = clock();
         let d = self.difficulty(difficulty_runs, |_, _| false)?;
-        stage(Stage::Difficulty, since);
         Ok((d.expect("never stopped"), h))
     }
 
@@ -334,7 +332,10 @@ impl Start {
         runs: u32,
         far: impl Fn(f64, f64) -> bool,
     ) -> Result<Option<Difficulty>, RateError> {
-        difficulty::rate_from_unless(&self.candidates, self.solution, runs, self.seed, far)
+        let since = clock();
+        let d = difficulty::rate_from_unless(&self.candidates, self.solution, runs, self.seed, far);
+        stage(Stage::Difficulty, since);
+        d
     }
 }
 

@@ -46,33 +46,31 @@ fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let (sets, graph) = (&all.sets, &all.graph);
     let mut p = 0;
     let mut pushed: Vec<[CellSet; 9]> = Vec::new();
-    let mut wings = Vec::new();
+    let mut reaching = Vec::new();
     for (bi, b) in sets.iter().enumerate() {
         let edges = graph.of(bi);
-        // The pivot's partners' cells, in a row.
-        wings.clear();
-        wings.extend(
-            edges
-                .iter()
-                .map(|&(i, _)| (all.cells[i as usize], sets[i as usize].reaching)),
-        );
+        // The pivot's partners' cells (kept beside the edges) and digits some cell can lose,
+        // in a row.
+        let cells = graph.cells_of(bi);
+        reaching.clear();
+        reaching.extend(edges.iter().map(|&(i, _)| sets[i as usize].reaching));
         for (j, &(ai, rca)) in edges.iter().enumerate() {
             let a = &sets[ai as usize];
-            for (&(ci, rcc), &(c_cells, c_reaching)) in edges[j + 1..].iter().zip(&wings[j + 1..])
-            {
+            let later = edges[j + 1..].iter().zip(&cells[j + 1..]);
+            for ((&(ci, rcc), &c_cells), &c_reaching) in later.zip(&reaching[j + 1..]) {
                 if a.cells.intersects(c_cells) {
                     continue;
                 }
                 p += 1;
-                let reaching = a.reaching & c_reaching;
-                if reaching.is_empty() {
+                let both = a.reaching & c_reaching;
+                if both.is_empty() {
                     continue;
                 }
                 let c = &sets[ci as usize];
                 // The digits of both wings some cell sees in both (the only ones that can be
                 // removed, whatever x and y are).
                 let mut common = DigitSet::EMPTY;
-                for z in reaching.iter() {
+                for z in both.iter() {
                     if a.seeing(z).intersects(c.seeing(z)) {
                         common.insert(z);
                     }
