@@ -113,6 +113,16 @@ impl CellSet {
         if n >= word.count_ones() {
             return None;
         }
+        // Narrow to the half, quarter and eighth of the word holding the cell (branch-free),
+        // then clear the lower cells of the last byte.
+        let mut base = base;
+        for width in [32, 16, 8] {
+            let low = (word & ((1u64 << width) - 1)).count_ones();
+            let up = n >= low;
+            n -= if up { low } else { 0 };
+            word = if up { word >> width } else { word };
+            base += if up { width } else { 0 };
+        }
         while n > 0 {
             word &= word - 1;
             n -= 1;
@@ -491,6 +501,17 @@ mod tests {
         }
         assert_eq!(s.nth(cells.len() as u32), None);
         assert_eq!(cells.len() as u32, s.len());
+        // Sets of every density, both halves of the word.
+        let mut rng = crate::rng::Rng::new(11);
+        for _ in 0..2000 {
+            let keep = rng.next_u64() & rng.next_u64() | rng.next_u64() & rng.next_u64();
+            let bits = (u128::from(rng.next_u64()) << 64 | u128::from(keep)) & CellSet::ALL.bits();
+            let s = CellSet::from_bits(bits);
+            for (n, c) in s.iter().enumerate() {
+                assert_eq!(s.nth(n as u32), Some(c));
+            }
+            assert_eq!(s.nth(s.len()), None);
+        }
     }
 
     #[test]

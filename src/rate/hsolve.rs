@@ -32,7 +32,9 @@
 //! places of a digit, are examined for new ones. The searches of tiers 1-6 are cached per
 //! candidate state across the runs of one rating: every run reaches the same states whenever
 //! tier 0 stalls (the singles fixpoint does not depend on their order), so most searches are
-//! made once per puzzle rather than once per run.
+//! made once per puzzle rather than once per run. Once every empty cell is a naked single,
+//! every remaining search is known (each costs exactly 1), so the run adds them up without
+//! placing the cells (`Run::finish_singles`).
 
 use crate::candidates::{alone_by_kind, alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
@@ -43,8 +45,6 @@ use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
-use crate::rate::shared_searches::FxHasher;
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// The default number of runs per rating (the paper's choice: sigma / mu is about 1/10).
@@ -388,7 +388,7 @@ impl Default for RunResult {
 }
 
 /// The candidate states one rating has searched, numbered in the order first met.
-type StateIndex = HashMap<[u16; 81], u32, BuildHasherDefault<FxHasher>>;
+type StateIndex = HashMap<[u16; 81], u32, rustc_hash::FxBuildHasher>;
 
 /// One state a rating's runs stalled in: its candidates and each rung's search of it (made
 /// once, whichever run asks first).
@@ -398,7 +398,7 @@ struct Stall {
 }
 
 /// The refutation efforts of one rating, by candidate state, cell, digit and trial depth.
-type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, BuildHasherDefault<FxHasher>>;
+type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, rustc_hash::FxBuildHasher>;
 
 /// Runs a ladder, caching searches (and refutation efforts) by candidate state.
 pub(crate) struct Engine {
@@ -726,6 +726,7 @@ impl Engine {
         trace: Option<&mut Vec<Search>>,
     ) -> Result<RunResult, RateError> {
         let mut run = Run {
+            solution: self.ctx.solution.expect("a rating knows its solution"),
             st: start.clone(),
             singles: self.start_singles(start),
             res: RunResult::default(),
@@ -735,6 +736,10 @@ impl Engine {
             trace,
         };
         while !run.st.is_solved() {
+            if run.trace.is_none() && run.singles.naked == run.st.empty() {
+                run.finish_singles(self.split_singles, rng);
+                break;
+            }
             let placed = if self.split_singles {
                 run.split_single(rng)
             } else {
@@ -857,6 +862,8 @@ impl Engine {
 /// searches carry from one state to the next (what trials proved, each incremental rung's
 /// last search, the end states of the last depth-1 trials) and the trace it writes, if any.
 struct Run<'t> {
+    /// The puzzle's solution: every single places its cell's digit.
+    solution: Grid,
     st: Candidates,
     singles: Singles,
     res: RunResult,
@@ -867,6 +874,39 @@ struct Run<'t> {
 }
 
 impl Run<'_> {
+    /// Ends a run whose every empty cell is a naked single, without placing them. Each is then
+    /// also the only place of its digit in each of its houses (a hidden single in its box
+    /// too), and stays so until the grid is full, so every remaining search is known: with
+    /// m empty cells, hsolve's finds 2m singles among 2m possible, and split singles find m
+    /// in their first group among m. Each is charged E = 1, in order, and the singles drawn
+    /// are counted as the walk would count them (hsolve draws whether a naked or a hidden
+    /// single is placed; split singles place hidden singles). The numbers are the walk's.
+    fn finish_singles(&mut self, split: bool, rng: &mut Rng) {
+        let (empty, singles, res) = (self.st.empty(), &self.singles, &mut self.res);
+        debug_assert!((empty - singles.hidden).is_empty());
+        debug_assert!(!split || (empty - singles.hidden_in_box).is_empty());
+        for m in (1..=empty.len()).rev() {
+            let strategy = if split {
+                let e = expected_checks(m.into(), m.into());
+                res.d += e;
+                res.checks[0] += e;
+                res.singles3[0] += e;
+                Strategy::HiddenSingle
+            } else {
+                let e = expected_checks(2 * u64::from(m), 2 * u64::from(m));
+                res.d += e;
+                res.checks[0] += e;
+                if rng.below(2 * m) < m {
+                    Strategy::NakedSingle
+                } else {
+                    Strategy::HiddenSingle
+                }
+            };
+            res.strategies[strategy as usize] += 1;
+            res.steps[0] += 1;
+        }
+    }
+
     /// One search for singles as hsolve makes it: every naked and hidden single together (a
     /// cell that is both counted twice), one drawn at random and placed. False when there
     /// is none (the search is charged all the same).
@@ -880,14 +920,19 @@ impl Run<'_> {
         res.checks[0] += e0;
         let placed = (v0 > 0).then(|| {
             let k = rng.below(nn + nh);
-            let (c, d, strategy, house) = if k < nn {
-                let c = singles.naked.nth(k).expect("k < count");
-                let d = st.candidates(c).first().expect("a naked single");
-                (c, d, Strategy::NakedSingle, None)
+            let (c, strategy) = if k < nn {
+                (singles.naked.nth(k), Strategy::NakedSingle)
             } else {
-                let c = singles.hidden.nth(k - nn).expect("k < count");
-                let (d, h) = st.hidden_single_at(c).expect("a hidden single");
-                (c, d, Strategy::HiddenSingle, Some(h))
+                (singles.hidden.nth(k - nn), Strategy::HiddenSingle)
+            };
+            let c = c.expect("k < count");
+            // A single is a sound deduction: its digit is the solution's.
+            let d = self.solution.get(c);
+            let house = match (&self.trace, strategy) {
+                (Some(_), Strategy::HiddenSingle) => {
+                    Some(st.hidden_single_at(c).expect("a hidden single").1)
+                }
+                _ => None,
             };
             singles.place(st, c, d);
             res.steps[0] += 1;
@@ -933,22 +978,11 @@ impl Run<'_> {
             res.singles3[k] += e;
             if !set.is_empty() {
                 let c = set.nth(rng.below(set.len())).expect("k < count");
-                let (d, house) = match k {
-                    0 => {
-                        let bx = CellSet::house_at(HOUSES_OF_CELL[c.index()][2] as usize);
-                        let d = st
-                            .candidates(c)
-                            .iter()
-                            .find(|&d| (st.cells_with(d) & bx).len() == 1)
-                            .or_else(|| st.candidates(c).first())
-                            .expect("a single");
-                        (d, None)
-                    }
-                    1 => {
-                        let (d, h) = st.hidden_single_at(c).expect("a hidden single");
-                        (d, Some(h))
-                    }
-                    _ => (st.candidates(c).first().expect("a naked single"), None),
+                // A single is a sound deduction: its digit is the solution's.
+                let d = self.solution.get(c);
+                let house = match (&self.trace, k) {
+                    (Some(_), 1) => Some(st.hidden_single_at(c).expect("a hidden single").1),
+                    _ => None,
                 };
                 pick = Some((c, d, house, set.len() as u64));
                 break;
@@ -1156,6 +1190,42 @@ mod tests {
         let hard = rate(&HARD.parse().unwrap(), 5).unwrap();
         assert!(hard.mean > 10.0 * easy.mean, "{hard:?} vs {easy:?}");
         assert_eq!(hard.tier, 6);
+    }
+
+    /// A run that ends its walk once every empty cell is a naked single measures what the
+    /// walk would: a traced run (which always walks to the end) gives the same numbers, for
+    /// hsolve's singles and for the split singles of `difficulty`, run after run.
+    #[test]
+    fn finished_singles_measure_what_the_walk_measures() {
+        use crate::strategies::testing::{DEEP, TOP};
+        for puzzle in [EASY, HARD, TOP, DEEP] {
+            let p: Puzzle = puzzle.parse().unwrap();
+            let solution = check_unique(&p).unwrap();
+            let start = Candidates::new(&p);
+            for split in [false, true] {
+                let mut engine = if split {
+                    let ladder = &crate::rate::difficulty::LADDER;
+                    let mut e = Engine::new(solution, ladder, Model::Difficulty);
+                    e.split_singles = true;
+                    e
+                } else {
+                    Engine::new(solution, &PAPER_LADDER, Model::Hsolve)
+                };
+                for i in 0..6 {
+                    let quick = engine.run(&start, &mut Rng::for_job(7, i), None).unwrap();
+                    let mut trace = Vec::new();
+                    let walked = engine
+                        .run(&start, &mut Rng::for_job(7, i), Some(&mut trace))
+                        .unwrap();
+                    assert_eq!(quick.d.to_bits(), walked.d.to_bits(), "{puzzle} {split} {i}");
+                    assert_eq!(quick.checks, walked.checks);
+                    assert_eq!(quick.singles3, walked.singles3);
+                    assert_eq!(quick.steps, walked.steps);
+                    assert_eq!(quick.strategies, walked.strategies);
+                    assert_eq!(quick.hardest, walked.hardest);
+                }
+            }
+        }
     }
 
     #[test]

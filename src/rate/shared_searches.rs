@@ -20,7 +20,6 @@ use crate::grid::{Cell, Digit, Grid, House};
 use crate::strategies::{Application, Strategy};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::Hasher;
 use std::rc::Rc;
 
 /// At most this many searches are kept per thread, in two generations of half as many.
@@ -249,7 +248,7 @@ impl Kept {
 /// Searches kept, and the bytes their applications take.
 #[derive(Default)]
 struct Generation {
-    searches: HashMap<([u16; 81], u8), Kept, std::hash::BuildHasherDefault<FxHasher>>,
+    searches: HashMap<([u16; 81], u8), Kept, rustc_hash::FxBuildHasher>,
     bytes: usize,
 }
 
@@ -334,43 +333,6 @@ pub(crate) fn search(
             .keep(key, Kept::new(frame.grid.clone(), p, &moved));
     });
     (p, apps)
-}
-
-/// A fast hasher for the searches' caches, here and in `hsolve` (keys are candidate masks,
-/// not attacker-chosen).
-#[derive(Default)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        for &b in chunks.remainder() {
-            self.add(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
 }
 
 #[cfg(test)]

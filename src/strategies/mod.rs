@@ -757,7 +757,8 @@ pub(crate) fn scan_houses(
 /// Searches that depend on one digit's places alone, kept per thread: by the digit's places,
 /// the digit and a size (0 where the search has none). A rating meets the same places of a
 /// digit again and again as the other digits move.
-pub(crate) type DigitMemo<V> = std::cell::RefCell<std::collections::HashMap<(u128, u8, u8), V>>;
+pub(crate) type DigitMemo<V> =
+    std::cell::RefCell<std::collections::HashMap<(u128, u8, u8), V, rustc_hash::FxBuildHasher>>;
 
 /// The most digit patterns a [`DigitMemo`] keeps before it starts again.
 const DIGIT_MEMO_MAX: usize = 1 << 14;
