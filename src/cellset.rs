@@ -105,7 +105,7 @@ impl CellSet {
     pub fn nth(self, n: u32) -> Option<Cell> {
         let lo = self.0 as u64;
         let lo_count = lo.count_ones();
-        let (mut word, mut n, base) = if n < lo_count {
+        let (mut word, mut n, mut base) = if n < lo_count {
             (lo, n, 0)
         } else {
             ((self.0 >> 64) as u64, n - lo_count, 64)
@@ -115,7 +115,6 @@ impl CellSet {
         }
         // Narrow to the half, quarter and eighth of the word holding the cell (branch-free),
         // then clear the lower cells of the last byte.
-        let mut base = base;
         for width in [32, 16, 8] {
             let low = (word & ((1u64 << width) - 1)).count_ones();
             let up = n >= low;

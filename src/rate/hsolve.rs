@@ -886,21 +886,18 @@ impl Run<'_> {
         debug_assert!((empty - singles.hidden).is_empty());
         debug_assert!(!split || (empty - singles.hidden_in_box).is_empty());
         for m in (1..=empty.len()).rev() {
+            // What the search looks at, all of which it finds.
+            let seen = if split { m } else { 2 * m };
+            let e = expected_checks(seen.into(), seen.into());
+            res.d += e;
+            res.checks[0] += e;
             let strategy = if split {
-                let e = expected_checks(m.into(), m.into());
-                res.d += e;
-                res.checks[0] += e;
                 res.singles3[0] += e;
                 Strategy::HiddenSingle
+            } else if rng.below(seen) < m {
+                Strategy::NakedSingle
             } else {
-                let e = expected_checks(2 * u64::from(m), 2 * u64::from(m));
-                res.d += e;
-                res.checks[0] += e;
-                if rng.below(2 * m) < m {
-                    Strategy::NakedSingle
-                } else {
-                    Strategy::HiddenSingle
-                }
+                Strategy::HiddenSingle
             };
             res.strategies[strategy as usize] += 1;
             res.steps[0] += 1;
