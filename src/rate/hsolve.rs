@@ -334,6 +334,7 @@ fn search_list(
     list: &[Strategy],
     st: &Candidates,
     ctx: &Context,
+    caches: &mut strategies::Caches,
     apps: &mut Vec<Application>,
     model: Model,
 ) -> u64 {
@@ -342,14 +343,14 @@ fn search_list(
             .iter()
             .map(|&s| {
                 let (since, before) = (profile::clock(), apps.len());
-                let p = strategies::search(s, st, ctx, apps);
+                let p = strategies::search_with(s, st, ctx, caches, apps);
                 profile::strategy(model, s, apps.len() > before, since);
                 p
             })
             .sum();
     }
     list.iter()
-        .map(|&s| strategies::search(s, st, ctx, apps))
+        .map(|&s| strategies::search_with(s, st, ctx, caches, apps))
         .sum()
 }
 
@@ -425,6 +426,8 @@ pub(crate) struct Engine {
     /// The singles of the state the runs start from (every run of a rating starts there).
     start_singles: Option<([u16; 81], Singles)>,
     efforts: EffortCache,
+    /// What the strategies' searches keep from one state to the next.
+    caches: strategies::Caches,
 }
 
 /// The singles available in a state: the cells that are naked singles and the cells that are
@@ -582,6 +585,7 @@ impl Engine {
             stalls: Vec::new(),
             start_singles: None,
             efforts: HashMap::default(),
+            caches: strategies::Caches::default(),
         }
     }
 
@@ -620,12 +624,12 @@ impl Engine {
                     let frame = self
                         .frame
                         .get_or_insert_with(|| crate::rate::shared_searches::Frame::of(&solution));
-                    let (ctx, model) = (&self.ctx, self.model);
+                    let (ctx, caches, model) = (&self.ctx, &mut self.caches, self.model);
                     answer = profile::Answer::Shared;
                     let (p, apps) = crate::rate::shared_searches::search(frame, st, i as u8, || {
                         answer = profile::Answer::Searched;
                         let mut apps = Vec::new();
-                        (search_list(list, st, ctx, &mut apps, model), apps)
+                        (search_list(list, st, ctx, caches, &mut apps, model), apps)
                     });
                     Found {
                         p,
@@ -638,9 +642,14 @@ impl Engine {
                     let mut apps = Vec::new();
                     let mut memo = None;
                     let p = match rung {
-                        Rung::Strategies(list) => {
-                            search_list(list, st, &self.ctx, &mut apps, self.model)
-                        }
+                        Rung::Strategies(list) => search_list(
+                            list,
+                            st,
+                            &self.ctx,
+                            &mut self.caches,
+                            &mut apps,
+                            self.model,
+                        ),
                         Rung::Forcing => strategies::forcing_chain::search_all(st, &mut apps),
                         Rung::Backtracking => backtracking::search(st, &self.ctx, known, &mut apps),
                         Rung::Trial(1) => {

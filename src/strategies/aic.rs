@@ -240,47 +240,44 @@ impl Graph {
 
 /// Pushes every AIC that is not a loop (see the module docs): one application per pair of
 /// ends with removals; returns p.
+#[cfg(test)]
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    both(st, false, out)
+    search_kept(st, false, &mut None, out)
 }
 
 /// Pushes every nice loop: chains whose ends are weakly linked (their removals), and chains
 /// that return to their start (a placement); returns p.
+#[cfg(test)]
 pub fn search_loops(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    both(st, true, out)
+    search_kept(st, true, &mut None, out)
 }
 
 /// A walk's result kept for the other kind: the state's candidate masks, the kind (true:
 /// loops), p and the applications.
-type Kept = ([u16; 81], bool, u64, Vec<Application>);
+pub(crate) type Kept = ([u16; 81], bool, u64, Vec<Application>);
 
-thread_local! {
-    /// The last state searched on this thread, with p and the applications of the kind
-    /// (AICs or loops) it was not asked for: one walk finds both, and the rating searches
-    /// them one after the other on the same state.
-    static OTHER: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The AICs (`loops` false) or loops of `st`, from the walk made for the other kind when it
-/// was the last state searched.
-fn both(st: &Candidates, loops: bool, out: &mut Vec<Application>) -> u64 {
-    let kept = OTHER.with(|o| {
-        let mut o = o.borrow_mut();
-        match o.as_ref() {
-            Some((masks, kind, _, _)) if *kind == loops && masks == st.masks() => o.take(),
-            _ => None,
+/// The AICs (`loops` false) or loops of `st`, taken from `kept` when it holds them (the walk
+/// made for the other kind on the same state: one walk finds both, and a rating searches them
+/// one after the other); a new walk keeps there what it found of the other kind.
+pub(crate) fn search_kept(
+    st: &Candidates,
+    loops: bool,
+    kept: &mut Option<Kept>,
+    out: &mut Vec<Application>,
+) -> u64 {
+    if let Some((masks, kind, _, _)) = kept {
+        if *kind == loops && masks == st.masks() {
+            let (_, _, p, apps) = kept.take().expect("just matched");
+            out.extend(apps);
+            return p;
         }
-    });
-    if let Some((_, _, p, apps)) = kept {
-        out.extend(apps);
-        return p;
     }
     let mut sinks = [Vec::new(), Vec::new()];
     let p = chains(st, &mut sinks, None);
     let [aics, nice] = sinks;
     let (mine, other) = if loops { (nice, aics) } else { (aics, nice) };
     out.extend(mine);
-    OTHER.with(|o| *o.borrow_mut() = Some((*st.masks(), !loops, p, other)));
+    *kept = Some((*st.masks(), !loops, p, other));
     p
 }
 

@@ -238,35 +238,20 @@ pub struct Sets {
     pub graph: Graph,
 }
 
-thread_local! {
-    /// The sets of the last state asked for on this thread: the rating searches the four ALS
-    /// techniques one after the other on one state.
-    static LAST: std::cell::RefCell<Option<([u16; 81], std::rc::Rc<Sets>)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// The ALSs of `st` and their links (kept for the next call on the same state).
-pub fn sets_of(st: &Candidates) -> std::rc::Rc<Sets> {
-    if let Some(s) = LAST.with(|l| {
-        l.borrow()
-            .as_ref()
-            .filter(|(masks, _)| masks == st.masks())
-            .map(|(_, s)| s.clone())
-    }) {
-        return s;
+impl Sets {
+    /// The ALSs of `st` and their links.
+    pub fn of(st: &Candidates) -> Sets {
+        let sets = find(st);
+        let links = links(&sets);
+        let cells: Vec<CellSet> = sets.iter().map(|s| s.cells).collect();
+        let graph = Graph::new(&cells, &links);
+        Sets {
+            cells,
+            sets,
+            links,
+            graph,
+        }
     }
-    let sets = find(st);
-    let links = links(&sets);
-    let cells: Vec<CellSet> = sets.iter().map(|s| s.cells).collect();
-    let graph = Graph::new(&cells, &links);
-    let s = std::rc::Rc::new(Sets {
-        cells,
-        sets,
-        links,
-        graph,
-    });
-    LAST.with(|l| *l.borrow_mut() = Some((*st.masks(), s.clone())));
-    s
 }
 
 /// The links of every set, in both directions: `edges[start[i]..start[i + 1]]` are the

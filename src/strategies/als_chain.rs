@@ -45,13 +45,19 @@ pub(crate) struct Pattern {
 
 /// Pushes every valid ALS chain (one per first set, last set and digit z, the shortest chain
 /// found between them); returns p, the number of sets linked to another.
+#[cfg(test)]
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    visit(st, |_, a| out.push(a))
+    search_sets(&als::Sets::of(st), out)
+}
+
+/// [`search`] on the sets of a state (made once for the four ALS techniques).
+pub(crate) fn search_sets(all: &als::Sets, out: &mut Vec<Application>) -> u64 {
+    visit(all, |_, a| out.push(a))
 }
 
 /// The pattern of `app`, an ALS chain found on `st`.
 pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
-    find_again(app, |f| visit(st, f))
+    find_again(app, |f| visit(&als::Sets::of(st), f))
 }
 
 /// The search from one first set: the state of a depth-first walk along the links.
@@ -229,8 +235,7 @@ impl Walk<'_> {
 /// already explored from the same first set without reaching a new goal, with as many links
 /// left, is not explored again (whatever cells the chain used before it, so a chain blocked
 /// there by its own cells can be missed). After [`BUDGET`] link steps the search stops.
-fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let all = als::sets_of(st);
+fn visit(all: &als::Sets, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let (sets, graph) = (&all.sets, &all.graph);
     let n = sets.len();
     let starts: Vec<usize> = (0..n).filter(|&i| !graph.of(i).is_empty()).collect();

@@ -31,18 +31,23 @@ pub(crate) struct Pattern {
 
 /// Pushes every valid ALS-XY-wing (one per triple and pair of linking digits, with all its
 /// removals); returns p, the number of linked triples.
+#[cfg(test)]
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    visit(st, |_, a| out.push(a))
+    search_sets(&als::Sets::of(st), out)
+}
+
+/// [`search`] on the sets of a state (made once for the four ALS techniques).
+pub(crate) fn search_sets(all: &als::Sets, out: &mut Vec<Application>) -> u64 {
+    visit(all, |_, a| out.push(a))
 }
 
 /// The pattern of `app`, an ALS-XY-wing found on `st`.
 pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
-    find_again(app, |f| visit(st, f))
+    find_again(app, |f| visit(&als::Sets::of(st), f))
 }
 
 /// Calls `f` with every valid ALS-XY-wing and its application; returns p.
-fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let all = als::sets_of(st);
+fn visit(all: &als::Sets, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let (sets, graph) = (&all.sets, &all.graph);
     let mut p = 0;
     let mut pushed: Vec<[CellSet; 9]> = Vec::new();

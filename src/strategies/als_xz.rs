@@ -31,13 +31,19 @@ pub(crate) struct Pattern {
 
 /// Pushes every valid ALS-XZ (one per linked pair, with all its removals); returns p, the
 /// number of linked pairs.
+#[cfg(test)]
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    visit(st, |_, a| out.push(a))
+    search_sets(&als::Sets::of(st), out)
+}
+
+/// [`search`] on the sets of a state (made once for the four ALS techniques).
+pub(crate) fn search_sets(all: &als::Sets, out: &mut Vec<Application>) -> u64 {
+    visit(all, |_, a| out.push(a))
 }
 
 /// The pattern of `app`, an ALS-XZ found on `st`.
 pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
-    find_again(app, |f| visit(st, f))
+    find_again(app, |f| visit(&als::Sets::of(st), f))
 }
 
 /// The removals of sets `a` and `b` linked by the restricted commons `rc`.
@@ -64,8 +70,7 @@ fn removals(a: &Als, b: &Als, rc: DigitSet) -> [CellSet; 9] {
 }
 
 /// Calls `f` with every valid ALS-XZ and its application; returns p.
-fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let all = als::sets_of(st);
+fn visit(all: &als::Sets, mut f: impl FnMut(&Pattern, Application)) -> u64 {
     let sets = &all.sets;
     for l in &all.links {
         let (a, b) = (&sets[l.a as usize], &sets[l.b as usize]);

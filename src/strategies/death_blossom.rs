@@ -32,13 +32,19 @@ pub(crate) struct Pattern {
 
 /// Pushes every valid death blossom (one per stem and choice of petals, petal choices with
 /// the same removals at one stem counted once); returns p, the number of possible stems.
+#[cfg(test)]
 pub fn search(st: &Candidates, out: &mut Vec<Application>) -> u64 {
-    visit(st, |_, a| out.push(a))
+    search_sets(st, &als::Sets::of(st), out)
+}
+
+/// [`search`] on `st` with its sets `all` (made once for the four ALS techniques).
+pub(crate) fn search_sets(st: &Candidates, all: &als::Sets, out: &mut Vec<Application>) -> u64 {
+    visit(st, all, |_, a| out.push(a))
 }
 
 /// The pattern of `app`, a death blossom found on `st`.
 pub(crate) fn pattern(st: &Candidates, app: &Application) -> Option<Pattern> {
-    find_again(app, |f| visit(st, f))
+    find_again(app, |f| visit(st, &als::Sets::of(st), f))
 }
 
 /// The choice of petals for one stem, depth first.
@@ -128,8 +134,11 @@ impl Blossom<'_> {
 }
 
 /// Calls `f` with every valid death blossom and its application; returns p.
-fn visit(st: &Candidates, mut f: impl FnMut(&Pattern, Application)) -> u64 {
-    let all = als::sets_of(st);
+fn visit(
+    st: &Candidates,
+    all: &als::Sets,
+    mut f: impl FnMut(&Pattern, Application),
+) -> u64 {
     let sets = &all.sets;
     let mut p = 0;
     let mut budget = BUDGET;

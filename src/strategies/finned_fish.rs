@@ -59,14 +59,29 @@ impl FinnedFish {
 }
 
 /// Pushes every valid finned fish of size `k` (2-4); returns p.
+#[cfg(test)]
 pub fn search(st: &Candidates, k: u32, out: &mut Vec<Application>) -> u64 {
-    scan(st, k, |f| out.push(f.application()))
+    search_kept(st, k, &mut DigitMemo::default(), out)
+}
+
+/// [`search`], each digit's fish kept in `memo` by its places (see [`scan`]).
+pub(crate) fn search_kept(
+    st: &Candidates,
+    k: u32,
+    memo: &mut DigitMemo<Kept>,
+    out: &mut Vec<Application>,
+) -> u64 {
+    scan(st, k, memo, |f| out.push(f.application()))
 }
 
 /// The finned fish behind an application of [`search`] on `st`, for its words.
 pub(crate) fn pattern(st: &Candidates, a: &Application) -> Option<FinnedFish> {
     let k = FINNED.iter().position(|&s| s == a.strategy)? as u32 + 2;
-    find_again(a, |f| scan(st, k, |fish| f(fish, fish.application())))
+    find_again(a, |f| {
+        scan(st, k, &mut DigitMemo::default(), |fish| {
+            f(fish, fish.application())
+        })
+    })
 }
 
 /// The rows (bit i = row i) of a mask, as cells.
@@ -125,16 +140,21 @@ fn for_each_k_subset(items: &[usize], k: usize, mut f: impl FnMut(&[usize])) {
 /// the cover columns; the missing ones are chosen among the box's columns, and what the box
 /// then keeps outside the cover columns are the fins.
 ///
-/// A digit's fish depend on its places alone, so each digit's are kept per thread by its
+/// A digit's fish depend on its places alone, so each digit's are kept in `memo` by its
 /// places (a rating meets the same places again and again as other digits move).
-fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
+fn scan(
+    st: &Candidates,
+    k: u32,
+    memo: &mut DigitMemo<Kept>,
+    mut f: impl FnMut(&FinnedFish),
+) -> u64 {
     let mut p = 0;
     for d in Digit::all() {
         let places = st.cells_with(d);
         if places.is_empty() {
             continue;
         }
-        let (q, fish) = per_digit(&SEEN, places, d, k as u8, || {
+        let (q, fish) = per_digit(memo, places, d, k as u8, || {
             let mut fish = Vec::new();
             let q = scan_digit(places, d, k, &mut |x| fish.push(*x));
             (q, std::rc::Rc::new(fish))
@@ -145,10 +165,8 @@ fn scan(st: &Candidates, k: u32, mut f: impl FnMut(&FinnedFish)) -> u64 {
     p
 }
 
-thread_local! {
-    /// Per digit pattern searched on this thread: p and the fish found.
-    static SEEN: DigitMemo<(u64, std::rc::Rc<Vec<FinnedFish>>)> = DigitMemo::default();
-}
+/// One digit's finned fish of one size, as kept: p and the fish.
+pub(crate) type Kept = (u64, std::rc::Rc<Vec<FinnedFish>>);
 
 /// [`scan`] for one digit on its places; returns p.
 fn scan_digit(places: CellSet, d: Digit, k: u32, f: &mut impl FnMut(&FinnedFish)) -> u64 {

@@ -545,6 +545,19 @@ pub fn search(
     ctx: &Context,
     out: &mut Vec<Application>,
 ) -> u64 {
+    search_with(strategy, state, ctx, &mut Caches::default(), out)
+}
+
+/// [`search`], keeping in `caches` what the next searches can reuse: a caller that searches
+/// many states of one puzzle (a rating) owns one [`Caches`] for all of them. The result is
+/// [`search`]'s, whatever the caches hold.
+pub fn search_with(
+    strategy: Strategy,
+    state: &Candidates,
+    ctx: &Context,
+    caches: &mut Caches,
+    out: &mut Vec<Application>,
+) -> u64 {
     match strategy {
         Strategy::NakedSingle => naked_single::search(state, out),
         Strategy::HiddenSingle => hidden_single::search(state, out),
@@ -571,11 +584,11 @@ pub fn search(
         Strategy::TurbotFish => turbot_fish::search(state, out),
         Strategy::EmptyRectangle => empty_rectangle::search(state, out),
         Strategy::XChain => x_chain::search(state, out),
-        Strategy::XCycle => x_chain::search_cycles(state, out),
+        Strategy::XCycle => x_chain::search_cycles_kept(state, &mut caches.cycles, out),
         Strategy::MultiColouring => multi_colouring::search(state, out),
-        Strategy::FinnedXWing => finned_fish::search(state, 2, out),
-        Strategy::FinnedSwordfish => finned_fish::search(state, 3, out),
-        Strategy::FinnedJellyfish => finned_fish::search(state, 4, out),
+        Strategy::FinnedXWing => finned_fish::search_kept(state, 2, &mut caches.fins, out),
+        Strategy::FinnedSwordfish => finned_fish::search_kept(state, 3, &mut caches.fins, out),
+        Strategy::FinnedJellyfish => finned_fish::search_kept(state, 4, &mut caches.fins, out),
         Strategy::UniqueRectangle2 => unique_rectangle::search_type(state, 2, out),
         Strategy::UniqueRectangle3 => unique_rectangle::search_type(state, 3, out),
         Strategy::UniqueRectangle4 => unique_rectangle::search_type(state, 4, out),
@@ -585,12 +598,12 @@ pub fn search(
         Strategy::BugPlusOne => bug::search(state, out),
         Strategy::WxyzWing => wxyz_wing::search(state, out),
         Strategy::RemotePairs => remote_pairs::search(state, out),
-        Strategy::Aic => aic::search(state, out),
-        Strategy::NiceLoop => aic::search_loops(state, out),
-        Strategy::AlsXz => als_xz::search(state, out),
-        Strategy::AlsXyWing => als_xy_wing::search(state, out),
-        Strategy::AlsChain => als_chain::search(state, out),
-        Strategy::DeathBlossom => death_blossom::search(state, out),
+        Strategy::Aic => aic::search_kept(state, false, &mut caches.walk, out),
+        Strategy::NiceLoop => aic::search_kept(state, true, &mut caches.walk, out),
+        Strategy::AlsXz => als_xz::search_sets(&caches.sets(state), out),
+        Strategy::AlsXyWing => als_xy_wing::search_sets(&caches.sets(state), out),
+        Strategy::AlsChain => als_chain::search_sets(&caches.sets(state), out),
+        Strategy::DeathBlossom => death_blossom::search_sets(state, &caches.sets(state), out),
         Strategy::SueDeCoq => sue_de_coq::search(state, out),
         Strategy::CellForcingChain => forcing_chain::search(state, forcing_chain::Start::Cell, out),
         Strategy::HouseForcingChain => {
@@ -754,11 +767,11 @@ pub(crate) fn scan_houses(
     p
 }
 
-/// Searches that depend on one digit's places alone, kept per thread: by the digit's places,
-/// the digit and a size (0 where the search has none). A rating meets the same places of a
-/// digit again and again as the other digits move.
+/// Searches that depend on one digit's places alone, kept by the digit's places, the digit
+/// and a size (0 where the search has none). A rating meets the same places of a digit again
+/// and again as the other digits move.
 pub(crate) type DigitMemo<V> =
-    std::cell::RefCell<std::collections::HashMap<(u128, u8, u8), V, rustc_hash::FxBuildHasher>>;
+    std::collections::HashMap<(u128, u8, u8), V, rustc_hash::FxBuildHasher>;
 
 /// The most digit patterns a [`DigitMemo`] keeps before it starts again.
 const DIGIT_MEMO_MAX: usize = 1 << 14;
@@ -766,25 +779,50 @@ const DIGIT_MEMO_MAX: usize = 1 << 14;
 /// The value `memo` keeps for the places `places` of digit `d` (and `size`), made by `make`
 /// the first time.
 pub(crate) fn per_digit<V: Clone>(
-    memo: &'static std::thread::LocalKey<DigitMemo<V>>,
+    memo: &mut DigitMemo<V>,
     places: CellSet,
     d: Digit,
     size: u8,
     make: impl FnOnce() -> V,
 ) -> V {
     let key = (places.bits(), d.index() as u8, size);
-    if let Some(v) = memo.with(|m| m.borrow().get(&key).cloned()) {
-        return v;
+    if let Some(v) = memo.get(&key) {
+        return v.clone();
     }
     let v = make();
-    memo.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= DIGIT_MEMO_MAX {
-            m.clear();
-        }
-        m.insert(key, v.clone());
-    });
+    if memo.len() >= DIGIT_MEMO_MAX {
+        memo.clear();
+    }
+    memo.insert(key, v.clone());
     v
+}
+
+/// What searches keep from one call to the next, owned by the caller that makes them (a
+/// rating owns one for all the states it searches): the ALS sets of the last state asked for
+/// (the four ALS techniques are searched one after the other on one state), the AIC walk of
+/// the last state (one walk finds both AICs and nice loops), and per digit pattern the X-cycles
+/// and finned fish (which read one digit's places alone). What it holds never changes what
+/// a search finds, only how soon.
+#[derive(Default)]
+pub struct Caches {
+    sets: Option<([u16; 81], std::rc::Rc<als::Sets>)>,
+    walk: Option<aic::Kept>,
+    cycles: DigitMemo<std::rc::Rc<Vec<Application>>>,
+    fins: DigitMemo<finned_fish::Kept>,
+}
+
+impl Caches {
+    /// The ALS sets of `st` and their links, made when `st` is not the last state asked for.
+    fn sets(&mut self, st: &Candidates) -> std::rc::Rc<als::Sets> {
+        match &self.sets {
+            Some((masks, sets)) if masks == st.masks() => sets.clone(),
+            _ => {
+                let sets = std::rc::Rc::new(als::Sets::of(st));
+                self.sets = Some((*st.masks(), sets.clone()));
+                sets
+            }
+        }
+    }
 }
 
 /// The pattern behind `a`, found again: runs `search`, which reports every pattern it finds
@@ -830,6 +868,65 @@ mod tests {
             }
         }
         assert_eq!(choose(81, 4), 1_663_740);
+    }
+
+    /// One [`Caches`] kept across many states of three hard puzzles and every search that
+    /// keeps something (searched in both orders, and twice on a state) finds what a search
+    /// without it finds.
+    #[test]
+    fn searches_keeping_caches_find_what_fresh_searches_find() {
+        use crate::strategies::testing::{solution, DEEP, HARD, TOP};
+        const KEPT: [Strategy; 10] = [
+            Strategy::FinnedXWing,
+            Strategy::FinnedSwordfish,
+            Strategy::FinnedJellyfish,
+            Strategy::XCycle,
+            Strategy::Aic,
+            Strategy::NiceLoop,
+            Strategy::AlsXz,
+            Strategy::AlsXyWing,
+            Strategy::AlsChain,
+            Strategy::DeathBlossom,
+        ];
+        let mut caches = Caches::default();
+        let mut rng = crate::rng::Rng::new(73);
+        let mut found = [0usize; KEPT.len()];
+        for text in [TOP, DEEP, HARD] {
+            let puzzle: crate::grid::Puzzle = text.parse().expect("a test puzzle");
+            let grid = solution(text);
+            let ctx = Context {
+                solution: Some(grid),
+            };
+            for _ in 0..12 {
+                // A state some way in: a few cells of the solution placed, then the tiers up
+                // to a random one applied until they stall.
+                let mut st = Candidates::new(&puzzle);
+                for _ in 0..rng.below(16) {
+                    let empty = st.empty();
+                    let c = empty.nth(rng.below(empty.len())).expect("below len");
+                    st.apply(&Effect::Place(c, grid.get(c)));
+                }
+                crate::rate::hsolve::fixpoint(&mut st, rng.below(5) as u8);
+                if st.is_solved() {
+                    continue;
+                }
+                let order: Vec<usize> = if rng.coin() {
+                    (0..KEPT.len()).collect()
+                } else {
+                    (0..KEPT.len()).rev().collect()
+                };
+                for k in order.iter().chain(&order[..3]).copied() {
+                    let (mut kept, mut fresh) = (Vec::new(), Vec::new());
+                    let p = search_with(KEPT[k], &st, &ctx, &mut caches, &mut kept);
+                    assert_eq!(p, search(KEPT[k], &st, &ctx, &mut fresh), "{}", KEPT[k]);
+                    assert_eq!(kept, fresh, "{} on {}", KEPT[k], st.to_puzzle());
+                    found[k] += kept.len();
+                }
+            }
+        }
+        for (s, n) in KEPT.iter().zip(found) {
+            assert!(n > 0, "{s} never found");
+        }
     }
 
     #[test]

@@ -403,15 +403,23 @@ fn shortest(
 /// Discontinuous loops: one application per cell where one meets, from the shortest loop.
 /// Continuous loops: one application per loop with removals, found from its first cell
 /// (every other cell of the loop comes later) and going first along its strong link.
-///
-/// A digit's cycles depend on its places alone, so each digit's are kept per thread by its
-/// places (a rating meets the same places again and again as other digits move).
+#[cfg(test)]
 pub fn search_cycles(st: &Candidates, out: &mut Vec<Application>) -> u64 {
+    search_cycles_kept(st, &mut DigitMemo::default(), out)
+}
+
+/// [`search_cycles`], each digit's cycles kept in `memo` by its places: they depend on them
+/// alone (a rating meets the same places again and again as other digits move).
+pub(crate) fn search_cycles_kept(
+    st: &Candidates,
+    memo: &mut DigitMemo<std::rc::Rc<Vec<Application>>>,
+    out: &mut Vec<Application>,
+) -> u64 {
     let mut p = 0;
     for d in Digit::all() {
         let places = st.cells_with(d);
         p += places.len() as u64;
-        let apps = per_digit(&CYCLES, places, d, 0, || {
+        let apps = per_digit(memo, places, d, 0, || {
             let mut apps = Vec::new();
             cycles_of(&Graph::new(st, d), d, &mut apps);
             std::rc::Rc::new(apps)
@@ -419,11 +427,6 @@ pub fn search_cycles(st: &Candidates, out: &mut Vec<Application>) -> u64 {
         out.extend(apps.iter().copied());
     }
     p
-}
-
-thread_local! {
-    /// Per digit pattern searched on this thread: the X-cycles found.
-    static CYCLES: DigitMemo<std::rc::Rc<Vec<Application>>> = DigitMemo::default();
 }
 
 /// Pushes the X-cycles of digit `d` (graph `g`).
