@@ -137,8 +137,14 @@ impl Task {
     }
 
     /// Appends the output line of one puzzle (no newline) to `out`, or says why the puzzle
-    /// cannot be handled (then `out` is left as it was).
-    pub fn write_line(&self, entry: &Entry, out: &mut String) -> Result<(), TaskError> {
+    /// cannot be handled (then `out` is left as it was). A rating shares its hard searches
+    /// with the other ratings made through `shared` (a worker's).
+    pub fn write_line(
+        &self,
+        entry: &Entry,
+        out: &mut String,
+        shared: &mut crate::rate::SharedSearches,
+    ) -> Result<(), TaskError> {
         use std::fmt::Write as _;
         let p = entry.puzzle;
         let start = out.len();
@@ -157,7 +163,7 @@ impl Task {
             },
             Task::Rate { runs, json, levels } => {
                 out.truncate(start);
-                let rating = crate::rate::rate(&p, *runs)?;
+                let rating = crate::rate::rate_sharing(&p, *runs, shared)?;
                 let level = match levels {
                     Some(l) => l
                         .set
@@ -290,6 +296,8 @@ pub fn run_with_progress(
             }
         })
         .map_err(BatchError::Thread)?;
+    // The hard searches the workers' ratings share, one set lent to a worker at a time.
+    let shared = crate::rate::Lender::default();
     for mut chunk in rx {
         // The input itself failing ends the reading: what came before is still handled.
         let failed = match chunk.last() {
@@ -300,35 +308,38 @@ pub fn run_with_progress(
             chunk
                 .par_chunks(PIECE)
                 .with_max_len(1)
-                .map(|items| {
-                    let mut pieces: Vec<Piece> = Vec::new();
-                    for item in items {
-                        let report = match item {
-                            Ok(entry) => {
-                                if !matches!(pieces.last(), Some(Piece::Lines(..))) {
-                                    pieces.push(Piece::Lines(String::new(), 0));
-                                }
-                                let Some(Piece::Lines(text, n)) = pieces.last_mut() else {
-                                    unreachable!("a run of lines was just pushed")
-                                };
-                                match task.write_line(entry, text) {
-                                    Ok(()) => {
-                                        text.push('\n');
-                                        *n += 1;
-                                        continue;
+                .map_init(
+                    || shared.lend(),
+                    |lent, items| {
+                        let mut pieces: Vec<Piece> = Vec::new();
+                        for item in items {
+                            let report = match item {
+                                Ok(entry) => {
+                                    if !matches!(pieces.last(), Some(Piece::Lines(..))) {
+                                        pieces.push(Piece::Lines(String::new(), 0));
                                     }
-                                    Err(why) => format!("{name}:{}: {why}", entry.line),
+                                    let Some(Piece::Lines(text, n)) = pieces.last_mut() else {
+                                        unreachable!("a run of lines was just pushed")
+                                    };
+                                    match task.write_line(entry, text, lent) {
+                                        Ok(()) => {
+                                            text.push('\n');
+                                            *n += 1;
+                                            continue;
+                                        }
+                                        Err(why) => format!("{name}:{}: {why}", entry.line),
+                                    }
                                 }
+                                Err(e) => e.to_string(),
+                            };
+                            if matches!(pieces.last(), Some(Piece::Lines(_, 0))) {
+                                pieces.pop();
                             }
-                            Err(e) => e.to_string(),
-                        };
-                        if matches!(pieces.last(), Some(Piece::Lines(_, 0))) {
-                            pieces.pop();
+                            pieces.push(Piece::Bad(report));
                         }
-                        pieces.push(Piece::Bad(report));
-                    }
-                    pieces
-                })
+                        pieces
+                    },
+                )
                 .collect()
         });
         for piece in done.into_iter().flatten() {

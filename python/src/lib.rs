@@ -114,9 +114,14 @@ fn count_solutions(py: Python<'_>, puzzle: &str, limit: usize) -> PyResult<usize
     Ok(py.detach(|| pseudoku::count_solutions(&p, limit)))
 }
 
-/// Every measure of one puzzle: a rating of it as `rate` prints it.
-fn report(p: &Puzzle, runs: Option<u32>) -> Result<pseudoku::rate::Report, String> {
-    let rating = pseudoku::rate::rate(p, runs).map_err(|e| e.to_string())?;
+/// Every measure of one puzzle: a rating of it as `rate` prints it, sharing its hard searches
+/// with the other ratings made through `shared`.
+fn report(
+    p: &Puzzle,
+    runs: Option<u32>,
+    shared: &mut pseudoku::rate::SharedSearches,
+) -> Result<pseudoku::rate::Report, String> {
+    let rating = pseudoku::rate::rate_sharing(p, runs, shared).map_err(|e| e.to_string())?;
     let level = rating.default_level();
     Ok(pseudoku::rate::Report::new(p, &rating, level))
 }
@@ -129,7 +134,9 @@ fn report(p: &Puzzle, runs: Option<u32>) -> Result<pseudoku::rate::Report, Strin
 #[pyo3(signature = (puzzle, runs = None))]
 fn rate<'py>(py: Python<'py>, puzzle: &str, runs: Option<u32>) -> PyResult<Bound<'py, PyAny>> {
     let p = parse_puzzle(puzzle)?;
-    let r = py.detach(|| report(&p, runs)).map_err(NotUnique::new_err)?;
+    let r = py
+        .detach(|| report(&p, runs, &mut Default::default()))
+        .map_err(NotUnique::new_err)?;
     to_py(py, &r)
 }
 
@@ -150,15 +157,19 @@ fn rate_many<'py>(
         .map(|t| t.trim().parse::<Puzzle>().map_err(|e| e.to_string()))
         .collect();
     let pool = pool(threads)?;
+    let shared = pseudoku::rate::Lender::default();
     let rated: Vec<Result<pseudoku::rate::Report, String>> = py.detach(|| {
         pool.install(|| {
             parsed
                 .par_iter()
-                .map(|p| {
-                    p.as_ref()
-                        .map_err(Clone::clone)
-                        .and_then(|p| report(p, runs))
-                })
+                .map_init(
+                    || shared.lend(),
+                    |lent, p| {
+                        p.as_ref()
+                            .map_err(Clone::clone)
+                            .and_then(|p| report(p, runs, lent))
+                    },
+                )
                 .collect()
         })
     });

@@ -532,15 +532,18 @@ impl Measured {
     /// Makes the bank's rating of `g` first when that is `difficulty` (the cheaper one, and
     /// the default); for a bank rated by hsolve nothing is made yet. `g` back, unrated, when
     /// `far` says of the values of the first runs (see
-    /// [`crate::rate::difficulty_of_class_unless`]) that no one wants the puzzle.
+    /// [`crate::rate::difficulty_of_class_unless`]) that no one wants the puzzle. The rating
+    /// shares its hard searches through `shared` (a worker's, for the puzzles it rates).
     pub fn new(
         g: Generated,
         levels: &crate::levels::Levels,
         far: impl Fn(f64, f64) -> bool,
+        shared: &mut crate::rate::SharedSearches,
     ) -> Result<Measured, Box<Generated>> {
         Ok(match levels.rating {
             crate::levels::RatingKind::Difficulty => {
-                let Some(d) = crate::rate::difficulty_of_class_unless(&g.canon, &g.solution, far)
+                let (canon, solution) = (&g.canon, &g.solution);
+                let Some(d) = crate::rate::difficulty_of_class_unless(canon, solution, far, shared)
                 else {
                     return Err(Box::new(g));
                 };

@@ -94,6 +94,7 @@ pub(super) fn run(
         pool: &pool,
         stop,
         busy: Busy::default(),
+        shared: crate::rate::Lender::default(),
     };
     let out = match mode {
         Mode::Shard { shard, row } => {
@@ -131,6 +132,8 @@ struct Run<'a> {
     pool: &'a rayon::ThreadPool,
     stop: &'a AtomicBool,
     busy: Busy,
+    /// The hard searches the workers' ratings share, one set lent to a worker at a time.
+    shared: crate::rate::Lender,
 }
 
 /// Batches planned ahead of the one being accepted: enough that the pool always has the next
@@ -267,8 +270,13 @@ impl Run<'_> {
 
     /// The bank's rating of `g` first, then the other one, unless `wanted` refuses it (not
     /// rated further: [`Event::Off`]): by its clues before any rating, then by its percentile
-    /// and level; timed as rating.
-    fn rate(&self, g: Generated, wanted: impl Fn(&Puzzle, Known) -> bool) -> (u64, Event) {
+    /// and level; timed as rating. Its hard searches are shared through `shared`.
+    fn rate(
+        &self,
+        g: Generated,
+        wanted: impl Fn(&Puzzle, Known) -> bool,
+        shared: &mut crate::rate::SharedSearches,
+    ) -> (u64, Event) {
         let t = cpu_time::ThreadTime::now();
         let off = |g: &Generated| {
             (
@@ -292,7 +300,7 @@ impl Run<'_> {
                     ),
                 )
         };
-        let m = match Measured::new(g, levels, far) {
+        let m = match Measured::new(g, levels, far, shared) {
             Ok(m) => m,
             Err(g) => {
                 Busy::add(&self.busy.rating, t);
@@ -332,7 +340,7 @@ impl Run<'_> {
         let rated: Vec<(u64, Event)> = self.pool.install(|| {
             fresh
                 .into_par_iter()
-                .map(|g| self.rate(g, &wanted))
+                .map_init(|| self.shared.lend(), |lent, g| self.rate(g, &wanted, lent))
                 .collect()
         });
         events.extend(rated);
@@ -414,7 +422,7 @@ impl Run<'_> {
                         let events = fresh
                             .into_par_iter()
                             .filter(|_| !cancel.load(Ordering::Relaxed))
-                            .map(|g| self.rate(g, within))
+                            .map_init(|| self.shared.lend(), |lent, g| self.rate(g, within, lent))
                             .collect();
                         Piece::Rated(seq, events)
                     }),

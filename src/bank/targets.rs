@@ -439,10 +439,15 @@ pub fn choose_sources(
             continue;
         }
         let landed = |source: &Source| -> usize {
+            let shared = crate::rate::Lender::default();
             pool.install(|| {
                 (0..per_target)
                     .into_par_iter()
-                    .filter(|&j| lands(seeds, levels, targets, (t, source), seed, j) == Some(t))
+                    .map_init(
+                        || shared.lend(),
+                        |lent, j| lands(seeds, levels, targets, (t, source), seed, j, lent),
+                    )
+                    .filter(|&landed| landed == Some(t))
                     .count()
             })
         };
@@ -471,12 +476,13 @@ fn lands(
     (t, source): (usize, &Source),
     seed: u64,
     j: u64,
+    shared: &mut crate::rate::SharedSearches,
 ) -> Option<usize> {
     let g = match job::generate(seeds, source, seed, j, &targets[t].layout) {
         JobResult::Puzzle(g) => *g,
         JobResult::NotUnique(_) => return None,
     };
-    let Ok(m) = Measured::new(g, levels, |_, _| false) else {
+    let Ok(m) = Measured::new(g, levels, |_, _| false, shared) else {
         unreachable!("a rating asked nothing is never stopped")
     };
     let full_rating = targets.iter().any(|t| !t.layout.is_free());
@@ -522,9 +528,16 @@ pub fn assignment(
         .flat_map(|i| (0..n_targets).map(move |t| (t, i * n_targets as u64 + t as u64)))
         .collect();
     let seed = rng_seed.wrapping_add(PILOT_STREAM);
+    let shared = crate::rate::Lender::default();
     let first_fit: Vec<(usize, Option<usize>)> = pool.install(|| {
         jobs.par_iter()
-            .map(|&(t, j)| (t, lands(seeds, levels, targets, (t, &sources[t]), seed, j)))
+            .map_init(
+                || shared.lend(),
+                |lent, &(t, j)| {
+                    let source = (t, &sources[t]);
+                    (t, lands(seeds, levels, targets, source, seed, j, lent))
+                },
+            )
             .collect()
     });
     let mut landing = vec![vec![0.0; n_targets]; n_targets];

@@ -60,6 +60,7 @@
 use crate::candidates::Candidates;
 use crate::grid::Puzzle;
 use crate::rate::hsolve::{Engine, RateError, Rung, Search};
+use crate::rate::shared_searches::SharedSearches;
 use crate::rng::Rng;
 use crate::strategies::Strategy;
 
@@ -202,7 +203,7 @@ pub fn rank(s: Strategy) -> usize {
 
 /// An engine on this ladder (singles in three groups, the simplest technique in one step from
 /// [`SIMPLEST_FROM`]) for a puzzle with this solution.
-fn engine(solution: crate::grid::Grid) -> Engine {
+fn engine<'s>(solution: crate::grid::Grid) -> Engine<'s> {
     let mut engine = Engine::new(solution, &LADDER, crate::rate::profile::Model::Difficulty);
     engine.split_singles = true;
     engine.simplest = Some((SIMPLEST_FROM, &LADDER_ORDER));
@@ -344,21 +345,22 @@ pub fn rate_seeded_unless(
     far: impl Fn(f64, f64) -> bool,
 ) -> Result<Option<Difficulty>, RateError> {
     let solution = crate::rate::hsolve::check_unique(puzzle)?;
-    rate_from_unless(&Candidates::new(puzzle), solution, runs, seed, far)
+    rate_from_unless(&Candidates::new(puzzle), solution, runs, seed, far, None)
 }
 
 /// [`rate_seeded_unless`] from the puzzle's start state `start` when its (only) solution is
-/// known.
+/// known, sharing its hard searches through `shared` when given.
 pub(crate) fn rate_from_unless(
     start: &Candidates,
     solution: crate::grid::Grid,
     runs: u32,
     seed: u64,
     far: impl Fn(f64, f64) -> bool,
+    shared: Option<&mut SharedSearches>,
 ) -> Result<Option<Difficulty>, RateError> {
     let runs = runs.max(1);
     let mut engine = engine(solution);
-    engine.shared = true;
+    engine.shared = shared;
     let n = runs as f64;
     let mut features = [0.0; FEATURES];
     let mut strategies = [0.0; Strategy::COUNT];
@@ -459,8 +461,9 @@ mod tests {
     /// Run `i` of a rating seeded `seed`, alone: log10 of its work.
     fn rate_seeded_from(p: &Puzzle, i: u32, seed: u64) -> f64 {
         let solution = crate::rate::hsolve::check_unique(p).unwrap();
+        let mut shared = SharedSearches::default();
         let mut engine = engine(solution);
-        engine.shared = true;
+        engine.shared = Some(&mut shared);
         let mut rng = Rng::for_job(seed, u64::from(i));
         let r = engine.run(&Candidates::new(p), &mut rng, None).unwrap();
         weigh(&features_of(&r), &WEIGHTS).log10()

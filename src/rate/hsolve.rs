@@ -40,6 +40,7 @@ use crate::candidates::{alone_by_kind, alone_in_a_house, Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
 use crate::rate::profile::{self, Model};
+use crate::rate::shared_searches::SharedSearches;
 use crate::propagate::{propagate, Propagation};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
@@ -402,7 +403,7 @@ struct Stall {
 type EffortCache = HashMap<([u16; 81], u8, u8, u8), u32, rustc_hash::FxBuildHasher>;
 
 /// Runs a ladder, caching searches (and refutation efforts) by candidate state.
-pub(crate) struct Engine {
+pub(crate) struct Engine<'s> {
     ctx: Context,
     ladder: &'static [Rung],
     /// The model the ladder is (for the profile).
@@ -415,9 +416,9 @@ pub(crate) struct Engine {
     /// every application of the simplest technique a search found (the first in `order`; see
     /// [`simplest`]) instead of one application drawn at random. `None` in hsolve.
     pub(crate) simplest: Option<(usize, &'static [Strategy])>,
-    /// Share the hard searches with the thread's other ratings ([`crate::rate::shared_searches`]),
-    /// in the frame `frame` (found when first needed).
-    pub(crate) shared: bool,
+    /// Share the hard searches with other ratings ([`crate::rate::shared_searches`]) through
+    /// these, in the frame `frame` (found when first needed).
+    pub(crate) shared: Option<&'s mut SharedSearches>,
     frame: Option<crate::rate::shared_searches::Frame>,
     /// The states searched, and where each is in `stalls` (looked up once per stall, not
     /// once per rung).
@@ -565,10 +566,10 @@ impl Singles {
     }
 }
 
-impl Engine {
+impl<'s> Engine<'s> {
     /// An engine for `ladder`, the ladder of `model`, on a puzzle with this (only) solution.
     /// The `difficulty` model measures the refutation effort of every trial it applies.
-    pub(crate) fn new(solution: Grid, ladder: &'static [Rung], model: Model) -> Engine {
+    pub(crate) fn new(solution: Grid, ladder: &'static [Rung], model: Model) -> Engine<'s> {
         assert!(ladder.len() < POSITIONS, "a ladder has at most 14 rungs");
         Engine {
             ctx: Context {
@@ -579,7 +580,7 @@ impl Engine {
             refute: model == Model::Difficulty,
             split_singles: false,
             simplest: None,
-            shared: false,
+            shared: None,
             frame: None,
             index: HashMap::default(),
             stalls: Vec::new(),
@@ -625,12 +626,14 @@ impl Engine {
                         .frame
                         .get_or_insert_with(|| crate::rate::shared_searches::Frame::of(&solution));
                     let (ctx, caches, model) = (&self.ctx, &mut self.caches, self.model);
+                    let kept = self.shared.as_deref_mut().expect("kept only when shared");
                     answer = profile::Answer::Shared;
-                    let (p, apps) = crate::rate::shared_searches::search(frame, st, i as u8, || {
-                        answer = profile::Answer::Searched;
-                        let mut apps = Vec::new();
-                        (search_list(list, st, ctx, caches, &mut apps, model), apps)
-                    });
+                    let (p, apps) =
+                        crate::rate::shared_searches::search(kept, frame, st, i as u8, || {
+                            answer = profile::Answer::Searched;
+                            let mut apps = Vec::new();
+                            (search_list(list, st, ctx, caches, &mut apps, model), apps)
+                        });
                     Found {
                         p,
                         apps,
@@ -693,7 +696,7 @@ impl Engine {
         at
     }
 
-    /// True when rung `i` is searched through the thread's shared searches: sharing is on, a
+    /// True when rung `i` is searched through the shared searches: the engine has some, a
     /// run applies the simplest technique at this position (so the order of the applications
     /// found does not matter), the rung is not searched incrementally (which reads the units
     /// applications were found in, a frame's own numbering) and no search of it is cut short
@@ -702,7 +705,7 @@ impl Engine {
         let Rung::Strategies(list) = rung else {
             return false;
         };
-        self.shared
+        self.shared.is_some()
             && self.simplest.is_some_and(|(from, _)| i + 1 >= from)
             && !rung.by_units()
             && crate::rate::shared_searches::can_keep(list)

@@ -27,6 +27,8 @@ crate::internal! {
 
 mod shared_searches;
 
+pub use shared_searches::{Lender, Loan, SharedSearches};
+
 /// The rater's description stored with each build and in reference files (rating
 /// provenance).
 pub const RATER: &str = concat!(
@@ -306,14 +308,16 @@ impl Start {
         }
     }
 
-    /// Both ratings: hsolve with `hsolve_runs` runs, `difficulty` with `difficulty_runs`.
+    /// Both ratings: hsolve with `hsolve_runs` runs, `difficulty` with `difficulty_runs`
+    /// (sharing its hard searches through `shared`, when given).
     fn ratings(
         &self,
         difficulty_runs: u32,
         hsolve_runs: u32,
+        shared: Option<&mut SharedSearches>,
     ) -> Result<(Difficulty, Hsolve), RateError> {
         let h = self.hsolve(hsolve_runs)?;
-        let d = self.difficulty(difficulty_runs, |_, _| false)?;
+        let d = self.difficulty(difficulty_runs, |_, _| false, shared)?;
         Ok((d.expect("never stopped"), h))
     }
 
@@ -326,14 +330,16 @@ impl Start {
     }
 
     /// `difficulty` with `runs` runs, stopped early as `far` asks (see
-    /// [`difficulty_of_class_unless`]).
+    /// [`difficulty_of_class_unless`]), sharing its hard searches through `shared` when given.
     fn difficulty(
         &self,
         runs: u32,
         far: impl Fn(f64, f64) -> bool,
+        shared: Option<&mut SharedSearches>,
     ) -> Result<Option<Difficulty>, RateError> {
         let since = clock();
-        let d = difficulty::rate_from_unless(&self.candidates, self.solution, runs, self.seed, far);
+        let (st, solution, seed) = (&self.candidates, self.solution, self.seed);
+        let d = difficulty::rate_from_unless(st, solution, runs, seed, far, shared);
         stage(Stage::Difficulty, since);
         d
     }
@@ -348,27 +354,29 @@ pub fn ratings_of_class(
     difficulty_runs: u32,
     hsolve_runs: u32,
 ) -> Result<(Difficulty, Hsolve), RateError> {
-    Start::of(c)?.ratings(difficulty_runs, hsolve_runs)
+    Start::of(c)?.ratings(difficulty_runs, hsolve_runs, None)
 }
 
 /// The `difficulty` rating of the class `c` with the default runs, as [`ratings_of_class`]
 /// makes it (the same seed, so the same number).
 pub fn difficulty_of_class(c: &Canonical) -> Result<Difficulty, RateError> {
     Ok(Start::of(c)?
-        .difficulty(difficulty::DEFAULT_RUNS, |_, _| false)?
+        .difficulty(difficulty::DEFAULT_RUNS, |_, _| false, None)?
         .expect("never stopped"))
 }
 
 /// [`difficulty_of_class`] for the class `c` of a puzzle whose (only) solution is `solution`,
 /// stopped (`None`) after a few runs when `far` says of the least and the greatest of their
-/// values (log10 of a run's work) that the rating is not wanted.
+/// values (log10 of a run's work) that the rating is not wanted. Its hard searches are shared
+/// with the other ratings made through `shared`.
 pub fn difficulty_of_class_unless(
     c: &Canonical,
     solution: &Grid,
     far: impl Fn(f64, f64) -> bool,
+    shared: &mut SharedSearches,
 ) -> Option<Difficulty> {
     Start::solved(c, solution)
-        .difficulty(difficulty::DEFAULT_RUNS, far)
+        .difficulty(difficulty::DEFAULT_RUNS, far, Some(shared))
         .expect("a puzzle with a solution is rated")
 }
 
@@ -388,6 +396,25 @@ pub fn ratings(
 /// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
 /// secondary metrics.
 pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
+    rate_from(puzzle, runs, None)
+}
+
+/// [`rate`], sharing the hard searches with the other ratings made through `shared` (the same
+/// rating, made sooner when they share a solution grid: see [`SharedSearches`]).
+pub fn rate_sharing(
+    puzzle: &Puzzle,
+    runs: Option<u32>,
+    shared: &mut SharedSearches,
+) -> Result<Rating, RateError> {
+    rate_from(puzzle, runs, Some(shared))
+}
+
+/// [`rate`], sharing through `shared` when given.
+fn rate_from(
+    puzzle: &Puzzle,
+    runs: Option<u32>,
+    shared: Option<&mut SharedSearches>,
+) -> Result<Rating, RateError> {
     let since = clock();
     let class = crate::canon::canonical(puzzle);
     stage(Stage::Canonical, since);
@@ -395,6 +422,7 @@ pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
     let (d, h) = start.ratings(
         runs.unwrap_or(difficulty::DEFAULT_RUNS),
         runs.unwrap_or(hsolve::DEFAULT_RUNS),
+        shared,
     )?;
     let since = clock();
     let rating = Rating::from_start(puzzle, &start.candidates, &d, &h);
@@ -420,7 +448,7 @@ impl Graded {
     /// Rates `puzzle` (solution `solution`, canonical form `canon`) with the default runs.
     pub fn new(puzzle: Puzzle, solution: Grid, canon: Canonical) -> Result<Graded, RateError> {
         let start = Start::solved(&canon, &solution);
-        let (d, h) = start.ratings(difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS)?;
+        let (d, h) = start.ratings(difficulty::DEFAULT_RUNS, hsolve::DEFAULT_RUNS, None)?;
         let rating = Rating::from_start(&puzzle, &start.candidates, &d, &h);
         Ok(Graded {
             puzzle,

@@ -1,4 +1,4 @@
-//! The hard searches that one thread's ratings share with each other.
+//! The hard searches that one worker's ratings share with each other.
 //!
 //! A build makes many puzzles from one seed: they have one solution grid (up to a symmetry)
 //! and, once their clues' consequences are drawn, often stall in the same hard state. A rating
@@ -13,22 +13,26 @@
 //! through their number, their techniques, their depths and their effects, none of which
 //! depends on the order they are listed in. Searches cut short by a budget (ALS chains, death
 //! blossom) are not kept: which applications a budget reaches depends on the frame.
+//!
+//! The searches kept are a [`SharedSearches`] the caller owns and passes to each rating; a
+//! parallel run keeps them in a [`Lender`], which lends one to each worker at a time.
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit, Grid, House};
 use crate::strategies::{Application, Strategy};
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
-/// At most this many searches are kept per thread, in two generations of half as many.
-const CAPACITY: usize = 32_768;
+/// At most this many searches are kept by one [`SharedSearches`], in two generations of half as
+/// many. A generation of 7,168 is 7/8 of 8,192, the most a hash table of 8,192 slots holds
+/// before it doubles: a key takes 164 bytes, so the slots of both take under 4 MiB.
+const CAPACITY: usize = 14_336;
 
-/// At most this many bytes of applications are kept per thread (in two generations of half as
-/// many): with the searches' keys, some megabytes, whatever the number of puzzles rated. An
-/// application kept takes 32 bytes and 16 more per digit it removes.
-const MAX_BYTES: usize = 8 << 20;
+/// At most this many bytes of applications are kept by one [`SharedSearches`] (in two
+/// generations of half as many): with the searches' keys, some megabytes, whatever the number
+/// of puzzles rated. An application kept takes 32 bytes and 16 more per digit it removes.
+const MAX_BYTES: usize = 4 << 20;
 
 /// True when every search of `list` can be kept: none is cut short by a budget.
 pub(crate) fn can_keep(list: &[Strategy]) -> bool {
@@ -40,7 +44,7 @@ pub(crate) fn can_keep(list: &[Strategy]) -> bool {
 /// The frame of a solution grid's canonical form, seen from a rating's frame.
 pub(crate) struct Frame {
     /// The grid's canonical form (two grids share searches only when these are equal).
-    grid: Rc<[u8; 81]>,
+    grid: Arc<[u8; 81]>,
     /// For each cell of the grid's frame, the rating's cell.
     from_grid: [Cell; 81],
     /// For each cell of the rating's frame, the grid's cell.
@@ -87,7 +91,7 @@ impl Frame {
         let house_to_grid =
             std::array::from_fn(|i| map_house(House::from_index(i).expect("27 houses"), &to_grid));
         Frame {
-            grid: Rc::new(c.cells),
+            grid: Arc::new(c.cells),
             from_grid,
             to_grid,
             digit_to_grid,
@@ -161,7 +165,7 @@ struct Stored {
 
 /// A search kept: its grid, p and valid applications, in the grid's frame.
 struct Kept {
-    grid: Rc<[u8; 81]>,
+    grid: Arc<[u8; 81]>,
     p: u64,
     apps: Vec<Stored>,
     /// The cells each removal of `apps` removes its digit from, in order.
@@ -170,7 +174,7 @@ struct Kept {
 
 impl Kept {
     /// `apps` kept.
-    fn new(grid: Rc<[u8; 81]>, p: u64, apps: &[Application]) -> Kept {
+    fn new(grid: Arc<[u8; 81]>, p: u64, apps: &[Application]) -> Kept {
         let mut removals = Vec::new();
         let apps = apps
             .iter()
@@ -252,18 +256,20 @@ struct Generation {
     bytes: usize,
 }
 
-/// The searches kept on a thread: the newer generation takes what is made; when it is full it
-/// becomes the older one, and the older one is dropped. A search is looked for in both, so
-/// what was kept last is kept longest.
+/// Hard searches kept for the next ratings of puzzles with the same solution grid: the newer
+/// generation takes what is made; when it is full it becomes the older one, and the older one
+/// is dropped. A search is looked for in both, so what was kept last is kept longest. What it
+/// holds never changes a rating, only how soon it is made; its memory is bounded (see
+/// [`MAX_BYTES`]) whatever the number of puzzles rated.
 #[derive(Default)]
-struct Memo {
+pub struct SharedSearches {
     new: Generation,
     old: Generation,
 }
 
-impl Memo {
+impl SharedSearches {
     /// The search kept for `key` on `grid`.
-    fn get(&self, key: &([u16; 81], u8), grid: &Rc<[u8; 81]>) -> Option<&Kept> {
+    fn get(&self, key: &([u16; 81], u8), grid: &Arc<[u8; 81]>) -> Option<&Kept> {
         [&self.new, &self.old]
             .into_iter()
             .find_map(|g| g.searches.get(key))
@@ -283,23 +289,67 @@ impl Memo {
     }
 }
 
-thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+/// The [`SharedSearches`] of a parallel run: each worker borrows one for a piece of work and
+/// gives it back, so that the pieces a worker takes next share what it kept, and no two
+/// workers hold the same one.
+#[derive(Default)]
+pub struct Lender {
+    idle: Mutex<Vec<SharedSearches>>,
+}
+
+impl Lender {
+    /// One of the run's [`SharedSearches`] (a new one when every one is lent), given back when
+    /// the loan is dropped.
+    pub fn lend(&self) -> Loan<'_> {
+        let idle = self.idle.lock().map(|mut v| v.pop()).unwrap_or_default();
+        Loan {
+            searches: idle.unwrap_or_default(),
+            lender: self,
+        }
+    }
+}
+
+/// A [`SharedSearches`] lent by a [`Lender`] (given back when dropped).
+pub struct Loan<'l> {
+    searches: SharedSearches,
+    lender: &'l Lender,
+}
+
+impl std::ops::Deref for Loan<'_> {
+    type Target = SharedSearches;
+    fn deref(&self) -> &SharedSearches {
+        &self.searches
+    }
+}
+
+impl std::ops::DerefMut for Loan<'_> {
+    fn deref_mut(&mut self) -> &mut SharedSearches {
+        &mut self.searches
+    }
+}
+
+impl Drop for Loan<'_> {
+    fn drop(&mut self) {
+        let searches = std::mem::take(&mut self.searches);
+        if let Ok(mut idle) = self.lender.idle.lock() {
+            idle.push(searches);
+        }
+    }
 }
 
 /// The search `rung` (an index the caller keeps to one ladder) in `st`, in `frame`'s rating
-/// frame: p and the valid applications. When this thread has made it in any frame of the same
-/// grid, that search moved into `frame`; else `search()`, kept for the next.
+/// frame: p and the valid applications. When `kept` holds it from any frame of the same grid,
+/// that search moved into `frame`; else `search()`, kept for the next.
 pub(crate) fn search(
+    kept: &mut SharedSearches,
     frame: &Frame,
     st: &Candidates,
     rung: u8,
     search: impl FnOnce() -> (u64, Vec<Application>),
 ) -> (u64, Vec<Application>) {
     let key = (frame.masks(st), rung);
-    let kept = MEMO.with(|m| {
-        let m = m.borrow();
-        let k = m.get(&key, &frame.grid)?;
+    let found = (|| {
+        let k = kept.get(&key, &frame.grid)?;
         let apps = k
             .applications()
             .map(|a| {
@@ -312,8 +362,8 @@ pub(crate) fn search(
             })
             .collect();
         Some((k.p, apps))
-    });
-    if let Some(found) = kept {
+    })();
+    if let Some(found) = found {
         return found;
     }
     let (p, apps) = search();
@@ -328,10 +378,7 @@ pub(crate) fn search(
             )
         })
         .collect();
-    MEMO.with(|m| {
-        m.borrow_mut()
-            .keep(key, Kept::new(frame.grid.clone(), p, &moved));
-    });
+    kept.keep(key, Kept::new(frame.grid.clone(), p, &moved));
     (p, apps)
 }
 
@@ -368,7 +415,7 @@ mod tests {
             Digit::from_index(7),
             Effect::Place(Cell::from_index(0), Digit::from_index(7)),
         ));
-        let kept = Kept::new(Rc::new([0; 81]), 7, &apps);
+        let kept = Kept::new(Arc::new([0; 81]), 7, &apps);
         assert_eq!(kept.applications().collect::<Vec<_>>(), apps);
         let digits: usize = apps
             .iter()
@@ -432,6 +479,29 @@ mod tests {
     /// the kept search, moved back, has the p and the applications (number, techniques,
     /// depths, effects) of a search made in the second frame. This holds because every kept
     /// search is equivariant.
+    /// A set lent is lent to no one else until it is given back; given back, it is lent
+    /// again with what it kept.
+    #[test]
+    fn a_lender_lends_each_set_to_one_worker_at_a_time() {
+        let lender = Lender::default();
+        let (key, grid) = (([0u16; 81], 3u8), Arc::new([1u8; 81]));
+        {
+            let mut a = lender.lend();
+            a.keep(key, Kept::new(grid.clone(), 7, &[]));
+            let b = lender.lend();
+            assert!(b.get(&key, &grid).is_none(), "a second loan is another set");
+            assert_eq!(a.get(&key, &grid).map(|k| k.p), Some(7));
+        }
+        assert_eq!(lender.idle.lock().unwrap().len(), 2, "both given back");
+        let (x, y) = (lender.lend(), lender.lend());
+        let holding = [&x, &y]
+            .iter()
+            .filter(|l| l.get(&key, &grid).is_some())
+            .count();
+        assert_eq!(holding, 1);
+        assert!(lender.idle.lock().unwrap().is_empty());
+    }
+
     #[test]
     fn a_search_kept_in_one_frame_is_the_search_in_another() {
         let Ok(puzzles) = crate::dev::states::hard_puzzles(40) else {
@@ -445,7 +515,7 @@ mod tests {
                 _ => None,
             })
             .collect();
-        MEMO.with(|m| *m.borrow_mut() = Memo::default());
+        let mut kept = SharedSearches::default();
         let mut rng = Rng::new(11);
         let (mut states, mut found) = (0, 0);
         for (puzzle, solution) in &puzzles {
@@ -469,9 +539,10 @@ mod tests {
                         let p: u64 = list.iter().map(|&s| one(s, st, ctx, &mut apps)).sum();
                         (p, apps)
                     };
-                    let (_, apps) = search(&frame, &st, k as u8, || direct(&st, &ctx));
+                    let (_, apps) = search(&mut kept, &frame, &st, k as u8, || direct(&st, &ctx));
                     let (p2, apps2) = direct(&st2, &ctx2);
-                    let (kp, kapps) = search(&frame2, &st2, k as u8, || panic!("not kept"));
+                    let (kp, kapps) =
+                        search(&mut kept, &frame2, &st2, k as u8, || panic!("not kept"));
                     assert_eq!(
                         (kp, used(&kapps)),
                         (p2, used(&apps2)),
