@@ -259,8 +259,8 @@ struct Generation {
 /// Hard searches kept for the next ratings of puzzles with the same solution grid: the newer
 /// generation takes what is made; when it is full it becomes the older one, and the older one
 /// is dropped. A search is looked for in both, so what was kept last is kept longest. What it
-/// holds never changes a rating, only how soon it is made; its memory is bounded (see
-/// [`MAX_BYTES`]) whatever the number of puzzles rated.
+/// holds never changes a rating, only how soon it is made; it keeps at most 7,168 searches and
+/// 2 MiB of applications a generation, whatever the number of puzzles rated.
 #[derive(Default)]
 pub struct SharedSearches {
     new: Generation,
