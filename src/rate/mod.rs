@@ -396,7 +396,7 @@ pub fn ratings(
 /// Rates `puzzle` (`runs` runs for both ratings, or each rating's default) and computes the
 /// secondary metrics.
 pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
-    rate_from(puzzle, runs, None)
+    rate_with(puzzle, runs, None)
 }
 
 /// [`rate`], sharing the hard searches with the other ratings made through `shared` (the same
@@ -406,11 +406,11 @@ pub fn rate_sharing(
     runs: Option<u32>,
     shared: &mut SharedSearches,
 ) -> Result<Rating, RateError> {
-    rate_from(puzzle, runs, Some(shared))
+    rate_with(puzzle, runs, Some(shared))
 }
 
 /// [`rate`], sharing through `shared` when given.
-fn rate_from(
+fn rate_with(
     puzzle: &Puzzle,
     runs: Option<u32>,
     shared: Option<&mut SharedSearches>,

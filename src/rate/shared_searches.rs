@@ -348,8 +348,7 @@ pub(crate) fn search(
     search: impl FnOnce() -> (u64, Vec<Application>),
 ) -> (u64, Vec<Application>) {
     let key = (frame.masks(st), rung);
-    let found = (|| {
-        let k = kept.get(&key, &frame.grid)?;
+    if let Some(k) = kept.get(&key, &frame.grid) {
         let apps = k
             .applications()
             .map(|a| {
@@ -361,10 +360,7 @@ pub(crate) fn search(
                 )
             })
             .collect();
-        Some((k.p, apps))
-    })();
-    if let Some(found) = found {
-        return found;
+        return (k.p, apps);
     }
     let (p, apps) = search();
     let moved: Vec<Application> = apps
@@ -474,11 +470,6 @@ mod tests {
         Candidates::from_parts(values, masks)
     }
 
-    /// A search kept for a state in one frame serves the same state in another frame of the
-    /// same grid exactly: on hard states of the reference data moved by a random symmetry,
-    /// the kept search, moved back, has the p and the applications (number, techniques,
-    /// depths, effects) of a search made in the second frame. This holds because every kept
-    /// search is equivariant.
     /// A set lent is lent to no one else until it is given back; given back, it is lent
     /// again with what it kept.
     #[test]
@@ -502,6 +493,11 @@ mod tests {
         assert!(lender.idle.lock().unwrap().is_empty());
     }
 
+    /// A search kept for a state in one frame serves the same state in another frame of the
+    /// same grid exactly: on hard states of the reference data moved by a random symmetry,
+    /// the kept search, moved back, has the p and the applications (number, techniques,
+    /// depths, effects) of a search made in the second frame. This holds because every kept
+    /// search is equivariant.
     #[test]
     fn a_search_kept_in_one_frame_is_the_search_in_another() {
         let Ok(puzzles) = crate::dev::states::hard_puzzles(40) else {

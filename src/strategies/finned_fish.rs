@@ -157,7 +157,7 @@ fn scan(
         let (q, fish) = per_digit(memo, places, d, k as u8, || {
             let mut fish = Vec::new();
             let q = scan_digit(places, d, k, &mut |x| fish.push(*x));
-            (q, std::rc::Rc::new(fish))
+            (q, fish)
         });
         p += q;
         fish.iter().for_each(&mut f);
@@ -166,7 +166,7 @@ fn scan(
 }
 
 /// One digit's finned fish of one size, as kept: p and the fish.
-pub(crate) type Kept = (u64, std::rc::Rc<Vec<FinnedFish>>);
+pub(crate) type Kept = (u64, Vec<FinnedFish>);
 
 /// [`scan`] for one digit on its places; returns p.
 fn scan_digit(places: CellSet, d: Digit, k: u32, f: &mut impl FnMut(&FinnedFish)) -> u64 {

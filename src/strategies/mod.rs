@@ -600,10 +600,10 @@ pub fn search_with(
         Strategy::RemotePairs => remote_pairs::search(state, out),
         Strategy::Aic => aic::search_kept(state, false, &mut caches.walk, out),
         Strategy::NiceLoop => aic::search_kept(state, true, &mut caches.walk, out),
-        Strategy::AlsXz => als_xz::search_sets(&caches.sets(state), out),
-        Strategy::AlsXyWing => als_xy_wing::search_sets(&caches.sets(state), out),
-        Strategy::AlsChain => als_chain::search_sets(&caches.sets(state), out),
-        Strategy::DeathBlossom => death_blossom::search_sets(state, &caches.sets(state), out),
+        Strategy::AlsXz => als_xz::search_sets(caches.sets(state), out),
+        Strategy::AlsXyWing => als_xy_wing::search_sets(caches.sets(state), out),
+        Strategy::AlsChain => als_chain::search_sets(caches.sets(state), out),
+        Strategy::DeathBlossom => death_blossom::search_sets(state, caches.sets(state), out),
         Strategy::SueDeCoq => sue_de_coq::search(state, out),
         Strategy::CellForcingChain => forcing_chain::search(state, forcing_chain::Start::Cell, out),
         Strategy::HouseForcingChain => {
@@ -778,23 +778,18 @@ const DIGIT_MEMO_MAX: usize = 1 << 14;
 
 /// The value `memo` keeps for the places `places` of digit `d` (and `size`), made by `make`
 /// the first time.
-pub(crate) fn per_digit<V: Clone>(
+pub(crate) fn per_digit<V>(
     memo: &mut DigitMemo<V>,
     places: CellSet,
     d: Digit,
     size: u8,
     make: impl FnOnce() -> V,
-) -> V {
+) -> &V {
     let key = (places.bits(), d.index() as u8, size);
-    if let Some(v) = memo.get(&key) {
-        return v.clone();
-    }
-    let v = make();
-    if memo.len() >= DIGIT_MEMO_MAX {
+    if memo.len() >= DIGIT_MEMO_MAX && !memo.contains_key(&key) {
         memo.clear();
     }
-    memo.insert(key, v.clone());
-    v
+    memo.entry(key).or_insert_with(make)
 }
 
 /// What searches keep from one call to the next, owned by the caller that makes them (a
@@ -805,23 +800,19 @@ pub(crate) fn per_digit<V: Clone>(
 /// a search finds, only how soon.
 #[derive(Default)]
 pub struct Caches {
-    sets: Option<([u16; 81], std::rc::Rc<als::Sets>)>,
+    sets: Option<([u16; 81], als::Sets)>,
     walk: Option<aic::Kept>,
-    cycles: DigitMemo<std::rc::Rc<Vec<Application>>>,
+    cycles: DigitMemo<Vec<Application>>,
     fins: DigitMemo<finned_fish::Kept>,
 }
 
 impl Caches {
     /// The ALS sets of `st` and their links, made when `st` is not the last state asked for.
-    fn sets(&mut self, st: &Candidates) -> std::rc::Rc<als::Sets> {
-        match &self.sets {
-            Some((masks, sets)) if masks == st.masks() => sets.clone(),
-            _ => {
-                let sets = std::rc::Rc::new(als::Sets::of(st));
-                self.sets = Some((*st.masks(), sets.clone()));
-                sets
-            }
+    fn sets(&mut self, st: &Candidates) -> &als::Sets {
+        if self.sets.as_ref().is_none_or(|(masks, _)| masks != st.masks()) {
+            self.sets = Some((*st.masks(), als::Sets::of(st)));
         }
+        &self.sets.as_ref().expect("just made").1
     }
 }
 

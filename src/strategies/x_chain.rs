@@ -412,7 +412,7 @@ pub fn search_cycles(st: &Candidates, out: &mut Vec<Application>) -> u64 {
 /// alone (a rating meets the same places again and again as other digits move).
 pub(crate) fn search_cycles_kept(
     st: &Candidates,
-    memo: &mut DigitMemo<std::rc::Rc<Vec<Application>>>,
+    memo: &mut DigitMemo<Vec<Application>>,
     out: &mut Vec<Application>,
 ) -> u64 {
     let mut p = 0;
@@ -422,7 +422,7 @@ pub(crate) fn search_cycles_kept(
         let apps = per_digit(memo, places, d, 0, || {
             let mut apps = Vec::new();
             cycles_of(&Graph::new(st, d), d, &mut apps);
-            std::rc::Rc::new(apps)
+            apps
         });
         out.extend(apps.iter().copied());
     }
