@@ -143,7 +143,7 @@ impl Task {
         &self,
         entry: &Entry,
         out: &mut String,
-        shared: &mut crate::rate::SharedSearches,
+        shared: &crate::rate::SharedSearches,
     ) -> Result<(), TaskError> {
         use std::fmt::Write as _;
         let p = entry.puzzle;
@@ -245,8 +245,11 @@ enum Piece {
     Bad(String),
 }
 
-/// Entries read and processed at a time.
-pub const CHUNK: usize = 4096;
+/// Entries read and processed at a time. At most three chunks are held (one worked on, two
+/// read ahead), so a run's memory stops growing with its input after a few thousand entries;
+/// a chunk still keeps each of two workers busy for a thousand easy ratings or a hundred hard
+/// ones between the waits at its end.
+pub const CHUNK: usize = 1024;
 
 /// Entries handed to a thread at a time: few, as puzzles vary in cost by 100x and a thread
 /// left with the slow half of a chunk would idle the others.
@@ -296,8 +299,8 @@ pub fn run_with_progress(
             }
         })
         .map_err(BatchError::Thread)?;
-    // The hard searches the workers' ratings share, one set lent to a worker at a time.
-    let shared = crate::rate::Lender::default();
+    // The hard searches the workers' ratings share.
+    let shared = crate::rate::SharedSearches::default();
     for mut chunk in rx {
         // The input itself failing ends the reading: what came before is still handled.
         let failed = match chunk.last() {
@@ -308,38 +311,35 @@ pub fn run_with_progress(
             chunk
                 .par_chunks(PIECE)
                 .with_max_len(1)
-                .map_init(
-                    || shared.lend(),
-                    |lent, items| {
-                        let mut pieces: Vec<Piece> = Vec::new();
-                        for item in items {
-                            let report = match item {
-                                Ok(entry) => {
-                                    if !matches!(pieces.last(), Some(Piece::Lines(..))) {
-                                        pieces.push(Piece::Lines(String::new(), 0));
-                                    }
-                                    let Some(Piece::Lines(text, n)) = pieces.last_mut() else {
-                                        unreachable!("a run of lines was just pushed")
-                                    };
-                                    match task.write_line(entry, text, lent) {
-                                        Ok(()) => {
-                                            text.push('\n');
-                                            *n += 1;
-                                            continue;
-                                        }
-                                        Err(why) => format!("{name}:{}: {why}", entry.line),
-                                    }
+                .map(|items| {
+                    let mut pieces: Vec<Piece> = Vec::new();
+                    for item in items {
+                        let report = match item {
+                            Ok(entry) => {
+                                if !matches!(pieces.last(), Some(Piece::Lines(..))) {
+                                    pieces.push(Piece::Lines(String::new(), 0));
                                 }
-                                Err(e) => e.to_string(),
-                            };
-                            if matches!(pieces.last(), Some(Piece::Lines(_, 0))) {
-                                pieces.pop();
+                                let Some(Piece::Lines(text, n)) = pieces.last_mut() else {
+                                    unreachable!("a run of lines was just pushed")
+                                };
+                                match task.write_line(entry, text, &shared) {
+                                    Ok(()) => {
+                                        text.push('\n');
+                                        *n += 1;
+                                        continue;
+                                    }
+                                    Err(why) => format!("{name}:{}: {why}", entry.line),
+                                }
                             }
-                            pieces.push(Piece::Bad(report));
+                            Err(e) => e.to_string(),
+                        };
+                        if matches!(pieces.last(), Some(Piece::Lines(_, 0))) {
+                            pieces.pop();
                         }
-                        pieces
-                    },
-                )
+                        pieces.push(Piece::Bad(report));
+                    }
+                    pieces
+                })
                 .collect()
         });
         for piece in done.into_iter().flatten() {

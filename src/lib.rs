@@ -30,7 +30,7 @@
 //! pipeline: `grid`, `input`, `solve`, `transform`, `rng`, `canon`, `cellset`, `candidates`,
 //! `propagate`, `strategies`, `technique`, `rate` (with the two models, `rate::hsolve` and
 //! `rate::difficulty`, the ladders' engine, `rate::refutation`, `rate::metrics` and the
-//! thread's shared searches), `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
+//! run's shared searches), `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
 //! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `calendar`,
 //! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
 //! they are public, and `dev` holds where the external reference data lives, rank statistics

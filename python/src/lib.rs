@@ -119,7 +119,7 @@ fn count_solutions(py: Python<'_>, puzzle: &str, limit: usize) -> PyResult<usize
 fn report(
     p: &Puzzle,
     runs: Option<u32>,
-    shared: &mut pseudoku::rate::SharedSearches,
+    shared: &pseudoku::rate::SharedSearches,
 ) -> Result<pseudoku::rate::Report, String> {
     let rating = pseudoku::rate::rate_sharing(p, runs, shared).map_err(|e| e.to_string())?;
     let level = rating.default_level();
@@ -135,7 +135,7 @@ fn report(
 fn rate<'py>(py: Python<'py>, puzzle: &str, runs: Option<u32>) -> PyResult<Bound<'py, PyAny>> {
     let p = parse_puzzle(puzzle)?;
     let r = py
-        .detach(|| report(&p, runs, &mut Default::default()))
+        .detach(|| report(&p, runs, &Default::default()))
         .map_err(NotUnique::new_err)?;
     to_py(py, &r)
 }
@@ -157,19 +157,16 @@ fn rate_many<'py>(
         .map(|t| t.trim().parse::<Puzzle>().map_err(|e| e.to_string()))
         .collect();
     let pool = pool(threads)?;
-    let shared = pseudoku::rate::Lender::default();
+    let shared = pseudoku::rate::SharedSearches::default();
     let rated: Vec<Result<pseudoku::rate::Report, String>> = py.detach(|| {
         pool.install(|| {
             parsed
                 .par_iter()
-                .map_init(
-                    || shared.lend(),
-                    |lent, p| {
-                        p.as_ref()
-                            .map_err(Clone::clone)
-                            .and_then(|p| report(p, runs, lent))
-                    },
-                )
+                .map(|p| {
+                    p.as_ref()
+                        .map_err(Clone::clone)
+                        .and_then(|p| report(p, runs, &shared))
+                })
                 .collect()
         })
     });

@@ -538,7 +538,7 @@ impl Measured {
         g: Generated,
         levels: &crate::levels::Levels,
         far: impl Fn(f64, f64) -> bool,
-        shared: &mut crate::rate::SharedSearches,
+        shared: &crate::rate::SharedSearches,
     ) -> Result<Measured, Box<Generated>> {
         Ok(match levels.rating {
             crate::levels::RatingKind::Difficulty => {

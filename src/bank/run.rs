@@ -94,7 +94,7 @@ pub(super) fn run(
         pool: &pool,
         stop,
         busy: Busy::default(),
-        shared: crate::rate::Lender::default(),
+        shared: crate::rate::SharedSearches::default(),
     };
     let out = match mode {
         Mode::Shard { shard, row } => {
@@ -132,8 +132,8 @@ struct Run<'a> {
     pool: &'a rayon::ThreadPool,
     stop: &'a AtomicBool,
     busy: Busy,
-    /// The hard searches the workers' ratings share, one set lent to a worker at a time.
-    shared: crate::rate::Lender,
+    /// The hard searches the workers' ratings share.
+    shared: crate::rate::SharedSearches,
 }
 
 /// Batches planned ahead of the one being accepted: enough that the pool always has the next
@@ -275,7 +275,7 @@ impl Run<'_> {
         &self,
         g: Generated,
         wanted: impl Fn(&Puzzle, Known) -> bool,
-        shared: &mut crate::rate::SharedSearches,
+        shared: &crate::rate::SharedSearches,
     ) -> (u64, Event) {
         let t = cpu_time::ThreadTime::now();
         let off = |g: &Generated| {
@@ -340,7 +340,7 @@ impl Run<'_> {
         let rated: Vec<(u64, Event)> = self.pool.install(|| {
             fresh
                 .into_par_iter()
-                .map_init(|| self.shared.lend(), |lent, g| self.rate(g, &wanted, lent))
+                .map(|g| self.rate(g, &wanted, &self.shared))
                 .collect()
         });
         events.extend(rated);
@@ -422,7 +422,7 @@ impl Run<'_> {
                         let events = fresh
                             .into_par_iter()
                             .filter(|_| !cancel.load(Ordering::Relaxed))
-                            .map_init(|| self.shared.lend(), |lent, g| self.rate(g, within, lent))
+                            .map(|g| self.rate(g, within, &self.shared))
                             .collect();
                         Piece::Rated(seq, events)
                     }),

@@ -439,14 +439,11 @@ pub fn choose_sources(
             continue;
         }
         let landed = |source: &Source| -> usize {
-            let shared = crate::rate::Lender::default();
+            let shared = crate::rate::SharedSearches::default();
             pool.install(|| {
                 (0..per_target)
                     .into_par_iter()
-                    .map_init(
-                        || shared.lend(),
-                        |lent, j| lands(seeds, levels, targets, (t, source), seed, j, lent),
-                    )
+                    .map(|j| lands(seeds, levels, targets, (t, source), seed, j, &shared))
                     .filter(|&landed| landed == Some(t))
                     .count()
             })
@@ -476,7 +473,7 @@ fn lands(
     (t, source): (usize, &Source),
     seed: u64,
     j: u64,
-    shared: &mut crate::rate::SharedSearches,
+    shared: &crate::rate::SharedSearches,
 ) -> Option<usize> {
     let g = match job::generate(seeds, source, seed, j, &targets[t].layout) {
         JobResult::Puzzle(g) => *g,
@@ -528,16 +525,13 @@ pub fn assignment(
         .flat_map(|i| (0..n_targets).map(move |t| (t, i * n_targets as u64 + t as u64)))
         .collect();
     let seed = rng_seed.wrapping_add(PILOT_STREAM);
-    let shared = crate::rate::Lender::default();
+    let shared = crate::rate::SharedSearches::default();
     let first_fit: Vec<(usize, Option<usize>)> = pool.install(|| {
         jobs.par_iter()
-            .map_init(
-                || shared.lend(),
-                |lent, &(t, j)| {
-                    let source = (t, &sources[t]);
-                    (t, lands(seeds, levels, targets, source, seed, j, lent))
-                },
-            )
+            .map(|&(t, j)| {
+                let source = (t, &sources[t]);
+                (t, lands(seeds, levels, targets, source, seed, j, &shared))
+            })
             .collect()
     });
     let mut landing = vec![vec![0.0; n_targets]; n_targets];

@@ -1065,7 +1065,7 @@ pub struct RateArgs {
     pub threads: usize,
     /// Print where the time went to standard error at the end: per stage of a rating, and per
     /// rung of each model's ladder and per strategy, the searches (those answered by the
-    /// rating's cache and by the thread's shared searches among them), the searches that found
+    /// rating's cache and by the run's shared searches among them), the searches that found
     /// something, and seconds summed over threads. The ratings are the same.
     #[arg(long)]
     pub profile: bool,

@@ -15,7 +15,7 @@ pub(super) fn run_hint(args: &HintArgs) -> anyhow::Result<Outcome> {
         rest: String::new(),
     };
     let mut line = String::new();
-    task.write_line(&entry, &mut line, &mut Default::default())
+    task.write_line(&entry, &mut line, &Default::default())
         .map_err(|why| anyhow::anyhow!("puzzle {id}: {why}"))?;
     let mut out = io::stdout().lock();
     if let Some(h) = task.header() {

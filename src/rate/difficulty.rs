@@ -356,7 +356,7 @@ pub(crate) fn rate_from_unless(
     runs: u32,
     seed: u64,
     far: impl Fn(f64, f64) -> bool,
-    shared: Option<&mut SharedSearches>,
+    shared: Option<&SharedSearches>,
 ) -> Result<Option<Difficulty>, RateError> {
     let runs = runs.max(1);
     let mut engine = engine(solution);
@@ -461,9 +461,9 @@ mod tests {
     /// Run `i` of a rating seeded `seed`, alone: log10 of its work.
     fn rate_seeded_from(p: &Puzzle, i: u32, seed: u64) -> f64 {
         let solution = crate::rate::hsolve::check_unique(p).unwrap();
-        let mut shared = SharedSearches::default();
+        let shared = SharedSearches::default();
         let mut engine = engine(solution);
-        engine.shared = Some(&mut shared);
+        engine.shared = Some(&shared);
         let mut rng = Rng::for_job(seed, u64::from(i));
         let r = engine.run(&Candidates::new(p), &mut rng, None).unwrap();
         weigh(&features_of(&r), &WEIGHTS).log10()

@@ -418,7 +418,7 @@ pub(crate) struct Engine<'s> {
     pub(crate) simplest: Option<(usize, &'static [Strategy])>,
     /// Share the hard searches with other ratings ([`crate::rate::shared_searches`]) through
     /// these, in the frame `frame` (found when first needed).
-    pub(crate) shared: Option<&'s mut SharedSearches>,
+    pub(crate) shared: Option<&'s SharedSearches>,
     frame: Option<crate::rate::shared_searches::Frame>,
     /// The states searched, and where each is in `stalls` (looked up once per stall, not
     /// once per rung).
@@ -626,7 +626,7 @@ impl<'s> Engine<'s> {
                         .frame
                         .get_or_insert_with(|| crate::rate::shared_searches::Frame::of(&solution));
                     let (ctx, caches, model) = (&self.ctx, &mut self.caches, self.model);
-                    let kept = self.shared.as_deref_mut().expect("kept only when shared");
+                    let kept = self.shared.expect("kept only when shared");
                     answer = profile::Answer::Shared;
                     let (p, apps) =
                         crate::rate::shared_searches::search(kept, frame, st, i as u8, || {

@@ -27,7 +27,7 @@ crate::internal! {
 
 mod shared_searches;
 
-pub use shared_searches::{Lender, Loan, SharedSearches};
+pub use shared_searches::SharedSearches;
 
 /// The rater's description stored with each build and in reference files (rating
 /// provenance).
@@ -314,7 +314,7 @@ impl Start {
         &self,
         difficulty_runs: u32,
         hsolve_runs: u32,
-        shared: Option<&mut SharedSearches>,
+        shared: Option<&SharedSearches>,
     ) -> Result<(Difficulty, Hsolve), RateError> {
         let h = self.hsolve(hsolve_runs)?;
         let d = self.difficulty(difficulty_runs, |_, _| false, shared)?;
@@ -335,7 +335,7 @@ impl Start {
         &self,
         runs: u32,
         far: impl Fn(f64, f64) -> bool,
-        shared: Option<&mut SharedSearches>,
+        shared: Option<&SharedSearches>,
     ) -> Result<Option<Difficulty>, RateError> {
         let since = clock();
         let (st, solution, seed) = (&self.candidates, self.solution, self.seed);
@@ -373,7 +373,7 @@ pub fn difficulty_of_class_unless(
     c: &Canonical,
     solution: &Grid,
     far: impl Fn(f64, f64) -> bool,
-    shared: &mut SharedSearches,
+    shared: &SharedSearches,
 ) -> Option<Difficulty> {
     Start::solved(c, solution)
         .difficulty(difficulty::DEFAULT_RUNS, far, Some(shared))
@@ -404,7 +404,7 @@ pub fn rate(puzzle: &Puzzle, runs: Option<u32>) -> Result<Rating, RateError> {
 pub fn rate_sharing(
     puzzle: &Puzzle,
     runs: Option<u32>,
-    shared: &mut SharedSearches,
+    shared: &SharedSearches,
 ) -> Result<Rating, RateError> {
     rate_with(puzzle, runs, Some(shared))
 }
@@ -413,7 +413,7 @@ pub fn rate_sharing(
 fn rate_with(
     puzzle: &Puzzle,
     runs: Option<u32>,
-    shared: Option<&mut SharedSearches>,
+    shared: Option<&SharedSearches>,
 ) -> Result<Rating, RateError> {
     let since = clock();
     let class = crate::canon::canonical(puzzle);

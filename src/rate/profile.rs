@@ -1,6 +1,6 @@
 //! Where a rating's time goes (`rate --profile`). Owns the profile's counters: per ladder rung
 //! of each model, the searches asked for, those answered by the rating's own cache or by the
-//! worker's shared searches, those that found something, and their seconds; per strategy, the
+//! run's shared searches, those that found something, and their seconds; per strategy, the
 //! searches made, hits and seconds; per stage of a rating (canonical form, each model, the
 //! secondary metrics), the calls and seconds. Counting is off until [`start`] and then costs
 //! two clock reads a search; the counters are process-wide atomics, so the threads of a run
@@ -108,7 +108,7 @@ pub(crate) enum Answer {
     Searched,
     /// From the rating's own cache (the same state seen by an earlier run).
     Cached,
-    /// From the worker's shared searches (the same state seen by another rating).
+    /// From the run's shared searches (the same state seen by another rating).
     Shared,
 }
 
@@ -143,7 +143,7 @@ pub struct Counts {
     pub searches: u64,
     /// Of them, answered from the rating's own cache.
     pub cached: u64,
-    /// Of them, answered from the worker's shared searches.
+    /// Of them, answered from the run's shared searches.
     pub shared: u64,
     /// Searches that found at least one application.
     pub hits: u64,

@@ -14,25 +14,28 @@
 //! depends on the order they are listed in. Searches cut short by a budget (ALS chains, death
 //! blossom) are not kept: which applications a budget reaches depends on the frame.
 //!
-//! The searches kept are a [`SharedSearches`] the caller owns and passes to each rating; a
-//! parallel run keeps them in a [`Lender`], which lends one to each worker at a time.
+//! The searches kept are a [`SharedSearches`] the caller owns and passes to each rating; the
+//! workers of a parallel run all read and add to one, which is locked only to look a search
+//! up and to keep one (never while searching), so its bounds hold for the whole run whatever
+//! the number of threads.
 
 use crate::candidates::{Candidates, Effect};
 use crate::cellset::{CellSet, DigitSet};
 use crate::grid::{Cell, Digit, Grid, House};
 use crate::strategies::{Application, Strategy};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-/// At most this many searches are kept by one [`SharedSearches`], in two generations of half as
+/// At most this many searches are kept by a [`SharedSearches`], in two generations of half as
 /// many. A generation of 7,168 is 7/8 of 8,192, the most a hash table of 8,192 slots holds
-/// before it doubles: a key takes 164 bytes, so the slots of both take under 4 MiB.
+/// before it doubles: a slot takes 160 bytes (a [`Key`] and its search's header), so the
+/// slots of both take under 2.6 MiB.
 const CAPACITY: usize = 14_336;
 
-/// At most this many bytes of applications are kept by one [`SharedSearches`] (in two
+/// At most this many bytes of applications are kept by a [`SharedSearches`] (in two
 /// generations of half as many): with the searches' keys, some megabytes, whatever the number
-/// of puzzles rated. An application kept takes 32 bytes and 16 more per digit it removes.
-const MAX_BYTES: usize = 4 << 20;
+/// of puzzles rated (an application kept takes a byte per cell it names, and a few more).
+const MAX_BYTES: usize = 2 << 20;
 
 /// True when every search of `list` can be kept: none is cut short by a budget.
 pub(crate) fn can_keep(list: &[Strategy]) -> bool {
@@ -101,14 +104,15 @@ impl Frame {
         }
     }
 
-    /// `st`'s candidates in the grid's frame.
-    fn masks(&self, st: &Candidates) -> [u16; 81] {
-        std::array::from_fn(|i| {
+    /// The key of the search of `rung` in `st`: `st`'s candidates in the grid's frame.
+    fn key(&self, st: &Candidates, rung: u8) -> Key {
+        let masks: [u16; 81] = std::array::from_fn(|i| {
             let c = self.from_grid[i];
             st.candidates(c)
                 .iter()
                 .fold(0u16, |m, d| m | 1 << self.digit_to_grid[d.index()].index())
-        })
+        });
+        Key::new(&masks, rung)
     }
 
     /// `a` moved by the cell, digit and house maps given.
@@ -146,194 +150,193 @@ fn map_cells(x: CellSet, map: &[Cell; 81]) -> CellSet {
     })
 }
 
-/// An application as kept, without the nine cell sets of its effect: the cells a digit is
-/// removed from are in the search's list of removals, one for each digit of `removes`, in
-/// order.
-#[derive(Clone, Copy)]
-struct Stored {
-    cells: CellSet,
-    strategy: Strategy,
-    digits: DigitSet,
-    house: Option<House>,
-    depth: u8,
-    unit: u8,
-    /// The placement (cell and digit index), when the effect is one.
-    place: Option<(u8, u8)>,
-    /// The digits the effect removes.
-    removes: DigitSet,
-}
-
-/// A search kept: its grid, p and valid applications, in the grid's frame.
+/// A search kept: its grid, p and valid applications, in the grid's frame, written as bytes.
+/// An application is its technique, its digits (two bytes), house (255 for none), depth and
+/// unit, its cells (a count and each cell), and its effect: 255 and the cell and digit of a
+/// placement, or the number of digits removed and, for each, the digit, a count and each
+/// cell. Most take 10 to 20 bytes, where a record with cell sets took 48 or more.
 struct Kept {
     grid: Arc<[u8; 81]>,
     p: u64,
-    apps: Vec<Stored>,
-    /// The cells each removal of `apps` removes its digit from, in order.
-    removals: Vec<CellSet>,
+    apps: Box<[u8]>,
+}
+
+/// No house, in a kept application.
+const NO_HOUSE: u8 = 255;
+
+/// An effect that places, in a kept application.
+const PLACES: u8 = 255;
+
+/// Appends the cells `x` as a count and each cell.
+fn put_cells(out: &mut Vec<u8>, x: CellSet) {
+    out.push(x.len() as u8);
+    out.extend(x.iter().map(|c| c.index() as u8));
+}
+
+/// Reads cells written by [`put_cells`] at the front of `bytes`, and moves past them.
+fn take_cells(bytes: &mut std::slice::Iter<'_, u8>) -> CellSet {
+    let n = *bytes.next().expect("a count of cells") as usize;
+    bytes.take(n).fold(CellSet::EMPTY, |mut x, &c| {
+        x.insert(Cell::from_index(c as usize));
+        x
+    })
 }
 
 impl Kept {
     /// `apps` kept.
     fn new(grid: Arc<[u8; 81]>, p: u64, apps: &[Application]) -> Kept {
-        let mut removals = Vec::new();
-        let apps = apps
-            .iter()
-            .map(|a| {
-                let (place, removes) = match a.effect {
-                    Effect::Place(c, d) => {
-                        (Some((c.index() as u8, d.index() as u8)), DigitSet::EMPTY)
+        let mut out = Vec::new();
+        for a in apps {
+            let digits = a.digits.bits().to_le_bytes();
+            let house = a.house.map_or(NO_HOUSE, |h| h.index() as u8);
+            out.extend([
+                a.strategy as u8,
+                digits[0],
+                digits[1],
+                house,
+                a.depth,
+                a.unit,
+            ]);
+            put_cells(&mut out, a.cells);
+            match a.effect {
+                Effect::Place(c, d) => out.extend([PLACES, c.index() as u8, d.index() as u8]),
+                Effect::Remove(r) => {
+                    out.push(r.iter().filter(|x| !x.is_empty()).count() as u8);
+                    for (d, &x) in r.iter().enumerate().filter(|(_, x)| !x.is_empty()) {
+                        out.push(d as u8);
+                        put_cells(&mut out, x);
                     }
-                    Effect::Remove(r) => {
-                        let mut removes = DigitSet::EMPTY;
-                        for (d, &x) in r.iter().enumerate() {
-                            if !x.is_empty() {
-                                removes |= DigitSet::single(Digit::from_index(d));
-                                removals.push(x);
-                            }
-                        }
-                        (None, removes)
-                    }
-                };
-                Stored {
-                    cells: a.cells,
-                    strategy: a.strategy,
-                    digits: a.digits,
-                    house: a.house,
-                    depth: a.depth,
-                    unit: a.unit,
-                    place,
-                    removes,
                 }
-            })
-            .collect();
+            }
+        }
         Kept {
             grid,
             p,
-            apps,
-            removals,
+            apps: out.into_boxed_slice(),
         }
     }
 
     /// The bytes it holds.
     fn bytes(&self) -> usize {
-        self.apps.len() * std::mem::size_of::<Stored>()
-            + self.removals.len() * std::mem::size_of::<CellSet>()
+        self.apps.len()
     }
 
     /// The applications kept, as they were given.
-    fn applications(&self) -> impl Iterator<Item = Application> + '_ {
-        let mut removals = self.removals.iter();
-        self.apps.iter().map(move |s| {
-            let effect = match s.place {
-                Some((c, d)) => {
+    fn applications(&self) -> Vec<Application> {
+        let mut bytes = self.apps.iter();
+        let mut apps = Vec::new();
+        while let Some(&strategy) = bytes.next() {
+            let mut next = || *bytes.next().expect("a whole application");
+            let (d0, d1, house, depth, unit) = (next(), next(), next(), next(), next());
+            let cells = take_cells(&mut bytes);
+            let effect = match *bytes.next().expect("an effect") {
+                PLACES => {
+                    let (c, d) = (bytes.next(), bytes.next());
+                    let (c, d) = (*c.expect("a cell"), *d.expect("a digit"));
                     Effect::Place(Cell::from_index(c as usize), Digit::from_index(d as usize))
                 }
-                None => {
+                n => {
                     let mut r = [CellSet::EMPTY; 9];
-                    for d in s.removes.iter() {
-                        r[d.index()] = *removals.next().expect("a removal for each digit");
+                    for _ in 0..n {
+                        let d = *bytes.next().expect("a digit removed") as usize;
+                        r[d] = take_cells(&mut bytes);
                     }
                     Effect::Remove(r)
                 }
             };
-            Application {
-                strategy: s.strategy,
-                cells: s.cells,
-                digits: s.digits,
-                house: s.house,
-                depth: s.depth,
-                unit: s.unit,
+            apps.push(Application {
+                strategy: Strategy::ALL[strategy as usize],
+                cells,
+                digits: DigitSet::from_bits(u16::from_le_bytes([d0, d1])),
+                house: House::from_index(house as usize),
+                depth,
+                unit,
                 effect,
+            });
+        }
+        apps
+    }
+}
+
+/// What a kept search is found by: the candidates of a state in its grid's frame, nine bits a
+/// cell (bit 9 c + d for digit index d of cell c: 729 bits, a filled cell's nine clear), and
+/// the rung searched in the last byte. Exact, in 96 bytes where masks and rung took 164.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Key([u64; 12]);
+
+impl Key {
+    /// The key of candidate masks (nine bits each) and a rung.
+    fn new(masks: &[u16; 81], rung: u8) -> Key {
+        let mut words = [0u64; 12];
+        for (i, &m) in masks.iter().enumerate() {
+            let (bit, m) = (9 * i, u64::from(m & 0x1FF));
+            words[bit / 64] |= m << (bit % 64);
+            if bit % 64 > 55 {
+                words[bit / 64 + 1] |= m >> (64 - bit % 64);
             }
-        })
+        }
+        words[11] |= u64::from(rung) << 56;
+        Key(words)
     }
 }
 
 /// Searches kept, and the bytes their applications take.
 #[derive(Default)]
 struct Generation {
-    searches: HashMap<([u16; 81], u8), Kept, rustc_hash::FxBuildHasher>,
+    searches: HashMap<Key, Kept, rustc_hash::FxBuildHasher>,
     bytes: usize,
 }
 
-/// Hard searches kept for the next ratings of puzzles with the same solution grid: the newer
-/// generation takes what is made; when it is full it becomes the older one, and the older one
-/// is dropped. A search is looked for in both, so what was kept last is kept longest. What it
-/// holds never changes a rating, only how soon it is made; it keeps at most 7,168 searches and
-/// 2 MiB of applications a generation, whatever the number of puzzles rated.
+/// The two generations of kept searches: the newer takes what is made; when it is full it
+/// becomes the older one, and the older one is dropped. A search is looked for in both, so
+/// what was kept last is kept longest.
 #[derive(Default)]
-pub struct SharedSearches {
+struct Generations {
     new: Generation,
     old: Generation,
 }
 
-impl SharedSearches {
+impl Generations {
     /// The search kept for `key` on `grid`.
-    fn get(&self, key: &([u16; 81], u8), grid: &Arc<[u8; 81]>) -> Option<&Kept> {
+    fn get(&self, key: &Key, grid: &Arc<[u8; 81]>) -> Option<&Kept> {
         [&self.new, &self.old]
             .into_iter()
             .find_map(|g| g.searches.get(key))
             .filter(|k| k.grid == *grid)
     }
 
-    /// Keeps `kept` for `key`.
-    fn keep(&mut self, key: ([u16; 81], u8), kept: Kept) {
+    /// Keeps `kept` for `key`; returns the generation this drops, if any (for the caller to
+    /// free after it lets go of the lock).
+    fn keep(&mut self, key: Key, kept: Kept) -> Option<Generation> {
         let n = kept.bytes();
-        if self.new.searches.len() >= CAPACITY / 2 || self.new.bytes + n > MAX_BYTES / 2 {
-            self.old = std::mem::take(&mut self.new);
-        }
+        let dropped = (self.new.searches.len() >= CAPACITY / 2
+            || self.new.bytes + n > MAX_BYTES / 2)
+            .then(|| std::mem::replace(&mut self.old, std::mem::take(&mut self.new)));
         self.new.bytes += n;
         if let Some(replaced) = self.new.searches.insert(key, kept) {
             self.new.bytes -= replaced.bytes();
         }
+        dropped
     }
 }
 
-/// The [`SharedSearches`] of a parallel run: each worker borrows one for a piece of work and
-/// gives it back, so that the pieces a worker takes next share what it kept, and no two
-/// workers hold the same one.
+/// Hard searches kept for the next ratings of puzzles with the same solution grid, in two
+/// generations (the newer takes what is made, the older is dropped when the newer is full).
+/// What it holds never changes a rating, only how soon it is made; it keeps at most 7,168
+/// searches and 1 MiB of applications a generation, whatever the number of puzzles rated and
+/// the number of threads rating them: the workers of a run share one (it locks itself for a
+/// look-up or a search kept, never during a search).
 #[derive(Default)]
-pub struct Lender {
-    idle: Mutex<Vec<SharedSearches>>,
+pub struct SharedSearches {
+    kept: Mutex<Generations>,
 }
 
-impl Lender {
-    /// One of the run's [`SharedSearches`] (a new one when every one is lent), given back when
-    /// the loan is dropped.
-    pub fn lend(&self) -> Loan<'_> {
-        let idle = self.idle.lock().map(|mut v| v.pop()).unwrap_or_default();
-        Loan {
-            searches: idle.unwrap_or_default(),
-            lender: self,
-        }
-    }
-}
-
-/// A [`SharedSearches`] lent by a [`Lender`] (given back when dropped).
-pub struct Loan<'l> {
-    searches: SharedSearches,
-    lender: &'l Lender,
-}
-
-impl std::ops::Deref for Loan<'_> {
-    type Target = SharedSearches;
-    fn deref(&self) -> &SharedSearches {
-        &self.searches
-    }
-}
-
-impl std::ops::DerefMut for Loan<'_> {
-    fn deref_mut(&mut self) -> &mut SharedSearches {
-        &mut self.searches
-    }
-}
-
-impl Drop for Loan<'_> {
-    fn drop(&mut self) {
-        let searches = std::mem::take(&mut self.searches);
-        if let Ok(mut idle) = self.lender.idle.lock() {
-            idle.push(searches);
-        }
+impl SharedSearches {
+    /// The searches kept, locked. A worker that panicked while holding them left them whole
+    /// (a look-up changes nothing, and a search is kept in one insertion), so a poisoned lock
+    /// is taken as it is.
+    fn generations(&self) -> MutexGuard<'_, Generations> {
+        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -341,26 +344,30 @@ impl Drop for Loan<'_> {
 /// frame: p and the valid applications. When `kept` holds it from any frame of the same grid,
 /// that search moved into `frame`; else `search()`, kept for the next.
 pub(crate) fn search(
-    kept: &mut SharedSearches,
+    kept: &SharedSearches,
     frame: &Frame,
     st: &Candidates,
     rung: u8,
     search: impl FnOnce() -> (u64, Vec<Application>),
 ) -> (u64, Vec<Application>) {
-    let key = (frame.masks(st), rung);
-    if let Some(k) = kept.get(&key, &frame.grid) {
-        let apps = k
-            .applications()
+    let key = frame.key(st, rung);
+    let hit = kept
+        .generations()
+        .get(&key, &frame.grid)
+        .map(|k| (k.p, k.applications()));
+    if let Some((p, apps)) = hit {
+        let apps = apps
+            .iter()
             .map(|a| {
                 Frame::moved(
-                    &a,
+                    a,
                     &frame.from_grid,
                     &frame.digit_from_grid,
                     &frame.house_from_grid,
                 )
             })
             .collect();
-        return (k.p, apps);
+        return (p, apps);
     }
     let (p, apps) = search();
     let moved: Vec<Application> = apps
@@ -374,7 +381,9 @@ pub(crate) fn search(
             )
         })
         .collect();
-    kept.keep(key, Kept::new(frame.grid.clone(), p, &moved));
+    let made = Kept::new(frame.grid.clone(), p, &moved);
+    let dropped = kept.generations().keep(key, made);
+    drop(dropped);
     (p, apps)
 }
 
@@ -412,15 +421,24 @@ mod tests {
             Effect::Place(Cell::from_index(0), Digit::from_index(7)),
         ));
         let kept = Kept::new(Arc::new([0; 81]), 7, &apps);
-        assert_eq!(kept.applications().collect::<Vec<_>>(), apps);
-        let digits: usize = apps
+        assert_eq!(kept.applications(), apps);
+        let bytes: usize = apps
             .iter()
-            .map(|a| match a.effect {
-                Effect::Remove(r) => r.iter().filter(|x| !x.is_empty()).count(),
-                Effect::Place(..) => 0,
+            .map(|a| {
+                7 + a.cells.len() as usize
+                    + match a.effect {
+                        Effect::Remove(r) => {
+                            1 + r
+                                .iter()
+                                .filter(|x| !x.is_empty())
+                                .map(|x| 2 + x.len() as usize)
+                                .sum::<usize>()
+                        }
+                        Effect::Place(..) => 3,
+                    }
             })
             .sum();
-        assert_eq!(kept.bytes(), 32 * apps.len() + 16 * digits);
+        assert_eq!(kept.bytes(), bytes);
     }
 
     /// An effect as one mask per cell (a placement flagged).
@@ -470,27 +488,64 @@ mod tests {
         Candidates::from_parts(values, masks)
     }
 
-    /// A set lent is lent to no one else until it is given back; given back, it is lent
-    /// again with what it kept.
+    /// A key holds its masks and rung exactly: two keys are equal only when both are, on
+    /// every single candidate changed and on random masks.
     #[test]
-    fn a_lender_lends_each_set_to_one_worker_at_a_time() {
-        let lender = Lender::default();
-        let (key, grid) = (([0u16; 81], 3u8), Arc::new([1u8; 81]));
-        {
-            let mut a = lender.lend();
-            a.keep(key, Kept::new(grid.clone(), 7, &[]));
-            let b = lender.lend();
-            assert!(b.get(&key, &grid).is_none(), "a second loan is another set");
-            assert_eq!(a.get(&key, &grid).map(|k| k.p), Some(7));
+    fn a_key_tells_every_state_and_rung_apart() {
+        let mut rng = Rng::new(5);
+        let mut masks = [0u16; 81];
+        for _ in 0..200 {
+            masks = std::array::from_fn(|_| rng.below(512) as u16);
+            let key = Key::new(&masks, 9);
+            assert_ne!(key, Key::new(&masks, 10));
+            for i in 0..81 {
+                for d in 0..9 {
+                    let mut other = masks;
+                    other[i] ^= 1 << d;
+                    assert_ne!(key, Key::new(&other, 9), "cell {i}, digit {d}");
+                }
+            }
         }
-        assert_eq!(lender.idle.lock().unwrap().len(), 2, "both given back");
-        let (x, y) = (lender.lend(), lender.lend());
-        let holding = [&x, &y]
-            .iter()
-            .filter(|l| l.get(&key, &grid).is_some())
-            .count();
-        assert_eq!(holding, 1);
-        assert!(lender.idle.lock().unwrap().is_empty());
+        assert_eq!(Key::new(&masks, 13), Key::new(&masks, 13));
+        assert_eq!(std::mem::size_of::<Key>(), 96);
+    }
+
+    /// What one worker keeps, every worker finds: one set shared by threads that keep and
+    /// look up at once ends with every search each of them kept (under the bounds).
+    #[test]
+    fn searches_kept_by_one_worker_serve_every_worker() {
+        let kept = SharedSearches::default();
+        let grid = Arc::new([1u8; 81]);
+        std::thread::scope(|s| {
+            for t in 0..4u8 {
+                let (kept, grid) = (&kept, grid.clone());
+                s.spawn(move || {
+                    for i in 0..100u16 {
+                        let mut masks = [0u16; 81];
+                        masks[0] = i;
+                        let dropped = kept.generations().keep(
+                            Key::new(&masks, t),
+                            Kept::new(grid.clone(), u64::from(i), &[]),
+                        );
+                        assert!(dropped.is_none(), "400 searches fit in one generation");
+                    }
+                });
+            }
+        });
+        let g = kept.generations();
+        for t in 0..4u8 {
+            for i in 0..100u16 {
+                let mut masks = [0u16; 81];
+                masks[0] = i;
+                let key = Key::new(&masks, t);
+                assert_eq!(g.get(&key, &grid).map(|k| k.p), Some(u64::from(i)));
+            }
+        }
+        let other = Arc::new([2u8; 81]);
+        assert!(
+            g.get(&Key::new(&[0; 81], 0), &other).is_none(),
+            "another grid"
+        );
     }
 
     /// A search kept for a state in one frame serves the same state in another frame of the
@@ -511,7 +566,7 @@ mod tests {
                 _ => None,
             })
             .collect();
-        let mut kept = SharedSearches::default();
+        let kept = SharedSearches::default();
         let mut rng = Rng::new(11);
         let (mut states, mut found) = (0, 0);
         for (puzzle, solution) in &puzzles {
@@ -535,10 +590,9 @@ mod tests {
                         let p: u64 = list.iter().map(|&s| one(s, st, ctx, &mut apps)).sum();
                         (p, apps)
                     };
-                    let (_, apps) = search(&mut kept, &frame, &st, k as u8, || direct(&st, &ctx));
+                    let (_, apps) = search(&kept, &frame, &st, k as u8, || direct(&st, &ctx));
                     let (p2, apps2) = direct(&st2, &ctx2);
-                    let (kp, kapps) =
-                        search(&mut kept, &frame2, &st2, k as u8, || panic!("not kept"));
+                    let (kp, kapps) = search(&kept, &frame2, &st2, k as u8, || panic!("not kept"));
                     assert_eq!(
                         (kp, used(&kapps)),
                         (p2, used(&apps2)),
