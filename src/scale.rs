@@ -98,23 +98,23 @@ pub const EXTREME: &str = "extreme";
 
 /// The layout rules stored with `extreme` when it is added to the default levels: those of
 /// expert without `no-assumptions`.
-pub const EXTREME_LAYOUT: &str = "clues=24..30 clued-houses";
+pub const EXTREME_LAYOUT: &str = "symmetry=rotate180 clues=24..30 clued-houses";
 
 /// The default levels' layout rules (as `build --clues` writes them), stored with the default
 /// levels when a bank is made: publishers print more clues the easier the level (32-38 for
 /// their easiest, 22-27 for their hardest), while the generators leave about 30-33 whatever
 /// the level. The ranges fall by level (medians about 34, 32, 30 and 28) and are wide enough
 /// that a default build keeps about four fifths of its speed without them; every row, column
-/// and box holds a clue, as in print (an empty box reads as a misprint); symmetry is left to
-/// the publisher (`--symmetry rotate180`) for now, as with these rules it costs a sixth of
-/// the speed (medium's symmetric jobs land in it one time in three, expert's a little less). Expert
+/// and box holds a clue, as in print (an empty box reads as a misprint); every clue pattern is
+/// half-turn symmetric, as newspapers and puzzle books print (`--symmetry none` drops that rule
+/// alone, about a tenth faster). Expert
 /// needs no assumption (its hardest step at most an ALS chain or death blossom, as publishers'
 /// hardest everyday levels); the puzzles that do are the `extreme` level's, when a bank has it.
 pub const DEFAULT_LAYOUTS: [&str; 4] = [
-    "clues=32..36 clued-houses",
-    "clues=29..34 clued-houses",
-    "clues=27..32 clued-houses",
-    "clues=24..30 clued-houses no-assumptions",
+    "symmetry=rotate180 clues=32..36 clued-houses",
+    "symmetry=rotate180 clues=29..34 clued-houses",
+    "symmetry=rotate180 clues=27..32 clued-houses",
+    "symmetry=rotate180 clues=24..30 clued-houses no-assumptions",
 ];
 
 /// Which rating a bank's percentiles and bands use.

@@ -162,6 +162,61 @@ impl Layout {
     }
 }
 
+/// The layout options a build was given (`build --symmetry --clues ...`). By default each
+/// changes its own rule of a level's stored rules and leaves the others as they were, so that
+/// `--symmetry none` on the default levels keeps their clue ranges, clued houses and expert's
+/// `no-assumptions`; with `replace`, the options given are the level's whole rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayoutChange {
+    /// The clue pattern's symmetry (`none` drops it, and its share).
+    pub symmetry: Option<Symmetry>,
+    /// With a symmetry: the percentage of the level's puzzles that have it (`Some(None)`: all).
+    pub share: Option<Option<u8>>,
+    /// The clue-count range.
+    pub clues: Option<(u32, u32)>,
+    /// Minimal puzzles (only ever turned on by an option).
+    pub minimal: bool,
+    /// The hardest technique family's range.
+    pub techniques: Option<(Technique, Technique)>,
+    /// Every house clued (`Some(false)`: empty houses allowed).
+    pub clued_houses: Option<bool>,
+    /// No step assumes a value (only ever turned on by an option).
+    pub no_assumptions: bool,
+    /// The options are the whole rules: a rule not given is not kept (except clued houses,
+    /// which a layout given has unless empty houses are allowed).
+    pub replace: bool,
+}
+
+impl LayoutChange {
+    /// The rules of a level whose stored rules are `stored` once the options are applied.
+    pub fn apply(&self, stored: Layout) -> Layout {
+        let base = if self.replace {
+            Layout {
+                clued_houses: true,
+                ..Layout::default()
+            }
+        } else {
+            stored
+        };
+        let symmetry = self.symmetry.unwrap_or(base.symmetry);
+        let share = match (self.share, self.symmetry) {
+            (Some(share), _) => share,
+            // A symmetry given anew is every puzzle's unless a share comes with it.
+            (None, Some(_)) => None,
+            (None, None) => base.share,
+        };
+        Layout {
+            symmetry,
+            share: share.filter(|_| symmetry != Symmetry::None),
+            clues: self.clues.or(base.clues),
+            minimal: self.minimal || base.minimal,
+            techniques: self.techniques.or(base.techniques),
+            clued_houses: self.clued_houses.unwrap_or(base.clued_houses),
+            no_assumptions: self.no_assumptions || base.no_assumptions,
+        }
+    }
+}
+
 /// True when no orbit of clues of `puzzle` (which has one solution) can be removed keeping one
 /// solution.
 pub fn is_minimal(puzzle: &Puzzle, symmetry: Symmetry) -> bool {
@@ -528,6 +583,65 @@ pub fn parse_share(s: &str) -> Result<Option<u8>, LayoutError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_layout_option_changes_its_own_rule_and_keeps_the_others() {
+        let expert: Layout = "symmetry=rotate180 clues=24..30 clued-houses no-assumptions"
+            .parse()
+            .unwrap();
+        let change = |f: fn(&mut LayoutChange)| {
+            let mut c = LayoutChange::default();
+            f(&mut c);
+            c.apply(expert).to_string()
+        };
+        assert_eq!(
+            change(|c| c.symmetry = Some(Symmetry::None)),
+            "clues=24..30 clued-houses no-assumptions"
+        );
+        assert_eq!(
+            change(|c| c.clues = Some((22, 26))),
+            "symmetry=rotate180 clues=22..26 clued-houses no-assumptions"
+        );
+        assert_eq!(
+            change(|c| c.share = Some(Some(60))),
+            "symmetry=rotate180 share=60% clues=24..30 clued-houses no-assumptions"
+        );
+        assert_eq!(
+            change(|c| c.clued_houses = Some(false)),
+            "symmetry=rotate180 clues=24..30 no-assumptions"
+        );
+        assert_eq!(
+            change(|c| {
+                c.minimal = true;
+                c.symmetry = Some(Symmetry::Mirror);
+            }),
+            "symmetry=mirror clues=24..30 minimal clued-houses no-assumptions"
+        );
+        // A symmetry given anew is every puzzle's, unless a share comes with it.
+        let shared: Layout = "symmetry=rotate180 share=40%".parse().unwrap();
+        let again = LayoutChange {
+            symmetry: Some(Symmetry::Rotate180),
+            ..LayoutChange::default()
+        };
+        assert_eq!(again.apply(shared).to_string(), "symmetry=rotate180");
+        // Replacing: the options given, every house clued unless empty houses are allowed.
+        assert_eq!(
+            change(|c| {
+                c.replace = true;
+                c.clues = Some((22, 30));
+            }),
+            "clues=22..30 clued-houses"
+        );
+        assert_eq!(
+            change(|c| {
+                c.replace = true;
+                c.clued_houses = Some(false);
+            }),
+            "none"
+        );
+        // No option changes nothing.
+        assert_eq!(LayoutChange::default().apply(expert), expert);
+    }
 
     #[test]
     fn layouts_round_trip_and_check_puzzles() {

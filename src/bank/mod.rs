@@ -62,7 +62,7 @@ pub use build::{build, Progress, StageTimes, MAX_COUNT};
 pub use error::BankError;
 pub use layout::{
     parse_clues, parse_share, parse_symmetry, parse_techniques, profiles, profiles_text, Layout,
-    LayoutError, Profile, RULE_SHARE, SHARE_RULE,
+    LayoutChange, LayoutError, Profile, RULE_SHARE, SHARE_RULE,
 };
 pub use merge::{merge, MergeOptions, Merged};
 pub use shard::{Shard, ShardError, DEFAULT_MARGIN};
@@ -89,8 +89,8 @@ pub struct BuildOptions {
     pub targets: Vec<(Aim, u64)>,
     /// A quota for every level of the bank (added to `targets`).
     pub per_level: Option<u64>,
-    /// Layout rules to store for the levels this build fills (their stored rules otherwise).
-    pub layout: Option<layout::Layout>,
+    /// Layout options changing the stored rules of the levels this build fills.
+    pub layout: Option<layout::LayoutChange>,
     /// When another process is writing to the bank, wait for it (else stop with an error).
     pub wait: bool,
     /// The rating a new bank's percentiles use (an existing bank keeps its own).

@@ -99,13 +99,17 @@ pub(super) fn plan(opts: &BuildOptions, lib: &Library) -> Result<Plan, BankError
                 .map(|name| (targets::Aim::Level(name.clone()), n)),
         );
     }
-    if let Some(layout) = &opts.layout {
+    if let Some(change) = &opts.layout {
         let names: Vec<&str> = quotas.iter().filter_map(|(aim, _)| aim.level()).collect();
         if names.is_empty() || names.len() < quotas.len() {
             return Err(BankError::LayoutWithoutLevel);
         }
+        let layouts = names
+            .iter()
+            .map(|name| Ok((*name, change.apply(targets::stored_layout(&conn, name)?))))
+            .collect::<Result<Vec<_>, BankError>>()?;
         store::immediate(&conn, || {
-            for name in &names {
+            for (name, layout) in &layouts {
                 store::settings::set_layout(&conn, name, &layout.to_string())?;
             }
             Ok::<(), store::StoreError>(())

@@ -380,9 +380,9 @@ pub struct BuildArgs {
     /// When another process is writing to the bank, wait for it instead of stopping.
     #[arg(long)]
     pub wait: bool,
-    /// Layout rule for the levels this build fills (stored with the bank; any layout option
-    /// replaces their stored rules): the clue pattern's symmetry, none, rotate180, rotate90,
-    /// mirror or diagonal.
+    /// Layout rule for the levels this build fills (stored with the bank; each layout option
+    /// changes its own rule of the levels' stored rules, the others stay): the clue pattern's
+    /// symmetry, none, rotate180 (the default levels'), rotate90, mirror or diagonal.
     #[arg(long, value_name = "S", value_parser = pseudoku::bank::parse_symmetry)]
     pub symmetry: Option<pseudoku::bank::Symmetry>,
     /// Layout rule, with --symmetry: the percentage of the level's puzzles that have the
@@ -400,10 +400,14 @@ pub struct BuildArgs {
     /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
     #[arg(long, value_name = "MIN..MAX", value_parser = pseudoku::bank::parse_techniques)]
     pub techniques: Option<(pseudoku::bank::Technique, pseudoku::bank::Technique)>,
-    /// Layout rule: allow a row, column or box without a clue (by default every house of a
-    /// layout given here holds one, as in the default levels).
+    /// Layout rule: allow a row, column or box without a clue (the default levels clue every
+    /// house).
     #[arg(long)]
     pub allow_empty_houses: bool,
+    /// The layout options given are the levels' whole rules, in place of their stored ones
+    /// (every house clued unless --allow-empty-houses).
+    #[arg(long)]
+    pub replace_rules: bool,
     /// Layout rule: no step assumes a value (no forcing chain, backtracking or trial; the
     /// hardest step at most an ALS chain or death blossom), as in the default expert level.
     #[arg(long)]
@@ -428,22 +432,24 @@ fn parse_margin(s: &str) -> Result<f64, String> {
 }
 
 impl BuildArgs {
-    /// The layout rules given, if any option was.
-    pub fn layout(&self) -> Option<pseudoku::bank::Layout> {
+    /// The layout options given, if any was.
+    pub fn layout(&self) -> Option<pseudoku::bank::LayoutChange> {
         let given = self.symmetry.is_some()
             || self.clues.is_some()
             || self.minimal
             || self.techniques.is_some()
             || self.allow_empty_houses
-            || self.no_assumptions;
-        given.then(|| pseudoku::bank::Layout {
-            symmetry: self.symmetry.unwrap_or(pseudoku::bank::Symmetry::None),
-            share: self.share.filter(|&p| p < 100),
+            || self.no_assumptions
+            || self.replace_rules;
+        given.then(|| pseudoku::bank::LayoutChange {
+            symmetry: self.symmetry,
+            share: self.share.map(|p| Some(p).filter(|&p| p < 100)),
             clues: self.clues,
             minimal: self.minimal,
             techniques: self.techniques,
-            clued_houses: !self.allow_empty_houses,
+            clued_houses: self.allow_empty_houses.then_some(false),
             no_assumptions: self.no_assumptions,
+            replace: self.replace_rules,
         })
     }
 

@@ -41,6 +41,10 @@ pub struct LevelCount {
     /// reference has nothing in, learned levels (not ranges) or the extreme level (whose range
     /// the level below it shares: that level's spread counts the range's puzzles of both).
     pub spread: Option<f64>,
+    /// The shares, in percent (one decimal), of its puzzles in each quarter of its
+    /// reference-percentile range (as a build fills them: quarter k holds the percentiles
+    /// from the k-th of four equal slices of `percentiles`). None when `spread` is.
+    pub quarters: Option<[f64; 4]>,
 }
 
 /// One histogram bin over the rating.
@@ -208,6 +212,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
                 served,
                 layout: String::new(),
                 spread: None,
+                quarters: None,
             }
         })
         .collect();
@@ -233,6 +238,13 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
             let within = |v: f64| lo.is_none_or(|lo| v >= lo) && hi.is_none_or(|hi| v < hi);
             let bank: Vec<(f64, u64)> = sorted.iter().copied().filter(|b| within(b.0)).collect();
             l.spread = ks_distance(&bank, r.within(lo, hi)).map(|d| (d * 1000.0).round() / 1000.0);
+            let (plo, phi) = (
+                lo.map_or(0.0, |c| r.percentile(c)),
+                hi.map_or(100.0, |c| r.percentile(c)),
+            );
+            l.quarters = l
+                .spread
+                .and(quarter_shares(&bank, |v| r.percentile(v), plo, phi));
         }
     }
     let mut deciles = vec![0u64; 10];
@@ -367,6 +379,28 @@ pub fn ks_distance(bank: &[(f64, u64)], reference: &[f64]) -> Option<f64> {
     Some(d)
 }
 
+/// The shares (percent, one decimal) of `bank` (values with their counts) in each quarter of
+/// the percentile range `low..high`, a value's percentile being `percentile(value)` (one
+/// below `low` counts in the first quarter, one at or above `high` in the last). None for an
+/// empty bank or range.
+pub fn quarter_shares(
+    bank: &[(f64, u64)],
+    percentile: impl Fn(f64) -> f64,
+    low: f64,
+    high: f64,
+) -> Option<[f64; 4]> {
+    let total: u64 = bank.iter().map(|b| b.1).sum();
+    if total == 0 || high <= low {
+        return None;
+    }
+    let mut counts = [0u64; 4];
+    for &(v, n) in bank {
+        let k = ((percentile(v) - low) / (high - low) * 4.0).floor();
+        counts[k.clamp(0.0, 3.0) as usize] += n;
+    }
+    Some(counts.map(|c| (1000.0 * c as f64 / total as f64).round() / 10.0))
+}
+
 /// [`BINS`] equal bins over the range of both lists (the bank's as values with their counts).
 fn histogram(bank: &[(f64, u64)], reference: &[f64]) -> Vec<Bin> {
     let all = bank.iter().map(|b| &b.0).chain(reference);
@@ -420,13 +454,13 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tlayout",
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tquarters\tlayout",
             self.rating, self.rating
         );
         for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}\t{}",
                 l.level,
                 l.range,
                 if self.learned {
@@ -440,6 +474,9 @@ impl Inventory {
                 l.ratings
                     .map_or("-".to_string(), |(a, b)| format!("{a}..{b}")),
                 l.spread.map_or("-".to_string(), |d| format!("{d:.3}")),
+                l.quarters.map_or("-".to_string(), |q| {
+                    q.map(|x| format!("{x:.0}%")).join(" ")
+                }),
                 l.layout
             );
         }
@@ -566,6 +603,27 @@ fn join(counts: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Known answers: the percentile is the value here; quarters of 20..60 are 20-30, 30-40,
+    /// 40-50 and 50-60, values outside count at the nearer end, counts weigh values.
+    #[test]
+    fn quarter_shares_of_known_samples() {
+        let bank = [
+            (21.0, 1),
+            (29.9, 1),
+            (30.0, 2),
+            (45.0, 1),
+            (59.0, 3),
+            (75.0, 1),
+            (5.0, 1),
+        ];
+        assert_eq!(
+            quarter_shares(&bank, |v| v, 20.0, 60.0),
+            Some([30.0, 20.0, 10.0, 40.0])
+        );
+        assert_eq!(quarter_shares(&[], |v| v, 20.0, 60.0), None);
+        assert_eq!(quarter_shares(&bank, |v| v, 60.0, 60.0), None);
+    }
 
     /// Known answers: the same sample is 0 apart, two apart samples 1, and a sample shifted by
     /// one of four values 1/4; counts weigh values; order does not matter between the two.

@@ -49,7 +49,7 @@ fn every_symmetry_holds_for_every_puzzle_of_the_level() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["rotate180", "rotate90", "mirror", "diagonal"] {
         let db = dir.path().join(format!("{name}.db"));
-        on_bank!(&db; "build", "--per-level", "6", "--symmetry", name, "--threads", "2")
+        on_bank!(&db; "build", "--per-level", "6", "--symmetry", name, "--replace-rules", "--threads", "2")
             .assert()
             .success()
             .stdout(predicates::str::contains(format!(
@@ -284,7 +284,10 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
         } else {
             ""
         };
-        assert_eq!(stored, format!("clues={a}..{b} clued-houses{logic}"));
+        assert_eq!(
+            stored,
+            format!("symmetry=rotate180 clues={a}..{b} clued-houses{logic}")
+        );
     }
     let rows = rows(&conn);
     assert_eq!(rows.len(), 160);
@@ -303,6 +306,13 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
             .filter(|r| r.1 == level && has_empty_house(&r.0))
             .collect();
         assert!(empty.is_empty(), "{level}: {empty:?}");
+        // Every clue pattern is half-turn symmetric.
+        let rotate180 = parse_symmetry("rotate180").unwrap();
+        let asymmetric: Vec<_> = rows
+            .iter()
+            .filter(|r| r.1 == level && !rotate180.holds_for(&r.0))
+            .collect();
+        assert!(asymmetric.is_empty(), "{level}: {asymmetric:?}");
         clues.sort_unstable();
         medians.push(clues[20]);
     }
@@ -320,6 +330,14 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
             .unwrap();
         let d: f64 = line.split('\t').nth(column).unwrap().parse().unwrap();
         assert!((0.0..=1.0).contains(&d), "{line}");
+        // And the shares of its puzzles in the four quarters of its range, summing to 100%.
+        let quarters = line.split('\t').nth(column + 1).unwrap();
+        let shares: Vec<f64> = quarters
+            .split(' ')
+            .map(|q| q.trim_end_matches('%').parse().unwrap())
+            .collect();
+        assert_eq!(shares.len(), 4, "{line}");
+        assert!((shares.iter().sum::<f64>() - 100.0).abs() <= 2.0, "{line}");
     }
     assert!(medians.windows(2).all(|m| m[0] > m[1]), "{medians:?}");
     // Other level names drop the default rules; the default levels bring them back.
@@ -344,6 +362,45 @@ fn the_default_levels_come_with_clue_ranges_that_fall_as_levels_rise() {
     assert_eq!(layouts(), 4);
 }
 
+/// A layout option changes its own rule of the default levels and keeps the others;
+/// `--replace-rules` makes the options the whole rules.
+#[test]
+fn a_layout_option_changes_one_rule_of_the_default_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    on_bank!(&db; "build", "--per-level", "8", "--symmetry", "none", "--threads", "2")
+        .assert()
+        .success();
+    let conn = Connection::open(&db).unwrap();
+    let layout = |name: &str| -> String {
+        scalar(
+            &conn,
+            &format!("SELECT value FROM settings WHERE key = 'layout:{name}'"),
+        )
+    };
+    assert_eq!(layout("easy"), "clues=32..36 clued-houses");
+    assert_eq!(layout("expert"), "clues=24..30 clued-houses no-assumptions");
+    let rows = rows(&conn);
+    assert_eq!(rows.len(), 32);
+    let ranges = [(32, 36), (29, 34), (27, 32), (24, 30)];
+    for (p, level, clues, ..) in &rows {
+        let (a, b) = ranges[*level as usize];
+        assert!(
+            (a..=b).contains(clues) && !has_empty_house(p),
+            "{level}: {p}"
+        );
+    }
+    on_bank!(&db; "build", "--level", "hard", "--count", "4", "--clues", "26..31", "--threads", "2")
+        .assert()
+        .success();
+    assert_eq!(layout("hard"), "clues=26..31 clued-houses");
+    on_bank!(&db; "build", "--level", "hard", "--count", "4", "--symmetry", "mirror",
+             "--replace-rules", "--threads", "2")
+    .assert()
+    .success();
+    assert_eq!(layout("hard"), "symmetry=mirror clued-houses");
+}
+
 #[test]
 fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     let dir = tempfile::tempdir().unwrap();
@@ -363,10 +420,10 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
     .assert()
     .success()
     .stdout(predicates::str::contains(
-        "layout symmetry=rotate180 clued-houses: 10 of 10 stored",
+        "layout symmetry=rotate180 clues=29..34 clued-houses: 10 of 10 stored",
     ))
     .stdout(predicates::str::contains(
-        "layout symmetry=rotate180 share=0% clued-houses: 15 of 15 stored",
+        "layout symmetry=rotate180 share=0% clues=29..34 clued-houses: 15 of 15 stored",
     ));
     let conn = Connection::open(&db).unwrap();
     let rotate180 = parse_symmetry("rotate180").unwrap();
@@ -384,7 +441,10 @@ fn a_share_of_symmetric_puzzles_is_kept_exactly_and_learned_from_a_publisher() {
         &conn,
         "SELECT value FROM settings WHERE key = 'layout:hard'",
     );
-    assert_eq!(stored, "symmetry=rotate180 share=40% clued-houses");
+    assert_eq!(
+        stored,
+        "symmetry=rotate180 share=40% clues=27..32 clued-houses"
+    );
     // A publisher's levels with 40% symmetric puzzles give the rule back.
     let names = LEVELS;
     let file = labelled_file(dir.path(), &rows);
@@ -440,7 +500,7 @@ fn a_half_turn_build_draws_on_the_symmetric_seeds_too() {
         &format!("SELECT COUNT(*) FROM puzzles WHERE seed_id > {main}"),
     );
     assert!(from_symmetric > 0, "{stdout}");
-    let (conn, stdout) = build("free.db", &[]);
+    let (conn, stdout) = build("free.db", &["--symmetry", "none"]);
     assert_eq!(scalar::<i64>(&conn, "SELECT COUNT(*) FROM seeds"), main);
     assert!(stdout.contains("from 255 seeds"), "{stdout}");
 }

@@ -817,7 +817,7 @@ fn extreme_takes_the_puzzles_that_assume_a_value_and_expert_keeps_none() {
     // The default expert level's rules refuse a step that assumes a value.
     assert_eq!(
         setting("layout:expert").as_deref(),
-        Some("clues=24..30 clued-houses no-assumptions")
+        Some("symmetry=rotate180 clues=24..30 clued-houses no-assumptions")
     );
     let expert = steps_of(3);
     assert_eq!(expert.len(), 20);
@@ -832,7 +832,7 @@ fn extreme_takes_the_puzzles_that_assume_a_value_and_expert_keeps_none() {
     assert_eq!(setting("cuts"), cuts);
     assert_eq!(
         setting("layout:extreme").as_deref(),
-        Some("clues=24..30 clued-houses")
+        Some("symmetry=rotate180 clues=24..30 clued-houses")
     );
     let out = run_cli(&["build", "--level", "extreme", "--count", "4", "--db", db_s]);
     assert!(out.status.success(), "{}", text(&out.stderr));
