@@ -202,23 +202,49 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
     let (_, ace) = server.get("/v1/players/ace");
     let rating = ace["learned"]["rating"].as_f64().unwrap();
     assert!(rating > 1650.0, "{ace}");
+    // The puzzles of the first window the player has not had yet, by their learned ratings.
+    let had: BTreeSet<i64> = {
+        let mut stmt = conn
+            .prepare("SELECT puzzle_id FROM user_history WHERE user = 'ace'")
+            .unwrap();
+        let ids = stmt.query_map([], |r| r.get(0)).unwrap();
+        ids.map(Result::unwrap).collect()
+    };
+    let bank_size: i64 = crate::common::scalar(&conn, "SELECT count(*) FROM puzzles");
+    let in_first = (1..=bank_size)
+        .filter(|id| !had.contains(id))
+        .filter(|id| {
+            let (_, p) = server.get(&format!("/v1/puzzles/{id}"));
+            let r = p["learned"]["rating"].as_f64().unwrap();
+            (r - rating).abs() <= pseudoku::play::WINDOWS[0]
+        })
+        .count();
+    // A rating near the top of a bank of 160 still has a handful of puzzles within 100 points.
+    assert!(in_first >= 5, "{in_first} puzzles within 100 points of {rating}");
     let mut seen = BTreeSet::new();
-    let mut near = 0;
+    let mut near = Vec::new();
     for _ in 0..20 {
         let (status, p) = server.deliver("user=ace&match=skill");
         assert_eq!(status, 200, "{p}");
         assert!(seen.insert(p["id"].as_i64().unwrap()), "a class twice: {p}");
         let r = p["learned"]["rating"].as_f64().unwrap();
-        near += usize::from((r - rating).abs() <= pseudoku::play::WINDOWS[0]);
+        near.push((r - rating).abs() <= pseudoku::play::WINDOWS[0]);
         // Always within the widest window the bank needed.
         assert!(
             (r - rating).abs() <= pseudoku::play::WINDOWS[4],
             "{r} {rating}"
         );
     }
-    // The first window of a rating near the top of a bank of 200 holds a dozen puzzles or so:
-    // the draws land there until the user has had them, then the window widens.
-    assert!(near >= 10, "{near} of 20 within 100 points of {rating}");
+    // The draws land in the first window until the user has had the puzzles there, then the
+    // window widens. A window's draw seeks a random point of it (48 tries), so the last one or
+    // two puzzles of a window may be missed for a wider window's; never more.
+    let first = in_first.min(20);
+    let landed = near.iter().filter(|&&n| n).count();
+    assert!(
+        landed <= first && landed + 2 >= first,
+        "{landed} of 20 within 100 points of {rating}, where {in_first} were left: {near:?}"
+    );
+    assert!(near[..first - 2].iter().all(|&n| n), "{near:?}");
     // A newcomer is matched near 1500.
     let (_, p) = server.deliver("user=fresh&match=skill");
     assert!(
