@@ -83,6 +83,13 @@ pub(super) fn run_book(args: &BookArgs) -> anyhow::Result<Outcome> {
         );
     }
     warn_lone(&report.lone);
+    if report.repeated_grids > 0 {
+        warn!(
+            "the book holds {} with a solution grid already in it (up to symmetry): their level \
+             had no unserved puzzle of a new grid left (a larger bank has more grids)",
+            plural(report.repeated_grids, "puzzle")
+        );
+    }
     warn!(
         "wrote the book {}: {} ({} new, {} as recorded before) in {} to {}",
         args.name,

@@ -11,11 +11,17 @@ use super::{
 use crate::calendar::Date;
 use crate::store::batches::Edition;
 use crate::export::pages::PrintOptions;
-use crate::retrieve::{Draws, Recipient};
+use crate::canon::Key;
+use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
 use crate::store;
 use rusqlite::Connection;
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::path::PathBuf;
+
+/// Whether a drawn puzzle may fill a book's slot.
+type Keep<'a> = dyn Fn(&Handout) -> std::result::Result<bool, RetrieveError> + 'a;
 
 /// The most puzzles of one mix entry in a book.
 pub const MAX_PER_BOOK: u32 = 10_000;
@@ -186,45 +192,72 @@ fn write_locked(
             let mut first_slot = 1;
             // The puzzles of the book's earlier versions stay out of it, reprinted or not; a
             // reprint takes no puzzle before its date, nor one retired by --replace.
-            let mut in_book: std::collections::HashSet<i64> =
+            let mut in_book: HashSet<i64> =
                 store::batches::ever_recorded(conn, &key)?.into_iter().collect();
             if opts.reprint {
                 in_book.extend(store::batches::not_reprintable(conn, Date::today())?);
             }
+            // No two puzzles of one solution grid in the book while an entry has a puzzle of a
+            // grid the book does not hold yet; past that, repeats rather than a shortage.
+            let grids: RefCell<HashSet<Key>> = RefCell::default();
+            let new_grid = |p: &Handout| !grids.borrow().contains(&grid_key(&p.solution));
             for entry in items {
                 let mut drawn = 0;
+                let take = |p: &Handout, drawn: &mut u32| -> Result<()> {
+                    grids.borrow_mut().insert(grid_key(&p.solution));
+                    record(conn, &key, first_slot + *drawn, &entry.label, p, opts.reprint)?;
+                    *drawn += 1;
+                    Ok(())
+                };
                 if opts.reprint {
                     // Every puzzle of the entry, served or not, in a shuffled order: uniform
                     // without replacement, each class once in the book.
                     let mut ids = store::retrieval::ids_within(conn, scale.measure(), entry.within)?;
                     rng.shuffle(&mut ids);
+                    let mut repeats = Vec::new();
                     for id in ids {
                         if drawn == entry.count {
                             break;
                         }
-                        if !in_book.insert(id) {
+                        if in_book.contains(&id) {
                             continue;
                         }
                         let Some(p) = crate::retrieve::by_id(conn, scale, id)? else {
                             continue;
                         };
+                        if !new_grid(&p) {
+                            repeats.push(p);
+                            continue;
+                        }
+                        in_book.insert(id);
                         // Marked served if it was not (its first publication).
                         store::retrieval::mark_served(conn, p.id)?;
-                        record(conn, &key, first_slot + drawn, &entry.label, &p, true)?;
-                        drawn += 1;
+                        take(&p, &mut drawn)?;
+                    }
+                    for p in repeats {
+                        if drawn == entry.count {
+                            break;
+                        }
+                        in_book.insert(p.id);
+                        store::retrieval::mark_served(conn, p.id)?;
+                        report.repeated_grids += 1;
+                        take(&p, &mut drawn)?;
                     }
                 } else {
-                    // No variety rule in a book: any unserved puzzle of the entry.
-                    let keep = |_: &crate::retrieve::Handout| Ok(true);
-                    let mut draws =
-                        Draws::new(conn, scale, entry.within, Recipient::Slot { keep: &keep })?;
-                    while drawn < entry.count {
-                        let Some(p) = draws.next(&mut rng)? else {
-                            break;
-                        };
-                        in_book.insert(p.id);
-                        record(conn, &key, first_slot + drawn, &entry.label, &p, false)?;
-                        drawn += 1;
+                    // Any unserved puzzle of the entry of a new grid, then of any grid.
+                    let fresh = |p: &Handout| Ok(new_grid(p));
+                    let any = |_: &Handout| Ok(true);
+                    for (keep, repeat) in [(&fresh as &Keep, false), (&any, true)] {
+                        let mut draws =
+                            Draws::new(conn, scale, entry.within, Recipient::Slot { keep })?;
+                        while drawn < entry.count {
+                            let Some(p) = draws.next(&mut rng)? else {
+                                break;
+                            };
+                            in_book.insert(p.id);
+                            report.repeated_grids += usize::from(repeat);
+                            take(&p, &mut drawn)?;
+                        }
                     }
                 }
                 report.new += drawn as usize;
@@ -276,7 +309,7 @@ fn record(
     key: &Edition,
     slot: u32,
     level: &str,
-    p: &crate::retrieve::Handout,
+    p: &Handout,
     reprint: bool,
 ) -> Result<()> {
     store::batches::record(

@@ -359,6 +359,9 @@ pub struct ExportReport {
     pub preflight: Vec<preflight::Preflight>,
     /// The printed files with pages holding a lone grid.
     pub lone: Vec<Lone>,
+    /// Puzzles of a book drawn with a solution grid (up to symmetry) that an earlier puzzle of
+    /// the book has: only once an entry had no unserved puzzle of a new grid left.
+    pub repeated_grids: usize,
 }
 
 /// A printed file's pages that hold a lone grid where the layout holds more (a run of

@@ -5,11 +5,13 @@
 
 pub mod plot;
 
+use crate::canon::Key;
 use crate::levels::{LevelSet, RatingKind};
 use crate::store;
 use crate::technique::{Strategy, Technique};
 use rusqlite::Connection;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The histogram's number of bins.
@@ -45,6 +47,10 @@ pub struct LevelCount {
     /// reference-percentile range (as a build fills them: quarter k holds the percentiles
     /// from the k-th of four equal slices of `percentiles`). None when `spread` is.
     pub quarters: Option<[f64; 4]>,
+    /// The distinct solution grids (up to symmetry) its puzzles have.
+    pub grids: u64,
+    /// The most puzzles of one solution grid in it (0 for an empty level).
+    pub most_of_a_grid: u64,
 }
 
 /// One histogram bin over the rating.
@@ -213,9 +219,15 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
                 layout: String::new(),
                 spread: None,
                 quarters: None,
+                grids: 0,
+                most_of_a_grid: 0,
             }
         })
         .collect();
+    for (l, per_grid) in counts.iter_mut().zip(grids_per_level(conn, &tally)?) {
+        l.grids = per_grid.len() as u64;
+        l.most_of_a_grid = per_grid.values().copied().max().unwrap_or(0);
+    }
     for l in &mut counts {
         l.layout = store::settings::layout(conn, &l.level)?.unwrap_or_else(|| "none".to_string());
     }
@@ -349,6 +361,55 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
     })
 }
 
+/// The puzzles of each solution grid (by its class key) per level: a seed's puzzles have its
+/// solution grid (a symmetry of it); a puzzle without a seed is solved.
+fn grids_per_level(
+    conn: &Connection,
+    tally: &store::inventory::Tally,
+) -> store::Result<Vec<HashMap<Key, u64>>> {
+    use rayon::prelude::*;
+    let unseeded = if tally.without_seed > 0 {
+        store::inventory::unseeded(conn)?
+    } else {
+        Vec::new()
+    };
+    let seed_grids: HashMap<i64, Key> = store::seeds::all(conn)?
+        .into_par_iter()
+        .filter(|(id, _)| tally.seeds.contains(id))
+        .filter_map(|(id, row)| {
+            let solution = crate::grid::Puzzle::parse_line(&row.solution).ok()?;
+            let grid = crate::grid::Grid::from_puzzle(solution).ok()?;
+            Some((id, crate::canon::canonical_grid(&grid).key()))
+        })
+        .collect();
+    let solved: Vec<(u32, Key)> = unseeded
+        .par_iter()
+        .filter_map(|(level, p)| {
+            let grid = crate::solve::solve(p).unique()?;
+            Some((*level, crate::canon::canonical_grid(&grid).key()))
+        })
+        .collect();
+    let mut out: Vec<HashMap<Key, u64>> = Vec::new();
+    let mut add = |level: u32, key: Key, n: u64| {
+        let level = level as usize;
+        if out.len() <= level {
+            out.resize_with(level + 1, HashMap::new);
+        }
+        *out[level].entry(key).or_default() += n;
+    };
+    for (level, per_seed) in tally.level_seeds.iter().enumerate() {
+        for (seed, &n) in per_seed {
+            if let Some(&key) = seed_grids.get(seed) {
+                add(level as u32, key, n);
+            }
+        }
+    }
+    for (level, key) in solved {
+        add(level, key, 1);
+    }
+    Ok(out)
+}
+
 /// The Kolmogorov-Smirnov distance between two samples, `bank` (ascending values with their
 /// counts) and `reference` (ascending): the largest difference between their cumulative
 /// distributions. None when either is empty.
@@ -454,13 +515,13 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tquarters\tlayout",
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tquarters\tgrids (puzzles a grid: mean, most)\tlayout",
             self.rating, self.rating
         );
         for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}\t{}\t{}",
                 l.level,
                 l.range,
                 if self.learned {
@@ -477,6 +538,16 @@ impl Inventory {
                 l.quarters.map_or("-".to_string(), |q| {
                     q.map(|x| format!("{x:.0}%")).join(" ")
                 }),
+                if l.grids == 0 {
+                    "-".to_string()
+                } else {
+                    format!(
+                        "{} ({:.1}, {})",
+                        l.grids,
+                        l.puzzles as f64 / l.grids as f64,
+                        l.most_of_a_grid
+                    )
+                },
                 l.layout
             );
         }

@@ -36,6 +36,8 @@ pub struct Tally {
     pub steps: Vec<[u64; Strategy::COUNT + 1]>,
     /// The distinct seeds (row ids) the puzzles come from.
     pub seeds: HashSet<i64>,
+    /// Puzzles per level and seed (row id); puzzles without a level or a seed left out.
+    pub level_seeds: Vec<HashMap<i64, u64>>,
     /// Puzzles made by a generator (no seed).
     pub without_seed: u64,
 }
@@ -49,6 +51,7 @@ impl Tally {
             self.steps.resize(level + 1, [0; Strategy::COUNT + 1]);
             self.techniques.resize(level + 1, [0; 6]);
             self.clues.resize(level + 1, [0; 82]);
+            self.level_seeds.resize_with(level + 1, HashMap::new);
         }
     }
 
@@ -72,6 +75,11 @@ impl Tally {
                 *a += b;
             }
             self.spans[i] = span(self.spans[i], other.spans[i]);
+        }
+        for (i, per_seed) in other.level_seeds.into_iter().enumerate() {
+            for (seed, n) in per_seed {
+                *self.level_seeds[i].entry(seed).or_default() += n;
+            }
         }
         for (a, b) in self.tiers.iter_mut().zip(other.tiers) {
             *a += b;
@@ -122,7 +130,8 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
         let mut ratings = vec![0u64; DENSE];
         let mut seeds = vec![false; DENSE];
         while let Some(r) = rows.next()? {
-            match r.get::<_, Option<i64>>(6)? {
+            let seed = r.get::<_, Option<i64>>(6)?;
+            match seed {
                 None => t.without_seed += 1,
                 Some(id) => match usize::try_from(id).ok().filter(|&i| i < DENSE) {
                     Some(i) => seeds[i] = true,
@@ -159,6 +168,9 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                     .unwrap_or(Strategy::COUNT);
                 t.steps[i][step] += 1;
                 t.spans[i] = span(t.spans[i], value.map(|v| (v, v)));
+                if let Some(seed) = seed {
+                    *t.level_seeds[i].entry(seed).or_default() += 1;
+                }
             }
         }
         for (v, &n) in ratings.iter().enumerate().filter(|(_, &n)| n > 0) {
@@ -238,4 +250,25 @@ pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
         import_duplicates: count("SELECT SUM(duplicates) FROM builds WHERE source IS NOT NULL")?,
         import_skipped: count("SELECT SUM(rejected) FROM builds WHERE source IS NOT NULL")?,
     })
+}
+
+/// The stored puzzles without a seed (imports, the standard generator) that have a level,
+/// with their level, for counting their solution grids.
+pub fn unseeded(conn: &Connection) -> Result<Vec<(u32, crate::grid::Puzzle)>> {
+    let mut out = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT id, level, puzzle FROM puzzles WHERE level IS NOT NULL AND seed_id IS NULL",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id = r.get(0)?;
+        let puzzle = super::puzzles::stored_puzzle(r.get_ref(2)?).map_err(|e| {
+            super::StoreError::Damaged {
+                id,
+                what: e.to_string(),
+            }
+        })?;
+        out.push((r.get(1)?, puzzle));
+    }
+    Ok(out)
 }

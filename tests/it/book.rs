@@ -516,3 +516,72 @@ fn a_books_check_lists_the_printers_rules_and_writes_nothing() {
         "{err}"
     );
 }
+
+#[test]
+fn a_book_holds_no_solution_grid_twice_until_a_level_runs_out_of_new_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 40, 2);
+    let out = run_cli(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let levels = stats["levels"].as_array().unwrap();
+    let grids = |name: &str| -> u64 {
+        let l = levels.iter().find(|l| l["level"] == name).unwrap();
+        assert_eq!(l["puzzles"], 40);
+        l["grids"].as_u64().unwrap()
+    };
+    let conn = Connection::open(&db).unwrap();
+    let in_book = |name: &str| -> (i64, i64) {
+        conn.query_row(
+            "SELECT count(*), count(DISTINCT grid_key) FROM batches WHERE date = ?1",
+            [format!("book:{name}")],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    };
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // Two levels with grids to spare: every puzzle of its own grid, nothing said.
+    let o = book(
+        &db,
+        &dir.path().join("one"),
+        &[
+            "--name",
+            "one",
+            "--mix",
+            "easy:10,medium:10",
+            "--format",
+            "csv",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(in_book("one"), (20, 20));
+    assert!(!stderr(&o).contains("solution grid"), "{}", stderr(&o));
+    // Every puzzle of the level with the fewest grids: each grid once, then the repeats the
+    // level cannot avoid, said.
+    let fewest = ["hard", "expert"]
+        .into_iter()
+        .min_by_key(|l| grids(l))
+        .unwrap();
+    let g = grids(fewest);
+    assert!(
+        g < 40,
+        "every puzzle of {fewest} of its own grid: nothing to repeat"
+    );
+    let mix = format!("{fewest}:40");
+    let o = book(
+        &db,
+        &dir.path().join("two"),
+        &["--name", "two", "--mix", &mix, "--format", "csv"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(in_book("two"), (40, g as i64));
+    let repeats = 40 - g;
+    assert!(
+        stderr(&o).contains(&format!(
+            "the book holds {repeats} puzzle{} with a solution grid already in it",
+            if repeats == 1 { "" } else { "s" }
+        )),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -220,7 +220,10 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
         })
         .count();
     // A rating near the top of a bank of 160 still has a handful of puzzles within 100 points.
-    assert!(in_first >= 5, "{in_first} puzzles within 100 points of {rating}");
+    assert!(
+        in_first >= 5,
+        "{in_first} puzzles within 100 points of {rating}"
+    );
     let mut seen = BTreeSet::new();
     let mut near = Vec::new();
     for _ in 0..20 {

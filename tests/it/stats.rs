@@ -156,3 +156,39 @@ fn a_plot_is_what_is_printed_and_a_missing_folder_is_said_in_words() {
     );
     assert!(!err.contains("Os {"), "no debug text: {err}");
 }
+
+#[test]
+fn the_solution_grids_of_each_level_are_counted_as_solving_its_puzzles_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    crate::common::build_levels(&db, 40, 2);
+    let out = crate::common::run_cli(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT level, puzzle FROM puzzles_text")
+        .unwrap();
+    let rows: Vec<(i64, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for (i, level) in stats["levels"].as_array().unwrap().iter().enumerate() {
+        let mut per_grid = std::collections::HashMap::new();
+        for (_, line) in rows.iter().filter(|(l, _)| *l == i as i64) {
+            let puzzle = pseudoku::Puzzle::parse_line(line).unwrap();
+            let grid = pseudoku::solve(&puzzle).unique().unwrap();
+            *per_grid
+                .entry(pseudoku::canon::canonical_grid(&grid).key())
+                .or_insert(0u64) += 1;
+        }
+        assert_eq!(level["grids"], per_grid.len() as u64, "{level}");
+        assert_eq!(
+            level["most_of_a_grid"],
+            *per_grid.values().max().unwrap(),
+            "{level}"
+        );
+    }
+    let text = crate::common::run_cli(&["stats", "--db", db.to_str().unwrap()]);
+    assert!(crate::common::text(&text.stdout).contains("grids (puzzles a grid: mean, most)"));
+}
