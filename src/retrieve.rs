@@ -655,7 +655,8 @@ pub fn match_weights(conn: &Connection, window: (f64, f64)) -> Result<(u64, u64)
 
 /// A puzzle for `user` whose learned rating lies in `window` (`[low, high]`, rating points)
 /// and whose class the user was never given (nor a daily puzzle), drawn about uniformly among
-/// those ([`match_candidate`]); `None` when 48 tries found none left for the user.
+/// those ([`match_candidate`], 48 tries, then an exact walk of the window); `None` when the
+/// window holds none left for the user.
 /// Reads only: recording it is the caller's.
 pub fn matched(
     conn: &Connection,
@@ -670,6 +671,50 @@ pub fn matched(
             if !store::history::taken(conn, user, &h.key)? {
                 return Ok(Some(h));
             }
+        }
+    }
+    untaken_in(conn, levels, user, window, rng)
+}
+
+/// The exact walk a matched draw ends with when its tries kept landing on taken puzzles: from
+/// a random point of the window, the first played puzzle and the first prior the user may
+/// still be given (one of the two sets at random first); `None` only when the window holds
+/// nothing left for the user. A seek lands on a puzzle with the chance of the gap before it, so
+/// the last few puzzles of a window, close behind taken ones, would otherwise be missed.
+fn untaken_in(
+    conn: &Connection,
+    levels: &Levels,
+    user: &str,
+    window: (f64, f64),
+    rng: &mut Rng,
+) -> Result<Option<Handout>, RetrieveError> {
+    let played_first = rng.next_u64() & 1 == 0;
+    let at = window.0 + rng.next_f64() * (window.1 - window.0);
+    let measure = levels.measure();
+    let (low, high) = measure.stored_range(window_percentiles(window));
+    let from = if high > low {
+        let value = low + rng.next_u64().rem_euclid((high - low) as u64) as i64;
+        let id = store::retrieval::span(conn)?.map_or(0, |(lo, n)| lo + i64::from(rng.below(n)));
+        Some((value, id))
+    } else {
+        None
+    };
+    for played in [played_first, !played_first] {
+        let found = if played {
+            match store::play::untaken_rated_at(conn, window, user, at)? {
+                Some(id) => by_id(conn, levels, id)?,
+                None => None,
+            }
+        } else if let Some(from) = from {
+            match store::play::untaken_seek(conn, measure, (low, high), from, user, window)? {
+                Some(row) => Some(hand_out(row, levels)?),
+                None => None,
+            }
+        } else {
+            None
+        };
+        if found.is_some() {
+            return Ok(found);
         }
     }
     Ok(None)

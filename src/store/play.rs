@@ -308,6 +308,67 @@ pub fn seek(
     Ok(None)
 }
 
+/// The played puzzle not taken by `user` (given to them, or a daily puzzle) whose learned
+/// rating is the first at or above `at` in `[low, high]`, the first of the window past its
+/// end: the exact walk a matched draw falls back on when its seeks keep finding taken ones.
+pub fn untaken_rated_at(
+    conn: &Connection,
+    (low, high): (f64, f64),
+    user: &str,
+    at: f64,
+) -> Result<Option<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.puzzle_id FROM puzzle_ratings r JOIN puzzles p ON p.id = r.puzzle_id \
+         WHERE r.rating >= ?1 AND r.rating <= ?2 \
+         AND NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?3 \
+                         AND h.canon_key = p.canon_key) \
+         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key) \
+         ORDER BY r.rating LIMIT 1",
+    )?;
+    for from in [at, low] {
+        if let Some(id) = stmt.query_row(params![from, high, user], |r| r.get(0)).optional()? {
+            return Ok(Some(id));
+        }
+    }
+    Ok(None)
+}
+
+/// The puzzle not taken by `user` whose stored value of the bank's rating is the first at or
+/// above `(value, id)` among the values `[low, high)` (the first of the range past its end),
+/// and whose learned rating, if it has one, lies in `window`: [`seek`] restricted to what a
+/// matched draw may hand `user`, which walks past the taken puzzles instead of landing on them.
+pub fn untaken_seek(
+    conn: &Connection,
+    measure: Measure,
+    (low, high): (i64, i64),
+    (value, id): (i64, i64),
+    user: &str,
+    window: (f64, f64),
+) -> Result<Option<PuzzleRow>> {
+    let col = column(measure.rating);
+    let sql = format!(
+        "SELECT {} FROM puzzles p WHERE (p.{col}, p.id) >= (?1, ?2) AND p.{col} < ?3 \
+         AND NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?4 \
+                         AND h.canon_key = p.canon_key) \
+         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key) \
+         AND NOT EXISTS (SELECT 1 FROM puzzle_ratings r WHERE r.puzzle_id = p.id \
+                         AND (r.rating < ?5 OR r.rating > ?6)) \
+         ORDER BY p.{col}, p.id LIMIT 1",
+        row_columns(measure.rating)
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    for from in [(value, id), (low, i64::MIN)] {
+        let found = first_row(
+            &mut stmt.query(params![from.0, from.1, high, user, window.0, window.1])?,
+            measure.rating,
+        )?;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
+}
+
 /// The learned ratings of the puzzles among `ids` that have one.
 pub fn ratings_of(conn: &Connection, ids: &[i64]) -> Result<Vec<(i64, f64)>> {
     let mut stmt =

@@ -238,16 +238,13 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
             "{r} {rating}"
         );
     }
-    // The draws land in the first window until the user has had the puzzles there, then the
-    // window widens. A window's draw seeks a random point of it (48 tries), so the last one or
-    // two puzzles of a window may be missed for a wider window's; never more.
+    // The draws land in the first window until the user has had every puzzle there (a
+    // window's seeks end with an exact walk of it), then the window widens.
     let first = in_first.min(20);
-    let landed = near.iter().filter(|&&n| n).count();
     assert!(
-        landed <= first && landed + 2 >= first,
-        "{landed} of 20 within 100 points of {rating}, where {in_first} were left: {near:?}"
+        near[..first].iter().all(|&n| n) && near[first..].iter().all(|&n| !n),
+        "{in_first} puzzles were left within 100 points of {rating}: {near:?}"
     );
-    assert!(near[..first - 2].iter().all(|&n| n), "{near:?}");
     // A newcomer is matched near 1500.
     let (_, p) = server.deliver("user=fresh&match=skill");
     assert!(
