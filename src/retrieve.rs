@@ -10,7 +10,7 @@ use crate::grid::{Grid, Puzzle};
 use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, RatingKind};
 use crate::rng::Rng;
 pub use crate::store::retrieval::{unserve, Unserved};
-use crate::store::retrieval::{NamedRange, PuzzleRow, Sampler, Selection, Within};
+use crate::store::retrieval::{Measure, NamedRange, PuzzleRow, Sampler, Selection, Within};
 use crate::store::{self, StoreError};
 use crate::technique::{HardestStep, Strategy};
 use rusqlite::Connection;
@@ -590,18 +590,35 @@ pub fn prior_candidate(
     window: (f64, f64),
     rng: &mut Rng,
 ) -> Result<Option<Handout>, RetrieveError> {
-    let range = window_percentiles(window);
     let measure = levels.measure();
-    let (low, high) = measure.stored_range(range);
+    let Some((range, from)) = prior_seek(conn, measure, window, rng)? else {
+        return Ok(None);
+    };
+    match store::play::seek(conn, measure, range, from)? {
+        Some(row) => Ok(Some(hand_out(row, levels)?)),
+        None => Ok(None),
+    }
+}
+
+/// The stored values `[low, high)` a seek runs among, and the `(value, id)` it starts at.
+type SeekStart = ((i64, i64), (i64, i64));
+
+/// Where a seek among the priors of `window` starts: the stored values `[low, high)` of the
+/// window's percentiles, and a random point of them (a value, and an id for ties); `None`
+/// when the percentiles hold no stored value.
+fn prior_seek(
+    conn: &Connection,
+    measure: Measure,
+    window: (f64, f64),
+    rng: &mut Rng,
+) -> Result<Option<SeekStart>, RetrieveError> {
+    let (low, high) = measure.stored_range(window_percentiles(window));
     if high <= low {
         return Ok(None);
     }
     let value = low + rng.next_u64().rem_euclid((high - low) as u64) as i64;
     let id = store::retrieval::span(conn)?.map_or(0, |(lo, n)| lo + i64::from(rng.below(n)));
-    match store::play::seek(conn, measure, (low, high), (value, id))? {
-        Some(row) => Ok(Some(hand_out(row, levels)?)),
-        None => Ok(None),
-    }
+    Ok(Some(((low, high), (value, id))))
 }
 
 /// The percentiles whose priors lie in `window`.
@@ -691,22 +708,15 @@ fn untaken_in(
     let played_first = rng.next_u64() & 1 == 0;
     let at = window.0 + rng.next_f64() * (window.1 - window.0);
     let measure = levels.measure();
-    let (low, high) = measure.stored_range(window_percentiles(window));
-    let from = if high > low {
-        let value = low + rng.next_u64().rem_euclid((high - low) as u64) as i64;
-        let id = store::retrieval::span(conn)?.map_or(0, |(lo, n)| lo + i64::from(rng.below(n)));
-        Some((value, id))
-    } else {
-        None
-    };
+    let priors = prior_seek(conn, measure, window, rng)?;
     for played in [played_first, !played_first] {
         let found = if played {
             match store::play::untaken_rated_at(conn, window, user, at)? {
                 Some(id) => by_id(conn, levels, id)?,
                 None => None,
             }
-        } else if let Some(from) = from {
-            match store::play::untaken_seek(conn, measure, (low, high), from, user, window)? {
+        } else if let Some((range, from)) = priors {
+            match store::play::untaken_seek(conn, measure, range, from, user, window)? {
                 Some(row) => Some(hand_out(row, levels)?),
                 None => None,
             }

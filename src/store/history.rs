@@ -37,6 +37,17 @@ pub fn draw(
     Ok(found)
 }
 
+/// The SQL condition that the puzzle `p` is not taken by the user named by parameter
+/// `?{user}`: never given to them, and not a daily puzzle (everyone's, handed out by the daily
+/// route only).
+pub(super) fn untaken(user: usize) -> String {
+    format!(
+        "NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?{user} \
+         AND h.canon_key = p.canon_key) \
+         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key)"
+    )
+}
+
 /// [`draw`], on the snapshot its caller holds.
 fn draw_in(
     conn: &Connection,
@@ -50,12 +61,10 @@ fn draw_in(
     // A daily puzzle is everyone's: it is handed out by the daily route only, never as a
     // user's new puzzle (a user who played it would be given it again).
     let by_id = format!(
-        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND NOT EXISTS \
-         (SELECT 1 FROM user_history h WHERE h.user = ?{} AND h.canon_key = p.canon_key) \
-         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key)",
+        "SELECT {} FROM puzzles p WHERE p.id = ?{} AND {cond} AND {}",
         row_columns(measure.rating),
         n + 1,
-        n + 2
+        untaken(n + 2)
     );
     let with = |id: i64| {
         let mut p = params.clone();

@@ -317,14 +317,11 @@ pub fn untaken_rated_at(
     user: &str,
     at: f64,
 ) -> Result<Option<i64>> {
-    let mut stmt = conn.prepare_cached(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT r.puzzle_id FROM puzzle_ratings r JOIN puzzles p ON p.id = r.puzzle_id \
-         WHERE r.rating >= ?1 AND r.rating <= ?2 \
-         AND NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?3 \
-                         AND h.canon_key = p.canon_key) \
-         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key) \
-         ORDER BY r.rating LIMIT 1",
-    )?;
+         WHERE r.rating >= ?1 AND r.rating <= ?2 AND {} ORDER BY r.rating LIMIT 1",
+        history::untaken(3)
+    ))?;
     for from in [at, low] {
         if let Some(id) = stmt.query_row(params![from, high, user], |r| r.get(0)).optional()? {
             return Ok(Some(id));
@@ -347,14 +344,12 @@ pub fn untaken_seek(
 ) -> Result<Option<PuzzleRow>> {
     let col = column(measure.rating);
     let sql = format!(
-        "SELECT {} FROM puzzles p WHERE (p.{col}, p.id) >= (?1, ?2) AND p.{col} < ?3 \
-         AND NOT EXISTS (SELECT 1 FROM user_history h WHERE h.user = ?4 \
-                         AND h.canon_key = p.canon_key) \
-         AND NOT EXISTS (SELECT 1 FROM daily d WHERE d.canon_key = p.canon_key) \
+        "SELECT {} FROM puzzles p WHERE (p.{col}, p.id) >= (?1, ?2) AND p.{col} < ?3 AND {} \
          AND NOT EXISTS (SELECT 1 FROM puzzle_ratings r WHERE r.puzzle_id = p.id \
                          AND (r.rating < ?5 OR r.rating > ?6)) \
          ORDER BY p.{col}, p.id LIMIT 1",
-        row_columns(measure.rating)
+        row_columns(measure.rating),
+        history::untaken(4)
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     for from in [(value, id), (low, i64::MIN)] {
