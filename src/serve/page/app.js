@@ -236,7 +236,11 @@
     const was = game.entries[i];
     if (change(() => place(i, d)) && game.entries[i] === d && was !== d && !game.solved) {
       const where = clashWords(i, d);
-      if (settings.conflicts && where) setStatus("There is already a " + d + " in " + where + ".");
+      // "an 8", "a 3": the article as the digit's name is said.
+      const article = d === 8 ? "an" : "a";
+      if (settings.conflicts && where) {
+        setStatus("There is already " + article + " " + d + " in " + where + ".");
+      }
     }
   }
 
