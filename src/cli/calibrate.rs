@@ -32,8 +32,20 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
             "rating and fitting {} played puzzles",
             examples.len()
         ));
+        let played = examples.len();
         let fit = pool
-            .install(|| pseudoku::levels::fit_examples(source, examples, Some(&names), rating))?;
+            .install(|| pseudoku::levels::fit_examples(source, examples, Some(&names), rating))
+            .map_err(|e| match e {
+                // Too few of a level: say which puzzles counted, and how to count more.
+                pseudoku::levels::LevelsError::Labelled(mut problems) => {
+                    problems.push(format!(
+                        "the puzzles players rated are those with at least {} results each                          ({played} puzzles); `--min-results N` counts puzzles with fewer",
+                        args.min_results
+                    ));
+                    pseudoku::levels::LevelsError::Labelled(problems)
+                }
+                e => e,
+            })?;
         let summary = pseudoku::levels::summary(&fit, rating);
         spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
         levels = Some(match fit.kept_model() {

@@ -564,7 +564,12 @@ fn levels_refit_to_human_time_from_play() {
         db.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(crate::common::text(&out.stderr).contains("the puzzles players rated"));
+    let said = crate::common::text(&out.stderr);
+    assert!(said.contains("the puzzles players rated"), "{said}");
+    assert!(
+        said.contains("with at least 9 results each") && said.contains("--min-results N"),
+        "the threshold named: {said}"
+    );
     // A count past any bank's: refused as such, not wrapped into a negative one.
     let out = crate::common::run_cli(&[
         "calibrate",
