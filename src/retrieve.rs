@@ -734,15 +734,15 @@ fn untaken_in(
 /// --for-user`): each drawn near it ([`matched`], windows that widen, then any puzzle), a
 /// class the user was never given, recorded as theirs and committed before `deliver` is
 /// handed it, as a server records a delivery; how many were handed out (fewer when the user
-/// has had every puzzle). Takes the bank's deliveries lock: a server recording in the bank
-/// is asked instead.
+/// has had every puzzle), each with its learned rating ([`learned`]). Takes the bank's
+/// deliveries lock: a server recording in the bank is asked instead.
 pub fn for_user(
     conn: &Connection,
     db: &std::path::Path,
     user: &str,
     count: usize,
     rng: &mut Rng,
-    mut deliver: impl FnMut(&Handout) -> std::io::Result<()>,
+    mut deliver: impl FnMut(&Handout, &crate::play::Learned) -> std::io::Result<()>,
 ) -> Result<usize, RetrieveError> {
     if !crate::play::is_user_id(user) {
         return Err(RetrieveError::User(user.to_string()));
@@ -768,7 +768,8 @@ pub fn for_user(
         };
         let Some(h) = drawn else { break };
         store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
-        deliver(&h).map_err(RetrieveError::Deliver)?;
+        let learned = learned(conn, &h)?;
+        deliver(&h, &learned).map_err(RetrieveError::Deliver)?;
         handed += 1;
     }
     Ok(handed)
@@ -807,9 +808,18 @@ pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Puzzle>, RetrieveErro
     Ok(store::retrieval::by_id(conn, levels.rating, id)?.map(|row| row.puzzle))
 }
 
+/// The learned rating of handout `h` of the bank `conn`: what players' results taught it, or
+/// its prior from its percentile with no result (as `GET /v1/puzzles/{id}` shows it).
+pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Learned, RetrieveError> {
+    let found = store::play::puzzle(conn, h.id)?;
+    Ok(found
+        .unwrap_or_else(|| crate::play::Rated::fresh(crate::play::prior(h.percentile)))
+        .view())
+}
+
 /// One handout as `get --json` prints it: the keys `id puzzle solution level difficulty
 /// hsolve percentile tier hardest_step hardest_steps`, in that order (`level` empty and the
-/// hardest step null for a row without one).
+/// hardest step null for a row without one), then `learned` where it is given.
 #[derive(serde::Serialize)]
 struct GetLine<'a> {
     id: i64,
@@ -822,12 +832,20 @@ struct GetLine<'a> {
     tier: u8,
     hardest_step: Option<Strategy>,
     hardest_steps: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learned: Option<&'a crate::play::Learned>,
 }
 
 /// Writes a handed-out puzzle as `get` prints it: `puzzle level difficulty hsolve percentile
 /// id`, tab-separated, or one JSON object (keys `id puzzle solution level difficulty hsolve
-/// percentile tier hardest_step hardest_steps`); one line.
-pub fn write(out: &mut impl std::io::Write, p: &Handout, json: bool) -> std::io::Result<()> {
+/// percentile tier hardest_step hardest_steps`, and `learned`, its learned rating, when
+/// given); one line.
+pub fn write(
+    out: &mut impl std::io::Write,
+    p: &Handout,
+    learned: Option<&crate::play::Learned>,
+    json: bool,
+) -> std::io::Result<()> {
     let level = p.level.as_deref().unwrap_or("");
     if json {
         let line = serde_json::to_string(&GetLine {
@@ -841,6 +859,7 @@ pub fn write(out: &mut impl std::io::Write, p: &Handout, json: bool) -> std::io:
             tier: p.tier,
             hardest_step: p.hardest.map(|h| h.strategy),
             hardest_steps: p.hardest.map(|h| h.count),
+            learned,
         })
         .expect("a handout serializes");
         writeln!(out, "{line}")

@@ -46,8 +46,9 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
             warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             return Ok(Outcome::Short);
         };
+        let learned = pseudoku::retrieve::learned(&conn, &p)?;
         let mut out = io::stdout().lock();
-        pseudoku::retrieve::write(&mut out, &p, args.json)?;
+        pseudoku::retrieve::write(&mut out, &p, Some(&learned), args.json)?;
         out.flush()?;
         // Marked once it is out: a puzzle that could not be written, or that the reader of a
         // pipe went away without reading, stays unserved.
@@ -89,7 +90,7 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
         mark,
         &mut rng,
         |p| {
-            pseudoku::retrieve::write(&mut out, p, args.json)?;
+            pseudoku::retrieve::write(&mut out, p, None, args.json)?;
             if mark {
                 out.flush()?;
                 read_by_reader()?;
@@ -120,10 +121,14 @@ fn get_for_user(args: &GetArgs, user: &str) -> anyhow::Result<Outcome> {
     let rng_seed = args.rng_seed.unwrap_or_else(pseudoku::Rng::clock_seed);
     let mut rng = pseudoku::Rng::new(rng_seed);
     let mut out = BufWriter::new(io::stdout().lock());
-    let handed =
-        pseudoku::retrieve::for_user(&conn, &args.db, user, args.count as usize, &mut rng, |p| {
-            pseudoku::retrieve::write(&mut out, p, args.json)
-        })?;
+    let handed = pseudoku::retrieve::for_user(
+        &conn,
+        &args.db,
+        user,
+        args.count as usize,
+        &mut rng,
+        |p, learned| pseudoku::retrieve::write(&mut out, p, Some(learned), args.json),
+    )?;
     out.flush()?;
     if (handed as u64) < args.count {
         warn!(

@@ -274,15 +274,29 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
         db.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", crate::common::text(&out.stderr));
-    let ids: Vec<i64> = crate::common::text(&out.stdout)
+    let lines: Vec<Value> = crate::common::text(&out.stdout)
         .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["id"]
-                .as_i64()
-                .unwrap()
-        })
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .collect();
+    let ids: Vec<i64> = lines.iter().map(|l| l["id"].as_i64().unwrap()).collect();
     assert_eq!(ids.len(), 5);
+    // Each with its learned rating, as `get --id` (and the server) give it.
+    for line in &lines {
+        let learned = &line["learned"];
+        assert!(learned["rating"].as_f64().is_some(), "{line}");
+        assert!(learned["deviation"].as_f64().unwrap() > 0.0, "{line}");
+        let out = crate::common::run_cli(&[
+            "get",
+            "--id",
+            &line["id"].to_string(),
+            "--json",
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", crate::common::text(&out.stderr));
+        let by_id: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(&by_id["learned"], learned);
+    }
     for id in &ids {
         assert!(!seen.contains(id));
         let given: i64 = crate::common::scalar(
