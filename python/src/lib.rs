@@ -721,6 +721,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NotUnique", py.get_type::<NotUnique>())?;
     m.add("BankError", py.get_type::<BankError>())?;
     m.add("RATER", pseudoku::rate::RATER)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Bank>()?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

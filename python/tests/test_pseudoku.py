@@ -3,6 +3,7 @@
 Run against the installed wheel: `pip install pseudoku-bank pytest; pytest python/tests`.
 """
 
+import importlib.metadata
 import json
 import os
 from pathlib import Path
@@ -27,6 +28,11 @@ def turned(puzzle: str) -> str:
             ch = rows[r][c]
             out.append(ch if ch == "." else str(10 - int(ch)))
     return "".join(out)
+
+
+def test_the_version_is_the_installed_package_s():
+    assert pseudoku.__version__ == importlib.metadata.version("pseudoku-bank")
+    assert pseudoku.__version__.count(".") == 2, pseudoku.__version__
 
 
 def test_parse_normalizes_and_refuses_with_the_reason():

@@ -12,6 +12,7 @@ ones the ``pseudoku`` program writes).
 
 from ._native import (
     RATER,
+    __version__,
     Bank,
     BankError,
     InvalidPuzzle,

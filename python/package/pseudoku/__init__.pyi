@@ -8,6 +8,9 @@ StrPath = Union[str, "PathLike[str]"]
 RATER: str
 """The rater's description: the program's version, the models and their runs."""
 
+__version__: str
+"""The package's version, as the package index and `importlib.metadata` give it."""
+
 class PseudokuError(Exception):
     """The base of every error of pseudoku."""
 
