@@ -534,9 +534,9 @@ fn run_page(page: &str) -> Vec<String> {
             let mut code = line.code.clone();
             if code.contains("../shared/data/") {
                 let Some(data) = &data else {
-                    eprintln!(
-                        "{page}:{}: skipped (no reference data): {}",
-                        line.no, line.code
+                    crate::common::skipping(
+                        "the documentation's examples on the shared reference data",
+                        format!("../shared/data is absent (first: {page}:{})", line.no),
                     );
                     continue;
                 };
@@ -902,5 +902,21 @@ fn the_contributing_guide_names_every_module_and_test_file() {
         backticked(list),
         files,
         "the test modules of docs/contributing.md against tests/it/"
+    );
+}
+
+/// The schema page names every hardest-step code the bank can store, by the name
+/// `get --technique` takes.
+#[test]
+fn the_schema_names_every_hardest_step_code() {
+    let page = read("docs/reference/schema.md");
+    let missing: Vec<String> = pseudoku::strategies::Strategy::ALL
+        .iter()
+        .map(|s| format!("| {} | {} |", s.code(), s.name()))
+        .filter(|row| !page.contains(row.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/reference/schema.md lacks the rows {missing:?}"
     );
 }
