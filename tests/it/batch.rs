@@ -77,7 +77,7 @@ fn output_that_cannot_be_written_never_panics() {
     std::fs::write(&bad, format!("x\n{P}\n")).unwrap();
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
     let Ok(full) = full else {
-        eprintln!("skipping: no /dev/full here");
+        crate::common::skipping("a write to a full disk", "no /dev/full here");
         return;
     };
     // Standard error full: the bad line cannot be reported; no panic, exit 1.

@@ -39,7 +39,10 @@ impl Browser {
                 std::env::var_os("PSEUDOKU_REQUIRE_BROWSER").is_none(),
                 "no chromium or chromedriver found, and PSEUDOKU_REQUIRE_BROWSER is set"
             );
-            eprintln!("skipping: no chromium (apt-get install chromium chromium-driver)");
+            crate::common::skipping(
+                "the browser tests",
+                "no chromium (apt-get install chromium chromium-driver)",
+            );
             return None;
         };
         let port = crate::common::free_port();

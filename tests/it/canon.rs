@@ -141,7 +141,10 @@ proptest! {
 #[test]
 fn published_exact_forms() {
     let Ok(path) = refdata::file("17-clue/royle_original_49151.tsv") else {
-        eprintln!("skipping: {}", refdata::dir().unwrap_err());
+        crate::common::skipping(
+            "the tests on the shared reference data",
+            refdata::dir().unwrap_err(),
+        );
         return;
     };
     let text = std::fs::read_to_string(path).unwrap();

@@ -273,3 +273,16 @@ pub fn learned_ratings(db: &Path) -> std::collections::BTreeMap<String, (i64, i6
     }
     all
 }
+
+/// Says that the tests of `group` skip, and why, once per group and where the test run's
+/// output shows it: written to the process's standard error itself, which the harness does
+/// not capture (it shows what a test prints with `eprintln!` only when the test fails).
+pub fn skipping(group: &str, why: impl std::fmt::Display) {
+    use std::io::Write as _;
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if !said.iter().any(|g| g == group) {
+        said.push(group.to_string());
+        let _ = writeln!(std::io::stderr(), "SKIPPED {group}: {why}");
+    }
+}

@@ -105,7 +105,10 @@ fn runs_on_hard_lists_are_sound() {
         ("hard/forum_hardest_1106.tsv", 20),
     ] {
         let Ok(path) = refdata::file(rel) else {
-            eprintln!("skipping {rel}: the shared data is absent");
+            crate::common::skipping(
+                "the tests on the shared reference data",
+                format!("{rel} is absent"),
+            );
             return;
         };
         for p in read_puzzle_file(&path).unwrap().into_iter().take(take) {
@@ -120,7 +123,7 @@ fn runs_on_hard_lists_are_sound() {
 #[test]
 fn hardest_lists_rate_above_the_se_sample() {
     if let Err(why) = refdata::dir() {
-        eprintln!("skipping: {why}");
+        crate::common::skipping("the tests on the shared reference data", why);
         return;
     }
     let mean = |rel: &str, n: usize| -> f64 {

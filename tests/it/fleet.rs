@@ -50,7 +50,10 @@ impl Cluster {
                 "PSEUDOKU_REQUIRE_POSTGRES is set, but no PostgreSQL is installed \
                  (/usr/lib/postgresql/*/bin/initdb)"
             );
-            eprintln!("skipping: no PostgreSQL (apt-get install postgresql)");
+            crate::common::skipping(
+                "the fleet tests",
+                "no PostgreSQL (apt-get install postgresql)",
+            );
             return None;
         };
         let dir = tempfile::tempdir().unwrap();

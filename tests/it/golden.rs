@@ -114,7 +114,7 @@ fn fixture(bank: &Path) -> Vec<(String, Vec<Puzzle>)> {
         .collect();
     let mut parts = vec![("main-job".to_string(), main)];
     match refdata::dir() {
-        Err(why) => eprintln!("skipping the reference lists of the fixture: {why}"),
+        Err(why) => crate::common::skipping("the tests on the shared reference data", why),
         Ok(_) => {
             for &(name, rel, n) in LISTS {
                 let all = read_puzzle_file(&refdata::file(rel).unwrap()).unwrap();

@@ -627,7 +627,10 @@ fn a_bank_rated_by_an_older_model_is_rated_again() {
 /// The Sudoku Exchange buckets as `puzzle<TAB>level` lines (easy, medium, hard, expert).
 fn se_buckets() -> Option<Vec<(String, usize)>> {
     let Ok(path) = pseudoku::dev::refdata::file("se-rated/sudoku_exchange_buckets.tsv") else {
-        eprintln!("skipping: {}", pseudoku::dev::refdata::dir().unwrap_err());
+        crate::common::skipping(
+            "the tests on the shared reference data",
+            pseudoku::dev::refdata::dir().unwrap_err(),
+        );
         return None;
     };
     let names = ["easy", "medium", "hard", "diabolical"];

@@ -14,7 +14,7 @@ fn unavailable(why: &str) -> Option<()> {
         std::env::var_os("PSEUDOKU_REQUIRE_PYTHON").is_none(),
         "{why}, and PSEUDOKU_REQUIRE_PYTHON is set"
     );
-    eprintln!("skipping the Python package's test: {why}");
+    crate::common::skipping("the Python package's test", why);
     None
 }
 

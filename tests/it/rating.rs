@@ -148,7 +148,7 @@ fn spread(puzzles: Vec<Puzzle>, n: usize) -> Vec<Puzzle> {
 #[test]
 fn every_list_gets_finite_ratings_and_the_hardest_rate_highest() {
     if let Err(why) = refdata::dir() {
-        eprintln!("skipping: {why}");
+        crate::common::skipping("the tests on the shared reference data", why);
         return;
     }
     let mut mean_of = std::collections::HashMap::new();

@@ -25,7 +25,7 @@ const LISTS: &[(&str, usize, usize)] = &[
 #[test]
 fn every_list_has_the_expected_solution_counts() {
     if let Err(why) = refdata::dir() {
-        eprintln!("skipping: {why}");
+        crate::common::skipping("the tests on the shared reference data", why);
         return;
     }
     for &(rel, rows, expected) in LISTS {
@@ -52,7 +52,7 @@ fn solutions_match_the_published_ones() {
     let path = match refdata::file("se-rated/sudoku_exchange_buckets.tsv") {
         Ok(p) => p,
         Err(why) => {
-            eprintln!("skipping: {why}");
+            crate::common::skipping("the tests on the shared reference data", why);
             return;
         }
     };
@@ -68,4 +68,23 @@ fn solutions_match_the_published_ones() {
         checked += 1;
     }
     assert_eq!(checked, 2_000);
+}
+
+/// A test that skips says so where the run's output shows it: this test binary, run on one
+/// test without the data, prints a `SKIPPED` line for its group (and passes).
+#[test]
+fn a_skip_is_said_in_the_runs_output() {
+    let one = "reference_data::every_list_has_the_expected_solution_counts";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", one, "--test-threads", "1"])
+        .env("PSEUDOKU_DATA", "/nonexistent/pseudoku-data")
+        .output()
+        .unwrap();
+    let err = crate::common::text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("SKIPPED the tests on the shared reference data: "),
+        "{err}"
+    );
+    assert!(crate::common::text(&out.stdout).contains("1 passed"));
 }

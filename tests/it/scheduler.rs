@@ -124,7 +124,10 @@ fn the_documented_slurm_array_resumes_a_requeued_task_and_builds_the_same_bank_a
             std::env::var_os("PSEUDOKU_REQUIRE_SLURM").is_none(),
             "PSEUDOKU_REQUIRE_SLURM is set, but Slurm cannot run here (root: {root})"
         );
-        eprintln!("skipping: no Slurm (apt-get install slurm-wlm munge; as root)");
+        crate::common::skipping(
+            "the Slurm tests",
+            "no Slurm (apt-get install slurm-wlm munge; as root)",
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
