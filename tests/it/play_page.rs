@@ -1073,6 +1073,17 @@ fn nothing_overflows_from_the_narrowest_phone_to_a_tablet() {
         assert_eq!(browser.eval("window.innerWidth"), width);
         fits_the_screen(&browser, width, "the start");
         headers_on_one_line(&browser, width);
+        // Every header control is a tap target of at least 44 px each way.
+        let small = browser.text(
+            "[...document.querySelectorAll('.top button, .top select')]\
+             .map(e => [e.id, e.getBoundingClientRect()])\
+             .filter(([, r]) => r.height < 43.5 || r.width < 43.5)\
+             .map(([id, r]) => `${id} ${r.width}x${r.height}`).join(', ')",
+        );
+        assert!(
+            small.is_empty(),
+            "{width}: header controls under 44 px: {small}"
+        );
         // The board and the pad are on screen, side by side with nothing cut.
         let right = browser.eval(
             "Math.max(...['board', 'pad'].map(id => document.getElementById(id)\
