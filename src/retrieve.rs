@@ -768,7 +768,7 @@ pub fn for_user(
         };
         let Some(h) = drawn else { break };
         store::immediate(conn, || store::history::record(conn, user, &h.key, h.id))?;
-        let learned = learned(conn, &h)?;
+        let learned = learned(conn, &h)?.view();
         deliver(&h, &learned).map_err(RetrieveError::Deliver)?;
         handed += 1;
     }
@@ -809,12 +809,10 @@ pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Puzzle>, RetrieveErro
 }
 
 /// The learned rating of handout `h` of the bank `conn`: what players' results taught it, or
-/// its prior from its percentile with no result (as `GET /v1/puzzles/{id}` shows it).
-pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Learned, RetrieveError> {
+/// its prior from its percentile with no result (what `get` and a server on the bank show).
+pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Rated, RetrieveError> {
     let found = store::play::puzzle(conn, h.id)?;
-    Ok(found
-        .unwrap_or_else(|| crate::play::Rated::fresh(crate::play::prior(h.percentile)))
-        .view())
+    Ok(found.unwrap_or_else(|| crate::play::Rated::fresh(crate::play::prior(h.percentile))))
 }
 
 /// One handout as `get --json` prints it: the keys `id puzzle solution level difficulty

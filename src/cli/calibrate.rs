@@ -39,7 +39,8 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
                 // Too few of a level: say which puzzles counted, and how to count more.
                 pseudoku::levels::LevelsError::Labelled(mut problems) => {
                     problems.push(format!(
-                        "the puzzles players rated are those with at least {} results each                          ({played} puzzles); `--min-results N` counts puzzles with fewer",
+                        "the puzzles players rated are those with at least {} results each \
+                         ({played} puzzles); `--min-results N` counts puzzles with fewer",
                         args.min_results
                     ));
                     pseudoku::levels::LevelsError::Labelled(problems)

@@ -46,7 +46,7 @@ pub(super) fn run_get(args: &GetArgs) -> anyhow::Result<Outcome> {
             warn!("pseudoku: {}: no puzzle with id {id}", args.db.display());
             return Ok(Outcome::Short);
         };
-        let learned = pseudoku::retrieve::learned(&conn, &p)?;
+        let learned = pseudoku::retrieve::learned(&conn, &p)?.view();
         let mut out = io::stdout().lock();
         pseudoku::retrieve::write(&mut out, &p, Some(&learned), args.json)?;
         out.flush()?;

@@ -148,7 +148,6 @@ impl Recorder {
 
     /// A puzzle's learned rating: the one its games taught, else its prior (no games).
     pub async fn learned(&self, s: &Arc<Shared>, h: &Handout) -> Result<Rated, ApiError> {
-        let prior = Rated::fresh(crate::play::prior(h.percentile));
         if let Recorder::Fleet(fleet) = self {
             let pg = fleet.ready()?;
             let found = pg
@@ -156,11 +155,10 @@ impl Recorder {
                 .puzzle(h.id)
                 .await
                 .map_err(|e| super::fleet::unavailable(s, e))?;
-            return Ok(found.unwrap_or(prior));
+            return Ok(found.unwrap_or_else(|| Rated::fresh(crate::play::prior(h.percentile))));
         }
-        let (s, id) = (s.clone(), h.id);
-        let found = blocking(move || Ok(s.read(|c| store::play::puzzle(c, id))?)).await?;
-        Ok(found.unwrap_or(prior))
+        let (s, h) = (s.clone(), h.clone());
+        blocking(move || Ok(s.read(|c| crate::retrieve::learned(c, &h))?)).await
     }
 
     /// A puzzle for `user` whose learned rating is near the player's (windows that widen
