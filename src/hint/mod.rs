@@ -7,7 +7,10 @@
 //! candidate of the solution the player removed. Otherwise the techniques are searched along
 //! the ladder of the `difficulty` rating (`crate::rate::difficulty`), easiest first: full house
 //! and hidden single in a box, hidden single in a row or column, naked single, then the
-//! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations.
+//! ladder's rungs up to trials. Within a rung, a placement is preferred to eliminations. A
+//! board without pencil marks, where an elimination cannot be kept, gets the next placement
+//! the logic reaches instead, the eliminations that lead to it as its reason: every hint then
+//! moves the player on.
 //!
 //! Every step is sound: the searches run on the player's position (with the marks, only
 //! removing what they allow) and only use logic valid for the puzzle's one solution, which is
@@ -317,7 +320,7 @@ fn unique_solution(puzzle: &Puzzle) -> Result<Grid, HintError> {
 }
 
 /// The next step on `board`: its mistakes first, then the easiest technique that makes
-/// progress.
+/// progress; without marks, the next placement (see the module's docs).
 pub fn hint(board: &Board) -> Result<Hint, HintError> {
     let solution = unique_solution(&board.clues)?;
     // Wrong entries.
@@ -399,8 +402,186 @@ pub fn hint(board: &Board) -> Result<Hint, HintError> {
             }
         }
     }
+    if board.marks.is_none() {
+        return Ok(toward_placement(&st, &solution));
+    }
     let (a, full_house) = next_step(&st, &solution);
     Ok(describe(&st, &a, full_house))
+}
+
+/// The longest run of eliminations a hint aimed at a placement spells out; past it, the move
+/// names how many more steps the logic takes (each is in `explain`'s walkthrough).
+const SPELLED_STEPS: usize = 6;
+
+/// A hint for a player who keeps no notes, who cannot record an elimination: the next
+/// placement the logic reaches from `st`. When the easiest step places a digit, that step;
+/// otherwise the eliminations the easiest steps make until a cell's digit follows, cut down
+/// to those the placement needs (each kept step found again, as it is, on the board the kept
+/// ones before it leave), as the reason, and the placement as the move. Such a hint always
+/// fills a cell, so a player who follows hints always gets on.
+fn toward_placement(st: &Candidates, solution: &Grid) -> Hint {
+    let mut scratch = st.clone();
+    let mut chain: Vec<Application> = Vec::new();
+    let last = loop {
+        let (a, full_house) = next_step(&scratch, solution);
+        if let Effect::Place(..) = a.effect {
+            if chain.is_empty() {
+                return describe(&scratch, &a, full_house);
+            }
+            break a;
+        }
+        scratch.apply(&scratch.restrict(&a.effect));
+        chain.push(a);
+    };
+    // The placement on the board the steps leave: a single there, else its own step again.
+    let placed = |end: &Candidates| -> Option<(Application, bool)> {
+        let Effect::Place(c, d) = last.effect else {
+            return None;
+        };
+        match last.strategy {
+            Strategy::HiddenSingle | Strategy::NakedSingle => single_at(end, c, d),
+            _ => replay(end, &[last], solution).map(|(found, _)| (found[0], false)),
+        }
+    };
+    // Each step the placement does without goes, earliest first.
+    let mut k = 0;
+    while k < chain.len() && chain.len() > 1 {
+        let mut fewer = chain.clone();
+        fewer.remove(k);
+        match replay(st, &fewer, solution) {
+            Some((found, end)) if placed(&end).is_some() => chain = found,
+            _ => k += 1,
+        }
+    }
+    let (found, end) = replay(st, &chain, solution).expect("the steps found replay");
+    let mut words = Vec::new();
+    let mut at = st.clone();
+    for a in &found {
+        words.push(describe(&at, a, false));
+        at.apply(&at.restrict(&a.effect));
+    }
+    let (a, full_house) = placed(&end).expect("the placement follows");
+    aimed(words, describe(&end, &a, full_house))
+}
+
+/// The steps `steps` found again in order from `st`, each by its technique on the board the
+/// ones before it leave, with the same pattern and still removing something; with that board
+/// at the end. `None` when one of them is not there any more.
+fn replay(
+    st: &Candidates,
+    steps: &[Application],
+    solution: &Grid,
+) -> Option<(Vec<Application>, Candidates)> {
+    let ctx = Context {
+        solution: Some(*solution),
+    };
+    let mut at = st.clone();
+    let mut found = Vec::with_capacity(steps.len());
+    let mut out = Vec::new();
+    for a in steps {
+        out.clear();
+        match a.strategy {
+            s if s.is_forcing_chain() => {
+                strategies::forcing_chain::search_all(&at, &mut out);
+            }
+            Strategy::Backtracking => {
+                strategies::search(Strategy::Backtracking, &at, &Context::default(), &mut out);
+            }
+            Strategy::TrialAndError => {
+                trial::search(&at, &ctx, a.depth, &mut Known::default(), &mut out);
+            }
+            s => {
+                strategies::search(s, &at, &ctx, &mut out);
+            }
+        }
+        let again = out.iter().find(|b| {
+            b.strategy == a.strategy
+                && b.cells == a.cells
+                && b.digits == a.digits
+                && at.changes(&b.effect)
+        })?;
+        at.apply(&at.restrict(&again.effect));
+        found.push(*again);
+    }
+    Some((found, at))
+}
+
+/// The single that places `d` in `c` on `st`, if there is one: a full house, a hidden single
+/// (in the cell's box first) or a naked single; with whether it is a full house.
+fn single_at(st: &Candidates, c: Cell, d: Digit) -> Option<(Application, bool)> {
+    if !st.empty().contains(c) || !st.candidates(c).contains(d) {
+        return None;
+    }
+    let houses = [
+        House::Box(c.box_index()),
+        House::Row(c.row()),
+        House::Col(c.col()),
+    ];
+    let place = Effect::Place(c, d);
+    for h in houses {
+        let cells = CellSet::house(h);
+        if (st.empty() & cells).len() == 1 {
+            let a = Application::at_cell(Strategy::HiddenSingle, c, d, place).in_house(Some(h));
+            return Some((a, true));
+        }
+    }
+    for h in houses {
+        if (st.cells_with(d) & CellSet::house(h)).len() == 1 {
+            let a = Application::at_cell(Strategy::HiddenSingle, c, d, place).in_house(Some(h));
+            return Some((a, false));
+        }
+    }
+    (st.candidates(c).len() == 1).then(|| {
+        (
+            Application::at_cell(Strategy::NakedSingle, c, d, place),
+            false,
+        )
+    })
+}
+
+/// The hint made of `chain` (eliminations, in order) and the placement `last` they lead to.
+fn aimed(chain: Vec<Hint>, last: Hint) -> Hint {
+    let n = chain.len();
+    let rung = chain
+        .iter()
+        .map(|h| h.rung)
+        .chain([last.rung])
+        .max()
+        .unwrap_or(0);
+    let (c, d) = last.placements[0];
+    let mut move_words = String::new();
+    for (i, h) in chain.iter().take(SPELLED_STEPS).enumerate() {
+        let lead = match (i, n) {
+            (_, 1) => "",
+            (0, _) => "First: ",
+            _ => "Then: ",
+        };
+        let _ = write!(move_words, "{lead}{} ", h.step);
+    }
+    if n > SPELLED_STEPS {
+        let more = n - SPELLED_STEPS;
+        let steps = if more == 1 { "step" } else { "steps" };
+        let _ = write!(move_words, "Then {more} more {steps} of elimination. ");
+    }
+    let _ = write!(move_words, "So: {}", last.step);
+    let first = chain.into_iter().next().expect("a chain");
+    let steps = if n == 1 {
+        "This step leads".to_string()
+    } else {
+        format!(
+            "This and {} more {} lead",
+            n - 1,
+            if n == 2 { "step" } else { "steps" }
+        )
+    };
+    Hint {
+        hint: format!("{} {steps} to the digit of {c}.", first.hint),
+        step: move_words,
+        placements: vec![(c, d)],
+        eliminations: Vec::new(),
+        rung,
+        ..first
+    }
 }
 
 /// The easiest application on `st` along the difficulty ladder, and whether it is a full

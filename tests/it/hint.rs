@@ -260,3 +260,164 @@ fn a_walkthrough_ends_on_the_solution() {
         assert_eq!(&cells, solution.as_bytes(), "{p}");
     }
 }
+
+/// Whether cells `i` and `j` (0-80) share a row, a column or a box.
+fn peers(i: usize, j: usize) -> bool {
+    i / 9 == j / 9 || i % 9 == j % 9 || (i / 27, i % 9 / 3) == (j / 27, j % 9 / 3)
+}
+
+/// A player who follows every hint to the letter, on a board of a puzzle whose solution is
+/// `solution`: clears the wrong entries it names, puts back the candidates it says are still
+/// possible, enters its placements (clearing that digit from the notes of the cell's row,
+/// column and box, as the play page does) and removes its eliminations from the notes.
+/// `ask` gives the hint for a board as JSON shows it (`POST /v1/hint`'s answer). Returns how
+/// many hints it took to solve the puzzle, or why the player got stuck: a hint that leaves
+/// the board as it was (an elimination for a player without notes among them), or more
+/// hints than a puzzle has cells to fill and candidates to remove.
+pub(crate) fn follow_hints(
+    mut board: Board,
+    solution: &str,
+    mut ask: impl FnMut(&Board) -> serde_json::Value,
+) -> Result<usize, String> {
+    let solution: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+    let clues = *board.clues.as_bytes();
+    let index = |t: &serde_json::Value| {
+        let n = |k: usize| t[k].as_u64().expect("a number") as usize;
+        ((n(0) - 1) * 9 + n(1) - 1, n(2) as u8)
+    };
+    for asked in 1..=81 * 10 {
+        let h = ask(&board);
+        let before = board.clone();
+        let list = |key: &str| -> Vec<(usize, u8)> {
+            h[key]
+                .as_array()
+                .map(|a| a.iter().map(index).collect())
+                .unwrap_or_default()
+        };
+        match h["technique"].as_str().expect("a technique") {
+            "solved" => {
+                let filled: Vec<u8> = (0..81).map(|i| clues[i].max(board.entries[i])).collect();
+                return match filled == solution {
+                    true => Ok(asked - 1),
+                    false => Err(format!("\"solved\" on an unsolved board: {board:?}")),
+                };
+            }
+            "wrong entry" => list("errors")
+                .into_iter()
+                .for_each(|(i, _)| board.entries[i] = 0),
+            "missing candidate" => {
+                let marks = board
+                    .marks
+                    .as_mut()
+                    .ok_or("a missing candidate without notes")?;
+                for (i, d) in list("errors") {
+                    marks[i] |= 1 << (d - 1);
+                }
+            }
+            _ => {
+                for (i, d) in list("placements") {
+                    board.entries[i] = d;
+                    if let Some(marks) = board.marks.as_mut() {
+                        for (j, m) in marks.iter_mut().enumerate() {
+                            if peers(i, j) {
+                                *m &= !(1 << (d - 1));
+                            }
+                        }
+                    }
+                }
+                if let Some(marks) = board.marks.as_mut() {
+                    for (i, d) in list("eliminations") {
+                        marks[i] &= !(1 << (d - 1));
+                    }
+                }
+            }
+        }
+        if board == before {
+            return Err(format!(
+                "hint {asked} leaves the board as it was (notes kept: {}): {h}",
+                board.marks.is_some()
+            ));
+        }
+    }
+    Err("more hints than a puzzle can need".into())
+}
+
+/// The boards a player may ask from: random positions (some with a wrong entry, some with
+/// notes, some with a solution digit removed from them) on `puzzle`, each as it is, without
+/// its notes, and with every candidate noted (auto notes). With the solution as digits.
+pub(crate) fn starting_boards(puzzle: &str, n: usize, rng: &mut Rng) -> (Vec<Board>, String) {
+    let p: Puzzle = puzzle.parse().unwrap();
+    let mut out = Vec::new();
+    let mut solution = String::new();
+    for _ in 0..n {
+        let pos = boards::position(&p, rng).expect("one solution");
+        solution = pos.solution.to_string();
+        let mut bare = pos.board.clone();
+        bare.marks = None;
+        let mut noted = bare.clone();
+        let mut filled = *p.as_bytes();
+        for (i, &e) in noted.entries.iter().enumerate() {
+            if e != 0 && pos.wrong.is_none_or(|(w, _)| w.index() != i) {
+                filled[i] = e;
+            }
+        }
+        let mut marks = [0u16; 81];
+        for i in (0..81).filter(|&i| filled[i] == 0) {
+            marks[i] = (0..81)
+                .filter(|&j| filled[j] != 0 && peers(i, j))
+                .fold(0x1ff, |m, j| m & !(1 << (filled[j] - 1)));
+        }
+        noted.marks = Some(marks);
+        out.extend([pos.board, bare, noted]);
+    }
+    (out, solution)
+}
+
+/// The hard and expert puzzles of a small bank with the default levels, built in `dir`.
+pub(crate) fn hard_and_expert(
+    dir: &std::path::Path,
+    per_level: u64,
+) -> (std::path::PathBuf, Vec<String>) {
+    let db = dir.join("levels.db");
+    crate::common::build_levels(&db, per_level, 2);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let puzzles = crate::common::column(
+        &conn,
+        "SELECT puzzle FROM puzzles_text WHERE level >= 2 ORDER BY level, id",
+    );
+    assert_eq!(puzzles.len() as u64, 2 * per_level);
+    (db, puzzles)
+}
+
+#[test]
+fn following_hints_solves_hard_and_expert_puzzles_with_and_without_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, mut puzzles) = hard_and_expert(dir.path(), 6);
+    puzzles.push(HARD.into());
+    let mut rng = Rng::new(31);
+    let (mut games, mut hints, mut aimed) = (0, 0, 0);
+    for p in &puzzles {
+        let (boards, solution) = starting_boards(p, 3, &mut rng);
+        for board in boards {
+            let notes = board.marks.is_some();
+            let taken = follow_hints(board, &solution, |b| {
+                let h = hint(b).unwrap_or_else(|e| panic!("{p}: {e}"));
+                if !notes
+                    && h.placements.len() == 1
+                    && h.kind != HintKind::Technique(Strategy::HiddenSingle)
+                    && h.kind != HintKind::Technique(Strategy::NakedSingle)
+                    && h.kind != HintKind::FullHouse
+                {
+                    aimed += 1;
+                }
+                serde_json::to_value(h.view()).unwrap()
+            })
+            .unwrap_or_else(|why| panic!("{p}: {why}"));
+            games += 1;
+            hints += taken;
+        }
+    }
+    assert_eq!(games, puzzles.len() * 9);
+    eprintln!("{games} games, {hints} hints, {aimed} aimed at a placement");
+    assert!(aimed > 0, "no hint without notes needed eliminations first");
+}

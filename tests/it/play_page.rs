@@ -1264,3 +1264,174 @@ fn the_page_installs_and_finishes_a_game_offline() {
     assert_eq!(body["games"], 1, "{body}");
     stop(server);
 }
+
+/// Starts a new puzzle of the level the menu names `name` (no game in progress).
+fn choose_level(browser: &Browser, name: &str) {
+    browser.eval(&format!(
+        "(s => {{ s.value = [...s.options].find(o => o.textContent === '{name}').value; \
+         s.dispatchEvent(new Event('change')); }})(document.getElementById('level'))"
+    ));
+    browser.wait_for(
+        &format!(
+            "document.getElementById('info').textContent.endsWith(' \u{b7} {name}') && \
+             document.querySelectorAll('.cell.given').length >= 17 && !document.getElementById('hint').disabled"
+        ),
+        10,
+    );
+}
+
+/// A player who takes every hint to its last step and does what it says (enters its digits;
+/// with notes, takes its candidates out of them) until the puzzle is solved: every hint moves
+/// the board on. Returns the hints taken.
+fn follow_the_pages_hints(player: &Player, base: &str, notes: bool) -> u64 {
+    let b = player.browser;
+    if notes {
+        player.auto_notes();
+    }
+    let mut taken = 0;
+    while !is_open(b, "win") {
+        assert!(taken < 200, "more hints than the puzzle has steps");
+        let before = (board(b), browser_notes(b));
+        let want = api_hint(b, base);
+        for step in 1..=3 {
+            b.click("#hint");
+            b.wait_for(
+                &format!("document.getElementById('hint-text').textContent.startsWith('Hint {step} of 3: ')"),
+                10,
+            );
+        }
+        taken += 1;
+        assert_eq!(
+            text_of(b, "hint-text"),
+            format!("Hint 3 of 3: {}", as_shown(want["move"].as_str().unwrap()))
+        );
+        let triples = |key: &str| -> Vec<(usize, u8)> {
+            want[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    let n = |k: usize| t[k].as_u64().unwrap() as usize;
+                    ((n(0) - 1) * 9 + n(1) - 1, n(2) as u8)
+                })
+                .collect()
+        };
+        let eliminations = triples("eliminations");
+        assert!(
+            notes || eliminations.is_empty(),
+            "without notes, a hint places: {want}"
+        );
+        if !eliminations.is_empty() {
+            b.click("#pencil");
+            for (i, d) in eliminations {
+                player.place(i, d);
+            }
+            b.click("#pencil");
+        }
+        for (i, d) in triples("placements") {
+            player.place(i, d);
+        }
+        assert_ne!(
+            (board(b), browser_notes(b)),
+            before,
+            "hint {taken} left the board as it was: {want}"
+        );
+    }
+    assert_eq!(saved(b)["hints"].as_u64(), Some(taken));
+    b.click("#win-close");
+    taken
+}
+
+/// A hard and an expert game played on hints alone, with notes and without: every hint
+/// moves the player on, to the end. Then Check marks the wrong digits and Reveal fills a
+/// cell, each counted as a hint; and with a mistake limit of 3, the third mistake ends the
+/// game.
+#[test]
+fn hints_alone_solve_hard_and_expert_games_and_check_reveal_and_the_limit_help() {
+    let Some(browser) = Browser::start(390, 844) else {
+        return;
+    };
+    let (_dir, server, base) = served(&[]);
+    open(&browser, &base);
+    let player = Player {
+        browser: &browser,
+        input: Input::CellFirst,
+    };
+    choose_level(&browser, "Expert");
+    let with_notes = follow_the_pages_hints(&player, &base, true);
+    choose_level(&browser, "Hard");
+    let without = follow_the_pages_hints(&player, &base, false);
+    choose_level(&browser, "Expert");
+    let expert_without = follow_the_pages_hints(&player, &base, false);
+    eprintln!("hints taken: expert with notes {with_notes}, hard {without}, expert {expert_without} without");
+
+    // Check and Reveal, in the settings' "This puzzle".
+    browser.click("#new");
+    wait_for_puzzle(&browser);
+    browser.wait_for("!document.getElementById('hint').disabled", 10);
+    let solved = solution(&browser, &base);
+    let puzzle = digits(saved(&browser)["puzzle"].as_str().unwrap());
+    let open_cells: Vec<usize> = (0..81).filter(|&i| puzzle[i] == 0).collect();
+    let wrong_at = open_cells[0];
+    player.place(wrong_at, solved[wrong_at] % 9 + 1);
+    assert_eq!(
+        count(&browser, "wrong"),
+        0,
+        "mistakes are not shown by default"
+    );
+    browser.click("#open-settings");
+    browser.wait_for("document.getElementById('settings').open", 5);
+    screenshot(&browser, "play-page-390-settings-help.png");
+    browser.click("#check");
+    assert_eq!(
+        text_of(&browser, "hint-text"),
+        "Checked: 1 of your digits is wrong, marked on the grid."
+    );
+    assert_eq!(count(&browser, "wrong"), 1);
+    assert!(label(&browser, wrong_at).ends_with("mistake"));
+    assert_eq!(saved(&browser)["hints"].as_u64(), Some(1));
+    screenshot(&browser, "play-page-390-checked.png");
+    let target = open_cells[1];
+    browser.click(&format!(".cell[data-cell='{target}']"));
+    browser.click("#open-settings");
+    browser.click("#reveal");
+    assert_eq!(cell(&browser, target), solved[target].to_string());
+    assert_eq!(
+        text_of(&browser, "status"),
+        format!(
+            "Revealed: row {}, column {} is {}.",
+            target / 9 + 1,
+            target % 9 + 1,
+            solved[target]
+        )
+    );
+    assert_eq!(saved(&browser)["hints"].as_u64(), Some(2));
+    assert_eq!(
+        count(&browser, "wrong"),
+        0,
+        "the check's marks go with the next change"
+    );
+
+    // A mistake limit of 3: the count shows, and the third mistake ends the game.
+    browser.click("#open-settings");
+    browser.eval(
+        "(s => { s.value = '3'; s.dispatchEvent(new Event('change')); })(document.getElementById('mistake-limit'))",
+    );
+    browser.click("#settings-close");
+    assert_eq!(text_of(&browser, "mistakes"), "Mistakes: 1");
+    for &i in &open_cells[2..4] {
+        player.place(i, solved[i] % 9 + 1);
+    }
+    assert_eq!(text_of(&browser, "mistakes"), "Mistakes: 3");
+    assert_eq!(
+        text_of(&browser, "status"),
+        "That is 3 mistakes, the limit you set: this game is over. Press New for another puzzle."
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('hint').disabled"),
+        Value::Bool(true)
+    );
+    assert_eq!(saved(&browser)["over"], Value::Bool(true));
+    screenshot(&browser, "play-page-390-limit.png");
+    stop(server);
+}

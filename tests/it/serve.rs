@@ -1759,3 +1759,43 @@ fn the_log_names_each_request_by_its_id_and_never_a_token() {
         .any(|l| l["message"].as_str().unwrap().starts_with("stopping")));
     assert_eq!(lines.last().unwrap()["message"], "stopped");
 }
+
+#[test]
+fn following_the_apis_hints_solves_hard_and_expert_puzzles_with_and_without_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, puzzles) = crate::hint::hard_and_expert(dir.path(), 4);
+    let server = Server::start(&db, &[]);
+    let mut rng = pseudoku::Rng::new(41);
+    let (mut games, mut without_notes) = (0, 0);
+    for p in &puzzles {
+        let (boards, solution) = crate::hint::starting_boards(p, 2, &mut rng);
+        for board in boards {
+            without_notes += usize::from(board.marks.is_none());
+            let ask = |b: &pseudoku::hint::Board| {
+                let entries: String = b.entries.iter().map(|&e| (b'0' + e) as char).collect();
+                let mut body = serde_json::json!({"puzzle": p, "entries": entries});
+                if let Some(marks) = &b.marks {
+                    let cells: Vec<String> = marks
+                        .iter()
+                        .map(|m| {
+                            (1..=9u8)
+                                .filter(|d| m >> (d - 1) & 1 == 1)
+                                .map(|d| (b'0' + d) as char)
+                                .collect()
+                        })
+                        .collect();
+                    body["candidates"] = serde_json::json!(cells);
+                }
+                let (status, h) = server.post("/v1/hint", &body.to_string());
+                assert_eq!(status, 200, "{h}");
+                h
+            };
+            crate::hint::follow_hints(board, &solution, ask)
+                .unwrap_or_else(|why| panic!("{p}: {why}"));
+            games += 1;
+        }
+    }
+    // Each position as drawn (with notes a third of the time), bare and with every candidate.
+    assert_eq!(games, 48);
+    assert!((16..48).contains(&without_notes), "{without_notes}");
+}

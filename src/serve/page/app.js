@@ -104,7 +104,7 @@
 
   // Conflicts shown, mistakes not, cell-first input: what a first visit gets.
   function readSettings() {
-    const s = Object.assign({ conflicts: true, mistakes: false, input: "cell" }, stored(STORE.settings));
+    const s = Object.assign({ conflicts: true, mistakes: false, input: "cell", limit: 0 }, stored(STORE.settings));
     const old = localStorage.getItem(STORE.showMistakes);
     if (old !== null) {
       s.mistakes = old === "true";
@@ -114,6 +114,7 @@
     s.conflicts = s.conflicts !== false;
     s.mistakes = s.mistakes === true;
     s.input = s.input === "number" ? "number" : "cell";
+    s.limit = [3, 5].includes(s.limit) ? s.limit : 0;
     return s;
   }
 
@@ -176,11 +177,16 @@
 
   // At least one digit or note on an unsolved grid: starting another puzzle would lose it.
   function inProgress() {
-    return game !== null && !game.solved && (game.entries.some((d) => d > 0) || game.marks.some((m) => m.size > 0));
+    return game !== null && !ended(game) && (game.entries.some((d) => d > 0) || game.marks.some((m) => m.size > 0));
   }
 
   function canEdit() {
-    return game !== null && !game.solved && !paused;
+    return game !== null && !ended(game) && !paused;
+  }
+
+  // A game is over when solved, or when it reached the mistake limit the player set.
+  function ended(g) {
+    return g.solved || g.over;
   }
 
   function firstEmpty() {
@@ -234,7 +240,12 @@
       return;
     }
     const was = game.entries[i];
+    const mistakes = game.mistakes;
     if (change(() => place(i, d)) && game.entries[i] === d && was !== d && !game.solved) {
+      if (game.mistakes > mistakes && settings.limit > 0 && game.mistakes >= settings.limit) {
+        overLimit();
+        return;
+      }
       const where = clashWords(i, d);
       // "an 8", "a 3": the article as the digit's name is said.
       const article = d === 8 ? "an" : "a";
@@ -468,13 +479,13 @@
     $("undo").disabled = !edit || game.undo.length === 0;
     $("erase").disabled = !edit || isGiven(selected) || (valueAt(selected) === 0 && game.marks[selected].size === 0);
     $("hint").disabled = !edit;
-    $("pause").disabled = game === null || game.solved;
-    $("board").classList.toggle("locked", game !== null && game.solved);
+    $("pause").disabled = game === null || ended(game);
+    $("board").classList.toggle("locked", game !== null && ended(game));
   }
 
   function drawMistakes() {
     const el = $("mistakes");
-    el.hidden = !settings.mistakes || game === null;
+    el.hidden = !(settings.mistakes || settings.limit > 0) || game === null;
     const n = game === null ? 0 : game.mistakes;
     el.textContent = (NARROWEST.matches ? "\u2717 " : "Mistakes: ") + n;
     el.setAttribute("aria-label", plural(n, "mistake"));
@@ -493,7 +504,7 @@
   }
 
   function clockShouldRun() {
-    return game !== null && !game.solved && !paused && document.visibilityState === "visible";
+    return game !== null && !ended(game) && !paused && document.visibilityState === "visible";
   }
 
   // Starts or stops the clock as the game, the pause button and the tab's visibility say.
@@ -532,7 +543,7 @@
   }
 
   function togglePause() {
-    if (game === null || game.solved) return;
+    if (game === null || ended(game)) return;
     paused = !paused;
     $("paused").hidden = !paused;
     $("board").classList.toggle("paused", paused);
@@ -575,6 +586,7 @@
     g.hints = Number(g.hints) || 0;
     g.mistakes = Number(g.mistakes) || 0;
     g.solved = Boolean(g.solved);
+    g.over = Boolean(g.over);
     g.reported = Boolean(g.reported);
     g.counted = Boolean(g.counted);
     return g;
@@ -600,6 +612,7 @@
       hints: 0,
       mistakes: 0,
       solved: false,
+      over: false,
       reported: false,
       counted: false,
       selected: null,
@@ -651,7 +664,7 @@
     drawInfo();
     $("about-text").textContent = g.about || "";
     drawPrintHead();
-    setStatus(g.solved ? "Solved in " + formatTime(g.elapsed) + ". Press New for another puzzle." : "");
+    setStatus(g.solved ? "Solved in " + formatTime(g.elapsed) + ". Press New for another puzzle." : g.over ? overWords(g) : "");
     draw();
     syncClock();
     saveGame();
@@ -674,7 +687,7 @@
         return;
       }
       // The game left for this one is reported as not solved (once it was played at all).
-      if (game !== null && !game.solved) leaveGame(game);
+      if (game !== null && !ended(game)) leaveGame(game);
       play(newGame(body, daily));
     } catch (e) {
       if (ticket === requests) setStatus(offlineWords());
@@ -682,7 +695,7 @@
   }
 
   function offlineWords() {
-    return game !== null && !game.solved
+    return game !== null && !ended(game)
       ? "Offline: play on, this game is kept in this browser."
       : "Could not reach the server.";
   }
@@ -1039,11 +1052,63 @@
     $("hint-text").textContent = "";
   }
 
+  // Check: the entries that differ from the solution are marked until the board changes
+  // (counted as a hint).
+  function checkDigits() {
+    if (!canEdit()) return;
+    const wrong = [...Array(81).keys()].filter((i) => game.entries[i] > 0 && String(game.entries[i]) !== game.solution[i]);
+    game.hints++;
+    saveGame();
+    hint = { answer: null, step: 3, focus: new Set(), pattern: new Set(), flag: new Set(), wrong: new Set(wrong) };
+    const n = wrong.length;
+    $("hint-text").textContent = n === 0
+      ? "Checked: every digit you entered is right."
+      : "Checked: " + (n === 1 ? "1 of your digits is wrong" : n + " of your digits are wrong") + ", marked on the grid.";
+    draw();
+  }
+
+  // Reveal: the solution's digit in the selected cell (or, when that is a given or already
+  // right, the first cell without its digit), counted as a hint.
+  function revealCell() {
+    if (!canEdit()) return;
+    const open = (i) => !isGiven(i) && String(game.entries[i]) !== game.solution[i];
+    const i = open(selected) ? selected : [...Array(81).keys()].find(open);
+    if (i === undefined) return;
+    const d = Number(game.solution[i]);
+    game.hints++;
+    change(() => {
+      game.entries[i] = d;
+      game.marks[i].clear();
+      for (const p of PEERS[i]) game.marks[p].delete(d);
+    });
+    if (!game.solved) {
+      select(i);
+      setStatus("Revealed: row " + (Math.floor(i / 9) + 1) + ", column " + ((i % 9) + 1) + " is " + d + ".");
+    }
+  }
+
+  // The mistake limit reached: the game is over, reported as not solved, and the board
+  // locked until a new puzzle.
+  function overLimit() {
+    game.over = true;
+    pencil = false;
+    picked = 0;
+    leaveGame(game);
+    syncClock();
+    setStatus(overWords(game));
+    draw();
+    saveGame();
+  }
+
+  function overWords(g) {
+    return "That is " + g.mistakes + " mistakes, the limit you set: this game is over. Press New for another puzzle.";
+  }
+
   // The next step of the hint: the first asks the server (and counts as a hint used).
   async function askHint() {
     if (!canEdit() || hintBusy) return;
     setStatus("");
-    if (hint === null) {
+    if (hint === null || hint.answer === null) {
       hintBusy = true;
       try {
         const answer = await fetchHint();
@@ -1171,12 +1236,16 @@
     $("show-conflicts").checked = settings.conflicts;
     $("show-mistakes").checked = settings.mistakes;
     $("input-" + settings.input).checked = true;
+    $("mistake-limit").value = String(settings.limit);
+    $("check").disabled = !canEdit();
+    $("reveal").disabled = !canEdit();
   }
 
   function onSetting() {
     settings.conflicts = $("show-conflicts").checked;
     settings.mistakes = $("show-mistakes").checked;
     settings.input = $("input-number").checked ? "number" : "cell";
+    settings.limit = Number($("mistake-limit").value) || 0;
     if (settings.input !== "number") picked = 0;
     saveSettings();
     draw();
@@ -1200,6 +1269,14 @@
     $("pencil").addEventListener("click", togglePencil);
     $("auto-notes").addEventListener("click", autoNotes);
     $("hint").addEventListener("click", askHint);
+    $("check").addEventListener("click", () => {
+      $("settings").close();
+      checkDigits();
+    });
+    $("reveal").addEventListener("click", () => {
+      $("settings").close();
+      revealCell();
+    });
     $("pause").addEventListener("click", togglePause);
     $("resume").addEventListener("click", togglePause);
     $("print").addEventListener("click", () => {
@@ -1212,7 +1289,7 @@
       drawSettings();
       $("settings").showModal();
     });
-    for (const id of ["show-conflicts", "show-mistakes", "input-cell", "input-number"]) {
+    for (const id of ["show-conflicts", "show-mistakes", "input-cell", "input-number", "mistake-limit"]) {
       $(id).addEventListener("change", onSetting);
     }
     dialogs();
