@@ -69,10 +69,16 @@ pub const MAX_COUNT: u32 = 1_000;
 /// The lowest deviation a rating keeps, so that it still learns (lichess keeps puzzles' so).
 pub const MIN_DEVIATION: f64 = 45.0;
 
-/// A new player's rating.
+/// Where on the common scale a new player is taken to start, as a puzzle's percentile: the
+/// easiest twentieth, which every bank's easiest level holds. Their first matched draws come
+/// from there, and the rating climbs as they win (with a newcomer's deviation, quickly).
+pub const NEWCOMER_PERCENTILE: f64 = 5.0;
+
+/// A new player's rating: the prior of a puzzle at [`NEWCOMER_PERCENTILE`] (about 1132),
+/// deviation 350.
 pub fn newcomer() -> Glicko {
     Glicko {
-        rating: 1500.0,
+        rating: prior(NEWCOMER_PERCENTILE).rating,
         deviation: 350.0,
         volatility: 0.06,
     }
@@ -568,6 +574,23 @@ mod tests {
     }
 
     #[test]
+    fn a_newcomer_starts_on_the_easiest_twentieth_and_climbs() {
+        let start = newcomer();
+        assert!((prior_percentile(start.rating) - NEWCOMER_PERCENTILE).abs() < 1e-9);
+        assert_eq!(start.deviation, 350.0);
+        // Fast solves of puzzles at their own rating lift a newcomer game after game.
+        let mut player: Option<Rated> = None;
+        let mut last = start.rating;
+        for _ in 0..5 {
+            let at = player.map_or(start.rating, |p| p.glicko.rating);
+            let c = count(&game(true, 120.0), player, PuzzleRated::fresh(prior_at(at)));
+            assert!(c.player.glicko.rating > last, "{c:?}");
+            last = c.player.glicko.rating;
+            player = Some(c.player);
+        }
+    }
+
+    #[test]
     fn the_prior_and_its_inverse_agree() {
         assert_eq!(prior(50.0).rating, 1500.0);
         for p in [1.0, 10.0, 33.3, 50.0, 71.0, 99.0] {
@@ -648,7 +671,7 @@ mod tests {
         let puzzle = PuzzleRated::fresh(prior(50.0));
         // A newcomer's first game: the player learns, the puzzle does not (yet).
         let first = count(&game(true, 120.0), None, puzzle);
-        assert!(first.player.glicko.rating > 1500.0);
+        assert!(first.player.glicko.rating > newcomer().rating);
         assert!(first.held && !first.settles);
         assert_eq!(first.puzzle, puzzle);
         // The game that makes the record settles the held ones; the next is taught at once.

@@ -175,7 +175,13 @@ fn a_result_is_counted_once_per_delivery_as_the_model_says_and_refused_with_reas
     assert_eq!(glance["score"], Value::Null);
     assert_eq!(glance["player"], view(p_after));
     let (_, newcomer) = server.get("/v1/players/nobody");
-    assert_eq!(learned(&newcomer["learned"]), (1500.0, 350.0, 0));
+    let start = pseudoku::play::newcomer().rating;
+    // As views show ratings: to a tenth.
+    assert_eq!(
+        learned(&newcomer["learned"]),
+        ((start * 10.0).round() / 10.0, 350.0, 0)
+    );
+    assert!((start - 1132.0).abs() < 0.5, "{start}");
     assert_eq!(newcomer["games"], 0);
     drop(server);
     let conn = rusqlite::Connection::open(&db).unwrap();
@@ -245,12 +251,17 @@ fn matched_draws_stay_near_the_players_rating_and_never_repeat() {
         near[..first].iter().all(|&n| n) && near[first..].iter().all(|&n| !n),
         "{in_first} puzzles were left within 100 points of {rating}: {near:?}"
     );
-    // A newcomer is matched near 1500.
+    // A newcomer starts on the easiest level, and a win there lifts their rating.
+    let start = pseudoku::play::newcomer().rating;
     let (_, p) = server.deliver("user=fresh&match=skill");
+    assert_eq!(p["level"], "easy", "{p}");
     assert!(
-        (p["learned"]["rating"].as_f64().unwrap() - 1500.0).abs() <= 200.0,
+        (p["learned"]["rating"].as_f64().unwrap() - start).abs() <= 200.0,
         "{p}"
     );
+    let (status, won) = server.result(&game("fresh", p["id"].as_i64().unwrap(), true, 200.0));
+    assert_eq!(status, 200, "{won}");
+    assert!(won["player"]["rating"].as_f64().unwrap() > start, "{won}");
     for bad in [
         "match=skill",
         "user=ace&match=fast",

@@ -21,7 +21,7 @@ const GAMES: usize = 50;
 pub struct PlayerView {
     /// The app's id of the user.
     pub user: String,
-    /// Their learned rating (a new player's, 1500 with deviation 350, before any rated game).
+    /// Their learned rating (a new player's, about 1132 with deviation 350, before any rated game: see `play::newcomer`).
     pub learned: Learned,
     /// Their games counted.
     pub games: u64,
