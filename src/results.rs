@@ -1,5 +1,6 @@
-//! Players' results in bulk: an app's log of games counted (`results import FILE`), and the
-//! learned ratings read back for `calibrate --from-play`.
+//! Players' results: an app's log of games counted (`results import FILE`), one game counted
+//! ([`count_game`]), a player read back ([`player`]), and the learned ratings read back for
+//! `calibrate --from-play` ([`fit_from_play`]).
 //!
 //! The log (`results import FILE`): JSON lines with the keys of
 //! `POST /v1/results`, the puzzle by its bank id, each counted as the route counts it but for
@@ -9,9 +10,11 @@
 //! stopped and run again) passed over, so a run again continues where one stopped.
 
 use crate::input::{Line, Lines, MAX_LINE};
-use crate::levels::Levels;
-use crate::play::{prior, Game, Rated, Refused};
+use crate::levels::{LabelledFit, LevelNames, Levels, LevelsError, RatingKind};
+use crate::play::{prior, Counted, Game, GameError, Learned, Rated, Refused};
+use crate::retrieve::Handout;
 use crate::store::play::Delivered;
+pub use crate::store::play::PlayedGame;
 use crate::store::{self, StoreError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -92,6 +95,29 @@ pub enum LogError {
     /// The async runtime could not start.
     #[error("{0}")]
     Runtime(std::io::Error),
+    /// A game out of reason: a bad user or puzzle id, an absurd time, too many hints or
+    /// mistakes.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A game the bank refuses: its puzzle is not in the bank, or the user's result for it
+    /// was counted already.
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    /// Too few puzzles rated by players, of some level, to fit the levels on (each problem a
+    /// line); `min_results` decided which puzzles counted.
+    #[error(
+        "{}\nthe puzzles players rated are those with at least {min_results} results each \
+         ({played} puzzles); `--min-results N` counts puzzles with fewer",
+        .problems.join("\n")
+    )]
+    FewPlayed {
+        /// The problems of the fit, one a line.
+        problems: Vec<String>,
+        /// The results a puzzle needed to count.
+        min_results: u64,
+        /// The puzzles that counted.
+        played: usize,
+    },
 }
 
 /// A runtime of one thread and one connection to the fleet's history at `url`.
@@ -123,6 +149,88 @@ fn parse(line: &[u8], read: Line) -> Option<Result<Game, String>> {
     )
 }
 
+/// The bank's deliveries lock, held while games are counted in the bank itself: refused when
+/// the bank's history was moved to a fleet's, or a server records in the bank.
+fn hold_bank(
+    conn: &rusqlite::Connection,
+    db: &Path,
+) -> Result<store::lock::DeliveriesLock, LogError> {
+    if let Some(moved) = store::settings::get(conn, store::postgres::MOVED_KEY)? {
+        return Err(LogError::Moved {
+            db: db.to_path_buf(),
+            moved,
+        });
+    }
+    store::lock::DeliveriesLock::try_acquire(db)?.ok_or_else(|| LogError::Held(db.to_path_buf()))
+}
+
+/// The puzzle of a game: the bank's row `id` handed out on the scale `levels`, or `None`.
+fn game_puzzle(
+    conn: &rusqlite::Connection,
+    levels: &Levels,
+    id: i64,
+) -> Result<Option<Handout>, LogError> {
+    crate::retrieve::by_id(conn, levels, id).map_err(|e| match e {
+        crate::retrieve::RetrieveError::Store(e) => LogError::Store(e),
+        crate::retrieve::RetrieveError::Levels(e) => LogError::Levels(e),
+        other => LogError::Puzzle(other.to_string()),
+    })
+}
+
+/// Counts one game in the bank at `db` as a line of a log is counted (`results import`):
+/// checked ([`Game::check`]), its delivery recorded with it if it was not, the player's and
+/// the puzzle's learned ratings moved; what it did, once committed. Refused
+/// ([`LogError::Refused`]) for a puzzle the bank does not have, or a user's second result for
+/// a puzzle; like a log, refused while a server records in the bank or when its history was
+/// moved to a fleet's.
+pub fn count_game(db: &Path, game: &Game) -> Result<Counted, LogError> {
+    game.check()?;
+    let conn = store::open_existing(db)?;
+    let _held = hold_bank(&conn, db)?;
+    let levels = Levels::read(&conn)?;
+    let h = game_puzzle(&conn, &levels, game.puzzle)?.ok_or(Refused::NoPuzzle(game.puzzle))?;
+    let counted = store::immediate(&conn, || {
+        store::play::count(
+            &conn,
+            game,
+            &h.key,
+            prior(h.percentile),
+            Delivered::Recorded,
+        )
+    })?;
+    Ok(counted?)
+}
+
+/// A player as the bank knows them (`GET /v1/players/{user}` of a server on the bank).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Player {
+    /// The app's id of the user.
+    pub user: String,
+    /// Their learned rating (a new player's, 1500 with deviation 350, before any rated game).
+    pub learned: Learned,
+    /// Their games counted.
+    pub games: u64,
+    /// Their last games, the latest first.
+    pub history: Vec<PlayedGame>,
+}
+
+/// The player `user` of the bank `conn`: their learned rating, how many games of theirs were
+/// counted and their last `limit` games, the latest first (a user with no game: a new
+/// player's rating and no games). Reads only.
+pub fn player(conn: &rusqlite::Connection, user: &str, limit: usize) -> Result<Player, LogError> {
+    if !crate::play::is_user_id(user) {
+        return Err(GameError::User(user.to_string()).into());
+    }
+    let (history, games) = store::play::games(conn, user, limit)?;
+    let rated = store::play::player(conn, user)?.unwrap_or(Rated::fresh(crate::play::newcomer()));
+    Ok(Player {
+        user: user.to_string(),
+        learned: rated.view(),
+        games,
+        history,
+    })
+}
+
 /// Counts the games of `file` in the bank at `db` (or in a fleet's history), in the file's
 /// order; `progress` hears how it goes after every batch; `stop` stops it after the batch.
 pub fn count_file(
@@ -142,16 +250,8 @@ pub fn count_file(
     let conn = store::open_existing(db)?;
     let levels = Levels::read(&conn)?;
     let mut out = Counting::default();
-    let fleet = match target {
-        Target::Bank => {
-            if let Some(moved) = store::settings::get(&conn, store::postgres::MOVED_KEY)? {
-                return Err(LogError::Moved {
-                    db: db.to_path_buf(),
-                    moved,
-                });
-            }
-            None
-        }
+    let (fleet, _held) = match target {
+        Target::Bank => (None, Some(hold_bank(&conn, db)?)),
         Target::Fleet(url) => {
             let (runtime, pg) = connect(url)?;
             let bank = store::postgres::BankIdentity::of(&conn)?;
@@ -162,15 +262,8 @@ pub fn count_file(
                 pg.migrate().await?;
                 pg.bind(&bank, &at, false, false).await.map(|_| ())
             })?;
-            Some((runtime, pg))
+            (Some((runtime, pg)), None)
         }
-    };
-    let _held = match fleet {
-        None => Some(
-            store::lock::DeliveriesLock::try_acquire(db)?
-                .ok_or_else(|| LogError::Held(db.to_path_buf()))?,
-        ),
-        Some(_) => None,
     };
     let mut bytes = Vec::new();
     loop {
@@ -192,13 +285,7 @@ pub fn count_file(
                     continue;
                 }
             };
-            let found =
-                crate::retrieve::by_id(&conn, &levels, game.puzzle).map_err(|e| match e {
-                    crate::retrieve::RetrieveError::Store(e) => LogError::Store(e),
-                    crate::retrieve::RetrieveError::Levels(e) => LogError::Levels(e),
-                    other => LogError::Puzzle(other.to_string()),
-                })?;
-            match found {
+            match game_puzzle(&conn, &levels, game.puzzle)? {
                 Some(h) => batch.push((at, (game, h.key, prior(h.percentile)))),
                 None => out
                     .problems
@@ -264,4 +351,36 @@ pub fn learned_puzzles(
     };
     let (runtime, pg) = connect(url)?;
     Ok(runtime.block_on(pg.play().learned_puzzles(min_results))?)
+}
+
+/// Levels refitted to human time (`calibrate --from-play`): the puzzles rated by `min_results`
+/// results or more (in the bank `conn`, or the fleet's history at `history`) labelled by their
+/// learned ratings, each level `names` names as many of them as it holds now, the easiest by
+/// players first, and the levels fitted on them on `rating` as labelled puzzles are
+/// ([`crate::levels::fit_examples`], on `pool`'s threads). `stage` hears each step. Too few
+/// of a level: [`LogError::FewPlayed`].
+pub fn fit_from_play(
+    conn: &rusqlite::Connection,
+    history: Option<&str>,
+    min_results: u64,
+    names: &LevelNames,
+    rating: RatingKind,
+    pool: &rayon::ThreadPool,
+    stage: &dyn Fn(String),
+) -> Result<LabelledFit, LogError> {
+    stage("reading the learned ratings".into());
+    let learned = learned_puzzles(conn, history, min_results)?;
+    let examples = crate::levels::play_examples(conn, &learned)?;
+    let played = examples.len();
+    stage(format!("rating and fitting {played} played puzzles"));
+    let source = Path::new("the puzzles players rated");
+    pool.install(|| crate::levels::fit_examples(source, examples, Some(names), rating))
+        .map_err(|e| match e {
+            LevelsError::Labelled(problems) => LogError::FewPlayed {
+                problems,
+                min_results,
+                played,
+            },
+            e => e.into(),
+        })
 }

@@ -1,9 +1,12 @@
 //! `pseudoku._native`: the library's calls for Python. Puzzles go in and out as 81-character
 //! strings; results come back as dicts and lists (the library's serde values); errors are
-//! exceptions under `PseudokuError` with the library's reason. Calls that work on many puzzles
-//! or on a bank release the GIL and use every core; long ones take a `progress` callable and
-//! stop cleanly on Ctrl-C (what a build or an import committed stays, and the same call
-//! resumes it).
+//! exceptions under `PseudokuError` with the library's reason, in Python's words where the
+//! library's names a command line's flag (`words`). Calls that work on many puzzles or on a
+//! bank release the GIL and use every core; long ones take a `progress` callable and stop
+//! cleanly on Ctrl-C, or when the callable returns False (what a build or an import committed
+//! stays, and the same call resumes it).
+
+mod words;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -49,8 +52,12 @@ create_exception!(
     "A bank that cannot be opened, read or written, or a request it cannot meet."
 );
 
-/// The error of a failed call on a bank, with the library's reason and its causes.
-fn bank_error(e: impl std::error::Error) -> PyErr {
+/// The error of a failed call on a bank: the library's reason in Python's words
+/// ([`words::in_python_words`]), else the library's reason and its causes.
+fn bank_error<E: std::error::Error + 'static>(e: E) -> PyErr {
+    if let Some(text) = words::in_python_words(&e) {
+        return BankError::new_err(text);
+    }
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
@@ -248,8 +255,9 @@ fn generate(py: Python<'_>, seed: u64, symmetry: &str) -> PyResult<String> {
         .to_string())
 }
 
-/// A progress callable's call: with the GIL, `value` as a dict; Ctrl-C (or an exception the
-/// callable raises) sets `stop`.
+/// A progress callable's call: with the GIL, `value` as a dict. Ctrl-C or an exception the
+/// callable raises sets `stop` and is raised when the call returns; the callable's returning
+/// False sets `stop` alone (the call returns its counts, `stopped` true).
 fn report_progress(callback: Option<&Py<PyAny>>, stop: &AtomicBool, value: &impl serde::Serialize) {
     Python::attach(|py| {
         if py.check_signals().is_err() {
@@ -257,38 +265,57 @@ fn report_progress(callback: Option<&Py<PyAny>>, stop: &AtomicBool, value: &impl
             return;
         }
         if let Some(cb) = callback {
-            let called = to_py(py, value).and_then(|d| cb.call1(py, (d,)).map(|_| ()));
-            if let Err(e) = called {
-                e.restore(py);
-                stop.store(true, Ordering::Relaxed);
+            let called = to_py(py, value).and_then(|d| cb.call1(py, (d,)));
+            match called {
+                Ok(said) => {
+                    if matches!(said.extract::<bool>(py), Ok(false)) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(e) => {
+                    e.restore(py);
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
     });
 }
 
-/// A build's counts, as its progress and its result say them.
+/// A build's counts, as its progress and its result say them: `stopped` only in the result
+/// (true when the build stopped before storing every puzzle asked for).
 #[derive(serde::Serialize)]
 struct BuildCounts {
     stored: u64,
     count: u64,
     duplicates: u64,
     rejected: u64,
-    stopped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<bool>,
 }
 
 impl BuildCounts {
-    fn of(p: &pseudoku::bank::Progress) -> BuildCounts {
+    /// The counts of a progress report (no `stopped`: the build goes on).
+    fn progress(p: &pseudoku::bank::Progress) -> BuildCounts {
         BuildCounts {
             stored: p.stored,
             count: p.count,
             duplicates: p.duplicates,
             rejected: p.rejected,
-            stopped: p.stopped(),
+            stopped: None,
+        }
+    }
+
+    /// The counts of the build's result, with whether it stopped early.
+    fn result(p: &pseudoku::bank::Progress) -> BuildCounts {
+        BuildCounts {
+            stopped: Some(p.stopped()),
+            ..BuildCounts::progress(p)
         }
     }
 }
 
-/// An import's counts, as its progress and its result say them.
+/// An import's counts, as its progress and its result say them: `stopped` only in the result
+/// (true when the import stopped before the file's end).
 #[derive(serde::Serialize)]
 struct ImportCounts {
     lines: u64,
@@ -297,11 +324,13 @@ struct ImportCounts {
     duplicates: u64,
     skipped: u64,
     already: bool,
-    stopped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<bool>,
 }
 
 impl ImportCounts {
-    fn of(p: &pseudoku::import::Imported) -> ImportCounts {
+    /// The counts of a progress report (no `stopped`: the import goes on).
+    fn progress(p: &pseudoku::import::Imported) -> ImportCounts {
         ImportCounts {
             lines: p.lines,
             next_line: p.next_line,
@@ -309,7 +338,53 @@ impl ImportCounts {
             duplicates: p.duplicates,
             skipped: p.skipped,
             already: p.already,
-            stopped: p.stopped,
+            stopped: None,
+        }
+    }
+
+    /// The counts of the import's result, with whether it stopped early.
+    fn result(p: &pseudoku::import::Imported) -> ImportCounts {
+        ImportCounts {
+            stopped: Some(p.stopped),
+            ..ImportCounts::progress(p)
+        }
+    }
+}
+
+/// A log's counting, as its progress and its result say them: `stopped` only in the result.
+#[derive(serde::Serialize)]
+struct ResultCounts {
+    lines: u64,
+    counted: u64,
+    unrated: u64,
+    again: u64,
+    problems: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<bool>,
+}
+
+impl ResultCounts {
+    /// The counts of a progress report, the problems each `FILE:LINE: reason`.
+    fn progress(c: &pseudoku::results::Counting, file: &std::path::Path) -> ResultCounts {
+        ResultCounts {
+            lines: c.lines,
+            counted: c.counted,
+            unrated: c.unrated,
+            again: c.again,
+            problems: c
+                .problems
+                .iter()
+                .map(|(line, why)| format!("{}:{line}: {why}", file.display()))
+                .collect(),
+            stopped: None,
+        }
+    }
+
+    /// The counts of the counting's result, with whether it stopped early.
+    fn result(c: &pseudoku::results::Counting, file: &std::path::Path) -> ResultCounts {
+        ResultCounts {
+            stopped: Some(c.stopped),
+            ..ResultCounts::progress(c, file)
         }
     }
 }
@@ -336,9 +411,14 @@ struct HandoutView {
     hardest_step: Option<&'static str>,
     hardest_steps: Option<u16>,
     key: String,
+    /// Its learned rating, where the call gives it (`get --json` with `--id` or
+    /// `--for-user`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learned: Option<pseudoku::play::Learned>,
 }
 
 impl HandoutView {
+    /// The view of a handout, without its learned rating.
     fn of(h: &Handout) -> HandoutView {
         HandoutView {
             id: h.id,
@@ -352,6 +432,15 @@ impl HandoutView {
             hardest_step: h.hardest.map(|s| s.strategy.name()),
             hardest_steps: h.hardest.map(|s| s.count),
             key: h.key.to_hex(),
+            learned: None,
+        }
+    }
+
+    /// The view of a handout with its learned rating.
+    fn learned(h: &Handout, learned: pseudoku::play::Learned) -> HandoutView {
+        HandoutView {
+            learned: Some(learned),
+            ..HandoutView::of(h)
         }
     }
 }
@@ -469,15 +558,16 @@ impl Bank {
         to_py(py, &got)
     }
 
-    /// The puzzle with this id (served or not), or None; an imported puzzle's dict also has
-    /// `source` (file and line).
+    /// The puzzle with this id (served or not), or None, with its `learned` rating (as `get
+    /// --id N --json`); an imported puzzle's dict also has `source` (file and line).
     fn puzzle<'py>(&self, py: Python<'py>, id: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
         let conn = self.open()?;
         let levels = Levels::read(&conn).map_err(bank_error)?;
         let Some(h) = retrieve::by_id(&conn, &levels, id).map_err(bank_error)? else {
             return Ok(None);
         };
-        let view = to_py(py, &HandoutView::of(&h))?;
+        let learned = retrieve::learned(&conn, &h).map_err(bank_error)?.view();
+        let view = to_py(py, &HandoutView::learned(&h, learned))?;
         if let Some(source) = retrieve::provenance(&conn, id).map_err(bank_error)? {
             view.set_item("source", to_py(py, &source)?)?;
         }
@@ -489,6 +579,98 @@ impl Bank {
         let conn = self.open()?;
         let inventory = py.detach(move || pseudoku::inventory::read(&conn).map_err(bank_error))?;
         to_py(py, &inventory)
+    }
+
+    /// Up to `count` puzzles for the app user `user` matched to their learned rating (as
+    /// `pseudoku get --for-user USER --json`): each drawn near it (in windows that widen), a
+    /// puzzle the user was never given (up to symmetry), recorded as theirs as a server
+    /// records a delivery, with its `learned` rating. Fewer when the user has had every
+    /// puzzle. The draws come from the seeded generator (`seed`; None: the clock's). Raises
+    /// ValueError for a bad user id, BankError while a server records in the bank.
+    #[pyo3(signature = (user, count = 1, seed = None))]
+    fn for_user<'py>(
+        &self,
+        py: Python<'py>,
+        user: &str,
+        count: usize,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut rng = pseudoku::Rng::new(seed.unwrap_or_else(pseudoku::Rng::clock_seed));
+        let conn = self.open()?;
+        let path = self.path.clone();
+        let got: Vec<HandoutView> = py.detach(move || {
+            let mut got = Vec::new();
+            retrieve::for_user(&conn, &path, user, count, &mut rng, |h, learned| {
+                got.push(HandoutView::learned(h, *learned));
+                Ok(())
+            })
+            .map_err(|e| match e {
+                retrieve::RetrieveError::User(_) => {
+                    pyo3::exceptions::PyValueError::new_err(format!("user: {e}"))
+                }
+                e => bank_error(e),
+            })?;
+            Ok::<_, PyErr>(got)
+        })?;
+        to_py(py, &got)
+    }
+
+    /// Counts a player's game of the puzzle `puzzle` (its bank id), as `pseudoku results
+    /// import` counts a line of an app's log (the keys of `POST /v1/results`): `solved` or
+    /// abandoned after `seconds`, with `hints` and `mistakes`. The delivery is recorded with
+    /// it if it was not (the user is not handed that puzzle again); both learned ratings move.
+    /// Returns what it did: `score` (None: a glance, rated by nothing), `held` (the player has
+    /// no record yet), and the `player`'s and the `puzzle`'s learned ratings after it. Raises
+    /// ValueError for a game out of reason (a bad user id, an absurd time, too many hints),
+    /// BankError for a puzzle the bank does not have or a second result of the user's for it.
+    #[pyo3(signature = (user, puzzle, solved, seconds, hints = 0, mistakes = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn record_result<'py>(
+        &self,
+        py: Python<'py>,
+        user: String,
+        puzzle: i64,
+        solved: bool,
+        seconds: f64,
+        hints: u32,
+        mistakes: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let game = pseudoku::play::Game {
+            user,
+            puzzle,
+            solved,
+            seconds,
+            hints,
+            mistakes,
+        };
+        let counted = py
+            .detach(|| pseudoku::results::count_game(&self.path, &game))
+            .map_err(results_error)?;
+        to_py(py, &counted)
+    }
+
+    /// The player `user`: their `learned` rating (a new player's, 1500 with deviation 350,
+    /// before any rated game), the `games` of theirs counted and their last `last` games as
+    /// `history` (the latest first: puzzle, solved, seconds, hints, mistakes, score, rating,
+    /// at), as `GET /v1/players/{user}` of a server on the bank answers.
+    #[pyo3(signature = (user, last = 50))]
+    fn player<'py>(&self, py: Python<'py>, user: &str, last: usize) -> PyResult<Bound<'py, PyAny>> {
+        let conn = self.open()?;
+        let player = py
+            .detach(move || pseudoku::results::player(&conn, user, last))
+            .map_err(results_error)?;
+        to_py(py, &player)
+    }
+}
+
+/// The error of a call on players' results: ValueError for a game out of reason (the
+/// argument named), else [`bank_error`].
+fn results_error(e: pseudoku::results::LogError) -> PyErr {
+    match e {
+        pseudoku::results::LogError::Game(e) => {
+            pyo3::exceptions::PyValueError::new_err(e.to_string())
+        }
+        e => bank_error(e),
     }
 }
 
@@ -532,12 +714,12 @@ fn build<'py>(
     let lib = pseudoku::seeds::Library::shipped();
     let prog = py.detach(|| {
         pseudoku::bank::build(&opts, &lib, &stop, |p| {
-            report_progress(progress.as_ref(), &stop, &BuildCounts::of(p))
+            report_progress(progress.as_ref(), &stop, &BuildCounts::progress(p))
         })
         .map_err(bank_error)
     })?;
     raise_pending(py)?;
-    to_py(py, &BuildCounts::of(&prog))
+    to_py(py, &BuildCounts::result(&prog))
 }
 
 /// Grades the puzzle file `path` into the bank `db` (created if missing), as `pseudoku
@@ -564,12 +746,12 @@ fn import_puzzles<'py>(
     let stop = AtomicBool::new(false);
     let done = py.detach(|| {
         pseudoku::import::import(&opts, &stop, |p| {
-            report_progress(progress.as_ref(), &stop, &ImportCounts::of(p))
+            report_progress(progress.as_ref(), &stop, &ImportCounts::progress(p))
         })
         .map_err(bank_error)
     })?;
     raise_pending(py)?;
-    let d = to_py(py, &ImportCounts::of(&done))?;
+    let d = to_py(py, &ImportCounts::result(&done))?;
     d.set_item(
         "problems",
         done.problems
@@ -655,9 +837,11 @@ fn dataset<'py>(
 
 /// Exports `days` days from `start` (`YYYY-MM-DD`) of the bank `db` into `out`, each day
 /// with `mix` (e.g. `"easy:2,medium:2,hard:1"`), in `format` (txt, csv, json, sdk, html, pdf,
-/// svg, eps), as `pseudoku export` does. Returns the files written and the puzzles exported.
+/// svg, eps), as `pseudoku export` does; `replace` draws new puzzles for dates exported
+/// before (the old ones are never used again). Returns the files written and the puzzles
+/// exported.
 #[pyfunction]
-#[pyo3(signature = (db, out, start, days, mix, format = "txt", single_file = false, allow_partial = false, seed = 1))]
+#[pyo3(signature = (db, out, start, days, mix, format = "txt", single_file = false, allow_partial = false, replace = false, seed = 1))]
 #[allow(clippy::too_many_arguments)]
 fn export<'py>(
     py: Python<'py>,
@@ -669,16 +853,14 @@ fn export<'py>(
     format: &str,
     single_file: bool,
     allow_partial: bool,
+    replace: bool,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use pseudoku::export::{Date, ExportOptions, Format};
+    use pseudoku::export::{Date, ExportOptions};
     let start: Date = start
         .parse()
         .map_err(|e: <Date as std::str::FromStr>::Err| PseudokuError::new_err(e.to_string()))?;
-    let format = Format::ALL
-        .into_iter()
-        .find(|f| f.extension() == format)
-        .ok_or_else(|| PseudokuError::new_err(format!("format {format:?}")))?;
+    let format = format_named(format)?;
     let opts = ExportOptions {
         start,
         days,
@@ -686,7 +868,7 @@ fn export<'py>(
         format,
         out,
         single_file,
-        replace: false,
+        replace,
         allow_partial,
         print: Default::default(),
         per_puzzle: false,
@@ -709,6 +891,281 @@ fn export<'py>(
     )?;
     d.set_item("puzzles", report.puzzles)?;
     d.set_item("new", report.new)?;
+    Ok(d)
+}
+
+/// A ValueError: an argument out of reason, its name in `text`.
+fn value_error(text: impl Into<String>) -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(text.into())
+}
+
+/// A file format of `export` and `book` by its extension.
+fn format_named(format: &str) -> PyResult<pseudoku::export::Format> {
+    use pseudoku::export::Format;
+    Format::ALL
+        .into_iter()
+        .find(|f| f.extension() == format)
+        .ok_or_else(|| {
+            let all: Vec<&str> = Format::ALL.iter().map(|f| f.extension()).collect();
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "format={format:?}: one of {}",
+                all.join(", ")
+            ))
+        })
+}
+
+/// Writes the book `name` of the bank `db` into `out`, as `pseudoku book` does: the puzzles
+/// of `mix` by level, band or technique (e.g. `"easy:30,medium:30,hard:30"`), each drawn once
+/// and recorded under the book's name (the same call writes the same book again; `replace`
+/// draws it anew, `reprint` draws among puzzles earlier books and exports used too), in
+/// `format` (pdf by default: a title page, contents, the puzzles by level and the solutions,
+/// on facing pages). `title`, `subtitle` and `author` go on the title page; `page` is the
+/// page size (a4, a5, letter, 6x9, 8x10, 8.5x11, or e.g. `"150x220mm"`), `per_page` the most
+/// grids a page (1, 2, 4 or 6). Returns the files written, the puzzles, the newly drawn and
+/// `repeated_grids`; raises BankError, writing nothing, when a level runs short.
+#[pyfunction]
+#[pyo3(signature = (db, out, name, mix, format = "pdf", replace = false, reprint = false, title = None, subtitle = None, author = None, page = None, per_page = None, seed = 1))]
+#[allow(clippy::too_many_arguments)]
+fn book<'py>(
+    py: Python<'py>,
+    db: PathBuf,
+    out: PathBuf,
+    name: String,
+    mix: String,
+    format: &str,
+    replace: bool,
+    reprint: bool,
+    title: Option<String>,
+    subtitle: Option<String>,
+    author: Option<String>,
+    page: Option<&str>,
+    per_page: Option<u8>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    use pseudoku::export::{BookOptions, Matter, PageSize, PrintOptions};
+    let format = format_named(format)?;
+    let printed = format.printed() && !format.single_grid();
+    let given = [
+        ("title", title.is_some()),
+        ("page", page.is_some()),
+        ("per_page", per_page.is_some()),
+    ];
+    if let Some((arg, _)) = given.iter().find(|g| g.1 && !printed) {
+        return Err(value_error(format!(
+            "{arg}= is for printed pages: give format=\"pdf\" or format=\"html\" (this is {})",
+            format.extension()
+        )));
+    }
+    if title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(value_error("title= is empty"));
+    }
+    if per_page.is_some_and(|n| ![1, 2, 4, 6].contains(&n)) {
+        return Err(value_error(format!(
+            "per_page={}: 1, 2, 4 or 6",
+            per_page.unwrap_or_default()
+        )));
+    }
+    let d = PrintOptions::default();
+    let page = page
+        .map(|p| {
+            p.parse::<PageSize>()
+                .map_err(|e| value_error(format!("page={p:?}: {e}")))
+        })
+        .transpose()?;
+    let opts = BookOptions {
+        name,
+        mix,
+        format,
+        per_puzzle: format.single_grid(),
+        out,
+        replace,
+        reprint,
+        print: PrintOptions {
+            page: page.unwrap_or(d.page),
+            title,
+            per_page,
+            matter: Matter {
+                subtitle,
+                author,
+                ..Matter::default()
+            },
+            ..d
+        },
+        rng_seed: seed,
+        check: false,
+    };
+    let report = py.detach(|| {
+        let mut conn = pseudoku::bank::open_existing(&db).map_err(bank_error)?;
+        pseudoku::export::book(&mut conn, &opts).map_err(bank_error)
+    })?;
+    if !report.shortages.is_empty() {
+        let short: Vec<String> = report
+            .shortages
+            .iter()
+            .map(|s| format!("level {}: {} puzzles missing", s.level, s.missing))
+            .collect();
+        return Err(BankError::new_err(format!(
+            "{}; nothing written: build more puzzles of those levels (pseudoku.build(db, \
+             level=NAME, count=N))",
+            short.join(", ")
+        )));
+    }
+    let d = PyDict::new(py);
+    d.set_item(
+        "files",
+        report
+            .files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("puzzles", report.puzzles)?;
+    d.set_item("new", report.new)?;
+    d.set_item("repeated_grids", report.repeated_grids)?;
+    Ok(d)
+}
+
+/// Counts an app's log of games (`path`: JSON lines with the keys of `record_result`: user,
+/// puzzle, solved, seconds, hints, mistakes) into the bank `db`, as `pseudoku results import`
+/// does: in the file's order, each moving the player's and the puzzle's learned ratings, the
+/// delivery recorded with it. `progress(dict)` is called after each batch (keys lines,
+/// counted, unrated, again, problems); Ctrl-C, or the callable's returning False, stops after
+/// the batch, and the same call continues. Returns the counts: `counted` (of them `unrated`
+/// glances), `again` (counted before), `problems` (a `FILE:LINE: reason` a skipped line) and
+/// `stopped`.
+#[pyfunction]
+#[pyo3(signature = (db, path, progress = None))]
+fn import_results<'py>(
+    py: Python<'py>,
+    db: PathBuf,
+    path: PathBuf,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use pseudoku::results::{count_file, Target};
+    let stop = AtomicBool::new(false);
+    let done = py.detach(|| {
+        count_file(&db, &path, &Target::Bank, &stop, |c| {
+            report_progress(progress.as_ref(), &stop, &ResultCounts::progress(c, &path))
+        })
+        .map_err(results_error)
+    })?;
+    raise_pending(py)?;
+    to_py(py, &ResultCounts::result(&done, &path))
+}
+
+/// Sets the levels of the bank `db`, as `pseudoku calibrate` does, and levels every puzzle
+/// again: `levels` names them, easiest first (as many as now renames them, another number
+/// cuts the reference into equal shares); `rating` ("difficulty" or "hsolve") is the rating
+/// percentiles and levels use; `default` goes back to the default reference (and, without
+/// `levels`, the default levels); `from_play` refits the levels to human time: the puzzles
+/// players rated (`min_results` results or more each) labelled by their learned ratings,
+/// each level as many of them as it holds now, the levels fitted on them (cut points or a
+/// model, the better held out). `force` calibrates even when a level would hold no puzzle.
+/// Returns the `levels`, whether they are `learned` (a model's), the `rating`, the
+/// `reference` and its `reference_size`, the levels `recomputed`, the puzzles `per_level`,
+/// and with `from_play` the fit's `summary` (as the command prints it).
+#[pyfunction]
+#[pyo3(signature = (db, levels = None, rating = None, default = false, from_play = false, min_results = pseudoku::levels::MIN_RESULTS, force = false, threads = 0))]
+#[allow(clippy::too_many_arguments)]
+fn calibrate<'py>(
+    py: Python<'py>,
+    db: PathBuf,
+    levels: Option<Vec<String>>,
+    rating: Option<&str>,
+    default: bool,
+    from_play: bool,
+    min_results: u64,
+    force: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    use pseudoku::levels::{Calibration, LevelChange, LevelNames, RatingKind};
+    if levels.is_none() && rating.is_none() && !default && !from_play {
+        return Err(value_error(
+            "nothing to change: give levels=[...], rating=..., default=True or from_play=True",
+        ));
+    }
+    if default && from_play {
+        return Err(value_error(
+            "default=True and from_play=True: give one of them",
+        ));
+    }
+    if !(1..=1_000_000).contains(&min_results) {
+        return Err(value_error(format!(
+            "min_results={min_results}: 1 to 1000000"
+        )));
+    }
+    let names = levels
+        .map(|l| {
+            l.join(",")
+                .parse::<LevelNames>()
+                .map_err(|e| value_error(format!("levels={l:?}: {e}")))
+        })
+        .transpose()?;
+    let rating = rating
+        .map(|r| {
+            r.parse::<RatingKind>()
+                .map_err(|e| value_error(format!("rating={r:?}: {e}")))
+        })
+        .transpose()?;
+    let pool = pool(threads)?;
+    let (levels, recomputed, description, per_level, summary) = py.detach(|| {
+        let mut conn = pseudoku::bank::open_existing(&db).map_err(bank_error)?;
+        let _lock = pseudoku::bank::WriterLock::acquire(&db, "pseudoku.calibrate", false)
+            .map_err(bank_error)?;
+        let mut change = Calibration {
+            rating,
+            levels: names.clone().map(LevelChange::Names),
+            force,
+            names_given: names.is_some(),
+            ..Calibration::default()
+        };
+        let mut summary = None;
+        if from_play {
+            let (stored, set) = pseudoku::levels::stored_levels(&conn).map_err(bank_error)?;
+            let names = names.clone().unwrap_or_else(|| set.names().clone());
+            let rating = rating.unwrap_or(stored);
+            let fit = pseudoku::results::fit_from_play(
+                &conn,
+                None,
+                min_results,
+                &names,
+                rating,
+                &pool,
+                &|_| {},
+            )
+            .map_err(results_error)?;
+            summary = Some(pseudoku::levels::summary(&fit, rating));
+            change.levels = Some(fit.into_change());
+        } else if default {
+            change.reference = Some(pseudoku::levels::default_reference());
+            change
+                .levels
+                .get_or_insert(LevelChange::Names(LevelNames::default()));
+        }
+        let (levels, n) = pool
+            .install(|| pseudoku::levels::calibrate(&mut conn, &change))
+            .map_err(bank_error)?;
+        let description = pseudoku::levels::reference_description(&conn)
+            .map_err(bank_error)?
+            .unwrap_or_default();
+        let per_level = pseudoku::levels::level_counts(&conn).map_err(bank_error)?;
+        Ok::<_, PyErr>((levels, n, description, per_level, summary))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("levels", levels.set.names().names().to_vec())?;
+    d.set_item("learned", levels.model.is_some())?;
+    d.set_item("rating", levels.rating.name())?;
+    d.set_item("reference", description)?;
+    d.set_item("reference_size", levels.reference.len())?;
+    d.set_item("recomputed", recomputed)?;
+    let counts = PyDict::new(py);
+    for (name, n) in per_level {
+        counts.set_item(name, n)?;
+    }
+    d.set_item("per_level", counts)?;
+    if let Some(summary) = summary {
+        d.set_item("summary", summary)?;
+    }
     Ok(d)
 }
 
@@ -736,5 +1193,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(import_puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(dataset, m)?)?;
     m.add_function(wrap_pyfunction!(export, m)?)?;
+    m.add_function(wrap_pyfunction!(book, m)?)?;
+    m.add_function(wrap_pyfunction!(import_results, m)?)?;
+    m.add_function(wrap_pyfunction!(calibrate, m)?)?;
     Ok(())
 }

@@ -23,36 +23,18 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
         let (rating, set) = pseudoku::levels::stored_levels(&conn)?;
         let names = args.levels.clone().unwrap_or_else(|| set.names().clone());
         let rating = args.rating.unwrap_or(rating);
-        spin.set_message("reading the learned ratings");
-        let learned =
-            pseudoku::results::learned_puzzles(&conn, args.history.as_deref(), args.min_results)?;
-        let examples = pseudoku::levels::play_examples(&conn, &learned)?;
-        let source = std::path::Path::new("the puzzles players rated");
-        spin.set_message(format!(
-            "rating and fitting {} played puzzles",
-            examples.len()
-        ));
-        let played = examples.len();
-        let fit = pool
-            .install(|| pseudoku::levels::fit_examples(source, examples, Some(&names), rating))
-            .map_err(|e| match e {
-                // Too few of a level: say which puzzles counted, and how to count more.
-                pseudoku::levels::LevelsError::Labelled(mut problems) => {
-                    problems.push(format!(
-                        "the puzzles players rated are those with at least {} results each \
-                         ({played} puzzles); `--min-results N` counts puzzles with fewer",
-                        args.min_results
-                    ));
-                    pseudoku::levels::LevelsError::Labelled(problems)
-                }
-                e => e,
-            })?;
+        let fit = pseudoku::results::fit_from_play(
+            &conn,
+            args.history.as_deref(),
+            args.min_results,
+            &names,
+            rating,
+            &pool,
+            &|stage| spin.set_message(stage),
+        )?;
         let summary = pseudoku::levels::summary(&fit, rating);
         spin.suspend(|| io::stdout().write_all(summary.as_bytes()))?;
-        levels = Some(match fit.kept_model() {
-            Some(model) => LevelChange::Learned(fit.set.clone(), model.clone()),
-            None => LevelChange::Set(fit.set),
-        });
+        levels = Some(fit.into_change());
     } else if let Some(path) = &args.from {
         anyhow::ensure!(path.is_file(), "{}: no such file", path.display());
         if let Some(name) = &args.named {
@@ -94,10 +76,7 @@ pub(super) fn run_calibrate(args: &CalibrateArgs) -> anyhow::Result<Outcome> {
             } else {
                 spin.suspend(|| writeln!(io::stdout(), "(the rules are stored with --layouts)"))?;
             }
-            levels = Some(match fit.kept_model() {
-                Some(model) => LevelChange::Learned(fit.set.clone(), model.clone()),
-                None => LevelChange::Set(fit.set),
-            });
+            levels = Some(fit.into_change());
         } else {
             spin.set_message(format!("rating {}", path.display()));
             let corpus = pool.install(|| Corpus::read(path))?;

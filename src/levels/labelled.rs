@@ -75,6 +75,15 @@ impl LabelledFit {
     pub fn kept_model(&self) -> Option<&LevelModel> {
         (self.kept == Kept::Model).then_some(&self.model.model)
     }
+
+    /// The levels it fitted, as a calibration stores them: the model's levels when the model
+    /// is kept, else the cut points.
+    pub fn into_change(self) -> super::LevelChange {
+        match self.kept_model() {
+            Some(model) => super::LevelChange::Learned(self.set.clone(), model.clone()),
+            None => super::LevelChange::Set(self.set),
+        }
+    }
 }
 
 /// A labelled line before rating.

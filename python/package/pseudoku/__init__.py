@@ -2,8 +2,9 @@
 
 Puzzles are 81-character strings (``.`` or ``0`` for an empty cell). Rate, hint, explain,
 solve, count and canonicalize single puzzles; rate many on every core with ``rate_many``;
-build, import into, draw from, export and make datasets of banks (SQLite files, the same
-ones the ``pseudoku`` program writes).
+build, import into, draw from, calibrate, export, print books from and make datasets of banks
+(SQLite files, the same ones the ``pseudoku`` program writes); count players' results and
+draw puzzles matched to a player (``Bank.record_result``, ``Bank.for_user``).
 
     >>> import pseudoku
     >>> pseudoku.rate("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")["level"]
@@ -18,7 +19,9 @@ from ._native import (
     InvalidPuzzle,
     NotUnique,
     PseudokuError,
+    book,
     build,
+    calibrate,
     canonical,
     count_solutions,
     dataset,
@@ -27,6 +30,7 @@ from ._native import (
     generate,
     hint,
     import_puzzles,
+    import_results,
     parse,
     rate,
     rate_many,
@@ -40,7 +44,9 @@ __all__ = [
     "InvalidPuzzle",
     "NotUnique",
     "PseudokuError",
+    "book",
     "build",
+    "calibrate",
     "canonical",
     "count_solutions",
     "dataset",
@@ -49,6 +55,7 @@ __all__ = [
     "generate",
     "hint",
     "import_puzzles",
+    "import_results",
     "parse",
     "rate",
     "rate_many",

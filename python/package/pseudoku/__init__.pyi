@@ -3,6 +3,8 @@
 from os import PathLike
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
+from typing_extensions import NotRequired
+
 StrPath = Union[str, "PathLike[str]"]
 
 RATER: str
@@ -42,8 +44,18 @@ class Rating(TypedDict):
     hardest_step: str
     hardest_steps: int
 
+class Learned(TypedDict):
+    """A learned rating: what players' results taught it (a puzzle with none: its prior)."""
+
+    rating: float
+    """The rating: 1500 the middle; a player and a puzzle of one rating take the par time."""
+    deviation: float
+    """Its deviation: the true rating lies within about two of it."""
+    results: int
+    """The games it learned from (0: a puzzle's prior, from its difficulty)."""
+
 class Handout(TypedDict, total=False):
-    """A puzzle of a bank."""
+    """A puzzle of a bank (`learned`: from `Bank.puzzle` and `Bank.for_user`)."""
 
     id: int
     puzzle: str
@@ -56,7 +68,98 @@ class Handout(TypedDict, total=False):
     hardest_step: Optional[str]
     hardest_steps: Optional[int]
     key: str
+    learned: Learned
     source: Dict[str, Any]
+
+class Counted(TypedDict):
+    """What a counted game did (`Bank.record_result`)."""
+
+    score: Optional[float]
+    """The game's score against the par time, 0 to 1 (None: a glance, rated by nothing)."""
+    held: NotRequired[bool]
+    """The player has no record yet (fewer than 10 rated games): the game teaches its
+    puzzle once they have one (absent for a glance)."""
+    player: Learned
+    """The player's learned rating after it."""
+    puzzle: Learned
+    """The puzzle's learned rating after it."""
+
+class PlayedGame(TypedDict):
+    """One of a player's games, as their history shows it."""
+
+    puzzle: int
+    solved: bool
+    seconds: float
+    hints: int
+    mistakes: int
+    score: Optional[float]
+    rating: float
+    """The player's rating after it."""
+    at: str
+    """When it was counted, `YYYY-MM-DDTHH:MM:SS.SSSZ` (UTC)."""
+
+class Player(TypedDict):
+    """A player as the bank knows them (`Bank.player`)."""
+
+    user: str
+    learned: Learned
+    games: int
+    """Their games counted."""
+    history: List[PlayedGame]
+    """Their last games, the latest first."""
+
+class BuildProgress(TypedDict):
+    """A build's counts after a batch (`progress`), and its result with `stopped`."""
+
+    stored: int
+    count: int
+    duplicates: int
+    rejected: int
+    stopped: NotRequired[bool]
+    """Only in the result: True when the build stopped before storing every puzzle."""
+
+class ImportProgress(TypedDict):
+    """An import's counts after a batch (`progress`), and its result with `stopped` and
+    `problems`."""
+
+    lines: int
+    next_line: int
+    stored: int
+    duplicates: int
+    skipped: int
+    already: bool
+    stopped: NotRequired[bool]
+    """Only in the result: True when the import stopped before the file's end."""
+    problems: NotRequired[List[str]]
+    """Only in the result: a `FILE:LINE: reason` a skipped entry."""
+
+class ResultsProgress(TypedDict):
+    """A log's counting after a batch (`progress`), and its result with `stopped`."""
+
+    lines: int
+    counted: int
+    unrated: int
+    """Of the games counted, glances (left within 30 seconds): kept, rated by nothing."""
+    again: int
+    """Lines whose game was counted before."""
+    problems: List[str]
+    """A `FILE:LINE: reason` a skipped line."""
+    stopped: NotRequired[bool]
+    """Only in the result: True when the counting stopped before the file's end."""
+
+class Calibrated(TypedDict):
+    """A bank's levels after `calibrate`."""
+
+    levels: List[str]
+    learned: bool
+    """True when the levels are a model's (fitted on labelled or played puzzles)."""
+    rating: str
+    reference: str
+    reference_size: int
+    recomputed: int
+    per_level: Dict[str, int]
+    summary: NotRequired[str]
+    """With from_play: the fit, as `pseudoku calibrate --from-play` prints it."""
 
 class Canonical(TypedDict):
     """The exact canonical form of a puzzle."""
@@ -119,9 +222,31 @@ class Bank:
     ) -> List[Handout]:
         """Random unserved puzzles of a level, band (`"K/M"`) or percentile range (`"A..B"`)."""
     def puzzle(self, id: int) -> Optional[Handout]:
-        """The puzzle with this id, or None."""
+        """The puzzle with this id (with its `learned` rating), or None."""
     def stats(self) -> Dict[str, Any]:
         """What the bank holds (`pseudoku stats --json`)."""
+    def for_user(self, user: str, count: int = 1, seed: Optional[int] = None) -> List[Handout]:
+        """Up to `count` puzzles for the app user `user` matched to their learned rating
+        (`pseudoku get --for-user USER --json`): each one the user was never given (up to
+        symmetry), recorded as theirs, with its `learned` rating; fewer when the user has had
+        every puzzle. Raises ValueError for a bad user id (1 to 64 characters among letters,
+        digits and `-_.:@`), BankError while a server records in the bank."""
+    def record_result(
+        self,
+        user: str,
+        puzzle: int,
+        solved: bool,
+        seconds: float,
+        hints: int = 0,
+        mistakes: int = 0,
+    ) -> Counted:
+        """Counts a player's game of the puzzle with bank id `puzzle` (a line of `pseudoku
+        results import`, the keys of `POST /v1/results`): the delivery recorded with it, both
+        learned ratings moved. Raises ValueError for a game out of reason, BankError for a
+        puzzle not in the bank or a second result of the user's for it."""
+    def player(self, user: str, last: int = 50) -> Player:
+        """The player's learned rating, games counted and last `last` games (`GET
+        /v1/players/{user}`); a user with no game: a new player's rating."""
 
 def build(
     db: StrPath,
@@ -130,17 +255,60 @@ def build(
     per_level: Optional[int] = None,
     threads: int = 0,
     seed: int = 2026,
-    progress: Optional[Callable[[Dict[str, int]], Any]] = None,
-) -> Dict[str, Any]:
-    """Builds (or continues building) a bank; Ctrl-C stops after the batch."""
+    progress: Optional[Callable[[BuildProgress], Any]] = None,
+) -> BuildProgress:
+    """Builds (or continues building) a bank. `progress` is called after each batch; Ctrl-C
+    (raised) or `progress` returning False (the result's `stopped` True) stops after it, and
+    the same call continues."""
 
 def import_puzzles(
     db: StrPath,
     path: StrPath,
     threads: int = 0,
-    progress: Optional[Callable[[Dict[str, int]], Any]] = None,
+    progress: Optional[Callable[[ImportProgress], Any]] = None,
+) -> ImportProgress:
+    """Grades a puzzle file into a bank (`pseudoku import`); stops as `build` does."""
+
+def import_results(
+    db: StrPath,
+    path: StrPath,
+    progress: Optional[Callable[[ResultsProgress], Any]] = None,
+) -> ResultsProgress:
+    """Counts an app's log of games (JSON lines with the keys of `Bank.record_result`) into a
+    bank (`pseudoku results import`); stops as `build` does, and the same call continues."""
+
+def calibrate(
+    db: StrPath,
+    levels: Optional[Sequence[str]] = None,
+    rating: Optional[str] = None,
+    default: bool = False,
+    from_play: bool = False,
+    min_results: int = 5,
+    force: bool = False,
+    threads: int = 0,
+) -> Calibrated:
+    """Sets a bank's levels and levels every puzzle again (`pseudoku calibrate`): `levels`
+    renames them or cuts the reference anew, `rating` is "difficulty" or "hsolve", `default`
+    goes back to the default reference, `from_play` refits them to the puzzles players rated
+    (`min_results` results or more each). Raises ValueError when nothing is asked."""
+
+def book(
+    db: StrPath,
+    out: StrPath,
+    name: str,
+    mix: str,
+    format: str = "pdf",
+    replace: bool = False,
+    reprint: bool = False,
+    title: Optional[str] = None,
+    subtitle: Optional[str] = None,
+    author: Optional[str] = None,
+    page: Optional[str] = None,
+    per_page: Optional[int] = None,
+    seed: int = 1,
 ) -> Dict[str, Any]:
-    """Grades a puzzle file into a bank (`pseudoku import`)."""
+    """Writes a book of puzzles by level (`pseudoku book`): files, puzzles, new,
+    repeated_grids. Raises BankError, writing nothing, when a level runs short."""
 
 def dataset(
     db: StrPath,
@@ -163,6 +331,7 @@ def export(
     format: str = "txt",
     single_file: bool = False,
     allow_partial: bool = False,
+    replace: bool = False,
     seed: int = 1,
 ) -> Dict[str, Any]:
     """Exports daily batches (`pseudoku export`)."""
