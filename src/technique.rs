@@ -1,13 +1,16 @@
 //! The techniques a puzzle needs, as plain values that ratings compute, the bank stores and
-//! users name: the hardest technique family (paper 004's grade, [`Technique`], found by
+//! users name: hsolve's technique family (paper 004's grade, [`Technique`], found by
 //! [`crate::rate::metrics::technique`]), each solving [`Strategy`] by name (how one is searched for
 //! is `crate::strategies`), and the hardest step of the `difficulty` ladder a puzzle needs
-//! ([`HardestStep`]). It knows nothing of how any of them is found.
+//! ([`HardestStep`]: what output shows as a puzzle's technique). It knows nothing of how any of
+//! them is found.
 
 use std::fmt;
 
-/// The hardest technique family a puzzle needs (paper 004's grade, whose levels it called
-/// easy, medium, hard, insane and computer).
+/// hsolve's technique family: the hardest of the few families paper 004's grade models that a
+/// puzzle needs (the paper called its levels easy, medium, hard, insane and computer). Its top
+/// family, [`Technique::BeyondWings`], says only that the model stops short, not that the
+/// puzzle needs an assumption: the ladder's [`HardestStep`] says what it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Technique {
     /// Naked and hidden singles suffice (paper 004: easy).
@@ -18,8 +21,10 @@ pub enum Technique {
     LockedCandidates,
     /// X-wing or XY-wing is needed (insane).
     XWingOrXyWing,
-    /// None of those suffice: trial and error (computer).
-    Trial,
+    /// None of those suffice (computer): the puzzle needs a technique past X-wing and XY-wing,
+    /// which the ladder's hardest step names (a pattern such as a swordfish or an ALS chain as
+    /// often as an assumption). Named `beyond-wings`; `trial` before, still read.
+    BeyondWings,
 }
 
 impl Technique {
@@ -29,33 +34,43 @@ impl Technique {
         Technique::Pairs,
         Technique::LockedCandidates,
         Technique::XWingOrXyWing,
-        Technique::Trial,
+        Technique::BeyondWings,
     ];
 
-    /// The family of a stored name ([`Technique::name`]), surrounding spaces ignored.
+    /// The name the top family had before it was [`Technique::BeyondWings`], still read.
+    pub const OLD_BEYOND_WINGS: &'static str = "trial";
+
+    /// The family of a name ([`Technique::name`]), surrounding spaces ignored; `trial`, the
+    /// top family's old name ([`Technique::OLD_BEYOND_WINGS`]), names it still, so that
+    /// layouts, scripts and old banks' text rows keep working.
     pub fn from_name(name: &str) -> Option<Technique> {
-        Technique::ALL.into_iter().find(|t| t.name() == name.trim())
+        let name = name.trim();
+        if name == Technique::OLD_BEYOND_WINGS {
+            return Some(Technique::BeyondWings);
+        }
+        Technique::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// The family's name, as `rate` prints it (the bank stores its [`Technique::rank`]).
+    /// The family's name, as `rate` (`hsolve_family`) and `stats` print it (the bank stores
+    /// its [`Technique::rank`]).
     pub fn name(self) -> &'static str {
         match self {
             Technique::Singles => "singles",
             Technique::Pairs => "pairs",
             Technique::LockedCandidates => "locked-candidates",
             Technique::XWingOrXyWing => "x-wing-or-xy-wing",
-            Technique::Trial => "trial",
+            Technique::BeyondWings => "beyond-wings",
         }
     }
 
-    /// The family of rank `rank` (1 = singles .. 5 = trial).
+    /// The family of rank `rank` (1 = singles .. 5 = beyond-wings).
     pub fn from_rank(rank: u8) -> Option<Technique> {
         Technique::ALL
             .get(usize::from(rank).checked_sub(1)?)
             .copied()
     }
 
-    /// Its rank, 1 (singles) to 5 (trial).
+    /// Its rank, 1 (singles) to 5 (beyond-wings).
     pub fn rank(self) -> u8 {
         self as u8 + 1
     }

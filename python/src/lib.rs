@@ -135,8 +135,8 @@ fn report(
 
 /// Every measure of one puzzle, as `pseudoku rate --json` prints it: level (on the default
 /// levels), difficulty, hsolve, hsolve_sd, tier, steps, wnef, wnef_class, box_norm,
-/// box_class, technique, clues, hardest_step, hardest_steps. Raises NotUnique for a puzzle
-/// without exactly one solution.
+/// box_class, technique (the ladder's hardest step), clues, hardest_step, hardest_steps,
+/// hsolve_family. Raises NotUnique for a puzzle without exactly one solution.
 #[pyfunction]
 #[pyo3(signature = (puzzle, runs = None))]
 fn rate<'py>(py: Python<'py>, puzzle: &str, runs: Option<u32>) -> PyResult<Bound<'py, PyAny>> {

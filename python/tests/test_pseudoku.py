@@ -61,8 +61,9 @@ def test_rate_gives_every_measure_and_is_the_same_for_the_class():
     assert set(r) == {
         "puzzle", "level", "difficulty", "hsolve", "hsolve_sd", "tier", "steps", "wnef",
         "wnef_class", "box_norm", "box_class", "technique", "clues", "hardest_step",
-        "hardest_steps",
+        "hardest_steps", "hsolve_family",
     }
+    assert r["technique"] == r["hardest_step"]
     assert r["puzzle"] == HARD and r["clues"] == 17
     assert r["level"] in ("easy", "medium", "hard", "expert")
     other = pseudoku.rate(turned(HARD))

@@ -19,9 +19,9 @@
 //! - **Minimal**: no orbit of clues (a single clue without symmetry) can be removed keeping one
 //!   solution, so none can be removed keeping one solution and the level either.
 //! - **Clues** `A..B`: between A and B clues, both included.
-//! - **Techniques** `MIN..MAX`: the hardest technique family the puzzle needs (the bank's
-//!   `technique` column: singles, pairs, locked-candidates, x-wing-or-xy-wing, trial) lies
-//!   between MIN and MAX.
+//! - **Techniques** `MIN..MAX`: hsolve's technique family of the puzzle (the bank's
+//!   `technique` column: singles, pairs, locked-candidates, x-wing-or-xy-wing, beyond-wings;
+//!   `trial`, the old name of beyond-wings, is still read) lies between MIN and MAX.
 //! - **No assumptions** (`no-assumptions`): the hardest step reads a pattern off the grid (at
 //!   most an ALS chain or a death blossom); no step assumes a value (a forcing chain,
 //!   backtracking or a trial: [`Strategy::assumes`]). The default `expert` level keeps it, so
@@ -395,12 +395,12 @@ pub fn profiles_text(profiles: &[(String, Profile)]) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
     /// Not `MIN..MAX`.
-    #[error("bad techniques {0:?}: expected MIN..MAX, e.g. pairs..trial")]
+    #[error("bad techniques {0:?}: expected MIN..MAX, e.g. pairs..beyond-wings")]
     TechniquesForm(String),
     /// Not a technique family's name.
     #[error(
         "bad technique {name:?} in {range:?}: one of singles, pairs, locked-candidates, \
-         x-wing-or-xy-wing, trial"
+         x-wing-or-xy-wing, beyond-wings (or trial, its old name)"
     )]
     Technique {
         /// The name as given.
@@ -508,8 +508,8 @@ pub fn parse_symmetry(s: &str) -> Result<Symmetry, LayoutError> {
 }
 
 impl fmt::Display for Layout {
-    /// As stored and shown: `symmetry=rotate180 clues=22..30 minimal techniques=pairs..trial
-    /// clued-houses` (only the rules set; `none` for none).
+    /// As stored and shown: `symmetry=rotate180 clues=22..30 minimal
+    /// techniques=pairs..beyond-wings clued-houses` (only the rules set; `none` for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if self.symmetry != Symmetry::None {
@@ -659,7 +659,14 @@ mod tests {
             assert_eq!(l.to_string(), text);
         }
         assert!("clues=10..30".parse::<Layout>().is_err());
+        assert!("techniques=beyond-wings..pairs".parse::<Layout>().is_err());
+        // `trial`, beyond-wings' old name, still reads (stored layouts, scripts) and is
+        // shown by its new name.
         assert!("techniques=trial..pairs".parse::<Layout>().is_err());
+        assert_eq!(
+            "techniques=pairs..trial".parse::<Layout>().unwrap().to_string(),
+            "techniques=pairs..beyond-wings"
+        );
         assert!("symmetry=spiral".parse::<Layout>().is_err());
         assert!("share=50%".parse::<Layout>().is_err());
         assert!("symmetry=mirror share=101%".parse::<Layout>().is_err());
@@ -724,8 +731,8 @@ mod tests {
         let logic: Layout = "no-assumptions".parse().unwrap();
         let p = crate::generate::random_minimal(&mut rng, Symmetry::None);
         for s in Strategy::ALL {
-            assert_eq!(logic.keeps(&p, Technique::Trial, s), !s.assumes(), "{s:?}");
-            assert!(Layout::default().keeps(&p, Technique::Trial, s));
+            assert_eq!(logic.keeps(&p, Technique::BeyondWings, s), !s.assumes(), "{s:?}");
+            assert!(Layout::default().keeps(&p, Technique::BeyondWings, s));
         }
         let assuming: Vec<Strategy> = Strategy::ALL.into_iter().filter(|s| s.assumes()).collect();
         assert_eq!(

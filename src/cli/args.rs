@@ -45,9 +45,11 @@ pub enum Command {
     ///
     /// Prints a header line and one tab-separated line per puzzle with the columns
     /// `puzzle level difficulty hsolve hsolve_sd tier steps wnef wnef_class box_norm box_class
-    /// technique clues hardest_step hardest_steps` (the level on the default levels, or on
-    /// --db's); with --json, one JSON object per line with those keys instead. A puzzle
-    /// without exactly one solution is reported on stderr as a bad line.
+    /// technique clues hardest_step hardest_steps hsolve_family` (the level on the default
+    /// levels, or on --db's; technique: the ladder's hardest step, as hardest_step;
+    /// hsolve_family: hsolve's technique family, beyond-wings past X-wing and XY-wing); with
+    /// --json, one JSON object per line with those keys instead. A puzzle without exactly one
+    /// solution is reported on stderr as a bad line.
     Rate(RateArgs),
     /// Solve a puzzle step by step in words, as a player would: every step with its technique,
     /// its cells and what it proves (the same words as `hint`).
@@ -138,9 +140,10 @@ pub enum Command {
     /// they use or the level names; every stored level is recomputed in one transaction.
     Calibrate(CalibrateArgs),
     /// What a bank holds: puzzles per level (rating range, reference percentiles, served,
-    /// layout rules) and per hsolve tier, the bank's reference deciles, the rating histogram,
-    /// technique families and clue counts per level, duplicates rejected, seeds used; --plot
-    /// draws it as an SVG or PNG image.
+    /// layout rules; the quartiles of difficulty and of clues, the shares of the range's
+    /// quarters) and per hsolve tier, the bank's reference deciles, the rating histogram, the
+    /// hardest steps, hsolve's technique families and clue counts per level, duplicates
+    /// rejected, seeds used; --plot draws it as an SVG or PNG image.
     Stats(StatsArgs),
     /// Export daily batches for a publisher: a mix of levels per day, never repeating a
     /// puzzle (nor any member of its class), with no two puzzles from the same seed or
@@ -396,8 +399,9 @@ pub struct BuildArgs {
     /// removed keeping one solution).
     #[arg(long)]
     pub minimal: bool,
-    /// Layout rule: the hardest technique family needed lies in MIN..MAX (singles, pairs,
-    /// locked-candidates, x-wing-or-xy-wing, trial), e.g. pairs..x-wing-or-xy-wing.
+    /// Layout rule: hsolve's technique family lies in MIN..MAX (singles, pairs,
+    /// locked-candidates, x-wing-or-xy-wing, beyond-wings; trial, beyond-wings' old name, is
+    /// still read), e.g. pairs..x-wing-or-xy-wing.
     #[arg(long, value_name = "MIN..MAX", value_parser = pseudoku::bank::parse_techniques)]
     pub techniques: Option<(pseudoku::bank::Technique, pseudoku::bank::Technique)>,
     /// Layout rule: allow a row, column or box without a clue (the default levels clue every
@@ -635,7 +639,7 @@ pub struct StatsArgs {
     #[arg(long)]
     pub json: bool,
     /// Also draw it into this file, SVG or PNG by its extension (.svg, .png): the rating
-    /// histogram of the bank against the reference with the levels shaded, the hardest
+    /// histogram of the bank against the reference with the levels shaded, hsolve's
     /// technique families per level, the clue counts per level.
     #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = parse_plot)]
     pub plot: Option<PathBuf>,

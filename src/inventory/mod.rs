@@ -1,7 +1,9 @@
-//! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings
-//! and how far their spread is from the reference's over the level's range) and tier, the
-//! rating histogram next to the reference's, the bank's spread over the reference deciles, the hardest technique families, hardest steps and clue counts per level,
-//! build bookkeeping; [`plot`] draws it.
+//! What a bank holds (`pseudoku stats`): counts per level (with the span of their ratings,
+//! how far their spread is from the reference's over the level's range, the quartiles of their
+//! `difficulty` and clues and their shares in the quarters of the range) and tier, the rating
+//! histogram next to the reference's, the bank's spread over the reference deciles, the
+//! hardest steps (the technique a puzzle needs), hsolve's technique families and clue counts
+//! per level, build bookkeeping; [`plot`] draws it.
 
 pub mod plot;
 
@@ -43,14 +45,71 @@ pub struct LevelCount {
     /// reference has nothing in, learned levels (not ranges) or the extreme level (whose range
     /// the level below it shares: that level's spread counts the range's puzzles of both).
     pub spread: Option<f64>,
-    /// The shares, in percent (one decimal), of its puzzles in each quarter of its
-    /// reference-percentile range (as a build fills them: quarter k holds the percentiles
+    /// The shares, in percent (one decimal, summing to 100), of its puzzles in each quarter of
+    /// its reference-percentile range (as a build fills them: quarter k holds the percentiles
     /// from the k-th of four equal slices of `percentiles`). None when `spread` is.
     pub quarters: Option<[f64; 4]>,
+    /// The quartiles of its puzzles' `difficulty` (whatever the bank's rating; none for a
+    /// level without a puzzle rated by it).
+    pub difficulty_quartiles: Option<Quartiles>,
+    /// The quartiles of its puzzles' clue counts (none for an empty level).
+    pub clue_quartiles: Option<Quartiles>,
     /// The distinct solution grids (up to symmetry) its puzzles have.
     pub grids: u64,
     /// The most puzzles of one solution grid in it (0 for an empty level).
     pub most_of_a_grid: u64,
+}
+
+/// The first quartile, median and third quartile of a sample, each interpolated between the
+/// two nearest ranks as a spreadsheet's `QUARTILE.INC` (and numpy's default) does: the
+/// p-quantile of n sorted values x(0) .. x(n-1) lies at h = (n - 1) p, x(floor h) plus the
+/// fraction of h times the step to the next value. Rounded to 6 decimals.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Quartiles {
+    /// The first quartile (p = 1/4).
+    pub q1: f64,
+    /// The median (p = 1/2).
+    pub median: f64,
+    /// The third quartile (p = 3/4).
+    pub q3: f64,
+}
+
+impl Quartiles {
+    /// The quartiles of `sample`: ascending values, each with how many times it occurs
+    /// (counts of 0 allowed). None for an empty sample.
+    pub fn of(sample: &[(f64, u64)]) -> Option<Quartiles> {
+        let n: u64 = sample.iter().map(|s| s.1).sum();
+        if n == 0 {
+            return None;
+        }
+        // The value at 0-based rank k.
+        let at = |k: u64| {
+            let mut below = 0;
+            for &(v, c) in sample {
+                below += c;
+                if k < below {
+                    return v;
+                }
+            }
+            unreachable!("rank {k} of {n}")
+        };
+        let quantile = |p: f64| {
+            let h = (n - 1) as f64 * p;
+            let k = h.floor() as u64;
+            let low = at(k);
+            let value = if k + 1 < n {
+                low + (h - k as f64) * (at(k + 1) - low)
+            } else {
+                low
+            };
+            round6(value)
+        };
+        Some(Quartiles {
+            q1: quantile(0.25),
+            median: quantile(0.5),
+            q3: quantile(0.75),
+        })
+    }
 }
 
 /// One histogram bin over the rating.
@@ -66,10 +125,11 @@ pub struct Bin {
     pub reference: u64,
 }
 
-/// Puzzles of one hardest technique family, per level.
+/// Puzzles of one of hsolve's technique families, per level.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TechniqueRow {
-    /// The family's name ([`Technique::name`]).
+    /// The family's name ([`Technique::name`]: `beyond-wings`, not a trial, for the puzzles
+    /// past its X-wing and XY-wing; the key keeps its old name for scripts).
     pub technique: String,
     /// Its puzzles in each level, in the order of [`Inventory::levels`].
     pub per_level: Vec<u64>,
@@ -136,11 +196,11 @@ pub struct Inventory {
     pub deciles: Vec<u64>,
     /// The cut points between the levels, easiest first.
     pub cuts: Vec<f64>,
-    /// Puzzles per hardest technique family and level: every family, easiest first
+    /// Puzzles per hsolve technique family and level: every family, easiest first
     /// ([`Technique::ALL`]).
     pub techniques: Vec<TechniqueRow>,
     /// Puzzles per hardest step and level: the techniques some puzzle needs, easiest first
-    /// (`difficulty::LADDER_ORDER`).
+    /// (`difficulty::LADDER_ORDER`); what `stats` shows as the technique needed.
     pub steps: Vec<StepRow>,
     /// Puzzles per number of clues and level: every count from the fewest stored to the most
     /// (none when the bank is empty).
@@ -219,6 +279,22 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
                 layout: String::new(),
                 spread: None,
                 quarters: None,
+                difficulty_quartiles: tally.difficulties.get(i).and_then(|per| {
+                    let mut sample: Vec<(f64, u64)> = per
+                        .iter()
+                        .map(|(&v, &n)| (store::puzzles::from_units(v, RatingKind::Difficulty), n))
+                        .collect();
+                    sample.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    Quartiles::of(&sample)
+                }),
+                clue_quartiles: tally.clues.get(i).and_then(|per| {
+                    let sample: Vec<(f64, u64)> = per
+                        .iter()
+                        .enumerate()
+                        .map(|(c, &n)| (c as f64, n))
+                        .collect();
+                    Quartiles::of(&sample)
+                }),
                 grids: 0,
                 most_of_a_grid: 0,
             }
@@ -442,8 +518,8 @@ pub fn ks_distance(bank: &[(f64, u64)], reference: &[f64]) -> Option<f64> {
 
 /// The shares (percent, one decimal) of `bank` (values with their counts) in each quarter of
 /// the percentile range `low..high`, a value's percentile being `percentile(value)` (one
-/// below `low` counts in the first quarter, one at or above `high` in the last). None for an
-/// empty bank or range.
+/// below `low` counts in the first quarter, one at or above `high` in the last), rounded so
+/// that they sum to 100 (tenths by the largest remainder). None for an empty bank or range.
 pub fn quarter_shares(
     bank: &[(f64, u64)],
     percentile: impl Fn(f64) -> f64,
@@ -459,7 +535,22 @@ pub fn quarter_shares(
         let k = ((percentile(v) - low) / (high - low) * 4.0).floor();
         counts[k.clamp(0.0, 3.0) as usize] += n;
     }
-    Some(counts.map(|c| (1000.0 * c as f64 / total as f64).round() / 10.0))
+    Some(shares(counts, total))
+}
+
+/// `counts` (summing to `total`, not 0) as percentages in tenths that sum to exactly 100:
+/// each share rounded down to a tenth, and the tenths left given to the largest remainders
+/// (the earlier quarter first among equal ones).
+fn shares(counts: [u64; 4], total: u64) -> [f64; 4] {
+    let tenths = counts.map(|c| 1000 * c / total);
+    let mut order = [0, 1, 2, 3];
+    order.sort_by_key(|&k| std::cmp::Reverse(1000 * counts[k] % total));
+    let mut tenths = tenths;
+    let left = 1000 - tenths.iter().sum::<u64>();
+    for &k in order.iter().take(left as usize) {
+        tenths[k] += 1;
+    }
+    tenths.map(|t| t as f64 / 10.0)
 }
 
 /// [`BINS`] equal bins over the range of both lists (the bank's as values with their counts).
@@ -515,13 +606,13 @@ impl Inventory {
         }
         let _ = writeln!(
             s,
-            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tquarters\tgrids (puzzles a grid: mean, most)\tlayout",
+            "\nlevel\t{}\treference percentiles\tpuzzles\tshare\tserved\t{} of its puzzles\tspread (KS)\tgrids (puzzles a grid: mean, most)\tlayout",
             self.rating, self.rating
         );
         for l in &self.levels {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{:.1}%\t{}\t{}\t{}\t{}\t{}",
                 l.level,
                 l.range,
                 if self.learned {
@@ -535,9 +626,6 @@ impl Inventory {
                 l.ratings
                     .map_or("-".to_string(), |(a, b)| format!("{a}..{b}")),
                 l.spread.map_or("-".to_string(), |d| format!("{d:.3}")),
-                l.quarters.map_or("-".to_string(), |q| {
-                    q.map(|x| format!("{x:.0}%")).join(" ")
-                }),
                 if l.grids == 0 {
                     "-".to_string()
                 } else {
@@ -562,6 +650,8 @@ impl Inventory {
         for (a, b) in &self.overlaps {
             let _ = writeln!(s, "levels {a} and {b} overlap in {}", self.rating);
         }
+        s.push('\n');
+        s.push_str(&self.spread_table());
         if !self.named.is_empty() {
             let _ = writeln!(s, "\nnamed rating\tpuzzles\tlowest\tmedian\thighest");
             for n in &self.named {
@@ -599,13 +689,13 @@ impl Inventory {
             );
         }
         let names: Vec<&str> = self.levels.iter().map(|l| l.level.as_str()).collect();
-        let _ = writeln!(s, "\nhardest technique\t{}", names.join("\t"));
-        for t in &self.techniques {
-            let _ = writeln!(s, "{}\t{}", t.technique, join(&t.per_level));
-        }
-        let _ = writeln!(s, "\nhardest step\t{}", names.join("\t"));
+        let _ = writeln!(s, "\ntechnique needed (hardest step)\t{}", names.join("\t"));
         for t in &self.steps {
             let _ = writeln!(s, "{}\t{}", t.step, join(&t.per_level));
+        }
+        let _ = writeln!(s, "\nhsolve family\t{}", names.join("\t"));
+        for t in &self.techniques {
+            let _ = writeln!(s, "{}\t{}", t.technique, join(&t.per_level));
         }
         let _ = writeln!(s, "\nclues\t{}", names.join("\t"));
         for c in &self.clues {
@@ -662,6 +752,102 @@ impl Inventory {
     }
 }
 
+impl Inventory {
+    /// Per level, how its puzzles spread: the quartiles of `difficulty` and of clues and the
+    /// shares of the quarters of its reference-percentile range, in columns aligned with
+    /// spaces under a two-line header (`-` for what a level does not have).
+    fn spread_table(&self) -> String {
+        let quartiles = |q: Option<Quartiles>, text: &dyn Fn(f64) -> String| match q {
+            Some(q) => [q.q1, q.median, q.q3].map(text),
+            None => ["-", "-", "-"].map(str::to_string),
+        };
+        let mut rows: Vec<Vec<String>> = vec![
+            [
+                "",
+                "difficulty",
+                "",
+                "",
+                "clues",
+                "",
+                "",
+                "quarters of the range",
+                "",
+                "",
+                "",
+            ]
+            .map(str::to_string)
+            .to_vec(),
+            [
+                "level", "Q1", "median", "Q3", "Q1", "median", "Q3", "1st", "2nd", "3rd", "4th",
+            ]
+            .map(str::to_string)
+            .to_vec(),
+        ];
+        for l in &self.levels {
+            let mut row = vec![l.level.clone()];
+            row.extend(quartiles(l.difficulty_quartiles, &|x| format!("{x:.3}")));
+            row.extend(quartiles(l.clue_quartiles, &|x| {
+                format!("{x:.2}")
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_string()
+            }));
+            match l.quarters {
+                Some(q) => row.extend(q.map(|x| format!("{x:.1}%"))),
+                None => row.extend(["-"; 4].map(str::to_string)),
+            }
+            rows.push(row);
+        }
+        // Each column as wide as its widest cell, two spaces between columns and four between
+        // groups; a group's title starts over its first column (its last column widened when
+        // the title is longer than the group).
+        let columns = rows[1].len();
+        let groups = [(1, 3), (4, 3), (7, 4)];
+        let gap = |c: usize| {
+            if groups.iter().any(|g| g.0 == c) {
+                4
+            } else {
+                2
+            }
+        };
+        let mut width: Vec<usize> = (0..columns)
+            .map(|c| rows[1..].iter().map(|r| r[c].len()).max().unwrap_or(0))
+            .collect();
+        for (first, span) in groups {
+            let title = rows[0][first].len();
+            let spanned = width[first..first + span].iter().sum::<usize>() + 2 * (span - 1);
+            width[first + span - 1] += title.saturating_sub(spanned);
+        }
+        let mut out = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            let mut line = String::new();
+            for (c, cell) in row.iter().enumerate() {
+                if i == 0 && c > 0 {
+                    // A group's title spans the group's columns.
+                    if let Some(&(first, span)) = groups.iter().find(|g| g.0 == c) {
+                        let room =
+                            width[first..first + span].iter().sum::<usize>() + 2 * (span - 1);
+                        line.push_str(&" ".repeat(gap(c)));
+                        let _ = write!(line, "{cell:<room$}");
+                    }
+                    continue;
+                }
+                if c > 0 {
+                    line.push_str(&" ".repeat(gap(c)));
+                }
+                if c == 0 {
+                    let _ = write!(line, "{cell:<w$}", w = width[c]);
+                } else {
+                    let _ = write!(line, "{cell:>w$}", w = width[c]);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// Counts separated by tabs.
 fn join(counts: &[u64]) -> String {
     counts
@@ -694,6 +880,41 @@ mod tests {
         );
         assert_eq!(quarter_shares(&[], |v| v, 20.0, 60.0), None);
         assert_eq!(quarter_shares(&bank, |v| v, 60.0, 60.0), None);
+    }
+
+    /// Known answers, as a spreadsheet's QUARTILE.INC gives them: 1, 2, 3, 4 has quartiles
+    /// 1.75, 2.5, 3.25; counts weigh values; one value is its own quartiles; none, none.
+    #[test]
+    fn quartiles_of_known_samples() {
+        let q = |q1, median, q3| Some(Quartiles { q1, median, q3 });
+        let ones = |v: &[f64]| v.iter().map(|&x| (x, 1)).collect::<Vec<_>>();
+        assert_eq!(
+            Quartiles::of(&ones(&[1.0, 2.0, 3.0, 4.0])),
+            q(1.75, 2.5, 3.25)
+        );
+        assert_eq!(
+            Quartiles::of(&ones(&[1.0, 2.0, 3.0, 4.0, 5.0])),
+            q(2.0, 3.0, 4.0)
+        );
+        // 27, 27, 28, 30, 30, 30 (with a count of 0 between).
+        let clues = [(27.0, 2), (28.0, 1), (29.0, 0), (30.0, 3)];
+        assert_eq!(Quartiles::of(&clues), q(27.25, 29.0, 30.0));
+        assert_eq!(Quartiles::of(&[(7.5, 1)]), q(7.5, 7.5, 7.5));
+        assert_eq!(Quartiles::of(&[]), None);
+        assert_eq!(Quartiles::of(&[(3.0, 0)]), None);
+    }
+
+    /// Shares in tenths of a percent always sum to 100: thirds give the spare tenth to the
+    /// first of the equal remainders.
+    #[test]
+    fn quarter_shares_sum_to_100() {
+        assert_eq!(shares([1, 1, 1, 0], 3), [33.4, 33.3, 33.3, 0.0]);
+        assert_eq!(shares([1, 2, 3, 1], 7), [14.3, 28.6, 42.8, 14.3]);
+        for counts in [[1, 1, 1, 0], [1, 2, 3, 1], [5, 0, 0, 0], [3, 3, 3, 2]] {
+            let total = counts.iter().sum();
+            let tenths: f64 = shares(counts, total).iter().map(|s| s * 10.0).sum();
+            assert_eq!(tenths.round(), 1000.0, "{counts:?}");
+        }
     }
 
     /// Known answers: the same sample is 0 apart, two apart samples 1, and a sample shifted by

@@ -1,7 +1,8 @@
 //! `stats --plot`: an [`Inventory`] drawn on one page with plotters, as SVG or PNG by the
 //! file's extension, in the shipped fonts (never the system's), byte for byte the same for the
 //! same bank. Three panels: the rating histogram of the bank over the reference's with the
-//! levels shaded, the hardest technique families per level, and the clue counts per level.
+//! levels shaded, hsolve's technique families per level (`beyond-wings` past its X-wing and
+//! XY-wing, which is no trial), and the clue counts per level.
 
 use super::Inventory;
 use crate::technique::Technique;
@@ -168,7 +169,7 @@ const LEVELS: [RGBColor; 8] = [
     RGBColor(0xb8, 0xa9, 0x00),
     RGBColor(0x44, 0x44, 0x44),
 ];
-/// The technique families, easiest first ([`Technique::ALL`]): viridis, light to dark.
+/// hsolve's technique families, easiest first ([`Technique::ALL`]): viridis, light to dark.
 const FAMILIES: [RGBColor; 5] = [
     RGBColor(0xfd, 0xe7, 0x25),
     RGBColor(0x5e, 0xc9, 0x62),
@@ -528,7 +529,7 @@ where
     Ok(())
 }
 
-/// Panel 2: per level, the shares of the hardest technique families, stacked to 100%.
+/// Panel 2: per level, the shares of hsolve's technique families, stacked to 100%.
 fn techniques<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, inv: &Inventory) -> Drawn
 where
     DB::ErrorType: 'static,
@@ -538,7 +539,7 @@ where
         .zip(FAMILIES)
         .map(|(t, c)| (Key::Bar(c), t.name().to_string()))
         .collect();
-    let top = header(area, "Hardest technique needed, per level", &entries)?;
+    let top = header(area, "hsolve's technique family, per level", &entries)?;
     let n = inv.levels.len();
     if n == 0 {
         return nothing(area, top, "no levels");

@@ -4,9 +4,10 @@
 //!   candidate-count histogram of the empty cells, and its 4-level Gaussian class (Table 1);
 //! - **box norm** (paper 002): the Euclidean norm of the 3x3 matrix of clue counts per box, and
 //!   its 4 levels (Table 1);
-//! - **technique** (paper 004's grade): the hardest family of techniques a solver needs when it
-//!   always uses the easiest one that works, named after the family (`singles`, `pairs`,
-//!   `locked-candidates`, `x-wing-or-xy-wing`, `trial`) so that it cannot be read as a level.
+//! - **technique** (paper 004's grade, hsolve's technique family): the hardest family of
+//!   techniques a solver needs when it always uses the easiest one that works, named after the
+//!   family (`singles`, `pairs`, `locked-candidates`, `x-wing-or-xy-wing`, `beyond-wings`) so
+//!   that it cannot be read as a level; `beyond-wings` only says the families stop short.
 
 use crate::candidates::Candidates;
 use crate::grid::Puzzle;
@@ -102,7 +103,7 @@ const FAMILIES: [(Technique, &[Strategy]); 3] = [
 
 /// The hardest technique family needed: solve with singles, and when they stall with the
 /// easiest family that applies (applying all it finds), and report the hardest family used;
-/// `Trial` when all stall before the grid is full.
+/// `BeyondWings` when all stall before the grid is full.
 pub fn technique(puzzle: &Puzzle) -> Technique {
     let mut st = Candidates::new(puzzle);
     let ctx = Context::default();
@@ -111,7 +112,7 @@ pub fn technique(puzzle: &Puzzle) -> Technique {
     loop {
         match propagate(&mut st) {
             Propagation::Solved => return hardest,
-            Propagation::Contradiction => return Technique::Trial,
+            Propagation::Contradiction => return Technique::BeyondWings,
             Propagation::Stalled => {}
         }
         // The easiest family that applies, with its applications in `apps`.
@@ -123,7 +124,7 @@ pub fn technique(puzzle: &Puzzle) -> Technique {
             (!apps.is_empty()).then_some(family)
         });
         let Some(family) = easiest else {
-            return Technique::Trial;
+            return Technique::BeyondWings;
         };
         for a in &apps {
             st.apply(&a.effect);
@@ -183,6 +184,6 @@ mod tests {
     #[test]
     fn techniques() {
         assert_eq!(technique(&EASY.parse().unwrap()), Technique::Singles);
-        assert_eq!(technique(&HARD.parse().unwrap()), Technique::Trial);
+        assert_eq!(technique(&HARD.parse().unwrap()), Technique::BeyondWings);
     }
 }

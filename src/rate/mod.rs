@@ -39,7 +39,7 @@ pub const RATER: &str = concat!(
 
 /// The TSV header of [`Report::to_tsv`] lines.
 pub const TSV_HEADER: &str =
-    "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues\thardest_step\thardest_steps";
+    "puzzle\tlevel\tdifficulty\thsolve\thsolve_sd\ttier\tsteps\twnef\twnef_class\tbox_norm\tbox_class\ttechnique\tclues\thardest_step\thardest_steps\thsolve_family";
 
 /// Every difficulty measure of one puzzle. The two ratings are measured to the unit the bank
 /// stores and levels compare (`difficulty` to thousandths, hsolve to hundredths), so a stored
@@ -60,7 +60,7 @@ pub struct Rating {
     pub wnef: f64,
     /// The box norm (`metrics::box_norm`).
     pub box_norm: f64,
-    /// The hardest technique family needed.
+    /// hsolve's technique family (paper 004's grade; `rate` prints it as `hsolve_family`).
     pub technique: Technique,
     /// Number of clues.
     pub clues: u8,
@@ -183,6 +183,8 @@ impl Rating {
 /// How `rate` prints one puzzle's [`Rating`]: the puzzle, its level's name and every measure
 /// rounded for reading (difficulty 3 decimals, hsolve, its spread and steps 2, WNEF 6, box
 /// norm 4), as a TSV line in the order of [`TSV_HEADER`] or a JSON object with those keys.
+/// Its `technique` is the ladder's hardest step (what a puzzle needs, as hints and
+/// `get --technique` name techniques); hsolve's family is `hsolve_family`.
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Report {
     /// The puzzle, 81 characters, `.` for empty.
@@ -208,10 +210,11 @@ pub struct Report {
     pub box_norm: f64,
     /// Box-norm class, 1 (easy) to 4 (expert).
     pub box_class: u8,
-    /// The hardest technique family needed (`singles`, `pairs`, `locked-candidates`,
-    /// `x-wing-or-xy-wing`, `trial`).
+    /// The technique it needs: the `difficulty` ladder's hardest step (`x-wing`,
+    /// `hidden pair`, `trial and error`, ...), as `hardest_step`. Until this key named the
+    /// ladder's step it held hsolve's family, now `hsolve_family`.
     #[schema(value_type = String)]
-    pub technique: Technique,
+    pub technique: Strategy,
     /// Number of clues.
     pub clues: u8,
     /// The hardest step it needs: a technique of the `difficulty` ladder (`x-wing`,
@@ -220,6 +223,11 @@ pub struct Report {
     pub hardest_step: Strategy,
     /// How many such steps a solve takes.
     pub hardest_steps: u16,
+    /// hsolve's technique family (paper 004's grade): `singles`, `pairs`,
+    /// `locked-candidates`, `x-wing-or-xy-wing`, or `beyond-wings` when its model's families
+    /// stop short of the puzzle (which needs no assumption unless its hardest step is one).
+    #[schema(value_type = String)]
+    pub hsolve_family: Technique,
 }
 
 impl Report {
@@ -237,17 +245,18 @@ impl Report {
             wnef_class: rating.wnef_class(),
             box_norm: round(rating.box_norm, 4),
             box_class: rating.box_class(),
-            technique: rating.technique,
+            technique: rating.hardest.strategy,
             clues: rating.clues,
             hardest_step: rating.hardest.strategy,
             hardest_steps: rating.hardest.count,
+            hsolve_family: rating.technique,
         }
     }
 
     /// One TSV line (no newline) in the order of [`TSV_HEADER`].
     pub fn to_tsv(&self) -> String {
         format!(
-            "{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.2}\t{:.6}\t{}\t{:.4}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.puzzle,
             self.level,
             self.difficulty,
@@ -262,7 +271,8 @@ impl Report {
             self.technique,
             self.clues,
             self.hardest_step,
-            self.hardest_steps
+            self.hardest_steps,
+            self.hsolve_family
         )
     }
 

@@ -1,6 +1,7 @@
 //! The counts `stats` shows, read in one pass over the puzzles: per level (with the span of
 //! its ratings), tier, stored rating, level and technique family, level and hardest step,
-//! level and clue count; the builds' bookkeeping summed; the seeds used.
+//! level and clue count, level and `difficulty`; the builds' bookkeeping summed; the seeds
+//! used.
 
 use super::Result;
 use crate::scale::RatingKind;
@@ -31,6 +32,9 @@ pub struct Tally {
     pub techniques: Vec<[u64; 6]>,
     /// Puzzles per level and clue count (index 0-81); puzzles without a level left out.
     pub clues: Vec<[u64; 82]>,
+    /// Puzzles per level and stored `difficulty` (thousandths, whatever the bank's rating);
+    /// puzzles without a level or a `difficulty` left out.
+    pub difficulties: Vec<HashMap<i64, u64>>,
     /// Puzzles per level and hardest step ([`Strategy::code`]; index [`Strategy::COUNT`] for
     /// a row stored before hardest steps were); puzzles without a level left out.
     pub steps: Vec<[u64; Strategy::COUNT + 1]>,
@@ -51,6 +55,7 @@ impl Tally {
             self.steps.resize(level + 1, [0; Strategy::COUNT + 1]);
             self.techniques.resize(level + 1, [0; 6]);
             self.clues.resize(level + 1, [0; 82]);
+            self.difficulties.resize_with(level + 1, HashMap::new);
             self.level_seeds.resize_with(level + 1, HashMap::new);
         }
     }
@@ -75,6 +80,11 @@ impl Tally {
                 *a += b;
             }
             self.spans[i] = span(self.spans[i], other.spans[i]);
+        }
+        for (i, per_value) in other.difficulties.into_iter().enumerate() {
+            for (v, n) in per_value {
+                *self.difficulties[i].entry(v).or_default() += n;
+            }
         }
         for (i, per_seed) in other.level_seeds.into_iter().enumerate() {
             for (seed, n) in per_seed {
@@ -114,7 +124,7 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
         return Ok(Tally::default());
     };
     let sql = format!(
-        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues, seed_id, step
+        "SELECT {}, tier, served_at IS NOT NULL, level, technique, clues, seed_id, step, difficulty
          FROM puzzles WHERE id >= ?1 AND id < ?2",
         super::puzzles::column(rating)
     );
@@ -161,6 +171,9 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                 t.techniques[i][technique.clamp(0, 5) as usize] += 1;
                 let clues: i64 = r.get(5)?;
                 t.clues[i][clues.clamp(0, 81) as usize] += 1;
+                if let Some(d) = r.get::<_, Option<i64>>(8)? {
+                    *t.difficulties[i].entry(d).or_default() += 1;
+                }
                 let step = r
                     .get::<_, Option<i64>>(7)?
                     .and_then(|c| usize::try_from(c).ok())

@@ -183,7 +183,7 @@ fn a_closed_output_pipe_is_not_an_error() {
 const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
-const RATE_COLUMNS: [&str; 15] = [
+const RATE_COLUMNS: [&str; 16] = [
     "puzzle",
     "level",
     "difficulty",
@@ -199,6 +199,7 @@ const RATE_COLUMNS: [&str; 15] = [
     "clues",
     "hardest_step",
     "hardest_steps",
+    "hsolve_family",
 ];
 
 #[test]
@@ -217,7 +218,7 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
     assert_eq!(lines[0].split('\t').collect::<Vec<_>>(), RATE_COLUMNS);
     let easy: Vec<&str> = lines[1].split('\t').collect();
     let hard: Vec<&str> = lines[2].split('\t').collect();
-    assert_eq!(easy.len(), 15);
+    assert_eq!(easy.len(), 16);
     assert_eq!(easy[0], EASY);
     assert_eq!(easy[1], "easy");
     assert_eq!(
@@ -225,7 +226,10 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
         "difficulty 6.5: pairs and locked candidates"
     );
     assert_eq!(easy[5], "0", "singles solve the easy puzzle");
-    assert_eq!(easy[11], "singles");
+    // The technique is the ladder's hardest step; hsolve's family is the last column.
+    assert_eq!(easy[11], easy[13]);
+    assert_eq!(hard[11], hard[13]);
+    assert_eq!(easy[15], "singles");
     assert_eq!(easy[12], "32");
     assert!(
         easy[13] == "hidden single" || easy[13] == "naked single",
@@ -239,7 +243,7 @@ fn rate_prints_a_header_and_one_line_per_puzzle() {
         assert!(h > e, "{} {h} <= {e}", RATE_COLUMNS[col]);
     }
     assert_ne!(hard[5], "0", "singles alone do not solve the hard puzzle");
-    assert_ne!(hard[11], "singles");
+    assert_ne!(hard[15], "singles");
     // The same input rates the same.
     pseudoku()
         .arg("rate")

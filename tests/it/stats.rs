@@ -1,6 +1,8 @@
 //! `stats --plot`: SVG or PNG by the file's extension, the levels, axis names and legends on
 //! the page, the same bytes for the same bank, and a wrong extension refused before any work;
-//! `stats --json` carries the technique families and clue counts per level the plot draws.
+//! `stats --json` carries the technique families and clue counts per level the plot draws, and
+//! each level's quartiles of `difficulty` and clues as its rows have them and the shares of its
+//! quarters; no label (`rate`, `stats`, the plot) says trial where the hardest step is none.
 
 use crate::common::*;
 
@@ -71,7 +73,11 @@ fn plots_are_svg_or_png_by_extension_and_the_same_every_time() {
     // The text form has the same tables.
     let text = on_bank!(&db; "stats").output().unwrap().stdout;
     let text = String::from_utf8(text).unwrap();
-    assert!(text.contains(&format!("\nhardest technique\t{}\n", levels.join("\t"))));
+    assert!(text.contains(&format!("\nhsolve family\t{}\n", levels.join("\t"))));
+    assert!(text.contains(&format!(
+        "\ntechnique needed (hardest step)\t{}\n",
+        levels.join("\t")
+    )));
     assert!(text.contains(&format!("\nclues\t{}\n", levels.join("\t"))));
 
     // SVG: the level names, the axis names and the legends are text on it.
@@ -95,6 +101,7 @@ fn plots_are_svg_or_png_by_extension_and_the_same_every_time() {
         "reference (10,000 puzzles)",
         "locked-candidates",
         "x-wing-or-xy-wing",
+        "beyond-wings",
     ] {
         assert!(line(t), "{t}");
     }
@@ -191,4 +198,169 @@ fn the_solution_grids_of_each_level_are_counted_as_solving_its_puzzles_counts_th
     }
     let text = crate::common::run_cli(&["stats", "--db", db.to_str().unwrap()]);
     assert!(crate::common::text(&text.stdout).contains("grids (puzzles a grid: mean, most)"));
+}
+
+/// The p-quantile of `sorted` as a spreadsheet's `QUARTILE.INC` computes it: at rank
+/// h = (n - 1) p, interpolated between the two nearest values.
+fn quantile(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p;
+    let k = h.floor() as usize;
+    match sorted.get(k + 1) {
+        Some(&next) => sorted[k] + (h - k as f64) * (next - sorted[k]),
+        None => sorted[k],
+    }
+}
+
+#[test]
+fn stats_gives_each_levels_quartiles_as_its_rows_have_them_and_quarters_summing_to_100() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 6, 2);
+    let out = on_bank!(&db; "stats", "--json").output().unwrap();
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = text(&on_bank!(&db; "stats").output().unwrap().stdout);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let levels = s["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 4);
+    // The table's two-line header, then a line a level.
+    let at = text
+        .lines()
+        .position(|l| {
+            l.split_whitespace()
+                .eq(["difficulty", "clues", "quarters", "of", "the", "range"])
+        })
+        .expect(&text);
+    let lines: Vec<&str> = text.lines().skip(at + 1).collect();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["level", "Q1", "median", "Q3", "Q1", "median", "Q3", "1st", "2nd", "3rd", "4th"]
+    );
+    let mut with_quarters = 0;
+    for (i, l) in levels.iter().enumerate() {
+        let name = l["level"].as_str().unwrap();
+        let values = |sql: &str| -> Vec<f64> {
+            let mut v: Vec<f64> = conn
+                .prepare(sql)
+                .unwrap()
+                .query_map([i as i64], |r| r.get::<_, f64>(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        let difficulty = values("SELECT difficulty FROM puzzles_text WHERE level = ?1");
+        let clues = values("SELECT clues FROM puzzles_text WHERE level = ?1");
+        assert_eq!(
+            difficulty.len() as u64,
+            l["puzzles"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(clues.len(), difficulty.len(), "{name}");
+        let mut cells = vec![name.to_string()];
+        for (key, sorted, decimals) in [
+            ("difficulty_quartiles", &difficulty, 3),
+            ("clue_quartiles", &clues, 2),
+        ] {
+            for (p, q) in [(0.25, "q1"), (0.5, "median"), (0.75, "q3")] {
+                let want = quantile(sorted, p);
+                let got = l[key][q].as_f64().unwrap();
+                assert!(
+                    (got - want).abs() < 1e-6,
+                    "{name} {key} {q}: {got} != {want}"
+                );
+                // The text shows the JSON's value.
+                let shown = format!("{got:.decimals$}");
+                cells.push(if decimals == 2 {
+                    shown
+                        .trim_end_matches('0')
+                        .trim_end_matches('.')
+                        .to_string()
+                } else {
+                    shown
+                });
+            }
+        }
+        // The quarters: four shares in percent, summing to exactly 100 (none for the levels
+        // without a spread).
+        match l["quarters"].as_array() {
+            Some(q) => {
+                with_quarters += 1;
+                let shares: Vec<f64> = q.iter().map(|x| x.as_f64().unwrap()).collect();
+                assert_eq!(shares.len(), 4, "{name}");
+                assert!(shares.iter().all(|x| (0.0..=100.0).contains(x)), "{name}");
+                assert!(
+                    (shares.iter().sum::<f64>() - 100.0).abs() < 1e-9,
+                    "{name}: {shares:?}"
+                );
+                cells.extend(shares.iter().map(|x| format!("{x:.1}%")));
+            }
+            None => cells.extend(["-"; 4].map(str::to_string)),
+        }
+        assert_eq!(
+            lines[1 + i].split_whitespace().collect::<Vec<_>>(),
+            cells,
+            "{name}"
+        );
+    }
+    assert!(with_quarters >= 3, "{s}");
+}
+
+#[test]
+fn no_label_says_trial_where_the_hardest_step_is_no_trial() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bank.db");
+    build_levels(&db, 6, 2);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    // Expert and hard puzzles: most are past hsolve's X-wing and XY-wing.
+    let puzzles: Vec<String> = column(
+        &conn,
+        "SELECT puzzle FROM puzzles_text WHERE level >= 2 ORDER BY id",
+    );
+    let out = pseudoku()
+        .args(["rate", "--json", "--db"])
+        .arg(&db)
+        .write_stdin(puzzles.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let trials = ["backtracking", "trial and error"];
+    let mut beyond = 0;
+    for line in text(&out.stdout).lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        // `technique` is the ladder's hardest step; hsolve's family has its own key.
+        assert_eq!(r["technique"], r["hardest_step"], "{line}");
+        let family = r["hsolve_family"].as_str().unwrap();
+        assert!(
+            pseudoku::technique::Technique::from_name(family).is_some() && family != "trial",
+            "{line}"
+        );
+        beyond += usize::from(family == "beyond-wings");
+        let step = r["technique"].as_str().unwrap();
+        if r["level"] == "expert" {
+            assert!(
+                !trials.contains(&step),
+                "expert needs no assumption: {line}"
+            );
+        }
+        assert!(trials.contains(&step) || !step.contains("trial"), "{line}");
+    }
+    assert!(beyond > 0, "some puzzles are past X-wing and XY-wing");
+    // `stats`: the hardest steps are the technique needed; hsolve's families name none trial.
+    let stats = text(&on_bank!(&db; "stats").output().unwrap().stdout);
+    assert!(
+        stats.contains("\ntechnique needed (hardest step)\t"),
+        "{stats}"
+    );
+    assert!(stats.contains("\nhsolve family\t"), "{stats}");
+    assert!(stats.contains("\nbeyond-wings\t"), "{stats}");
+    assert!(!stats.contains("\ntrial\t"), "{stats}");
+    // And the plot's legend.
+    let svg = dir.path().join("bank.svg");
+    assert_eq!(plot(&db, &svg), (0, String::new()));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("\nbeyond-wings\n") && !svg.contains("\ntrial\n"));
+    assert!(svg.contains("technique family, per level\n"));
+    assert!(!svg.contains("Hardest technique"));
 }

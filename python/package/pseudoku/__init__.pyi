@@ -43,6 +43,7 @@ class Rating(TypedDict):
     clues: int
     hardest_step: str
     hardest_steps: int
+    hsolve_family: str
 
 class Learned(TypedDict):
     """A learned rating: what players' results taught it (a puzzle with none: its prior)."""
