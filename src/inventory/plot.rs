@@ -687,8 +687,11 @@ where
     let yn = 6;
     let yd = decimals(0.0..ymax, yn);
     let mut chart = chart_on(area, top, 80).build_cartesian_2d(lo..hi, 0.0..ymax)?;
+    // Whole clue counts only: at most one label a count (20 at most; plotters then steps by 2
+    // or 5), never the half-counts that rounding would print twice.
+    let counts = (last.clues - first.clues) as usize + 1;
     mesh!(chart, "clues", "share of the level (%)")
-        .x_labels(20)
+        .x_labels(counts.min(20))
         .y_labels(yn)
         .x_label_formatter(&|v| number(*v, 0))
         .y_label_formatter(&|v| number(*v, yd))
