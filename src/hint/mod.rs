@@ -453,14 +453,20 @@ fn toward_placement(st: &Candidates, solution: &Grid) -> Hint {
             _ => k += 1,
         }
     }
-    let (found, end) = replay(st, &chain, solution).expect("the steps found replay");
+    // The steps replay and lead to the placement (the unpruned chain by construction, a
+    // pruned one as checked); were that ever not so, the easiest step is the hint still.
+    let aimed_at =
+        replay(st, &chain, solution).and_then(|(found, end)| Some((found, placed(&end)?, end)));
+    let Some((found, (a, full_house), end)) = aimed_at else {
+        let (a, full_house) = next_step(st, solution);
+        return describe(st, &a, full_house);
+    };
     let mut words = Vec::new();
     let mut at = st.clone();
     for a in &found {
         words.push(describe(&at, a, false));
         at.apply(&at.restrict(&a.effect));
     }
-    let (a, full_house) = placed(&end).expect("the placement follows");
     aimed(words, describe(&end, &a, full_house))
 }
 
@@ -494,10 +500,17 @@ fn replay(
                 strategies::search(s, &at, &ctx, &mut out);
             }
         }
+        // The same pattern with the same kind of deduction: a placement the same placement.
+        let same_kind = |b: &Application| match (a.effect, b.effect) {
+            (Effect::Place(..), Effect::Place(..)) => a.effect == b.effect,
+            (Effect::Remove(_), Effect::Remove(_)) => true,
+            _ => false,
+        };
         let again = out.iter().find(|b| {
             b.strategy == a.strategy
                 && b.cells == a.cells
                 && b.digits == a.digits
+                && same_kind(b)
                 && at.changes(&b.effect)
         })?;
         at.apply(&at.restrict(&again.effect));
