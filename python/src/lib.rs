@@ -880,18 +880,7 @@ fn export<'py>(
         let mut conn = pseudoku::bank::open_existing(&db).map_err(bank_error)?;
         pseudoku::export::export(&mut conn, &opts).map_err(bank_error)
     })?;
-    let d = PyDict::new(py);
-    d.set_item(
-        "files",
-        report
-            .files
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>(),
-    )?;
-    d.set_item("puzzles", report.puzzles)?;
-    d.set_item("new", report.new)?;
-    Ok(d)
+    written(py, &report)
 }
 
 /// A ValueError: an argument out of reason, its name in `text`.
@@ -1010,6 +999,16 @@ fn book<'py>(
             short.join(", ")
         )));
     }
+    let d = written(py, &report)?;
+    d.set_item("repeated_grids", report.repeated_grids)?;
+    Ok(d)
+}
+
+/// What an export or a book wrote, as Python sees it: `files`, `puzzles` and `new`.
+fn written<'py>(
+    py: Python<'py>,
+    report: &pseudoku::export::ExportReport,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(
         "files",
@@ -1021,7 +1020,6 @@ fn book<'py>(
     )?;
     d.set_item("puzzles", report.puzzles)?;
     d.set_item("new", report.new)?;
-    d.set_item("repeated_grids", report.repeated_grids)?;
     Ok(d)
 }
 
