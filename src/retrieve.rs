@@ -341,13 +341,18 @@ impl<'c> Draws<'c> {
     }
 }
 
+/// How many days back a daily puzzle can still be drawn (from the server's today in UTC): a
+/// player's archive is their last 30 days, today included, in whatever time zone they are;
+/// earlier dates give only what was recorded.
+pub const ARCHIVE_DAYS: i64 = 30;
+
 /// The daily puzzle of a date and level ([`daily`]), or why there is none.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Daily {
     /// The puzzle of that date and level.
     Puzzle(Box<Handout>),
-    /// A date before yesterday that nothing recorded: old dates are an archive of what was
-    /// recorded, so that asking for them cannot use up the bank.
+    /// A date older than the archive ([`ARCHIVE_DAYS`]) that nothing recorded: older dates
+    /// give only what was recorded, so that asking for them cannot use up the bank.
     NotRecorded,
     /// Every puzzle of the level has been handed out for good.
     Exhausted,
@@ -371,7 +376,8 @@ pub(crate) fn recorded_daily(
 
 /// The puzzle a daily puzzle of `date` at the level `level` (the puzzles `within` it on
 /// `levels`) would be, when none is recorded: the puzzle an export recorded for that date at
-/// that level; else, for a date from yesterday on (`today` is the server's date), a puzzle
+/// that level; else, for a date of the archive on ([`ARCHIVE_DAYS`] days before `today`, the
+/// server's date: a player's last 30 days, in any time zone), a puzzle
 /// drawn among the level's unserved puzzles with a stream seeded by the date and level (the
 /// same bank gives the same puzzle); never a class `taken` says is another date's daily
 /// puzzle. Reads only: recording it (and marking it served) is the caller's. `Err` is why
@@ -391,7 +397,7 @@ pub(crate) fn choose_daily(
     };
     match published {
         Some(h) if !taken(&h.key)? => return Ok(Ok(h)),
-        _ if date.days() < today.days() - 1 => return Ok(Err(Daily::NotRecorded)),
+        _ if date.days() < today.days() - ARCHIVE_DAYS => return Ok(Err(Daily::NotRecorded)),
         _ => {}
     }
     let seed = blake3::hash(format!("daily {day} {level}").as_bytes());

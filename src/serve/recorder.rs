@@ -6,6 +6,7 @@ use super::error::ApiError;
 use super::fleet::Fleet;
 use super::writer::{BankWriter, Unwritten};
 use super::{blocking, Shared, DRAW_RETRIES};
+use crate::calendar::Date;
 use crate::canon::Key;
 use crate::levels::Levels;
 use crate::play::{Counted, Game, Glicko, Rated, Refused};
@@ -16,6 +17,18 @@ use crate::store::StoreError;
 use crate::store::{self, retrieval::Selection, retrieval::Within};
 use rusqlite::Connection;
 use std::sync::Arc;
+
+/// A daily puzzle of the archive ([`Recorder::archive`]).
+pub struct PastDaily {
+    /// Its date.
+    pub date: Date,
+    /// Its puzzle's id in this bank.
+    pub id: i64,
+    /// Its number in the bank's daily series, when an export published it.
+    pub number: Option<u32>,
+    /// The player's game of it, when they have a result for it.
+    pub game: Option<PlayedGame>,
+}
 
 /// Where a server records deliveries and daily puzzles.
 pub enum Recorder {
@@ -89,6 +102,71 @@ impl Recorder {
             None => Err(Unwritten::Closed(READ_ONLY.into())),
         };
         chosen.map_err(|e| ApiError::unwritten("the daily puzzle", "recording the daily puzzle", e))
+    }
+
+    /// The daily puzzles recorded at `level` for the dates from `from` to `to`, the latest
+    /// first: each date with its puzzle's id in this bank, its number in the daily series
+    /// when an export published it and, asked for a `user`, their game of it if they have a
+    /// result. A fleet's day whose class this server's copy of the bank lacks (an older copy)
+    /// is left out.
+    pub async fn archive(
+        &self,
+        s: &Arc<Shared>,
+        (from, to): (Date, Date),
+        level: &str,
+        user: Option<&str>,
+    ) -> Result<Vec<PastDaily>, ApiError> {
+        // The days recorded, as (date, class) in a fleet's history, else read from the bank.
+        let (fleet_days, games) = match (self, user) {
+            (Recorder::Fleet(fleet), user) => {
+                let pg = fleet.ready()?;
+                let failed = |e| super::fleet::unavailable(s, e);
+                let days = pg.daily().between(from, to, level).await.map_err(failed)?;
+                let keys: Vec<Key> = days.iter().map(|d| d.1).collect();
+                let games = match user {
+                    Some(user) => pg.play().games_of(user, &keys).await.map_err(failed)?,
+                    None => Vec::new(),
+                };
+                (Some(days), games)
+            }
+            _ => (None, Vec::new()),
+        };
+        let (s, level, user) = (s.clone(), level.to_string(), user.map(str::to_string));
+        blocking(move || {
+            Ok(s.read(|c| -> Result<_, StoreError> {
+                let (days, games) = match fleet_days {
+                    Some(days) => {
+                        let mut found = Vec::with_capacity(days.len());
+                        for (date, key) in days {
+                            if let Some(id) = store::history::id_of(c, &key)? {
+                                found.push((date, id, key));
+                            }
+                        }
+                        (found, games)
+                    }
+                    None => {
+                        let days = store::daily::between(c, from, to, &level)?;
+                        let keys: Vec<Key> = days.iter().map(|d| d.2).collect();
+                        let games = match &user {
+                            Some(user) => store::play::games_of(c, user, &keys)?,
+                            None => Vec::new(),
+                        };
+                        (days, games)
+                    }
+                };
+                let mut past = Vec::with_capacity(days.len());
+                for (date, id, key) in days {
+                    past.push(PastDaily {
+                        date,
+                        id,
+                        number: store::batches::daily_number(c, date, id)?,
+                        game: games.iter().find(|g| g.0 == key).map(|g| g.1.clone()),
+                    });
+                }
+                Ok(past)
+            })?)
+        })
+        .await
     }
 
     /// Counts a player's game (its puzzle of class `key`, with `prior` if it has no learned

@@ -2,6 +2,7 @@
 //! class.
 
 use super::Result;
+use crate::calendar::Date;
 use crate::canon::Key;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -15,6 +16,35 @@ pub fn recorded(conn: &Connection, date: &str, level: &str) -> Result<Option<i64
         )?
         .query_row(params![date, level], |r| r.get(0))
         .optional()?)
+}
+
+/// The daily puzzles recorded at `level` (its name in any case) for the dates from `from` to
+/// `to` (both included): each date with its puzzle's id and class, the latest date first.
+pub fn between(conn: &Connection, from: Date, to: Date, level: &str) -> Result<Vec<(Date, i64, Key)>> {
+    let mut rows = conn
+        .prepare_cached(
+            "SELECT date, puzzle_id, canon_key FROM daily \
+             WHERE date BETWEEN ?1 AND ?2 AND level = ?3 COLLATE NOCASE \
+             ORDER BY date DESC, created_at",
+        )?
+        .query_map(params![from.to_string(), to.to_string(), level], |r| {
+            let day: String = r.get(0)?;
+            let date = day.parse::<Date>().map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+            })?;
+            let key: Vec<u8> = r.get(2)?;
+            Ok((
+                date,
+                r.get::<_, i64>(1)?,
+                Key(key
+                    .try_into()
+                    .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, 0))?),
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    // One a date (a level's name spelt two ways, recorded apart: the first, as `recorded`).
+    rows.dedup_by(|b, a| a.0 == b.0);
+    Ok(rows)
 }
 
 /// Whether the class `key` is the daily puzzle of some date and level.

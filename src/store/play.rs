@@ -226,6 +226,21 @@ pub struct PlayedGame {
     pub at: String,
 }
 
+/// The columns `puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at` of a
+/// result as the game a player's history shows.
+fn played(r: &rusqlite::Row) -> rusqlite::Result<PlayedGame> {
+    Ok(PlayedGame {
+        puzzle: r.get(0)?,
+        solved: r.get(1)?,
+        seconds: r.get(2)?,
+        hints: r.get(3)?,
+        mistakes: r.get(4)?,
+        score: r.get::<_, Option<f64>>(5)?.map(|x| (x * 1000.0).round() / 1000.0),
+        rating: (r.get::<_, f64>(6)? * 10.0).round() / 10.0,
+        at: r.get(7)?,
+    })
+}
+
 /// A player's last `limit` games, the latest first, and how many they have had.
 pub fn games(conn: &Connection, user: &str, limit: usize) -> Result<(Vec<PlayedGame>, u64)> {
     let rows = conn
@@ -233,23 +248,29 @@ pub fn games(conn: &Connection, user: &str, limit: usize) -> Result<(Vec<PlayedG
             "SELECT puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at \
              FROM results WHERE user = ?1 ORDER BY seq DESC LIMIT ?2",
         )?
-        .query_map(params![user, limit as i64], |r| {
-            Ok(PlayedGame {
-                puzzle: r.get(0)?,
-                solved: r.get(1)?,
-                seconds: r.get(2)?,
-                hints: r.get(3)?,
-                mistakes: r.get(4)?,
-                score: r.get::<_, Option<f64>>(5)?.map(|x| (x * 1000.0).round() / 1000.0),
-                rating: (r.get::<_, f64>(6)? * 10.0).round() / 10.0,
-                at: r.get(7)?,
-            })
-        })?
+        .query_map(params![user, limit as i64], played)?
         .collect::<rusqlite::Result<_>>()?;
     let n: i64 = conn
         .prepare_cached("SELECT count(*) FROM results WHERE user = ?1")?
         .query_row([user], |r| r.get(0))?;
     Ok((rows, n as u64))
+}
+
+/// `user`'s game of each class of `keys` they have a result for (a result is counted once
+/// per user and class), with the class.
+pub fn games_of(conn: &Connection, user: &str, keys: &[Key]) -> Result<Vec<(Key, PlayedGame)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at \
+         FROM results WHERE user = ?1 AND canon_key = ?2",
+    )?;
+    let mut out = Vec::new();
+    for key in keys {
+        let game = stmt
+            .query_row(params![user, &key.0[..]], played)
+            .optional()?;
+        out.extend(game.map(|g| (*key, g)));
+    }
+    Ok(out)
 }
 
 /// The played puzzles whose learned rating lies in `[low, high]`, up to `cap` of them counted

@@ -929,6 +929,38 @@ fn a_fleets_daily_puzzle_never_comes_back_as_a_new_puzzle() {
     )
     .unwrap();
     assert_eq!((status, v["id"].as_i64()), (200, Some(daily)));
+    // The archive on the other server lists the day's puzzle; once Ann has asked for it as
+    // hers and her solve is counted by the first server, with her game.
+    let archive = |user: &str| {
+        let url = format!(
+            "{}/v1/daily/archive?date={today}&level=easy{user}",
+            second.base
+        );
+        let (status, v) = ask(&agent(), "GET", &url).unwrap();
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["days"].as_array().unwrap().len(), 30, "{v}");
+        v["days"][0].clone()
+    };
+    let day = archive("");
+    assert_eq!(
+        (day["date"].as_str(), day["id"].as_i64()),
+        (Some(&*today), Some(daily))
+    );
+    assert!(day["game"].is_null(), "{day}");
+    let mine = format!("{}/v1/daily?date={today}&level=easy&user=ann", second.base);
+    assert_eq!(ask(&agent(), "GET", &mine).unwrap().0, 200);
+    let counted = post(
+        &agent(),
+        &format!("{}/v1/results", first.base),
+        &game("ann", daily, 321.0),
+    );
+    assert_eq!(counted.unwrap().0, 200);
+    let day = archive("&user=ann");
+    assert_eq!(day["id"].as_i64(), Some(daily));
+    assert_eq!(
+        (&day["game"]["solved"], &day["game"]["seconds"]),
+        (&true.into(), &321.0.into())
+    );
     assert_eq!(first.stop().code(), Some(0));
     assert_eq!(second.stop().code(), Some(0));
 }

@@ -1100,6 +1100,7 @@ fn nothing_overflows_from_the_narrowest_phone_to_a_tablet() {
 
 #[test]
 fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
+    let axe_js = axe_script();
     let (_dir, server, base) = served(&[]);
     let mut boards = Vec::new();
     let mut users = Vec::new();
@@ -1109,7 +1110,15 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
             return;
         };
         open(&browser, &base);
-        browser.click("#daily");
+        let days = open_archive(&browser);
+        assert_eq!(days.len(), 30, "{days:?}");
+        assert!(days[0].starts_with("Today"), "{days:?}");
+        assert!(days[1].starts_with("Yesterday"), "{days:?}");
+        assert!(days.iter().all(|d| d.ends_with("Not played")), "{days:?}");
+        fits_the_screen(&browser, width, "the daily puzzles");
+        screenshot(&browser, &format!("play-page-{width}-archive.png"));
+        axe(&browser, &axe_js, width, "the daily puzzles");
+        browser.click("#archive-days li:nth-child(1) button");
         browser.wait_for(
             "document.getElementById('info').textContent.startsWith('Daily')",
             10,
@@ -1136,11 +1145,58 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
             browser.wait_for("document.getElementById('win').open", 5);
             let streak = text_of(&browser, "win-streak");
             assert!(streak.contains("1 day"), "{streak}");
-            // Daily again the same day: no replay.
+            // Daily again the same day: no replay; the archive shows the solve, as the server
+            // counted it.
+            browser.wait_for("!document.getElementById('win-rating').hidden", 10);
             browser.click("#win-close");
-            browser.click("#daily");
+            let days = open_archive(&browser);
+            assert!(days[0].starts_with("TodaySolved in "), "{days:?}");
+            browser.click("#archive-days li:nth-child(1) button");
             let status = text_of(&browser, "status");
             assert!(status.contains("solved today's daily"), "{status}");
+            // The day before yesterday's, from the archive: its own puzzle, shown as being
+            // played; the streak is left alone.
+            let before = browser.text(
+                "document.querySelector('#archive-days li:nth-child(3) button').dataset.date",
+            );
+            open_archive(&browser);
+            browser.click("#archive-days li:nth-child(3) button");
+            let rest = &before[4..];
+            let month = [
+                "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+            ][rest[1..3].parse::<usize>().unwrap() - 1];
+            let title = format!(
+                "Daily \u{b7} {} {month}",
+                rest[4..6].parse::<u32>().unwrap()
+            );
+            browser.wait_for(
+                &format!("document.getElementById('info').textContent.startsWith('{title}')"),
+                10,
+            );
+            let other: Vec<String> = (0..81).map(|i| cell(&browser, i)).collect();
+            assert_ne!(other, boards[0]);
+            let days = open_archive(&browser);
+            assert!(days[2].ends_with("Playing"), "{days:?}");
+            assert!(days[0].starts_with("TodaySolved in "), "{days:?}");
+            screenshot(&browser, &format!("play-page-{width}-archive-played.png"));
+            axe(&browser, &axe_js, width, "the daily puzzles, two played");
+            browser.click("#archive-close");
+            let solved = solution(&browser, &base);
+            let player = Player {
+                browser: &browser,
+                input: Input::CellFirst,
+            };
+            for i in empties(&browser) {
+                player.place(i, solved[i]);
+            }
+            browser.wait_for("document.getElementById('win').open", 5);
+            assert!(browser
+                .eval("document.getElementById('win-streak').hidden")
+                .as_bool()
+                .unwrap());
+            let best = browser.text("localStorage.getItem('pseudoku-streak')");
+            assert!(best.contains("\"count\":1"), "{best}");
+            browser.click("#win-close");
         }
     }
     assert_ne!(users[0], users[1]);
@@ -1166,12 +1222,33 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
         ],
     );
     open(&browser, &base);
-    browser.click("#daily");
+    open_archive(&browser);
+    screenshot(&browser, "play-page-1280-archive.png");
+    browser.click("#archive-days li:nth-child(1) button");
     browser.wait_for(
         "document.getElementById('info').textContent.startsWith('Daily')",
         10,
     );
     stop(server);
+}
+
+/// Opens the daily puzzles (the Daily button) and waits for the server's answer: each day's
+/// button as it reads ("TodayNot played", "Wed 2 DecSolved in 4:12").
+fn open_archive(browser: &Browser) -> Vec<String> {
+    browser.click("#daily");
+    browser.wait_for(
+        "document.getElementById('archive').open && \
+         document.getElementById('archive-status').textContent === '' && \
+         document.querySelectorAll('#archive-days button').length === 30",
+        10,
+    );
+    let days = browser
+        .eval("[...document.querySelectorAll('#archive-days button')].map((b) => b.textContent)");
+    days.as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap().to_string())
+        .collect()
 }
 
 /// A server for the bank `db` on `port` of localhost.

@@ -1281,8 +1281,9 @@ fn the_daily_puzzle_is_one_per_date_and_level_for_everyone_and_never_changes() {
     assert_eq!(status, 200, "{easy}");
     assert_ne!(easy["id"], tomorrow["id"]);
     assert_eq!(daily(&server, &day(-1), "easy").0, 404);
-    // Before yesterday: only what was recorded; after tomorrow: not out yet; bad asks.
-    let (status, old) = daily(&server, &day(-2), "hard");
+    // Before the archive's 30 days: only what was recorded; after tomorrow: not out yet; bad
+    // asks.
+    let (status, old) = daily(&server, &day(-31), "hard");
     assert_eq!(status, 404, "{old}");
     assert!(old["error"].as_str().unwrap().contains("recorded"), "{old}");
     let (status, later) = daily(&server, &day(2), "hard");
@@ -1320,6 +1321,109 @@ fn the_daily_puzzle_is_one_per_date_and_level_for_everyone_and_never_changes() {
         )
         .unwrap();
     assert_eq!((rows, served), (4, 4));
+}
+
+/// The archive: a level's last 30 days, the latest first, each recorded day with its puzzle
+/// and the player's game of it; the days not yet recorded still playable back to 30 days,
+/// older ones only as recorded.
+#[test]
+fn the_archive_lists_a_levels_last_30_days_with_the_players_games() {
+    use pseudoku::calendar::Date;
+    let dir = tempfile::tempdir().unwrap();
+    let db = bank(dir.path(), 5);
+    let server = Server::start(&db, &[]);
+    let today = Date::today();
+    let day = |offset: i64| Date::from_days(today.days() + offset).to_string();
+    // Ann plays three days at easy: today's and the day before yesterday's she solves (the
+    // second with two hints), the one of 29 days ago she leaves; 30 days back is still drawn,
+    // 31 is not.
+    let mut ids = std::collections::BTreeMap::new();
+    for offset in [0, -2, -29, -30] {
+        let (status, v) = server.get(&format!(
+            "/v1/daily?date={}&level=easy&user=ann",
+            day(offset)
+        ));
+        assert_eq!(status, 200, "{offset}: {v}");
+        ids.insert(offset, v["id"].as_i64().unwrap());
+    }
+    let (status, old) = daily(&server, &day(-31), "easy");
+    assert_eq!(status, 404, "{old}");
+    for (offset, solved, seconds, hints) in [
+        (0, true, 300.0, 0),
+        (-2, true, 412.0, 2),
+        (-29, false, 20.0, 0),
+    ] {
+        let body = serde_json::json!({
+            "user": "ann", "puzzle": ids[&offset], "solved": solved, "seconds": seconds,
+            "hints": hints,
+        });
+        let (status, v) = server.post("/v1/results", &body.to_string());
+        assert_eq!(status, 200, "{v}");
+    }
+    let (status, archive) = server.get(&format!(
+        "/v1/daily/archive?date={}&level=Easy&user=ann",
+        day(0)
+    ));
+    assert_eq!(status, 200, "{archive}");
+    assert_eq!(archive["level"], "easy");
+    let days = archive["days"].as_array().unwrap();
+    assert_eq!(days.len(), 30);
+    for (back, d) in days.iter().enumerate() {
+        let offset = -(back as i64);
+        assert_eq!(d["date"], day(offset), "{d}");
+        assert_eq!(d["playable"], true, "{d}");
+        assert_eq!(d["id"].as_i64(), ids.get(&offset).copied(), "{d}");
+        let game = &d["game"];
+        match offset {
+            0 => assert_eq!(
+                (&game["solved"], &game["seconds"], &game["hints"]),
+                (&true.into(), &300.0.into(), &0.into())
+            ),
+            -2 => assert_eq!(
+                (&game["solved"], &game["seconds"], &game["hints"]),
+                (&true.into(), &412.0.into(), &2.into())
+            ),
+            -29 => assert_eq!(
+                (&game["solved"], &game["puzzle"]),
+                (&false.into(), &ids[&-29].into())
+            ),
+            _ => assert!(game.is_null(), "{d}"),
+        }
+    }
+    // Without a user: the days and their puzzles, no game; another player: no game either.
+    for who in ["", "&user=bob"] {
+        let (status, v) = server.get(&format!("/v1/daily/archive?level=easy{who}"));
+        assert_eq!(status, 200, "{v}");
+        let days = v["days"].as_array().unwrap();
+        assert_eq!(days[0]["date"], day(0));
+        assert_eq!(days[2]["id"].as_i64(), Some(ids[&-2]));
+        assert!(days.iter().all(|d| d["game"].is_null()), "{v}");
+    }
+    // Ending 10 days ago: 30 days back to 39 ago; past 30 ago only recorded days are
+    // playable (the day 30 ago was recorded above).
+    let (_, v) = server.get(&format!("/v1/daily/archive?level=easy&date={}", day(-10)));
+    let days = v["days"].as_array().unwrap();
+    assert_eq!(days.len(), 30);
+    for d in days {
+        let date: Date = d["date"].as_str().unwrap().parse().unwrap();
+        let back = today.days() - date.days();
+        assert_eq!(d["playable"], back <= 30 || d["id"].is_i64(), "{d}");
+    }
+    assert_eq!(days[20]["id"].as_i64(), Some(ids[&-30]));
+    assert_eq!(days[21]["playable"], false);
+    // Bad asks: a date after tomorrow, no level, an unknown level, a malformed date or user.
+    for ask in [
+        format!("/v1/daily/archive?level=easy&date={}", day(2)),
+        "/v1/daily/archive".to_string(),
+        "/v1/daily/archive?level=nope".to_string(),
+        "/v1/daily/archive?level=easy&date=2026-13-01".to_string(),
+        "/v1/daily/archive?level=easy&user=".to_string(),
+    ] {
+        let (status, body) = server.get(&ask);
+        assert_eq!(status, 400, "{ask}: {body}");
+        assert!(body["error"].is_string(), "{ask}: {body}");
+    }
+    server.stop();
 }
 
 #[test]

@@ -4,8 +4,10 @@ use super::super::error::{ApiError, ErrorBody};
 use super::super::{blocking, Shared};
 use super::puzzles::PuzzleView;
 use super::{admit, levels_now, player, wants_solution, ApiQuery, Client, Reply};
+use crate::calendar::Date;
 use crate::retrieve::{self, Selector};
 use crate::store;
+use crate::store::play::PlayedGame;
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -16,8 +18,8 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DailyQuery {
-    /// The date, `YYYY-MM-DD` (the player's own): from the archive of recorded dates to
-    /// tomorrow in UTC.
+    /// The date, `YYYY-MM-DD` (the player's own): at most tomorrow in UTC; before 30 days ago,
+    /// only a recorded one.
     #[param(required = true)]
     pub date: Option<String>,
     /// A level's name.
@@ -47,9 +49,9 @@ pub struct DailyView {
 /// The daily puzzle of a date and level: the same for every user, recorded the first time it
 /// is asked for and never changed; a class is the daily puzzle of one date and level only. A
 /// date an export recorded gives the export's puzzle of that level; otherwise one is drawn
-/// among the level's unserved puzzles (and marked served) for dates from yesterday to
-/// tomorrow in UTC (the players' time zones); earlier dates are an archive of the recorded
-/// ones. Asked with `user`, it is recorded as handed to that player (before it is answered),
+/// among the level's unserved puzzles (and marked served) for dates from 30 days ago to
+/// tomorrow in UTC (a player's last 30 days, in any time zone); earlier dates give only the
+/// recorded ones. Asked with `user`, it is recorded as handed to that player (before it is answered),
 /// so that the player's result counts.
 #[utoipa::path(get, path = "/v1/daily", params(DailyQuery),
     responses(
@@ -73,9 +75,9 @@ pub(super) async fn daily(
         .date
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs date=YYYY-MM-DD".into()))?;
     let date = text
-        .parse::<crate::calendar::Date>()
+        .parse::<Date>()
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let today = crate::calendar::Date::today();
+    let today = Date::today();
     if date.days() > today.days() + 1 {
         return Err(ApiError::BadRequest(format!(
             "the daily puzzle of {date} is not out yet (today is {today} in UTC)"
@@ -113,11 +115,133 @@ pub(super) async fn daily(
             }))
         }
         retrieve::Daily::NotRecorded => Err(ApiError::NotFound(format!(
-            "{date} has no daily puzzle at level {level} (dates before yesterday give only \
-             what was recorded)"
+            "{date} has no daily puzzle at level {level} (dates more than 30 days back give \
+             only what was recorded)"
         ))),
         retrieve::Daily::Exhausted => Err(ApiError::NotFound(format!(
             "level {level} has no puzzle left for a daily puzzle"
         ))),
     }
 }
+
+/// The query of `GET /v1/daily/archive`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ArchiveQuery {
+    /// The player's today, `YYYY-MM-DD` (today in UTC when absent, at most tomorrow): the
+    /// archive is the 30 days that end on it.
+    pub date: Option<String>,
+    /// A level's name.
+    #[param(required = true)]
+    pub level: Option<String>,
+    /// The player asking: each day carries their game of its puzzle, when they have a result
+    /// for it.
+    pub user: Option<String>,
+}
+
+/// The daily puzzles of a level's last 30 days, the latest first.
+#[derive(Serialize, ToSchema)]
+pub struct ArchiveView {
+    /// The level, as the bank spells it.
+    pub level: String,
+    /// The 30 days, from the date asked back.
+    pub days: Vec<ArchiveDay>,
+}
+
+/// One day of the archive.
+#[derive(Serialize, ToSchema)]
+pub struct ArchiveDay {
+    /// The date, `YYYY-MM-DD`.
+    pub date: String,
+    /// Whether `GET /v1/daily` gives its puzzle: recorded, or a date recent enough to draw
+    /// one (false only for an old date nobody asked for, or an ask before any was recorded).
+    pub playable: bool,
+    /// Its puzzle's id, once recorded (the first ask records it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// Its number in the bank's daily series, when an export published it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// The player's game of it, asked with `user` and when they have a result for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<PlayedGame>,
+}
+
+/// The daily puzzles of a level's 30 days that end on `date` (the player's today), the
+/// latest first, with the player's game of each: a day recorded gives its puzzle's id (and
+/// its number, when an export published it); a day of the last 30 in UTC not yet recorded is
+/// still playable (`GET /v1/daily` draws its puzzle at the first ask). Reads only.
+#[utoipa::path(get, path = "/v1/daily/archive", params(ArchiveQuery),
+    responses(
+        (status = 200, description = "ok", body = ArchiveView),
+        (status = 400, description = "bad request, or a date after tomorrow", body = ErrorBody),
+        (status = 403, description = "with the play page's token: a user id the server did not hand out", body = ErrorBody),
+        (status = 503, description = "the bank is unavailable", body = ErrorBody)
+    )
+)]
+pub(super) async fn archive(
+    State(s): State<Arc<Shared>>,
+    axum::Extension(client): axum::Extension<Client>,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
+) -> Reply<ArchiveView> {
+    let user = q.user.map(|u| player(&s, &client, Some(u))).transpose()?;
+    if let Some(user) = &user {
+        admit(&s, &client, user).await?;
+    }
+    let today = Date::today();
+    let until = match q.date {
+        Some(text) => text
+            .parse::<Date>()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+        None => today,
+    };
+    if until.days() > today.days() + 1 {
+        return Err(ApiError::BadRequest(format!(
+            "{until} is after tomorrow (today is {today} in UTC): the archive ends on the \
+             player's today"
+        )));
+    }
+    let level = q
+        .level
+        .ok_or_else(|| ApiError::BadRequest("the archive needs level=NAME".into()))?;
+    let lv = levels_now(&s).await?;
+    let level = match Selector::Level(level.clone())
+        .within(&lv.set)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?
+    {
+        store::retrieval::Within::Level(i) => lv.set.name(i as usize).map_or(level, str::to_string),
+        _ => level,
+    };
+    let from = Date::from_days(until.days() - (ARCHIVE_LENGTH - 1));
+    let mut recorded = s
+        .recorder
+        .archive(&s, (from, until), &level, user.as_deref())
+        .await?
+        .into_iter()
+        .peekable();
+    let days = (0..ARCHIVE_LENGTH)
+        .map(|back| {
+            let date = Date::from_days(until.days() - back);
+            match recorded.next_if(|d| d.date == date) {
+                Some(past) => ArchiveDay {
+                    date: date.to_string(),
+                    playable: true,
+                    id: Some(past.id),
+                    number: past.number,
+                    game: past.game,
+                },
+                None => ArchiveDay {
+                    date: date.to_string(),
+                    playable: date.days() >= today.days() - retrieve::ARCHIVE_DAYS,
+                    id: None,
+                    number: None,
+                    game: None,
+                },
+            }
+        })
+        .collect();
+    Ok(Json(ArchiveView { level, days }))
+}
+
+/// How many days the archive lists: a player's last 30, today included.
+const ARCHIVE_LENGTH: i64 = 30;

@@ -9,7 +9,7 @@
 //! - `health`: `/healthz` and `/metrics`;
 //! - `levels`: `/v1/levels`;
 //! - `puzzles`: deliveries (`/v1/puzzles/next`) and puzzles by id;
-//! - `daily`: the daily puzzles (`/v1/daily`);
+//! - `daily`: the daily puzzles (`/v1/daily`) and their archive (`/v1/daily/archive`);
 //! - `hint`: `/v1/hint`;
 //! - `batch`: lists of puzzles rated, solved or put in canonical form (`/v1/rate`,
 //!   `/v1/solve`, `/v1/canon`);
@@ -99,6 +99,7 @@ pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
         )
         .route("/v1/puzzles/{id}", get(puzzles::puzzle_by_id))
         .route("/v1/daily", get(daily::daily))
+        .route("/v1/daily/archive", get(daily::archive))
         .route("/v1/results", post(results::results))
         .route("/v1/players", post(players::new_player))
         .route("/v1/players/{user}", get(players::player))
@@ -327,13 +328,13 @@ fn authorize(
 }
 
 /// Whether a request is one the play page makes (what its token opens): the levels, a
-/// delivery, a puzzle by id, the daily puzzle, a hint, a game's result, a new player's id, a
+/// delivery, a puzzle by id, the daily puzzle and its archive, a hint, a game's result, a new player's id, a
 /// player's rating.
 fn plays(method: &axum::http::Method, path: &str) -> bool {
     use axum::http::Method;
     match *method {
         Method::GET => {
-            matches!(path, "/v1/levels" | "/v1/daily")
+            matches!(path, "/v1/levels" | "/v1/daily" | "/v1/daily/archive")
                 || path
                     .strip_prefix("/v1/players/")
                     .is_some_and(crate::play::is_user_id)

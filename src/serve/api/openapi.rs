@@ -4,7 +4,7 @@
 // The handlers by their bare names (and the play page's by `super::page`), as the document
 // has always named them: a path's prefix becomes its tag.
 use super::batch::{__path_canon, __path_rate, __path_solve_route};
-use super::daily::__path_daily;
+use super::daily::{__path_archive, __path_daily};
 use super::health::{__path_healthz, __path_metrics};
 use super::hint::__path_hint_route;
 use super::levels::__path_levels;
@@ -25,7 +25,7 @@ use utoipa::OpenApi;
             class for a user, hints, ratings, solving, canonical forms."
     ),
     paths(
-        next, next_by_get, puzzle_by_id, daily, results, new_player, player, hint_route, rate, solve_route, canon, levels, healthz,
+        next, next_by_get, puzzle_by_id, daily, archive, results, new_player, player, hint_route, rate, solve_route, canon, levels, healthz,
         metrics, openapi, super::page::index
     ),
     modifiers(&CommonAnswers)

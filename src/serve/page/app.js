@@ -25,6 +25,7 @@
     showMistakes: "pseudoku-show-mistakes",
   };
   const UNDO_LIMIT = 200;
+  const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   // Narrow screens: the daily's date without its year; narrower, the mistakes as a mark.
@@ -764,14 +765,104 @@
     if (await mayLeave("Start a new puzzle? Your progress on this one will be lost.")) newPuzzle($("level").value);
   }
 
-  async function onDaily() {
-    const date = localDate(new Date());
-    const level = $("level").value;
+  // ----- The daily puzzles: today's and the archive of the last 30 days -----
+
+  // How many days the archive lists, today included.
+  const ARCHIVE_DAYS = 30;
+
+  // The daily puzzles dialog: the level's last 30 days, each with the player's result.
+  function openArchive() {
+    const sel = $("archive-level");
+    const level = game !== null ? game.level : $("level").value;
+    if ([...sel.options].some((o) => o.value === level)) sel.value = level;
+    else if ($("level").value) sel.value = $("level").value;
+    $("archive").showModal();
+    drawArchive();
+  }
+
+  // Lists the days at once (their dates are the browser's), then each day's result as the
+  // server has it; only the latest request's answer is drawn.
+  let archiveAsks = 0;
+  async function drawArchive() {
+    const level = $("archive-level").value;
+    const today = localDate(new Date());
+    const days = [];
+    for (let i = 0, d = today; i < ARCHIVE_DAYS; i++, d = dayBefore(d)) days.push({ date: d, playable: true });
+    listDays(days, level);
+    const ticket = ++archiveAsks;
+    const status = $("archive-status");
+    status.textContent = "Loading your results\u2026";
+    try {
+      const who = user !== null ? "&user=" + encodeURIComponent(user) : "";
+      const r = await api("/v1/daily/archive?date=" + today + "&level=" + encodeURIComponent(level) + who);
+      const body = await r.json();
+      if (ticket !== archiveAsks) return;
+      if (!r.ok) {
+        status.textContent = body.error || "The server answered " + r.status + ".";
+        return;
+      }
+      status.textContent = "";
+      listDays(body.days, level);
+    } catch (e) {
+      if (ticket === archiveAsks) status.textContent = "Offline: results show when the server can be reached.";
+    }
+  }
+
+  // One button a day: its date and what the player made of it.
+  function listDays(days, level) {
+    const ol = $("archive-days");
+    ol.textContent = "";
+    const today = localDate(new Date());
+    for (const day of days) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.date = day.date;
+      const when = document.createElement("span");
+      when.className = "when";
+      when.textContent = day.date === today ? "Today" : day.date === dayBefore(today) ? "Yesterday" : weekdayDate(day.date);
+      const state = document.createElement("span");
+      state.className = "state";
+      state.textContent = dayState(day, level);
+      if (day.game && day.game.solved) li.className = "solved";
+      b.disabled = !day.playable;
+      b.append(when, state);
+      b.addEventListener("click", () => pickDay(day.date, level));
+      li.appendChild(b);
+      ol.appendChild(li);
+    }
+  }
+
+  // "Solved in 4:12", "Solved in 4:12, 2 hints", "Not solved", "Playing", "Not played".
+  function dayState(day, level) {
+    if (game !== null && game.daily === day.date && game.level === level && !ended(game)) return "Playing";
+    const g = day.game;
+    if (!g) {
+      if (game !== null && game.daily === day.date && game.level === level && game.solved) return "Solved in " + formatTime(game.elapsed);
+      return day.playable ? "Not played" : "None recorded";
+    }
+    if (!g.solved) return "Not solved";
+    return "Solved in " + formatTime(g.seconds) + (g.hints > 0 ? ", " + plural(g.hints, "hint") : "");
+  }
+
+  // "2026-12-02" -> "Wed 2 Dec".
+  function weekdayDate(iso) {
+    const [y, m, d] = iso.split("-").map(Number);
+    return WEEKDAYS[new Date(y, m - 1, d).getDay()] + " " + formatDate(iso, true);
+  }
+
+  // A day of the archive picked: its puzzle, unless it is the one on the board.
+  async function pickDay(date, level) {
+    $("archive").close();
+    const today = localDate(new Date());
+    const which = date === today ? "today's daily puzzle" : "the daily puzzle of " + formatDate(date, true);
     if (game !== null && game.daily === date && game.level === level) {
-      setStatus(game.solved ? "You have solved today's daily puzzle: come back tomorrow." : "This is today's daily puzzle.");
+      setStatus(game.solved
+        ? (date === today ? "You have solved today's daily puzzle: come back tomorrow." : "You have solved " + which + ".")
+        : "This is " + which + ".");
       return;
     }
-    if (await mayLeave("Start today's daily puzzle? Your progress on this one will be lost.")) dailyPuzzle(date, level);
+    if (await mayLeave("Start " + which + "? Your progress on this one will be lost.")) dailyPuzzle(date, level);
   }
 
   async function onLevel() {
@@ -788,7 +879,7 @@
     const r = await api("/v1/levels");
     const body = await r.json();
     const names = (body.levels || []).map((l) => l.name);
-    for (const sel of [$("level"), $("stats-level")]) {
+    for (const sel of [$("level"), $("stats-level"), $("archive-level")]) {
       sel.textContent = "";
       for (const name of names) {
         const o = document.createElement("option");
@@ -833,6 +924,13 @@
     s.last = date;
     localStorage.setItem(STORE.streak, JSON.stringify(s));
     return s;
+  }
+
+  // Whether a daily's date is today's or yesterday's: the dailies a streak counts (one of the
+  // archive's older days leaves it alone).
+  function recent(date) {
+    const today = localDate(new Date());
+    return date === today || date === dayBefore(today);
   }
 
   // The streak still alive today: its last daily was today's or yesterday's.
@@ -945,7 +1043,7 @@
     picked = 0;
     syncClock();
     setStatus("Solved in " + formatTime(game.elapsed) + ".");
-    const streak = game.daily ? recordDaily(game.daily) : null;
+    const streak = game.daily && recent(game.daily) ? recordDaily(game.daily) : null;
     const won = countWon(game);
     showWin(streak, won);
     report(game, true);
@@ -1253,7 +1351,7 @@
 
   // A dialog's close button, and the focus back where it was when the dialog opened.
   function dialogs() {
-    for (const [id, opener] of [["stats", "open-stats"], ["settings", "open-settings"]]) {
+    for (const [id, opener] of [["stats", "open-stats"], ["settings", "open-settings"], ["archive", "daily"]]) {
       $(id + "-close").addEventListener("click", () => $(id).close());
       $(id).addEventListener("close", () => $(opener).focus());
     }
@@ -1262,7 +1360,8 @@
   function bind() {
     document.addEventListener("keydown", onKey);
     $("new").addEventListener("click", onNew);
-    $("daily").addEventListener("click", onDaily);
+    $("daily").addEventListener("click", openArchive);
+    $("archive-level").addEventListener("change", drawArchive);
     $("level").addEventListener("change", onLevel);
     $("undo").addEventListener("click", undo);
     $("erase").addEventListener("click", erase);

@@ -2,6 +2,7 @@
 //! ([`crate::store::daily`]) under the same names.
 
 use super::{key_of, Postgres, Result};
+use crate::calendar::Date;
 use crate::canon::Key;
 use crate::store::daily::DailyRow;
 use std::collections::HashSet;
@@ -28,6 +29,34 @@ impl DailyPuzzles<'_> {
                 .await
                 .map_err(self.0.failed())?;
             Ok(row.map(|r| key_of(r.get(0))))
+        })
+        .await
+    }
+
+    /// The daily puzzles recorded at `level` (its name in any case) for the days from `from`
+    /// to `to` (both included): each day with its class, the latest first.
+    pub async fn between(&self, from: Date, to: Date, level: &str) -> Result<Vec<(Date, Key)>> {
+        let (from, to) = (from.to_string(), to.to_string());
+        self.0.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT day, canon_key FROM pseudoku_daily WHERE day BETWEEN $1 AND $2 \
+                     AND lower(level) = lower($3) ORDER BY day DESC, created_at",
+                )
+                .await
+                .map_err(self.0.failed())?;
+            let rows = client
+                .query(&stmt, &[&from, &to, &level])
+                .await
+                .map_err(self.0.failed())?;
+            // A day the calendar lacks (the schema checks only its shape) is no date to list.
+            let mut days: Vec<(Date, Key)> = rows
+                .iter()
+                .filter_map(|r| Some((r.get::<_, &str>(0).parse().ok()?, key_of(r.get(1)))))
+                .collect();
+            // One a day (a level's name spelt two ways, recorded apart: the first).
+            days.dedup_by(|b, a| a.0 == b.0);
+            Ok(days)
         })
         .await
     }

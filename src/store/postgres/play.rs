@@ -424,20 +424,33 @@ impl Play<'_> {
                 .await
                 .map_err(pg.failed())?
                 .get(0);
-            let games = rows
-                .iter()
-                .map(|r| PlayedGame {
-                    puzzle: r.get(0),
-                    solved: r.get(1),
-                    seconds: r.get(2),
-                    hints: r.get::<_, i32>(3) as u32,
-                    mistakes: r.get::<_, i32>(4) as u32,
-                    score: r.get::<_, Option<f64>>(5).map(|x| (x * 1000.0).round() / 1000.0),
-                    rating: (r.get::<_, f64>(6) * 10.0).round() / 10.0,
-                    at: r.get(7),
-                })
-                .collect();
+            let games = rows.iter().map(played).collect();
             Ok((games, n as u64))
+        })
+        .await
+    }
+
+    /// `user`'s game of each class of `keys` they have a result for, with the class.
+    pub async fn games_of(&self, user: &str, keys: &[Key]) -> Result<Vec<(Key, PlayedGame)>> {
+        let pg = self.0;
+        let keys: Vec<&[u8]> = keys.iter().map(|k| &k.0[..]).collect();
+        pg.run(async |client| {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT puzzle_id, solved, seconds, hints, mistakes, score, player_rating, \
+                     to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), \
+                     canon_key FROM pseudoku_results WHERE user_id = $1 AND canon_key = ANY($2)",
+                )
+                .await
+                .map_err(pg.failed())?;
+            let rows = client
+                .query(&stmt, &[&user, &keys])
+                .await
+                .map_err(pg.failed())?;
+            Ok(rows
+                .iter()
+                .map(|r| (super::key_of(r.get(8)), played(r)))
+                .collect())
         })
         .await
     }
@@ -529,5 +542,20 @@ impl Play<'_> {
             Ok(rows.iter().map(|r| (r.get(4), rated(r))).collect())
         })
         .await
+    }
+}
+
+/// The columns `puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at` (the
+/// time as text) of a result as the game a player's history shows.
+fn played(r: &tokio_postgres::Row) -> PlayedGame {
+    PlayedGame {
+        puzzle: r.get(0),
+        solved: r.get(1),
+        seconds: r.get(2),
+        hints: r.get::<_, i32>(3) as u32,
+        mistakes: r.get::<_, i32>(4) as u32,
+        score: r.get::<_, Option<f64>>(5).map(|x| (x * 1000.0).round() / 1000.0),
+        rating: (r.get::<_, f64>(6) * 10.0).round() / 10.0,
+        at: r.get(7),
     }
 }
