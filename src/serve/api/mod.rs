@@ -13,8 +13,8 @@
 //! - `hint`: `/v1/hint`;
 //! - `batch`: lists of puzzles rated, solved or put in canonical form (`/v1/rate`,
 //!   `/v1/solve`, `/v1/canon`);
-//! - `openapi`: the OpenAPI document (`ApiDoc`, `GET /openapi.json`), generated from these
-//!   types and handlers.
+//! - `openapi`: the OpenAPI document (`GET /openapi.json`), generated from these types and
+//!   handlers as [`documented`] registers them: each route is listed once, there.
 
 mod batch;
 mod daily;
@@ -31,9 +31,11 @@ use super::{blocking, page, Shared};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use std::sync::Arc;
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 256 * 1024;
@@ -80,33 +82,38 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
     }
 }
 
-/// Every route; with `cors` origins, the CORS layer outside them all (a preflight is answered
-/// before the token is asked for).
+/// The routes the OpenAPI document describes, each registered here once with its operation:
+/// the router ([`router`]) and the document (`GET /openapi.json`) are both made from this list.
+fn documented() -> OpenApiRouter<Arc<Shared>> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(page::index))
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::metrics))
+        .routes(routes!(openapi::openapi))
+        .routes(routes!(levels::levels))
+        .routes(routes!(puzzles::next, puzzles::next_by_get))
+        .routes(routes!(puzzles::puzzle_by_id))
+        .routes(routes!(daily::daily))
+        .routes(routes!(daily::archive))
+        .routes(routes!(results::results))
+        .routes(routes!(players::new_player))
+        .routes(routes!(players::player))
+        .routes(routes!(hint::hint_route))
+        .routes(routes!(batch::rate))
+        .routes(routes!(batch::solve_route))
+        .routes(routes!(batch::canon))
+}
+
+/// Every route: the documented ones, and the play page's files (its script, style, icons,
+/// manifest and service worker); with `cors` origins, the CORS layer outside them all (a
+/// preflight is answered before the token is asked for).
 pub fn router(shared: Arc<Shared>, cors: &[String]) -> Router {
-    let routes = page::FILES.iter().fold(Router::new(), |r, &f| {
+    let (routes, _) = documented().split_for_parts();
+    let routes = page::FILES.iter().fold(routes, |r, &f| {
         r.route(f.path, get(move || async move { page::file(f) }))
     });
     let routes = routes
-        .route("/", get(page::index))
         .route("/sw.js", get(page::worker))
-        .route("/healthz", get(health::healthz))
-        .route("/metrics", get(health::metrics))
-        .route("/openapi.json", get(openapi::openapi))
-        .route("/v1/levels", get(levels::levels))
-        .route(
-            "/v1/puzzles/next",
-            post(puzzles::next).get(puzzles::next_by_get),
-        )
-        .route("/v1/puzzles/{id}", get(puzzles::puzzle_by_id))
-        .route("/v1/daily", get(daily::daily))
-        .route("/v1/daily/archive", get(daily::archive))
-        .route("/v1/results", post(results::results))
-        .route("/v1/players", post(players::new_player))
-        .route("/v1/players/{user}", get(players::player))
-        .route("/v1/hint", post(hint::hint_route))
-        .route("/v1/rate", post(batch::rate))
-        .route("/v1/solve", post(batch::solve_route))
-        .route("/v1/canon", post(batch::canon))
         .fallback(|| async { ApiError::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|method: axum::http::Method| async move {
             ApiError::MethodNotAllowed(format!("this route does not take {method}"))

@@ -1,36 +1,33 @@
 //! The API's OpenAPI document, generated from the routes' types and handlers, with what every
 //! route has in common said once (the token, the answers of the server's layers).
 
-// The handlers by their bare names (and the play page's by `super::page`), as the document
-// has always named them: a path's prefix becomes its tag.
-use super::batch::{__path_canon, __path_rate, __path_solve_route};
-use super::daily::{__path_archive, __path_daily};
-use super::health::{__path_healthz, __path_metrics};
-use super::hint::__path_hint_route;
-use super::levels::__path_levels;
-use super::players::{__path_new_player, __path_player};
-use super::puzzles::{__path_next, __path_next_by_get, __path_puzzle_by_id};
-use super::results::__path_results;
 use super::{open_without_token, plays};
 use axum::Json;
-use utoipa::OpenApi;
+use std::sync::LazyLock;
+use utoipa::openapi::OpenApi;
+use utoipa::Modify;
 
-/// The API's OpenAPI document, generated from the routes' types.
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "pseudoku",
-        version = "1",
-        description = "Graded Sudoku puzzles for apps: per-user puzzles that never repeat a \
-            class for a user, hints, ratings, solving, canonical forms."
-    ),
-    paths(
-        next, next_by_get, puzzle_by_id, daily, archive, results, new_player, player, hint_route, rate, solve_route, canon, levels, healthz,
-        metrics, openapi, super::page::index
-    ),
-    modifiers(&CommonAnswers)
-)]
-pub struct ApiDoc;
+/// The document's own part: its title, version and description. The paths are the routes'
+/// operations, added as `super::documented` registers them.
+#[derive(utoipa::OpenApi)]
+#[openapi(info(
+    title = "pseudoku",
+    version = "1",
+    description = "Graded Sudoku puzzles for apps: per-user puzzles that never repeat a \
+        class for a user, hints, ratings, solving, canonical forms."
+))]
+pub(super) struct ApiDoc;
+
+/// The API's OpenAPI document: the documented routes' operations, with what every route has
+/// in common ([`CommonAnswers`]); made once.
+fn document() -> &'static OpenApi {
+    static DOCUMENT: LazyLock<OpenApi> = LazyLock::new(|| {
+        let (_, mut doc) = super::documented().split_for_parts();
+        CommonAnswers.modify(&mut doc);
+        doc
+    });
+    &DOCUMENT
+}
 
 /// Declares what every route has in common, so that the document says it once: the bearer
 /// token (every route but those open without it), the answers the server's layers give
@@ -38,8 +35,8 @@ pub struct ApiDoc;
 /// for a JSON body, its refusals (413 too large, 415 not JSON, 422 not the request's shape).
 struct CommonAnswers;
 
-impl utoipa::Modify for CommonAnswers {
-    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+impl Modify for CommonAnswers {
+    fn modify(&self, doc: &mut OpenApi) {
         use utoipa::openapi::content::ContentBuilder;
         use utoipa::openapi::response::ResponseBuilder;
         use utoipa::openapi::security::{
@@ -130,6 +127,6 @@ impl utoipa::Modify for CommonAnswers {
 #[utoipa::path(get, path = "/openapi.json", responses(
     (status = 200, description = "OpenAPI 3", body = Object)
 ))]
-pub(super) async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+pub(super) async fn openapi() -> Json<&'static OpenApi> {
+    Json(document())
 }
