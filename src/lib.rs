@@ -16,11 +16,13 @@
 //! - [`batch`]: puzzle files read with every bad line named, and the batch commands over them
 //!   (`solve`, `rate`, `canon`, `hint`);
 //! - [`bank`]: building a SQLite bank of graded puzzles, merging and verifying it;
+//! - [`import`]: a user's puzzle file graded into a bank;
 //! - [`levels`]: a bank's scale (rating, reference, percentiles, levels) and `calibrate`;
 //! - [`retrieve`]: handing out a bank's puzzles (`get`);
 //! - [`play`]: what players' results teach the bank (learned ratings of puzzles and players),
 //!   and [`results`]: an app's log of games counted in bulk;
 //! - [`export`]: daily files and books for publishers;
+//! - [`dataset`]: a bank as train, validation and test files;
 //! - [`inventory`]: what a bank holds (`stats`), as tables, JSON and a drawing;
 //! - [`seeds`]: the seed library, the seeds imported into a bank, and the miner;
 //! - [`serve`]: the bank over HTTP;
@@ -30,8 +32,8 @@
 //! pipeline: `grid`, `input`, `solve`, `transform`, `rng`, `canon`, `cellset`, `candidates`,
 //! `propagate`, `strategies`, `technique`, `rate` (with the two models, `rate::hsolve` and
 //! `rate::difficulty`, the ladders' engine, `rate::refutation`, `rate::metrics` and the
-//! run's shared searches), `explain`, `batch`, `generate`, `seeds`, `scale`, `levels`, `bank`, `store` (with
-//! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `calendar`,
+//! run's shared searches), `explain`, `hint`, `batch`, `generate`, `seeds`, `scale`, `levels`, `import`, `bank`, `store` (with
+//! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `dataset`, `calendar`,
 //! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
 //! they are public, and `dev` holds where the external reference data lives, rank statistics
 //! and random player positions.

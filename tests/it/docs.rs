@@ -905,6 +905,66 @@ fn the_contributing_guide_names_every_module_and_test_file() {
     );
 }
 
+/// The library's public modules (`pub mod` in `src/lib.rs`, the `dev` feature's apart) are
+/// exactly those the contributing guide's public surface names, the design page's table of
+/// public modules lists and the crate's own documentation links: a public module added,
+/// removed or renamed without its docs fails here.
+#[test]
+fn the_docs_name_every_public_module() {
+    let lib = read("src/lib.rs");
+    let mut public = BTreeSet::new();
+    let mut feature_gated = false;
+    for line in lib.lines() {
+        if let Some(rest) = line.strip_prefix("pub mod ") {
+            let name = rest.trim_end_matches([';', '{', ' ']);
+            if !feature_gated {
+                public.insert(name.to_string());
+            }
+        }
+        feature_gated = line.starts_with("#[cfg(feature");
+    }
+    assert!(public.len() >= 18, "{public:?}");
+    let guide = read("docs/contributing.md");
+    let surface = guide
+        .split_once("The library's public surface")
+        .and_then(|(_, rest)| rest.split_once("Every module of the crate"))
+        .expect("the contributing guide names the public surface")
+        .0;
+    assert_eq!(
+        backticked(surface),
+        public,
+        "the public modules of docs/contributing.md against src/lib.rs"
+    );
+    let design = read("docs/design/pipeline.md");
+    let table: BTreeSet<String> = design
+        .lines()
+        .skip_while(|l| !l.starts_with("And these public modules"))
+        .skip(4)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| backticked(l.split('|').nth(1)?).into_iter().next())
+        .collect();
+    assert_eq!(
+        table, public,
+        "the public modules of docs/design/pipeline.md against src/lib.rs"
+    );
+    // Each item of the crate's list opens with its module's link ("- [`rate`]: ...", or
+    // "and [`results`]: ..." for a second one on a line).
+    let linked: BTreeSet<String> = lib
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .filter_map(|l| {
+            let item = l
+                .strip_prefix("//! - [`")
+                .or_else(|| l.strip_prefix("//!   and [`"))?;
+            Some(item.split_once("`]")?.0.to_string())
+        })
+        .collect();
+    assert_eq!(
+        linked, public,
+        "the public modules the crate's documentation (src/lib.rs) links"
+    );
+}
+
 /// The schema page names every hardest-step code the bank can store, by the name
 /// `get --technique` takes.
 #[test]
