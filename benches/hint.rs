@@ -1,4 +1,4 @@
-//! Hints, single thread: 10,000 random positions (`pseudoku::dev::boards`, seed 2026) on the
+//! Hints, single thread: 10,000 random positions (`pseudoku::hint::boards`, seed 2026) on the
 //! puzzles of top1465 and the Sudoku Exchange buckets, hints per second. The distribution per
 //! hint (median, p99) comes from `cargo run --release --example hint_soundness`.
 //!
@@ -9,7 +9,7 @@ mod common;
 
 use common::{each, puzzles, BUCKETS, TOP1465};
 use divan::Bencher;
-use pseudoku::dev::boards::{position, Position};
+use pseudoku::hint::boards::{position, Position};
 use pseudoku::hint::hint;
 use pseudoku::Rng;
 

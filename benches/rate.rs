@@ -119,13 +119,13 @@ const BEYOND: [&str; 34] = [
 ];
 
 /// One technique searched alone (every application and p, as a rating's search) on candidate
-/// states of the hard lists where tiers 0-4 stall (`pseudoku::dev::states`: 20 puzzles of
+/// states of the hard lists where tiers 0-4 stall (`pseudoku::strategies::states`: 20 puzzles of
 /// each list, 3 states each), in states/s.
 #[divan::bench(args = BEYOND)]
 fn technique(b: Bencher, name: &str) {
     use pseudoku::strategies::{search, Context, Strategy};
     let s = Strategy::parse(name).expect("a technique");
-    let states = pseudoku::dev::states::hard(20, 3, 49).unwrap_or_else(|why| {
+    let states = pseudoku::strategies::states::hard(20, 3, 49).unwrap_or_else(|why| {
         eprintln!("skipping the techniques: {why}");
         Vec::new()
     });

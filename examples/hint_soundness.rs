@@ -2,7 +2,7 @@
 //! position in five with a wrong entry, one in three with pencil marks, some of those missing
 //! a solution digit) on the puzzles of `hard/top1465.tsv`, the Sudoku Explainer sample and a
 //! bank built for the purpose (`--per-level 250`, seed 2026, in a temporary folder). Every
-//! hint is checked (`pseudoku::dev::boards::check`: mistakes first, placements on the solution,
+//! hint is checked (`pseudoku::hint::boards::check`: mistakes first, placements on the solution,
 //! no elimination of the solution's digit, progress) and timed, single thread.
 //!
 //! ```text
@@ -10,8 +10,8 @@
 //! ```
 
 use pseudoku::bank::{self, BuildOptions};
-use pseudoku::dev::{boards, refdata};
 use pseudoku::hint::hint;
+use pseudoku::{dev::refdata, hint::boards};
 use pseudoku::{Puzzle, Rng};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;

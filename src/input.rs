@@ -566,7 +566,7 @@ mod tests {
 
     /// Good puzzles the items draw from.
     fn good() -> Vec<Puzzle> {
-        let mut rng = crate::Rng::new(16);
+        let mut rng = crate::rng::Rng::new(16);
         (0..8)
             .map(|_| crate::generate::random_minimal(&mut rng, crate::generate::Symmetry::None))
             .collect()

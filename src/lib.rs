@@ -35,13 +35,15 @@
 //! run's shared searches), `explain`, `hint`, `batch`, `generate`, `seeds`, `scale`, `levels`, `import`, `bank`, `store` (with
 //! the PostgreSQL history, `store::postgres`), `retrieve`, `play`, `results`, `inventory`, `export`, `dataset`, `calendar`,
 //! `fonts`, `serve` (`docs/contributing.md` draws the layout). With the `dev` feature (the crate's own tests, benchmarks and examples)
-//! they are public, and `dev` holds where the external reference data lives, rank statistics
-//! and random player positions.
+//! they are public, and `dev` holds where the external reference data lives and rank
+//! statistics.
 
 #![warn(missing_docs)]
 
 /// Declares the crate's internal modules: private to the crate in the library, public with
 /// the `dev` feature, so that the crate's own tests, benchmarks and examples can reach inside.
+/// Defined before the modules, so that each of them declares its own internal modules with it
+/// (`internal! { ... }`), as this file does.
 macro_rules! internal {
     ($($(#[$attr:meta])* $name:ident;)*) => {$(
         $(#[$attr])*
@@ -52,7 +54,6 @@ macro_rules! internal {
         pub(crate) mod $name;
     )*};
 }
-pub(crate) use internal;
 
 pub mod bank;
 pub mod batch;

@@ -14,6 +14,7 @@ use crate::rate::hsolve;
 use crate::rate::Graded;
 use crate::rng::Rng;
 use crate::seeds::{Library, Seed};
+use crate::strategies::tiers;
 use crate::store::{self, NewPuzzle};
 use crate::transform::Transform;
 use rayon::prelude::*;
@@ -85,7 +86,7 @@ fn core_of(solution: &Grid, reserved: CellSet, k: u8) -> CellSet {
             cells[c.index()] = 0;
         }
         let mut st = crate::candidates::Candidates::new(&Puzzle::from_bytes_unchecked(cells));
-        hsolve::fixpoint(&mut st, k);
+        tiers::fixpoint(&mut st, k);
         st.empty()
     };
     let mut core = stalls(reserved);
@@ -416,7 +417,7 @@ pub fn pseudo_generate(
     if symmetry == Symmetry::None {
         rng.shuffle(&mut open);
         let mut st = crate::candidates::Candidates::new(&Puzzle::EMPTY);
-        let mut solver = hsolve::TierSolver::new(s.k);
+        let mut solver = tiers::TierSolver::new(s.k);
         for orbit in open {
             if orbit.iter().all(|&c| st.value(c).is_some()) {
                 continue; // already deduced

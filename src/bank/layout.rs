@@ -684,7 +684,7 @@ mod tests {
         assert_eq!(parts[1].1.to_string(), "symmetry=rotate180 share=0%");
         assert_eq!(Layout::default().split(7), vec![(7, Layout::default())]);
         // A 180-degree symmetric minimal puzzle, 24 clues, singles.
-        let mut rng = crate::Rng::new(5);
+        let mut rng = crate::rng::Rng::new(5);
         let p = crate::generate::random_minimal(&mut rng, Symmetry::Rotate180);
         assert!(is_minimal(&p, Symmetry::Rotate180));
         let t = crate::rate::metrics::technique(&p);
@@ -713,7 +713,7 @@ mod tests {
         // Clued houses: a puzzle with an empty house is refused before rating, one with a
         // clue in every house is admitted.
         let clued: Layout = "clued-houses".parse().unwrap();
-        let mut rng = crate::Rng::new(6);
+        let mut rng = crate::rng::Rng::new(6);
         let (mut refused, mut admitted) = (0, 0);
         for _ in 0..40 {
             let p = crate::generate::random_minimal(&mut rng, Symmetry::None);
@@ -751,7 +751,7 @@ mod tests {
     /// kept is admitted, and one admitted is kept when the rules read nothing else.
     #[test]
     fn a_puzzle_refused_by_its_clues_is_kept_by_no_rule() {
-        let mut rng = crate::Rng::new(21);
+        let mut rng = crate::rng::Rng::new(21);
         let layouts: Vec<Layout> = [
             "none",
             "symmetry=rotate180",

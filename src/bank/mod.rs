@@ -42,7 +42,7 @@
 //! batches; the next build with the same RNG seed and count resumes at the first uncommitted
 //! job.
 
-crate::internal! {
+internal! {
     accept;
     build;
     job;

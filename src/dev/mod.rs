@@ -2,7 +2,5 @@
 //! external reference data lives, and rank statistics for validation reports. Built only with
 //! the `dev` feature, which the crate's own tests, benchmarks and examples turn on.
 
-pub mod boards;
 pub mod refdata;
-pub mod states;
 pub mod stats;

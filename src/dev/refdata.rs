@@ -21,7 +21,7 @@ pub fn dir() -> Result<PathBuf, String> {
 }
 
 /// The puzzles of one reference file (its first column), if the folder exists.
-pub fn puzzles(rel: &str) -> Result<Vec<crate::Puzzle>, String> {
+pub fn puzzles(rel: &str) -> Result<Vec<crate::grid::Puzzle>, String> {
     crate::input::read_puzzle_file(&file(rel)?).map_err(|e| e.to_string())
 }
 

@@ -38,7 +38,7 @@
 //! and `cover`, `preflight` (a printed file against the print-on-demand rules); this file
 //! runs an export from its options to its report.
 
-crate::internal! {
+internal! {
     book;
     cover;
     formats;

@@ -26,6 +26,8 @@ use crate::solve::{solve, Solutions};
 use crate::strategies::{self, trial, Application, Context, Known};
 use std::fmt::Write as _;
 
+#[cfg(feature = "dev")]
+pub mod boards;
 mod words;
 use words::describe;
 

@@ -20,7 +20,7 @@
 //! - `play`: the puzzles players rated, labelled by their learned ratings for the same fit
 //!   (`calibrate --from-play`).
 
-crate::internal! {
+internal! {
     calibrate;
     features;
     fit;

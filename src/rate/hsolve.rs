@@ -41,9 +41,9 @@ use crate::cellset::{CellSet, DigitSet, HOUSES_OF_CELL};
 use crate::grid::{Digit, Grid, Puzzle};
 use crate::rate::profile::{self, Model};
 use crate::rate::shared_searches::SharedSearches;
-use crate::propagate::{propagate, Propagation};
 use crate::rng::Rng;
 use crate::solve::{solve, Solutions, TrialMemo};
+use crate::strategies::tiers::fixpoint;
 use crate::strategies::{self, backtracking, trial, Application, Context, Known, Strategy, Units};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -51,8 +51,6 @@ use std::rc::Rc;
 /// The default number of runs per rating (the paper's choice: sigma / mu is about 1/10).
 pub const DEFAULT_RUNS: u32 = 20;
 
-/// The deepest trial-and-error nesting hsolve and tier-limited solving will search.
-pub const MAX_TRIAL_DEPTH: u8 = 4;
 
 /// Why a puzzle cannot be rated or solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,7 +62,7 @@ pub enum RateError {
     #[error("the puzzle has more than one solution")]
     NotUnique,
     /// Trial and error at the deepest depth found nothing (no known puzzle comes close).
-    #[error("trial and error found nothing at depth {MAX_TRIAL_DEPTH}")]
+    #[error("trial and error found nothing at depth {}", trial::MAX_DEPTH)]
     TooDeep,
 }
 
@@ -253,8 +251,8 @@ impl Rung {
     }
 }
 
-/// hsolve's ladder: tiers 1 to 4, tier 5, then tier 6 at depths 1 to [`MAX_TRIAL_DEPTH`].
-pub(crate) const PAPER_LADDER: [Rung; 4 + 1 + MAX_TRIAL_DEPTH as usize] = [
+/// hsolve's ladder: tiers 1 to 4, tier 5, then tier 6 at depths 1 to [`trial::MAX_DEPTH`].
+pub(crate) const PAPER_LADDER: [Rung; 4 + 1 + trial::MAX_DEPTH as usize] = [
     Rung::Strategies(Strategy::TIERS[1]),
     Rung::Strategies(Strategy::TIERS[2]),
     Rung::Strategies(Strategy::TIERS[3]),
@@ -1085,88 +1083,6 @@ pub fn solve_to_tier(puzzle: &Puzzle, k: u8) -> Result<Fixpoint, RateError> {
     })
 }
 
-/// Applies every application of tiers 0 to `k` to `st`, easiest tier first, until none
-/// applies. `st` must have a solution.
-pub fn fixpoint(st: &mut Candidates, k: u8) {
-    TierSolver::new(k).run(st);
-}
-
-/// Solving with tiers 0 to `k` ([`fixpoint`]) again and again on one state that only loses
-/// candidates between the runs (the pseudo-generator reveals clues one by one, solving after
-/// each).
-///
-/// It remembers, for each of tiers 1-4, the candidate masks of its last search when that
-/// search found nothing; the next search of the tier looks only in the units (houses, digits,
-/// line-box intersections) that hold a changed cell, since a unit's applications depend on its
-/// cells alone and the others had none. What trials proved carries over too (see [`Known`]).
-/// Each search finds exactly the applications a full search finds, so the result is
-/// [`fixpoint`]'s.
-pub(crate) struct TierSolver {
-    k: u8,
-    clean: [Option<[u16; 81]>; 4],
-    known: Known,
-    apps: Vec<Application>,
-}
-
-impl TierSolver {
-    /// A solver with tiers 0 to `k` (0-6).
-    pub(crate) fn new(k: u8) -> TierSolver {
-        TierSolver {
-            k,
-            clean: [None; 4],
-            known: Known::default(),
-            apps: Vec::new(),
-        }
-    }
-
-    /// Applies every application of tiers 0 to k to `st` until none applies. `st` must have a
-    /// solution, and be the state of the previous run with candidates removed (or the first).
-    pub(crate) fn run(&mut self, st: &mut Candidates) {
-        let ctx = Context::default();
-        let k = self.k;
-        loop {
-            if propagate(st) != Propagation::Stalled {
-                return;
-            }
-            let mut progress = false;
-            let mut subset_houses = None;
-            'tiers: for slot in 1..=k.min(5) + if k >= 6 { MAX_TRIAL_DEPTH } else { 0 } {
-                self.apps.clear();
-                match slot {
-                    5 => {
-                        backtracking::search(st, &ctx, &mut self.known, &mut self.apps);
-                    }
-                    1..=4 => {
-                        let list = Strategy::TIERS[slot as usize];
-                        let clean = &mut self.clean[slot as usize - 1];
-                        let units = match clean {
-                            Some(prev) => Units::changed(prev, st.masks()),
-                            None => Units::ALL,
-                        };
-                        let houses =
-                            subset_houses.get_or_insert_with(|| strategies::SubsetHouses::new(st));
-                        strategies::apps_in(list, st, houses, &units, &mut self.apps);
-                        *clean = self.apps.is_empty().then(|| *st.masks());
-                    }
-                    _ => {
-                        trial::search(st, &ctx, slot - 5, &mut self.known, &mut self.apps);
-                    }
-                };
-                for a in &self.apps {
-                    st.apply(&a.effect);
-                    progress = true;
-                }
-                if progress {
-                    break 'tiers;
-                }
-            }
-            if !progress {
-                return;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1343,7 +1259,7 @@ mod tests {
                         for tier in 1..=5 {
                             strategies::search_tier(tier, &st, &ctx, &mut apps);
                         }
-                        for depth in 1..=MAX_TRIAL_DEPTH {
+                        for depth in 1..=trial::MAX_DEPTH {
                             if apps.is_empty() {
                                 trial::search(&st, &ctx, depth, &mut Known::default(), &mut apps);
                             }
@@ -1353,38 +1269,6 @@ mod tests {
                     }
                     assert_eq!(singles, Singles::of(&st), "{s}, step {steps}");
                     steps += 1;
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn tier_solver_across_reveals_equals_fixpoint_from_scratch() {
-        // Clues revealed one by one from a solution, solving by tiers after each (as the
-        // pseudo-generator does): the solver that keeps its searches between reveals reaches
-        // the state that a new solver, searching every unit, reaches after each reveal.
-        let mut rng = Rng::new(9);
-        let solution = check_unique(&HARD.parse().unwrap()).unwrap();
-        for k in [1, 2, 4, 5] {
-            for _ in 0..4 {
-                let mut cells: Vec<crate::grid::Cell> = crate::grid::Cell::all().collect();
-                rng.shuffle(&mut cells);
-                let mut st = Candidates::new(&Puzzle::EMPTY);
-                let mut plain = st.clone();
-                let mut solver = TierSolver::new(k);
-                for c in cells {
-                    if st.value(c).is_some() {
-                        continue;
-                    }
-                    let d = solution.get(c);
-                    st.place(c, d).unwrap();
-                    plain.place(c, d).unwrap();
-                    solver.run(&mut st);
-                    fixpoint(&mut plain, k);
-                    assert_eq!(st, plain, "tier {k}");
-                    if st.is_solved() {
-                        break;
-                    }
                 }
             }
         }

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 pub mod profile;
 
-crate::internal! {
+internal! {
     difficulty;
     hsolve;
     metrics;

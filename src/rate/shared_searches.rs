@@ -553,7 +553,7 @@ mod tests {
     /// search is equivariant.
     #[test]
     fn a_search_kept_in_one_frame_is_the_search_in_another() {
-        let Ok(puzzles) = crate::dev::states::hard_puzzles(40) else {
+        let Ok(puzzles) = crate::strategies::states::hard_puzzles(40) else {
             eprintln!("skipped: the reference data (../shared/data) is absent");
             return;
         };
@@ -579,7 +579,7 @@ mod tests {
                     solution: Some(solution2),
                 },
             );
-            for st in crate::dev::states::states_of(puzzle, solution, 2, &mut rng) {
+            for st in crate::strategies::states::states_of(puzzle, solution, 2, &mut rng) {
                 let st2 = moved(&st, &t);
                 states += 1;
                 for (k, list) in rungs.iter().enumerate() {

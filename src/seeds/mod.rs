@@ -16,7 +16,7 @@
 //! still empty after solving with tiers 0 to `tier - 1` (the pseudo-generator's reserved cells),
 //! `provenance` how the seed was made (free text without tabs).
 
-crate::internal! {
+internal! {
     imports;
     mine;
 }
@@ -500,7 +500,7 @@ mod tests {
     #[test]
     fn the_library_keeps_one_seed_per_class() {
         let p: Puzzle = HARD.parse().unwrap();
-        let t = crate::Transform::random(&mut crate::Rng::new(1));
+        let t = crate::transform::Transform::random(&mut crate::rng::Rng::new(1));
         let mut lib = Library::default();
         assert!(lib.add(Seed::analyze(&p, "a").unwrap()));
         assert!(!lib.add(Seed::analyze(&t.apply(&p), "b").unwrap()));

@@ -535,7 +535,7 @@ mod tests {
                 },
             )
             .unwrap();
-        let transform: crate::Transform =
+        let transform: crate::transform::Transform =
             "t:1 r:345201687 c:354687120 d:387951642".parse().unwrap();
         assert_eq!(
             row,

@@ -417,7 +417,7 @@ pub(crate) mod tests {
                 let Some(g) = crate::solve::solve(p).unique() else {
                     continue;
                 };
-                for st in crate::dev::states::states_of(p, &g, 3, &mut rng) {
+                for st in crate::strategies::states::states_of(p, &g, 3, &mut rng) {
                     let sets = find(&st);
                     most_sets = most_sets.max(sets.len());
                     most_links = most_links.max(links(&sets).len());

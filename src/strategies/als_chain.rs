@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn gidoo_example() {
         let mut st = state(GIDOO);
-        crate::rate::hsolve::fixpoint(&mut st, 1);
+        crate::strategies::tiers::fixpoint(&mut st, 1);
         for (c, ds) in [
             ("r1c7", "13"),
             ("r1c5", "148"),

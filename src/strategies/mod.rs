@@ -59,9 +59,12 @@ pub mod naked_single;
 pub mod naked_subset;
 pub mod remote_pairs;
 pub mod skyscraper;
+#[cfg(feature = "dev")]
+pub mod states;
 #[cfg(test)]
 pub(crate) mod soundness;
 pub mod sue_de_coq;
+pub mod tiers;
 pub mod trial;
 pub mod turbot_fish;
 pub mod two_string_kite;
@@ -897,7 +900,7 @@ mod tests {
                     let c = empty.nth(rng.below(empty.len())).expect("below len");
                     st.apply(&Effect::Place(c, grid.get(c)));
                 }
-                crate::rate::hsolve::fixpoint(&mut st, rng.below(5) as u8);
+                crate::strategies::tiers::fixpoint(&mut st, rng.below(5) as u8);
                 if st.is_solved() {
                     continue;
                 }

@@ -2,7 +2,7 @@
 //! makes is the solution's digit, and every candidate it removes is not. The states are hard
 //! puzzles of the reference data (`../shared/data/`) with random correct placements, reduced
 //! by tiers 0-4, so that the patterns beyond them have a chance to appear
-//! ([`crate::dev::states`]).
+//! ([`crate::strategies::states`]).
 
 use super::{search, Application, Context, Strategy};
 use crate::candidates::Effect;
@@ -30,7 +30,7 @@ pub(crate) fn wrong(a: &Application, solution: &Grid) -> Option<String> {
 /// Returns the number of valid applications found per strategy, to show the test reached
 /// them.
 pub(crate) fn check(strategies: &[Strategy], per_file: usize, states: usize) -> Option<Vec<usize>> {
-    let puzzles = match crate::dev::states::hard_puzzles(per_file) {
+    let puzzles = match crate::strategies::states::hard_puzzles(per_file) {
         Ok(p) => p,
         Err(why) => {
             eprintln!("skipped: {why}");
@@ -43,7 +43,7 @@ pub(crate) fn check(strategies: &[Strategy], per_file: usize, states: usize) -> 
         let ctx = Context {
             solution: Some(*solution),
         };
-        for st in crate::dev::states::states_of(puzzle, solution, states, &mut rng) {
+        for st in crate::strategies::states::states_of(puzzle, solution, states, &mut rng) {
             for (k, &s) in strategies.iter().enumerate() {
                 let mut out = Vec::new();
                 search(s, &st, &ctx, &mut out);

@@ -27,6 +27,9 @@ use crate::grid::{Cell, Digit};
 use crate::propagate::Propagation;
 use crate::solve::{propagate_state, propagate_trial, TrialBase, TrialMemo};
 
+/// The deepest trial-and-error nesting hsolve and tier-limited solving will search.
+pub const MAX_DEPTH: u8 = 4;
+
 /// Pushes every valid trial of depth `depth` (1 or more); returns p = N^depth. `known` skips
 /// trials whose contradiction earlier states proved (depth 1), and learns the new ones.
 pub fn search(

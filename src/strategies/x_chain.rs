@@ -669,7 +669,7 @@ mod timing {
             let mut states = Vec::new();
             for p in puzzles.iter().step_by(15).take(100) {
                 let mut st = Candidates::new(p);
-                crate::rate::hsolve::fixpoint(&mut st, tiers);
+                crate::strategies::tiers::fixpoint(&mut st, tiers);
                 if !st.is_solved() {
                     states.push(st);
                 }

@@ -3,7 +3,8 @@
 
 use crate::common::pseudoku;
 use predicates::str::contains;
-use pseudoku::dev::{boards, refdata};
+use pseudoku::dev::refdata;
+use pseudoku::hint::boards;
 use pseudoku::hint::{hint, Board, HintError, HintKind};
 use pseudoku::strategies::Strategy;
 use pseudoku::{Puzzle, Rng};

@@ -48,7 +48,7 @@ pub fn states_of(
             let c = empty.nth(rng.below(empty.len())).expect("below len");
             st.apply(&crate::candidates::Effect::Place(c, solution.get(c)));
         }
-        crate::rate::hsolve::fixpoint(&mut st, 4);
+        crate::strategies::tiers::fixpoint(&mut st, 4);
         if !st.is_solved() {
             out.push(st);
         }
