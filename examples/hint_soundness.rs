@@ -8,12 +8,17 @@
 //! ```text
 //! cargo run --release --example hint_soundness [POSITIONS]   # default 100000
 //! ```
+//!
+//! With `HINT_DUMP=FILE` every hint is also written to FILE in full (`{:?}`, one line each,
+//! after its board), with for a board with notes the hint of the same board without them
+//! (not timed): two runs compare byte for byte with `cmp`.
 
 use pseudoku::bank::{self, BuildOptions};
 use pseudoku::hint::hint;
 use pseudoku::{dev::refdata, hint::boards};
 use pseudoku::{Puzzle, Rng};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -55,6 +60,8 @@ fn main() {
         }
     }
     sources.push(("bank", bank_puzzles()));
+    let mut dump = std::env::var_os("HINT_DUMP")
+        .map(|path| std::io::BufWriter::new(std::fs::File::create(path).expect("the dump file")));
     let mut rng = Rng::new(2026);
     let mut times: Vec<f64> = Vec::with_capacity(n);
     let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
@@ -74,6 +81,15 @@ fn main() {
         if ms > slowest.0 {
             slowest = (ms, p.to_line());
         }
+        if let Some(out) = dump.as_mut() {
+            writeln!(out, "{:?}\n{h:?}", pos.board).expect("the dump file");
+            if pos.board.marks.is_some() {
+                let mut bare = pos.board.clone();
+                bare.marks = None;
+                let h = hint(&bare).expect("a hint");
+                writeln!(out, "{bare:?}\n{h:?}").expect("the dump file");
+            }
+        }
         *kinds.entry(h.kind.name()).or_default() += 1;
         sample
             .entry(h.kind.name())
@@ -82,6 +98,9 @@ fn main() {
             failures += 1;
             eprintln!("UNSOUND: {p}: {why}");
         }
+    }
+    if let Some(mut out) = dump {
+        out.flush().expect("the dump file");
     }
     times.sort_by(f64::total_cmp);
     let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];

@@ -442,83 +442,122 @@ fn toward_placement(st: &Candidates, solution: &Grid) -> Hint {
         };
         match last.strategy {
             Strategy::HiddenSingle | Strategy::NakedSingle => single_at(end, c, d),
-            _ => replay(end, &[last], solution).map(|(found, _)| (found[0], false)),
+            _ => find_again(end, &last, solution).map(|found| (found, false)),
         }
     };
-    // Each step the placement does without goes, earliest first.
+    // Each step the placement does without goes, earliest first. `found` is the chain found
+    // again from `st` step by step (as far as it has been), `boards[i]` the board before
+    // `found[i]` (one more: the board after the last), and `aim` the placement on the last
+    // board once `found` is the whole chain. Finding steps again is deterministic, so a
+    // chain without step `k` is found again from `boards[k]` on, and a chain found again is
+    // found again as itself (each step has the technique, pattern and kind of the one it was
+    // found for, and is the first such).
+    let mut found: Vec<Application> = Vec::with_capacity(chain.len());
+    let mut boards: Vec<Candidates> = Vec::with_capacity(chain.len() + 1);
+    boards.push(st.clone());
+    let mut aim: Option<(Application, bool)> = None;
+    // Finds the chain again up to `n` steps; false when one of them is not there any more.
+    let extend = |n: usize,
+                  chain: &[Application],
+                  found: &mut Vec<Application>,
+                  boards: &mut Vec<Candidates>| {
+        while found.len() < n {
+            let at = &boards[found.len()];
+            let Some(again) = find_again(at, &chain[found.len()], solution) else {
+                return false;
+            };
+            let mut next = at.clone();
+            next.apply(&next.restrict(&again.effect));
+            found.push(again);
+            boards.push(next);
+        }
+        true
+    };
     let mut k = 0;
     while k < chain.len() && chain.len() > 1 {
-        let mut fewer = chain.clone();
-        fewer.remove(k);
-        match replay(st, &fewer, solution) {
-            Some((found, end)) if placed(&end).is_some() => chain = found,
-            _ => k += 1,
+        // A chain whose first k steps are not found again has no step of its own removed:
+        // every shorter chain from there on keeps the step that is not there.
+        if !extend(k, &chain, &mut found, &mut boards) {
+            break;
+        }
+        let mut at = boards[k].clone();
+        let mut rest = Vec::with_capacity(chain.len() - k - 1);
+        let mut rest_boards = Vec::with_capacity(chain.len() - k - 1);
+        let mut all = true;
+        for a in &chain[k + 1..] {
+            let Some(again) = find_again(&at, a, solution) else {
+                all = false;
+                break;
+            };
+            let mut next = at.clone();
+            next.apply(&next.restrict(&again.effect));
+            rest.push(again);
+            rest_boards.push(std::mem::replace(&mut at, next));
+        }
+        match all.then(|| placed(&at)).flatten() {
+            Some(p) => {
+                found.truncate(k);
+                found.extend(rest);
+                boards.truncate(k);
+                boards.extend(rest_boards);
+                boards.push(at);
+                chain.clone_from(&found);
+                aim = Some(p);
+            }
+            None => k += 1,
         }
     }
-    // The steps replay and lead to the placement (the unpruned chain by construction, a
+    // The steps found again lead to the placement (the unpruned chain by construction, a
     // pruned one as checked); were that ever not so, the easiest step is the hint still.
-    let aimed_at =
-        replay(st, &chain, solution).and_then(|(found, end)| Some((found, placed(&end)?, end)));
-    let Some((found, (a, full_house), end)) = aimed_at else {
+    let aimed_at = extend(chain.len(), &chain, &mut found, &mut boards)
+        .then(|| aim.or_else(|| placed(&boards[chain.len()])))
+        .flatten();
+    let Some((a, full_house)) = aimed_at else {
         let (a, full_house) = next_step(st, solution);
         return describe(st, &a, full_house);
     };
-    let mut words = Vec::new();
-    let mut at = st.clone();
-    for a in &found {
-        words.push(describe(&at, a, false));
-        at.apply(&at.restrict(&a.effect));
-    }
-    aimed(words, describe(&end, &a, full_house))
+    let words = found
+        .iter()
+        .zip(&boards)
+        .map(|(a, at)| describe(at, a, false))
+        .collect();
+    aimed(words, describe(&boards[chain.len()], &a, full_house))
 }
 
-/// The steps `steps` found again in order from `st`, each by its technique on the board the
-/// ones before it leave, with the same pattern and still removing something; with that board
-/// at the end. `None` when one of them is not there any more.
-fn replay(
-    st: &Candidates,
-    steps: &[Application],
-    solution: &Grid,
-) -> Option<(Vec<Application>, Candidates)> {
+/// The step `a` found again on `at` by its technique: the first application of the search
+/// with the same pattern and the same kind of deduction (a placement the same placement)
+/// that still changes the board. `None` when there is none.
+fn find_again(at: &Candidates, a: &Application, solution: &Grid) -> Option<Application> {
     let ctx = Context {
         solution: Some(*solution),
     };
-    let mut at = st.clone();
-    let mut found = Vec::with_capacity(steps.len());
     let mut out = Vec::new();
-    for a in steps {
-        out.clear();
-        match a.strategy {
-            s if s.is_forcing_chain() => {
-                strategies::forcing_chain::search_all(&at, &mut out);
-            }
-            Strategy::Backtracking => {
-                strategies::search(Strategy::Backtracking, &at, &Context::default(), &mut out);
-            }
-            Strategy::TrialAndError => {
-                trial::search(&at, &ctx, a.depth, &mut Known::default(), &mut out);
-            }
-            s => {
-                strategies::search(s, &at, &ctx, &mut out);
-            }
+    match a.strategy {
+        s if s.is_forcing_chain() => {
+            strategies::forcing_chain::search_all(at, &mut out);
         }
-        // The same pattern with the same kind of deduction: a placement the same placement.
-        let same_kind = |b: &Application| match (a.effect, b.effect) {
-            (Effect::Place(..), Effect::Place(..)) => a.effect == b.effect,
-            (Effect::Remove(_), Effect::Remove(_)) => true,
-            _ => false,
-        };
-        let again = out.iter().find(|b| {
-            b.strategy == a.strategy
-                && b.cells == a.cells
-                && b.digits == a.digits
-                && same_kind(b)
-                && at.changes(&b.effect)
-        })?;
-        at.apply(&at.restrict(&again.effect));
-        found.push(*again);
+        Strategy::Backtracking => {
+            strategies::search(Strategy::Backtracking, at, &Context::default(), &mut out);
+        }
+        Strategy::TrialAndError => {
+            trial::search(at, &ctx, a.depth, &mut Known::default(), &mut out);
+        }
+        s => {
+            strategies::search(s, at, &ctx, &mut out);
+        }
     }
-    Some((found, at))
+    let same_kind = |b: &Application| match (a.effect, b.effect) {
+        (Effect::Place(..), Effect::Place(..)) => a.effect == b.effect,
+        (Effect::Remove(_), Effect::Remove(_)) => true,
+        _ => false,
+    };
+    out.into_iter().find(|b| {
+        b.strategy == a.strategy
+            && b.cells == a.cells
+            && b.digits == a.digits
+            && same_kind(b)
+            && at.changes(&b.effect)
+    })
 }
 
 /// The single that places `d` in `c` on `st`, if there is one: a full house, a hidden single

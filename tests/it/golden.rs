@@ -48,7 +48,7 @@ fn short(line: &str) -> String {
 
 /// Compares `lines` (labelled by `names`) with the golden file `name`, or writes it when
 /// blessing. A difference names the first changed line and counts the others.
-fn check(name: &str, names: &[String], lines: &[String]) {
+pub(crate) fn check(name: &str, names: &[String], lines: &[String]) {
     assert_eq!(names.len(), lines.len(), "{name}");
     let got: Vec<String> = names
         .iter()
