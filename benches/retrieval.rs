@@ -93,7 +93,9 @@ fn database(rows: u64) -> PathBuf {
     }
     let _ = std::fs::remove_file(&path);
     let t = Instant::now();
-    let mut conn = store::open(&path).expect("create the bench bank");
+    let bank = store::open(&path).expect("create the bench bank");
+    // Rows written as they are, through a connection of their own.
+    let mut conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
         "INSERT INTO seeds (id, puzzle, solution, canon_key, tier, hsolve, reserved, provenance)
          VALUES (1, 'p', 's', 'bench', 5, 1.0, 'r', 'bench');
@@ -110,7 +112,7 @@ fn database(rows: u64) -> PathBuf {
         .collect();
     let packed = store::puzzles::pack(&cells.try_into().unwrap());
     // A bulk load: rows first, then the indexes, packed (as a bulk build does).
-    store::puzzles::defer_indexes(&conn).unwrap();
+    store::puzzles::defer_indexes(&bank).unwrap();
     let tx = conn.transaction().unwrap();
     {
         let mut stmt = tx
@@ -149,7 +151,7 @@ fn database(rows: u64) -> PathBuf {
              SELECT 1, id, 1.0 + (difficulty - 2000) * 0.0008 FROM puzzles;",
     )
     .unwrap();
-    store::puzzles::ensure_indexes(&conn, RatingKind::Difficulty).unwrap();
+    store::puzzles::ensure_indexes(&bank, RatingKind::Difficulty).unwrap();
     eprintln!(
         "filled {} with {rows} rows in {:.1?}",
         path.display(),
@@ -161,7 +163,7 @@ fn database(rows: u64) -> PathBuf {
 /// Times 20,000 library draws of one unserved puzzle, each of the selection `selection`
 /// draws, and reports them under `label`.
 fn time_takes(
-    conn: &rusqlite::Connection,
+    bank: &store::Bank,
     levels: &Levels,
     rng: &mut Rng,
     label: &str,
@@ -171,7 +173,7 @@ fn time_takes(
     for _ in 0..20_000 {
         let within = selection(rng);
         let t = Instant::now();
-        let got = store::retrieval::take(conn, levels.measure(), within, 1, false, rng).unwrap();
+        let got = store::retrieval::take(bank, levels.measure(), within, 1, false, rng).unwrap();
         times.push(t.elapsed());
         assert_eq!(got.len(), 1);
     }
@@ -195,8 +197,9 @@ fn report(label: &str, mut times: Vec<Duration>) {
 /// `had` of them: a new user's draws hit at random, a nearly finished one's list what is left.
 fn user_draws() {
     let path = database(25_000);
-    let conn = store::open(&path).unwrap();
-    let levels = Levels::read(&conn).unwrap();
+    let bank = store::open(&path).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let levels = Levels::read(&bank).unwrap();
     let everything = Within::Percentiles("0..100".parse().unwrap());
     let mut rng = Rng::new(7);
     for (user, had) in [("fresh", 0), ("nearly-done", 24_990)] {
@@ -212,7 +215,7 @@ fn user_draws() {
         for _ in 0..500 {
             let t = Instant::now();
             let got =
-                store::history::draw(&conn, levels.measure(), everything, user, &mut rng).unwrap();
+                store::history::draw(&bank, levels.measure(), everything, user, &mut rng).unwrap();
             times.push(t.elapsed());
             assert!(got.is_some());
         }
@@ -236,8 +239,9 @@ fn matched_draws(path: &Path) {
     };
     remove();
     std::fs::copy(path, &copy).unwrap();
-    let conn = &store::open(&copy).unwrap();
-    let levels = &Levels::read(conn).unwrap();
+    let bank = &store::open(&copy).unwrap();
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    let levels = &Levels::read(bank).unwrap();
     let mut rng = Rng::new(11);
     let (lo, span): (i64, i64) = conn
         .query_row(
@@ -277,7 +281,7 @@ fn matched_draws(path: &Path) {
     for _ in 0..2_000 {
         let t = Instant::now();
         let got = store::history::draw(
-            conn,
+            bank,
             levels.measure(),
             Within::Level(rng.below(4)),
             "player",
@@ -289,7 +293,7 @@ fn matched_draws(path: &Path) {
         let rating = 1000.0 + rng.next_f64() * 1000.0;
         let t = Instant::now();
         let got = pseudoku::play::windows(rating).find_map(|w| {
-            pseudoku::retrieve::matched(conn, levels, "player", w, &mut rng).unwrap()
+            pseudoku::retrieve::matched(bank, levels, "player", w, &mut rng).unwrap()
         });
         matched_times.push(t.elapsed());
         assert!(got.is_some());
@@ -315,11 +319,13 @@ fn main() {
     let conn = store::open(&path).unwrap();
     let levels = Levels::read(&conn).unwrap();
     // Start every run from an unserved bank.
-    conn.execute(
-        "UPDATE puzzles SET served_at = NULL WHERE served_at IS NOT NULL",
-        [],
-    )
-    .unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE puzzles SET served_at = NULL WHERE served_at IS NOT NULL",
+            [],
+        )
+        .unwrap();
     let mut rng = Rng::new(2026);
     for (label, mark, by_level, n) in [
         (

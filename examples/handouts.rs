@@ -27,8 +27,9 @@ fn main() {
         |_| {},
     )
     .expect("the build");
-    let conn = pseudoku::store::open(&db).expect("the bank");
-    let levels = pseudoku::levels::Levels::read(&conn).expect("the bank's levels");
+    let bank = pseudoku::store::open(&db).expect("the bank");
+    let conn = rusqlite::Connection::open(&db).expect("the bank");
+    let levels = pseudoku::levels::Levels::read(&bank).expect("the bank's levels");
     let rows: Vec<(u8, f64, u32, String)> = conn
         .prepare("SELECT tier, difficulty, level, technique FROM puzzles_text")
         .unwrap()
@@ -98,7 +99,7 @@ fn main() {
         }
         let (mut by_tier, mut by_decile, mut singles) = (vec![0u64; 7], vec![0u64; 10], 0usize);
         for _ in 0..DRAWS {
-            let p = &take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap()[0];
+            let p = &take(&bank, levels.measure(), within, 1, false, &mut rng).unwrap()[0];
             by_tier[p.tier as usize] += 1;
             by_decile[decile(levels.reference.percentile(p.rating))] += 1;
             singles += usize::from(singles_only.contains(&p.id));

@@ -509,7 +509,7 @@ impl Drop for SetFolder {
 
 /// Calls `f` on every row of the bank, in id order, [`CHUNK`] rows at a time.
 fn each_chunk(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     rating: RatingKind,
     mut f: impl FnMut(Vec<PuzzleRow>) -> Result<(), DatasetError>,
 ) -> Result<(), DatasetError> {
@@ -531,7 +531,7 @@ type Taken = (i64, u32, u64, usize, Option<Key>);
 /// The first pass: the split of every row the dataset takes (and its grid's key when made),
 /// by id.
 fn choose(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     levels: &Levels,
     opts: &DatasetOptions,
     wanted: &[u32],
@@ -587,7 +587,7 @@ fn choose(
 
 /// The manifest: what the set is, how to make it again, and what it holds.
 fn manifest(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     levels: &Levels,
     opts: &DatasetOptions,
     wanted: &[u32],

@@ -151,10 +151,7 @@ fn parse(line: &[u8], read: Line) -> Option<Result<Game, String>> {
 
 /// The bank's deliveries lock, held while games are counted in the bank itself: refused when
 /// the bank's history was moved to a fleet's, or a server records in the bank.
-fn hold_bank(
-    conn: &rusqlite::Connection,
-    db: &Path,
-) -> Result<store::lock::DeliveriesLock, LogError> {
+fn hold_bank(conn: &store::Bank, db: &Path) -> Result<store::lock::DeliveriesLock, LogError> {
     if let Some(moved) = store::settings::get(conn, store::postgres::MOVED_KEY)? {
         return Err(LogError::Moved {
             db: db.to_path_buf(),
@@ -165,11 +162,7 @@ fn hold_bank(
 }
 
 /// The puzzle of a game: the bank's row `id` handed out on the scale `levels`, or `None`.
-fn game_puzzle(
-    conn: &rusqlite::Connection,
-    levels: &Levels,
-    id: i64,
-) -> Result<Option<Handout>, LogError> {
+fn game_puzzle(conn: &store::Bank, levels: &Levels, id: i64) -> Result<Option<Handout>, LogError> {
     crate::retrieve::by_id(conn, levels, id).map_err(|e| match e {
         crate::retrieve::RetrieveError::Store(e) => LogError::Store(e),
         crate::retrieve::RetrieveError::Levels(e) => LogError::Levels(e),
@@ -217,7 +210,7 @@ pub struct Player {
 /// The player `user` of the bank `conn`: their learned rating, how many games of theirs were
 /// counted and their last `limit` games, the latest first (a user with no game: a new
 /// player's rating and no games). Reads only.
-pub fn player(conn: &rusqlite::Connection, user: &str, limit: usize) -> Result<Player, LogError> {
+pub fn player(conn: &store::Bank, user: &str, limit: usize) -> Result<Player, LogError> {
     if !crate::play::is_user_id(user) {
         return Err(GameError::User(user.to_string()).into());
     }
@@ -342,7 +335,7 @@ pub fn count_file(
 /// The puzzles rated by `min_results` results or more (id and learned rating), from the bank
 /// `conn` or, given its address, a fleet's history.
 pub fn learned_puzzles(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     history: Option<&str>,
     min_results: u64,
 ) -> Result<Vec<(i64, Rated)>, LogError> {
@@ -360,7 +353,7 @@ pub fn learned_puzzles(
 /// ([`crate::levels::fit_examples`], on `pool`'s threads). `stage` hears each step. Too few
 /// of a level: [`LogError::FewPlayed`].
 pub fn fit_from_play(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     history: Option<&str>,
     min_results: u64,
     names: &LevelNames,

@@ -11,9 +11,8 @@ use crate::levels::{Band, LevelSet, Levels, LevelsError, PercentileRange, Rating
 use crate::rng::Rng;
 pub use crate::store::retrieval::{unserve, Unserved};
 use crate::store::retrieval::{Measure, NamedRange, PuzzleRow, Sampler, Selection, Within};
-use crate::store::{self, StoreError};
+use crate::store::{self, Bank, StoreError};
 use crate::technique::{HardestStep, Strategy};
-use rusqlite::Connection;
 
 /// What can go wrong in retrieval.
 #[derive(Debug, thiserror::Error)]
@@ -281,7 +280,7 @@ pub(crate) enum Recipient<'a> {
 /// Draws for one recipient among the puzzles of a selection: uniform, without replacement,
 /// each handed out complete ([`Draws::next`]).
 pub(crate) struct Draws<'c> {
-    conn: &'c Connection,
+    conn: &'c Bank,
     levels: &'c Levels,
     within: Selection,
     recipient: Recipient<'c>,
@@ -292,7 +291,7 @@ impl<'c> Draws<'c> {
     /// Draws of the puzzles of `within` on the bank `conn` with the scale `levels`, for
     /// `recipient`.
     pub fn new(
-        conn: &'c Connection,
+        conn: &'c Bank,
         levels: &'c Levels,
         within: impl Into<Selection>,
         recipient: Recipient<'c>,
@@ -361,7 +360,7 @@ pub(crate) enum Daily {
 /// The daily puzzle recorded for `date` at `level`, if one was: the puzzle, or
 /// [`Daily::Exhausted`] should its row be gone from the bank. Reads only.
 pub(crate) fn recorded_daily(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     date: crate::calendar::Date,
     level: &str,
@@ -383,7 +382,7 @@ pub(crate) fn recorded_daily(
 /// puzzle. Reads only: recording it (and marking it served) is the caller's. `Err` is why
 /// there is none ([`Daily::NotRecorded`], [`Daily::Exhausted`]).
 pub(crate) fn choose_daily(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     date: crate::calendar::Date,
     (level, within): (&str, Within),
@@ -419,7 +418,7 @@ pub(crate) fn choose_daily(
 /// served and recorded as that date's and level's for good; a class is the daily puzzle of
 /// one date and level only. The caller holds a write transaction.
 pub(crate) fn daily(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     date: crate::calendar::Date,
     level: (&str, Within),
@@ -443,7 +442,7 @@ pub(crate) fn daily(
 /// whatever any history says, as rows (not yet handed out): the candidates of a delivery
 /// whose history is kept elsewhere ([`store::history::sample`]). Reads only.
 pub(crate) fn sample(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     within: impl Into<Selection>,
     want: usize,
@@ -461,7 +460,7 @@ pub(crate) fn sample(
 /// A puzzle of `within` on `levels` whose class is not among `given`, uniformly among those;
 /// `None` when `given` holds them all. Reads only.
 pub(crate) fn pick_except(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     within: impl Into<Selection>,
     given: &[Key],
@@ -489,7 +488,7 @@ pub(crate) fn pick_except(
 /// scale and how many puzzles were handed over (fewer than `count` when the selection runs
 /// out).
 pub fn get(
-    conn: &Connection,
+    conn: &Bank,
     selector: &Selector,
     narrowing: &Narrowing,
     count: usize,
@@ -531,17 +530,13 @@ pub fn get(
 
 /// Marks the puzzle `id` served (`get --id N --mark-served`, once it is handed over): neither
 /// `get` nor an export hands it out again.
-pub fn mark_served(conn: &Connection, id: i64) -> Result<(), RetrieveError> {
+pub fn mark_served(conn: &Bank, id: i64) -> Result<(), RetrieveError> {
     Ok(store::retrieval::mark_served(conn, id)?)
 }
 
 /// The puzzle with bank id `id`, served or not (`get --id`, `GET /v1/puzzles/ID`), on the
 /// bank's scale `levels`; reads only. `None` when no row has that id.
-pub fn by_id(
-    conn: &Connection,
-    levels: &Levels,
-    id: i64,
-) -> Result<Option<Handout>, RetrieveError> {
+pub fn by_id(conn: &Bank, levels: &Levels, id: i64) -> Result<Option<Handout>, RetrieveError> {
     let Some(row) = store::retrieval::by_id(conn, levels.rating, id)? else {
         return Ok(None);
     };
@@ -562,7 +557,7 @@ pub const MATCH_COUNT_CAP: u64 = 1_024;
 /// the bank's puzzles of the window's percentiles), then one by a seek of its index at a
 /// random point: about uniform among the window's puzzles. Reads only.
 pub fn match_candidate(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     window: (f64, f64),
     weights: (u64, u64),
@@ -591,7 +586,7 @@ pub fn match_candidate(
 /// the window's percentiles (whoever has had it, whatever its learned rating); `None` when
 /// the window's percentiles hold no stored value. Reads only.
 pub fn prior_candidate(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     window: (f64, f64),
     rng: &mut Rng,
@@ -613,7 +608,7 @@ type SeekStart = ((i64, i64), (i64, i64));
 /// window's percentiles, and a random point of them (a value, and an id for ties); `None`
 /// when the percentiles hold no stored value.
 fn prior_seek(
-    conn: &Connection,
+    conn: &Bank,
     measure: Measure,
     window: (f64, f64),
     rng: &mut Rng,
@@ -670,7 +665,7 @@ pub fn match_set(
 
 /// The counts a matched draw in `window` weighs its two sets by: the played puzzles of the
 /// window (to [`MATCH_COUNT_CAP`]) and the ids of the bank.
-pub fn match_weights(conn: &Connection, window: (f64, f64)) -> Result<(u64, u64), RetrieveError> {
+pub fn match_weights(conn: &Bank, window: (f64, f64)) -> Result<(u64, u64), RetrieveError> {
     let played = store::play::rated_in(conn, window, MATCH_COUNT_CAP)?;
     let bank = store::retrieval::span(conn)?.map_or(0, |(_, n)| u64::from(n));
     Ok((played, bank))
@@ -682,7 +677,7 @@ pub fn match_weights(conn: &Connection, window: (f64, f64)) -> Result<(u64, u64)
 /// window holds none left for the user.
 /// Reads only: recording it is the caller's.
 pub fn matched(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     user: &str,
     window: (f64, f64),
@@ -705,7 +700,7 @@ pub fn matched(
 /// nothing left for the user. A seek lands on a puzzle with the chance of the gap before it, so
 /// the last few puzzles of a window, close behind taken ones, would otherwise be missed.
 fn untaken_in(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     user: &str,
     window: (f64, f64),
@@ -743,7 +738,7 @@ fn untaken_in(
 /// has had every puzzle), each with its learned rating ([`learned`]). Takes the bank's
 /// deliveries lock: a server recording in the bank is asked instead.
 pub fn for_user(
-    conn: &Connection,
+    conn: &Bank,
     db: &std::path::Path,
     user: &str,
     count: usize,
@@ -791,14 +786,14 @@ pub struct Provenance {
 }
 
 /// The provenance of row `id` when an import stored it; `None` for a puzzle a build made.
-pub fn provenance(conn: &Connection, id: i64) -> Result<Option<Provenance>, RetrieveError> {
+pub fn provenance(conn: &Bank, id: i64) -> Result<Option<Provenance>, RetrieveError> {
     Ok(store::builds::provenance(conn, id)?.map(|(file, line)| Provenance { file, line }))
 }
 
 /// The puzzle of class `key`, served or not, on the bank's scale `levels`; reads only.
 /// `None` when the bank has no puzzle of that class.
 pub(crate) fn by_key(
-    conn: &Connection,
+    conn: &Bank,
     levels: &Levels,
     key: &Key,
 ) -> Result<Option<Handout>, RetrieveError> {
@@ -809,14 +804,14 @@ pub(crate) fn by_key(
 }
 
 /// The puzzle of row `id`, served or not (`hint --id`, `explain --id`); reads only.
-pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Puzzle>, RetrieveError> {
+pub fn puzzle(conn: &Bank, id: i64) -> Result<Option<Puzzle>, RetrieveError> {
     let levels = Levels::read(conn)?;
     Ok(store::retrieval::by_id(conn, levels.rating, id)?.map(|row| row.puzzle))
 }
 
 /// The learned rating of handout `h` of the bank `conn`: what players' results taught it, or
 /// its prior from its percentile with no result (what `get` and a server on the bank show).
-pub fn learned(conn: &Connection, h: &Handout) -> Result<crate::play::Rated, RetrieveError> {
+pub fn learned(conn: &Bank, h: &Handout) -> Result<crate::play::Rated, RetrieveError> {
     let found = store::play::puzzle(conn, h.id)?;
     Ok(found.unwrap_or_else(|| crate::play::Rated::fresh(crate::play::prior(h.percentile))))
 }

@@ -452,7 +452,7 @@ struct Bank {
 }
 
 impl Bank {
-    fn open(&self) -> PyResult<rusqlite::Connection> {
+    fn open(&self) -> PyResult<pseudoku::store::Bank> {
         pseudoku::bank::open_existing(&self.path).map_err(bank_error)
     }
 }
@@ -477,7 +477,7 @@ impl Bank {
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
         let conn = self.open()?;
         py.detach(move || {
-            conn.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))
+            pseudoku::store::puzzles::count(&conn)
                 .map(|n| n as usize)
                 .map_err(bank_error)
         })

@@ -112,7 +112,7 @@ pub fn prepare(lib: &Library) -> Vec<Prepared> {
 
 /// Stores prepared seeds in the bank (once per class) and sets their row ids.
 pub fn store_seeds(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     mut prepared: Vec<Prepared>,
 ) -> store::Result<Vec<Prepared>> {
     let rows: Vec<store::seeds::SeedRow> = prepared.iter().map(Prepared::to_row).collect();

@@ -57,7 +57,7 @@ pub struct Merged {
 /// One input: its file, shard, build row and a buffer of its candidates.
 struct Input {
     path: PathBuf,
-    conn: rusqlite::Connection,
+    conn: store::Bank,
     row: ShardRow,
     /// How its build assigned jobs to targets.
     assignment: Assignment,
@@ -247,7 +247,7 @@ pub fn merge(
         }
     }
     let mut rows: Vec<(i64, NewPuzzle)> = Vec::new();
-    let commit = |out: &mut rusqlite::Connection,
+    let commit = |out: &mut store::Bank,
                   rows: &mut Vec<(i64, NewPuzzle)>,
                   builds: &mut [Build],
                   next_job: u64|

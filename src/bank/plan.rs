@@ -48,7 +48,7 @@ pub(super) struct Plan {
     /// The bank's writer lock, held until the build ends.
     pub lock: store::lock::WriterLock,
     /// The bank.
-    pub conn: rusqlite::Connection,
+    pub conn: store::Bank,
     /// The bank's scale.
     pub levels: Levels,
     /// The seeds, prepared (the library's and the bank's imported ones).

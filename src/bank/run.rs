@@ -382,7 +382,7 @@ impl Run<'_> {
     /// order on the current state gives, whatever the timing.
     fn single(
         &self,
-        conn: rusqlite::Connection,
+        conn: store::Bank,
         b: &mut Build,
         mut acc: Acceptance,
         targets: &mut [TargetProgress],
@@ -575,7 +575,7 @@ impl Run<'_> {
     /// until its share fills every target (see [`super::shard`]).
     fn shard(
         &self,
-        conn: rusqlite::Connection,
+        conn: store::Bank,
         b: &mut Build,
         mut row: store::shards::ShardRow,
         shard: Shard,

@@ -290,7 +290,7 @@ fn resolve(aim: &Aim, levels: &Levels) -> Result<(String, Within, PercentileRang
 }
 
 /// The stored layout rules of level `name` (none when unset).
-pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, BankError> {
+pub fn stored_layout(conn: &store::Bank, name: &str) -> Result<Layout, BankError> {
     match store::settings::layout(conn, name)? {
         None => Ok(Layout::default()),
         Some(text) => text.parse().map_err(|reason| BankError::BadLayout {
@@ -301,7 +301,7 @@ pub fn stored_layout(conn: &rusqlite::Connection, name: &str) -> Result<Layout, 
 }
 
 /// The levels of the bank `conn` that have layout rules, with their rules, easiest first.
-pub fn level_layouts(conn: &rusqlite::Connection) -> Result<Vec<(String, Layout)>, BankError> {
+pub fn level_layouts(conn: &store::Bank) -> Result<Vec<(String, Layout)>, BankError> {
     let (_, set) = store::settings::levels(conn)?;
     let mut out = Vec::new();
     for name in set.names().names() {
@@ -317,7 +317,7 @@ pub fn level_layouts(conn: &rusqlite::Connection) -> Result<Vec<(String, Layout)
 /// `pool`): each one's source and what the build already stored in it. The seeds from index
 /// `symmetric_from` on are the shipped symmetric ones: only a half-turn layout draws on them.
 pub fn plan(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     pool: &rayon::ThreadPool,
     levels: &Levels,
     (seeds, symmetric_from): (&[Prepared], usize),

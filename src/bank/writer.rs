@@ -51,7 +51,7 @@ impl Commit {
         }
     }
 
-    fn commit(&self, conn: &mut rusqlite::Connection) -> store::Result<()> {
+    fn commit(&self, conn: &mut store::Bank) -> store::Result<()> {
         match self {
             Commit::Rows(b, rows) => store::puzzles::insert_batch(conn, b, rows),
             Commit::Shard(b, s, rows) => store::shards::insert_batch(conn, b, s, rows),
@@ -64,31 +64,29 @@ impl Commit {
 /// progress. Returns the time it spent and the connection.
 pub(super) struct Writer {
     tx: Option<std::sync::mpsc::SyncSender<Commit>>,
-    thread: std::thread::JoinHandle<Result<(Duration, rusqlite::Connection), BankError>>,
+    thread: std::thread::JoinHandle<Result<(Duration, store::Bank), BankError>>,
 }
 
 impl Writer {
-    pub(super) fn spawn(conn: rusqlite::Connection) -> Result<Writer, BankError> {
+    pub(super) fn spawn(conn: store::Bank) -> Result<Writer, BankError> {
         store::set_cache_mib(&conn, WRITER_CACHE_MIB)?;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Commit>(QUEUED_BATCHES);
-        let thread = std::thread::spawn(
-            move || -> Result<(Duration, rusqlite::Connection), BankError> {
-                let mut conn = conn;
-                let mut spent = Duration::ZERO;
-                while let Ok(mut w) = rx.recv() {
-                    while w.len() < WRITE_ROWS {
-                        match rx.try_recv() {
-                            Ok(later) => w.absorb(later),
-                            Err(_) => break,
-                        }
+        let thread = std::thread::spawn(move || -> Result<(Duration, store::Bank), BankError> {
+            let mut conn = conn;
+            let mut spent = Duration::ZERO;
+            while let Ok(mut w) = rx.recv() {
+                while w.len() < WRITE_ROWS {
+                    match rx.try_recv() {
+                        Ok(later) => w.absorb(later),
+                        Err(_) => break,
                     }
-                    let t = Instant::now();
-                    w.commit(&mut conn)?;
-                    spent += t.elapsed();
                 }
-                Ok((spent, conn))
-            },
-        );
+                let t = Instant::now();
+                w.commit(&mut conn)?;
+                spent += t.elapsed();
+            }
+            Ok((spent, conn))
+        });
         Ok(Writer {
             tx: Some(tx),
             thread,
@@ -113,7 +111,7 @@ impl Writer {
     }
 
     /// Waits for every queued batch to be committed.
-    pub(super) fn finish(mut self) -> Result<(Duration, rusqlite::Connection), BankError> {
+    pub(super) fn finish(mut self) -> Result<(Duration, store::Bank), BankError> {
         self.tx = None;
         self.thread.join().map_err(|_| BankError::Writer)?
     }

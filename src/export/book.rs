@@ -14,8 +14,7 @@ use crate::export::pages::PrintOptions;
 use crate::canon::Key;
 use crate::retrieve::{Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
-use crate::store;
-use rusqlite::Connection;
+use crate::store::{self, Bank};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -63,7 +62,7 @@ pub fn key(name: &str) -> Edition {
 /// Writes the book `opts.name`: drawn and recorded the first time, written from its record
 /// after; a mix other than the recorded one is refused ([`ExportError::BookMixChanged`])
 /// unless `replace`. Nothing is recorded or written when a mix entry runs short.
-pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
+pub fn book(conn: &mut Bank, opts: &BookOptions) -> Result<ExportReport> {
     let name = opts.name.trim();
     if name.is_empty()
         || !name
@@ -144,7 +143,7 @@ pub fn book(conn: &mut Connection, opts: &BookOptions) -> Result<ExportReport> {
 /// [`book`] once the folder `dir` (canonical) is locked, in one transaction.
 #[allow(clippy::too_many_arguments)]
 fn write_locked(
-    conn: &mut Connection,
+    conn: &mut Bank,
     opts: &BookOptions,
     writer: &ExportOptions,
     scale: &crate::levels::Levels,
@@ -305,7 +304,7 @@ fn write_locked(
 
 /// Records `p` in the book `key` at `slot`.
 fn record(
-    conn: &Connection,
+    conn: &Bank,
     key: &Edition,
     slot: u32,
     level: &str,

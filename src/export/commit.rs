@@ -6,8 +6,7 @@
 
 use super::{formats, ExportError, ExportOptions, ExportReport, Exported, Replaced, Result};
 use crate::calendar::Date;
-use crate::store;
-use rusqlite::Connection;
+use crate::store::{self, Bank};
 use std::path::{Path, PathBuf};
 
 /// The prefix of an export's temporary files (and of its lock file) in the output folder.
@@ -40,7 +39,7 @@ pub(crate) fn in_locked_folder<T>(out: &Path, work: impl FnOnce(&str) -> Result<
 /// format, one file a day instead of one for the range): removed, each only when its bytes are
 /// still those recorded (a file someone changed is kept). Returns the files removed.
 fn remove_replaced(
-    conn: &Connection,
+    conn: &Bank,
     out: &Path,
     dir: &str,
     replaced: &[Replaced],
@@ -73,10 +72,10 @@ fn remove_replaced(
 /// Runs `work` in one write transaction (`synchronous = FULL`) that [`finish`] ends: committed
 /// and its files renamed into place, or rolled back.
 pub(crate) fn in_transaction(
-    conn: &mut Connection,
+    conn: &mut Bank,
     opts: &ExportOptions,
     dir: &str,
-    work: impl FnOnce(&Connection) -> Result<(ExportReport, Vec<formats::Written>)>,
+    work: impl FnOnce(&Bank) -> Result<(ExportReport, Vec<formats::Written>)>,
 ) -> Result<ExportReport> {
     store::set_full_sync(conn, true)?;
     let write = store::Write::begin(conn)?;
@@ -90,7 +89,7 @@ pub(crate) fn in_transaction(
 /// `dir` (canonical) and records each file's name and hash, for [`finish`] to rename; with
 /// the printed pages holding a lone grid, by file.
 pub(crate) fn write_recorded(
-    conn: &Connection,
+    conn: &Bank,
     opts: &ExportOptions,
     groups: &[(String, Vec<Exported>)],
     dir: &str,
@@ -112,7 +111,7 @@ pub(crate) fn write_recorded(
 /// The puzzles of the day before the first of `groups`, as recorded, when its solutions are
 /// printed with the first day's (`--solutions next-day`); else none.
 pub(crate) fn day_before(
-    conn: &Connection,
+    conn: &Bank,
     opts: &ExportOptions,
     groups: &[(String, Vec<Exported>)],
 ) -> Result<Vec<Exported>> {
@@ -177,7 +176,7 @@ fn same_file(_: &std::fs::File, _: &Path) -> bool {
 
 /// Commits (then renames the files into place) or rolls back an export.
 fn finish(
-    conn: &Connection,
+    conn: &Bank,
     write: store::Write,
     opts: &ExportOptions,
     dir: &str,
@@ -235,7 +234,7 @@ pub const CRASH_AFTER_COMMIT: &str = "PSEUDOKU_TEST_CRASH_AFTER_COMMIT";
 /// Settles the temporary files an interrupted export left in `out` (canonical path `dir`):
 /// renames into place those whose bytes match the latest record of their name, removes the
 /// others.
-pub(crate) fn settle_temporaries(conn: &Connection, out: &Path, dir: &str) -> Result<()> {
+pub(crate) fn settle_temporaries(conn: &Bank, out: &Path, dir: &str) -> Result<()> {
     for entry in std::fs::read_dir(out).map_err(ExportError::io(out))? {
         let path = entry.map_err(ExportError::io(out))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -6,11 +6,10 @@
 use super::{ExportError, Result};
 use crate::calendar::Date;
 use crate::levels::{Band, LevelSet};
-use crate::store;
 use crate::store::batches::Edition;
 use crate::store::retrieval::{Selection, Within};
+use crate::store::{self, Bank};
 use crate::technique::Strategy;
-use rusqlite::Connection;
 use std::str::FromStr;
 
 /// The most puzzles of one mix entry a day.
@@ -212,7 +211,7 @@ fn selection(label: &str, levels: &LevelSet) -> std::result::Result<Selection, S
 /// The mix recorded for `edition`, whose current records hold `slots`: the one stored with
 /// it, or for one recorded before mixes were, its slots'.
 pub(crate) fn recorded_mix<'a>(
-    conn: &Connection,
+    conn: &Bank,
     edition: &Edition,
     slots: impl Iterator<Item = (u32, &'a str)>,
 ) -> Result<String> {

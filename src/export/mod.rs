@@ -62,14 +62,13 @@ use crate::grid::{Grid, Puzzle};
 use crate::retrieve::RetrieveError;
 use crate::rng::Rng;
 pub use crate::store::batches::Edition;
-use crate::store::{self, StoreError};
+use crate::store::{self, Bank, StoreError};
 #[cfg(any(feature = "dev", feature = "fault-injection"))]
 pub use commit::CRASH_AFTER_COMMIT;
 pub use commit::TEMP_PREFIX;
 pub(crate) use commit::{in_locked_folder, in_transaction, settle_temporaries, write_recorded};
 pub(crate) use mix::recorded_mix;
 pub use mix::{Mix, MixItem, Schedule, MAX_PER_DAY, RAMP};
-use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 pub(crate) use variety::grid_key;
@@ -429,14 +428,14 @@ pub(crate) fn check_print(print: &pages::PrintOptions) -> Result<()> {
 }
 
 /// Exports `opts` from the open bank `conn` (see the module docs).
-pub fn export(conn: &mut Connection, opts: &ExportOptions) -> Result<ExportReport> {
+pub fn export(conn: &mut Bank, opts: &ExportOptions) -> Result<ExportReport> {
     export_with_progress(conn, opts, &|_, _, _| {})
 }
 
 /// [`export`], calling `progress(stage, done, total)` as it goes: `"drawing"` per day, then
 /// `"writing"` per file.
 pub fn export_with_progress(
-    conn: &mut Connection,
+    conn: &mut Bank,
     opts: &ExportOptions,
     progress: &dyn Fn(&'static str, u64, u64),
 ) -> Result<ExportReport> {
@@ -505,7 +504,7 @@ pub fn export_with_progress(
 /// drawn and written in one transaction.
 #[allow(clippy::too_many_arguments)]
 fn export_locked(
-    conn: &mut Connection,
+    conn: &mut Bank,
     opts: &ExportOptions,
     scale: &crate::levels::Levels,
     schedule: &Schedule,
@@ -665,7 +664,7 @@ fn export_locked(
 }
 
 /// The puzzles recorded for `edition`, in slot order, as they were recorded.
-pub(crate) fn recorded_puzzles(conn: &Connection, edition: &Edition) -> Result<Vec<Exported>> {
+pub(crate) fn recorded_puzzles(conn: &Bank, edition: &Edition) -> Result<Vec<Exported>> {
     store::batches::day(conn, edition)?
         .into_iter()
         .map(|r| {

@@ -8,9 +8,8 @@ use crate::canon::Key;
 use crate::grid::Grid;
 use crate::retrieve::{Draws, Handout, Recipient};
 use crate::rng::Rng;
-use crate::store;
 use crate::store::retrieval::Selection;
-use rusqlite::Connection;
+use crate::store::{self, Bank};
 use std::collections::{HashMap, HashSet};
 
 /// The default variety window (`--variety-days`): no two puzzles from one seed or of one
@@ -35,11 +34,7 @@ pub(crate) fn grid_key(solution: &Grid) -> Key {
 }
 
 /// The current records of the days `from..=to` (day numbers), by day, in slot order.
-pub(super) fn recorded(
-    conn: &Connection,
-    from: i64,
-    to: i64,
-) -> Result<HashMap<i64, Vec<DayPuzzle>>> {
+pub(super) fn recorded(conn: &Bank, from: i64, to: i64) -> Result<HashMap<i64, Vec<DayPuzzle>>> {
     let rows = store::batches::recorded(conn, Date::from_days(from), Date::from_days(to))?;
     let mut out: HashMap<i64, Vec<DayPuzzle>> = HashMap::new();
     for r in rows {
@@ -57,7 +52,7 @@ pub(super) fn recorded(
 /// uniformly among the unserved puzzles of `within` that keep it (uniform draws without
 /// replacement, skipping those the rule excludes), and marked served.
 pub(super) fn choose(
-    conn: &Connection,
+    conn: &Bank,
     scale: &crate::levels::Levels,
     within: Selection,
     placed: &HashMap<i64, Vec<DayPuzzle>>,

@@ -9,9 +9,8 @@ pub mod plot;
 
 use crate::canon::Key;
 use crate::levels::{LevelSet, RatingKind};
-use crate::store;
+use crate::store::{self, Bank};
 use crate::technique::{Strategy, Technique};
-use rusqlite::Connection;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -246,7 +245,7 @@ fn round6(x: f64) -> f64 {
 }
 
 /// Reads the inventory of an open bank.
-pub fn read(conn: &Connection) -> store::Result<Inventory> {
+pub fn read(conn: &Bank) -> store::Result<Inventory> {
     let (rating, levels): (RatingKind, LevelSet) = store::settings::levels(conn)?;
     let tally = store::inventory::tally(conn, rating)?;
     let learned = store::settings::get(conn, crate::levels::calibrate::MODEL_KEY)?.is_some();
@@ -440,7 +439,7 @@ pub fn read(conn: &Connection) -> store::Result<Inventory> {
 /// The puzzles of each solution grid (by its class key) per level: a seed's puzzles have its
 /// solution grid (a symmetry of it); a puzzle without a seed is solved.
 fn grids_per_level(
-    conn: &Connection,
+    conn: &Bank,
     tally: &store::inventory::Tally,
 ) -> store::Result<Vec<HashMap<Key, u64>>> {
     use rayon::prelude::*;

@@ -196,7 +196,7 @@ impl Levels {
     }
 
     /// The levels of an open bank as they are (no default reference is created).
-    pub fn read(conn: &rusqlite::Connection) -> Result<Levels, LevelsError> {
+    pub fn read(conn: &store::Bank) -> Result<Levels, LevelsError> {
         let (rating, set) = store::settings::levels(conn)?;
         let reference =
             store::settings::reference(conn, rating)?.ok_or(LevelsError::NoReference)?;
@@ -239,7 +239,7 @@ impl Levels {
 }
 
 /// The bank's named ratings (an error when this program cannot use one).
-pub fn read_named(conn: &rusqlite::Connection) -> Result<Vec<NamedRating>, LevelsError> {
+pub fn read_named(conn: &store::Bank) -> Result<Vec<NamedRating>, LevelsError> {
     store::named::all(conn)?
         .into_iter()
         .map(|(name, id, text)| {
@@ -290,7 +290,7 @@ pub fn grade(
 pub(crate) const MODEL_KEY: &str = "level_model";
 
 /// The bank's level model, if any (an error when this program cannot use it).
-pub fn read_model(conn: &rusqlite::Connection) -> Result<Option<LevelModel>, LevelsError> {
+pub fn read_model(conn: &store::Bank) -> Result<Option<LevelModel>, LevelsError> {
     let Some(text) = store::settings::get(conn, MODEL_KEY)? else {
         return Ok(None);
     };
@@ -318,7 +318,7 @@ pub fn read_model(conn: &rusqlite::Connection) -> Result<Option<LevelModel>, Lev
 /// by the current one and its stored ratings forgotten (one transaction), so that
 /// [`backfill`] re-rates them.
 pub fn ensure(
-    conn: &mut rusqlite::Connection,
+    conn: &mut store::Bank,
     rating: Option<RatingKind>,
 ) -> Result<Levels, LevelsError> {
     let model = crate::rate::difficulty::MODEL.to_string();
@@ -362,7 +362,7 @@ pub fn ensure(
 /// points on `difficulty` dropped (the levels fall back to the defaults, or equal shares of
 /// the reference for other names; labelled calibrations must be run again), the model
 /// recorded. One transaction, so an interrupted upgrade is not half done.
-fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
+fn upgrade(conn: &mut store::Bank) -> Result<(), LevelsError> {
     let description = store::settings::get(conn, "reference")?.unwrap_or_default();
     let rows = if description == reference::DESCRIPTION {
         reference::default_rows()
@@ -401,7 +401,7 @@ fn upgrade(conn: &mut rusqlite::Connection) -> Result<(), LevelsError> {
 /// leaves them NULL, a new model forgets them), a level or a hardest step (migration 0018)
 /// and gives each its level on `levels`. 1,000 rows per transaction, on the current rayon
 /// pool, so an interrupted backfill keeps what it did. Returns how many rows were touched.
-pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64, LevelsError> {
+pub fn backfill(conn: &mut store::Bank, levels: &Levels) -> Result<u64, LevelsError> {
     let todo = store::puzzles::stale(conn)?;
     for chunk in todo.chunks(1000) {
         let done: Vec<store::puzzles::Refreshed> = chunk
@@ -427,7 +427,7 @@ pub fn backfill(conn: &mut rusqlite::Connection, levels: &Levels) -> Result<u64,
 
 /// The level of every stored row under the level model `model` (see [`every_row`]).
 fn model_levels(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     model: &LevelModel,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<(i64, u32)>, LevelsError> {
@@ -438,7 +438,7 @@ fn model_levels(
 /// does not store), in chunks on the current rayon pool, calling `progress(done)`: (id, value)
 /// pairs, written by the caller in one transaction.
 fn every_row<T: Send>(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     f: impl Fn(&Puzzle, &Rating) -> T + Sync,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<(i64, T)>, LevelsError> {
@@ -472,7 +472,7 @@ fn every_row<T: Send>(
 /// `progress(done)`), replacing a rating of that name, in one transaction. Returns how many
 /// puzzles were valued.
 pub fn store_named(
-    conn: &mut rusqlite::Connection,
+    conn: &mut store::Bank,
     name: &str,
     regression: &super::regression::Regression,
     progress: &(dyn Fn(u64) + Sync),
@@ -603,7 +603,7 @@ pub const MIN_REFERENCE: usize = 1000;
 pub const MIN_CLASSES: usize = 20;
 
 /// Each of the bank's levels, by name, with the number of its puzzles (easiest first).
-pub fn level_counts(conn: &rusqlite::Connection) -> Result<Vec<(String, u64)>, LevelsError> {
+pub fn level_counts(conn: &store::Bank) -> Result<Vec<(String, u64)>, LevelsError> {
     let (_, set) = store::settings::levels(conn)?;
     let counts = store::puzzles::level_counts(conn, set.len())?;
     Ok(set.names().names().iter().cloned().zip(counts).collect())
@@ -647,7 +647,7 @@ fn default_layouts() -> impl Iterator<Item = (&'static str, &'static str)> {
 /// transaction (first bringing a bank rated by an older model up to date). Returns the bank's
 /// levels afterwards and the number of rows recomputed.
 pub fn calibrate(
-    conn: &mut rusqlite::Connection,
+    conn: &mut store::Bank,
     change: &Calibration,
 ) -> Result<(Levels, u64), LevelsError> {
     calibrate_with_progress(conn, change, &|_| {})
@@ -655,7 +655,7 @@ pub fn calibrate(
 
 /// [`calibrate`], calling `progress(rows)` as a level model re-rates the stored rows.
 pub fn calibrate_with_progress(
-    conn: &mut rusqlite::Connection,
+    conn: &mut store::Bank,
     change: &Calibration,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Levels, u64), LevelsError> {

@@ -9,7 +9,7 @@
 use super::{Levels, LevelsError};
 use crate::grid::Puzzle;
 use crate::play::Rated;
-use rusqlite::Connection;
+use crate::store::Bank;
 
 /// The fewest results a puzzle needs to label a level by default.
 pub const MIN_RESULTS: u64 = 5;
@@ -17,7 +17,7 @@ pub const MIN_RESULTS: u64 = 5;
 /// The labelled examples of the played puzzles `learned` (id and learned rating, each with
 /// enough results) of the bank `conn`: `(where, puzzle, level name)`.
 pub fn examples(
-    conn: &Connection,
+    conn: &Bank,
     learned: &[(i64, Rated)],
 ) -> Result<Vec<(String, Puzzle, String)>, LevelsError> {
     let levels = Levels::read(conn)?;

@@ -36,7 +36,7 @@ fn seed_of(r: &ImportRow) -> Option<Seed> {
 /// What a build on a bank uses: `base` (the seed library) and then the seeds imported into
 /// the bank, one per class. Returns the library and how many of its seeds are imports.
 pub fn with_imports(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     mut base: Library,
 ) -> Result<(Library, usize), StoreError> {
     let mut imported = 0;
@@ -53,7 +53,7 @@ pub fn with_imports(
 /// counted as a duplicate; bad lines are kept as messages. Returns what the import did and how
 /// many of the bank's imports are now beyond `base` (what a build adds to it).
 pub fn import(
-    conn: &rusqlite::Connection,
+    conn: &store::Bank,
     input: &Path,
     base: Library,
 ) -> Result<(Imported, usize), LibraryError> {

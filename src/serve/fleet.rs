@@ -11,7 +11,7 @@ use crate::retrieve::{self, Daily, Handout};
 use crate::rng::Rng;
 use crate::store::postgres::{BankIdentity, HistoryError, Postgres};
 use crate::store::retrieval::{Selection, Within};
-use rusqlite::Connection;
+use crate::store::Bank;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -58,7 +58,7 @@ impl Fleet {
 
     /// Brings the history's schema up to date and checks this copy of the bank (`conn`)
     /// against the one it records ([`Postgres::bind`]); bound when both succeed.
-    pub async fn bind(&self, conn: &Mutex<Connection>, rebind: bool) -> Result<(), HistoryError> {
+    pub async fn bind(&self, conn: &Mutex<Bank>, rebind: bool) -> Result<(), HistoryError> {
         let bank = BankIdentity::of(&conn.lock().expect("bank"))?;
         let at = |last: i64| {
             Ok(crate::store::lineage::at(
@@ -78,7 +78,7 @@ impl Fleet {
     /// last when the time is up).
     pub async fn bind_retrying(
         &self,
-        conn: &Mutex<Connection>,
+        conn: &Mutex<Bank>,
         rebind: bool,
         failed: impl Fn(&HistoryError),
     ) -> Result<(), HistoryError> {

@@ -5,8 +5,7 @@
 //! server started `--read-only` records none, by design, and is healthy for reads). Findings
 //! are kept for a second.
 
-use crate::store;
-use rusqlite::Connection;
+use crate::store::{self, Bank};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -43,7 +42,7 @@ impl Health {
     /// why the last recording failed, if it did.
     pub fn check(
         &self,
-        conn: &Connection,
+        conn: &Bank,
         recording: impl FnOnce(Option<&str>) -> Result<(), String>,
     ) -> Result<(), String> {
         if let Some((at, found)) = &*self.found.lock().expect("health") {
@@ -58,7 +57,7 @@ impl Health {
 
     fn look(
         &self,
-        conn: &Connection,
+        conn: &Bank,
         recording: impl FnOnce(Option<&str>) -> Result<(), String>,
     ) -> Result<(), String> {
         let missing =

@@ -37,8 +37,7 @@ pub use listen::Limits;
 
 use crate::levels::{Levels, LevelsError};
 use crate::rng::Rng;
-use crate::store::{self, StoreError};
-use rusqlite::Connection;
+use crate::store::{self, Bank, StoreError};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -101,9 +100,6 @@ pub enum ServeError {
     /// The bank could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The bank could not be set up for serving.
-    #[error("{0}")]
-    Sqlite(#[from] rusqlite::Error),
     /// The fleet's history could not be used.
     #[error(transparent)]
     History(#[from] store::postgres::HistoryError),
@@ -150,7 +146,7 @@ pub enum ServeError {
 
 /// What every request shares.
 struct Shared {
-    readers: Mutex<Vec<Connection>>,
+    readers: Mutex<Vec<Bank>>,
     db: PathBuf,
     /// Where deliveries and daily puzzles are recorded.
     recorder: recorder::Recorder,
@@ -195,10 +191,7 @@ const LEVELS_TTL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Shared {
     /// Runs `f` with a reading connection from the pool (opening one if the pool is empty).
-    fn read<T, E: From<StoreError>>(
-        &self,
-        f: impl FnOnce(&Connection) -> Result<T, E>,
-    ) -> Result<T, E> {
+    fn read<T, E: From<StoreError>>(&self, f: impl FnOnce(&Bank) -> Result<T, E>) -> Result<T, E> {
         let conn = self.readers.lock().expect("pool").pop();
         let conn = match conn {
             Some(c) => c,

@@ -14,8 +14,7 @@ use crate::retrieve::{self, Daily, Draws, Handout, Recipient, RetrieveError};
 use crate::rng::Rng;
 use crate::store::play::PlayedGame;
 use crate::store::StoreError;
-use crate::store::{self, retrieval::Selection, retrieval::Within};
-use rusqlite::Connection;
+use crate::store::{self, retrieval::Selection, retrieval::Within, Bank};
 use std::sync::Arc;
 
 /// A daily puzzle of the archive ([`Recorder::archive`]).
@@ -262,7 +261,7 @@ impl Recorder {
         .map_or(crate::play::newcomer(), |r| r.glicko)
         .rating;
         for window in crate::play::windows(rating) {
-            let draw = move |c: &Connection, lv: &Levels, user: &str, rng: &mut Rng| {
+            let draw = move |c: &Bank, lv: &Levels, user: &str, rng: &mut Rng| {
                 retrieve::matched(c, lv, user, window, rng)
             };
             // None left in the window for the user, or every draw taken meanwhile: wider.
@@ -342,7 +341,7 @@ impl Recorder {
     /// Whether deliveries can be recorded, and if not why (`conn`: a reading connection to
     /// the bank `s` serves): the last recording did not fail and, in a bank, its disk has room.
     /// A read-only server records none by design and is healthy for reads.
-    pub fn health(&self, s: &Shared, conn: &Connection) -> Result<(), String> {
+    pub fn health(&self, s: &Shared, conn: &Bank) -> Result<(), String> {
         s.health.check(conn, |last| match self {
             Recorder::ReadOnly => Ok(()),
             Recorder::Fleet(_) => last.map_or(Ok(()), |e| Err(e.to_string())),
@@ -372,7 +371,7 @@ async fn deliver(
     lv: Arc<Levels>,
     within: Selection,
 ) -> Result<Option<Handout>, ApiError> {
-    let draw = move |c: &Connection, lv: &Levels, user: &str, rng: &mut Rng| {
+    let draw = move |c: &Bank, lv: &Levels, user: &str, rng: &mut Rng| {
         Draws::new(c, lv, within, Recipient::User(user))?.next(rng)
     };
     deliver_drawn(s, writer, user, &lv, draw)
@@ -389,7 +388,7 @@ async fn deliver_drawn(
     writer: Option<&BankWriter>,
     user: &str,
     lv: &Arc<Levels>,
-    draw: impl Fn(&Connection, &Levels, &str, &mut Rng) -> Result<Option<Handout>, RetrieveError>
+    draw: impl Fn(&Bank, &Levels, &str, &mut Rng) -> Result<Option<Handout>, RetrieveError>
         + Clone
         + Send
         + 'static,

@@ -14,8 +14,7 @@ use crate::levels::Levels;
 use crate::play::{Counted, Game, Glicko, Refused};
 use crate::retrieve::Daily;
 use crate::store::retrieval::Within;
-use crate::store::{self, Checkpoint, StoreError};
-use rusqlite::Connection;
+use crate::store::{self, Bank, Checkpoint, StoreError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
@@ -208,8 +207,8 @@ pub struct Inbox(mpsc::Receiver<Job>);
 /// Starts the writer on `conn` (set up by [`store::for_group_commits`]) and the checkpointer
 /// on `checkpoints`, a connection of its own.
 pub fn start(
-    conn: Connection,
-    checkpoints: Connection,
+    conn: Bank,
+    checkpoints: Bank,
     inbox: Inbox,
     shared: &Arc<Shared>,
 ) -> std::io::Result<Threads> {
@@ -245,7 +244,7 @@ impl Threads {
 
 /// The checkpointer: copies the log into the bank every 100 ms until `stopping`, then
 /// truncates it.
-fn checkpoint_loop(conn: &Connection, stopping: &AtomicBool, shared: &Shared) {
+fn checkpoint_loop(conn: &Bank, stopping: &AtomicBool, shared: &Shared) {
     let metrics = &shared.metrics;
     let mut last = (0, 0);
     while !stopping.load(Ordering::Relaxed) {
@@ -270,7 +269,7 @@ fn checkpoint_loop(conn: &Connection, stopping: &AtomicBool, shared: &Shared) {
 }
 
 /// A daily puzzle found or drawn and recorded in a transaction of its own.
-fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<Daily, Unwritten> {
+fn write_daily(conn: &Bank, ask: &DailyAsk) -> Result<Daily, Unwritten> {
     let today = crate::calendar::Date::today();
     let level = (ask.level.as_str(), ask.within);
     store::immediate(conn, || {
@@ -287,7 +286,7 @@ fn write_daily(conn: &Connection, ask: &DailyAsk) -> Result<Daily, Unwritten> {
 /// coming, so once the log passes [`WAL_FRAMES`] the writer itself checkpoints between two
 /// commits: with most of the log copied already that is short, and the next commit starts the
 /// log over.
-fn writer_loop(conn: Connection, inbox: mpsc::Receiver<Job>, shared: &Shared) {
+fn writer_loop(conn: Bank, inbox: mpsc::Receiver<Job>, shared: &Shared) {
     let (metrics, health) = (&shared.metrics, &shared.health);
     while let Ok(first) = inbox.recv() {
         let mut jobs = vec![first];

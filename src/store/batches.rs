@@ -7,7 +7,8 @@ use crate::calendar::Date;
 use crate::canon::Key;
 use crate::grid::Puzzle;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
-use rusqlite::{params, Connection, OptionalExtension};
+use super::Bank;
+use rusqlite::{params, OptionalExtension};
 
 /// What a record belongs to: a day's export, or a book (by its name). The `date` column
 /// holds `YYYY-MM-DD` for a day and `book:NAME` for a book.
@@ -116,7 +117,8 @@ pub struct NewRecord<'a> {
 }
 
 /// The current (not replaced) records of the days `from..=to`, by date and slot.
-pub fn recorded(conn: &Connection, from: Date, to: Date) -> Result<Vec<Recorded>> {
+pub fn recorded(bank: &Bank, from: Date, to: Date) -> Result<Vec<Recorded>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT date, slot, level, grid_key, seed_id, puzzle_id FROM batches
          WHERE replaced = 0 AND date BETWEEN ?1 AND ?2 ORDER BY date, slot",
@@ -143,7 +145,8 @@ pub fn recorded(conn: &Connection, from: Date, to: Date) -> Result<Vec<Recorded>
 }
 
 /// The puzzle an export recorded for `date` at `level` (the first such slot), if any.
-pub fn published(conn: &Connection, date: Date, level: &str) -> Result<Option<i64>> {
+pub fn published(bank: &Bank, date: Date, level: &str) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT puzzle_id FROM batches WHERE date = ?1 AND level = ?2 AND replaced = 0
@@ -155,7 +158,8 @@ pub fn published(conn: &Connection, date: Date, level: &str) -> Result<Option<i6
 
 /// Retires the current records of `edition` (they stay, so their classes are never used
 /// again).
-pub fn retire(conn: &Connection, edition: &Edition) -> Result<()> {
+pub fn retire(bank: &Bank, edition: &Edition) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "UPDATE batches SET replaced = 1 WHERE date = ?1 AND replaced = 0",
         [edition],
@@ -164,7 +168,8 @@ pub fn retire(conn: &Connection, edition: &Edition) -> Result<()> {
 }
 
 /// The puzzles ever recorded for `edition`, retired ones included.
-pub fn ever_recorded(conn: &Connection, edition: &Edition) -> Result<Vec<i64>> {
+pub fn ever_recorded(bank: &Bank, edition: &Edition) -> Result<Vec<i64>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare("SELECT puzzle_id FROM batches WHERE date = ?1 ORDER BY id")?;
     let ids = stmt
         .query_map([edition], |r| r.get(0))?
@@ -175,7 +180,8 @@ pub fn ever_recorded(conn: &Connection, edition: &Edition) -> Result<Vec<i64>> {
 /// The puzzles a reprint may not take on `today`: those recorded for a date after it (not
 /// published yet), and those whose every record was retired by `--replace` (never to be used
 /// again).
-pub fn not_reprintable(conn: &Connection, today: Date) -> Result<Vec<i64>> {
+pub fn not_reprintable(bank: &Bank, today: Date) -> Result<Vec<i64>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT puzzle_id FROM batches
          GROUP BY puzzle_id
@@ -191,7 +197,8 @@ pub fn not_reprintable(conn: &Connection, today: Date) -> Result<Vec<i64>> {
 
 /// The mix `edition` was exported with, as recorded (`None`: never recorded, or exported
 /// before mixes were).
-pub fn day_mix(conn: &Connection, edition: &Edition) -> Result<Option<String>> {
+pub fn day_mix(bank: &Bank, edition: &Edition) -> Result<Option<String>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached("SELECT mix FROM export_mixes WHERE date = ?1")?
         .query_row([edition], |r| r.get(0))
@@ -200,7 +207,8 @@ pub fn day_mix(conn: &Connection, edition: &Edition) -> Result<Option<String>> {
 
 /// Records that `edition` is exported with the mix `mix` (in place of any mix recorded
 /// before).
-pub fn record_day_mix(conn: &Connection, edition: &Edition, mix: &str) -> Result<()> {
+pub fn record_day_mix(bank: &Bank, edition: &Edition, mix: &str) -> Result<()> {
+    let conn = &bank.conn;
     conn.prepare_cached("INSERT OR REPLACE INTO export_mixes (date, mix) VALUES (?1, ?2)")?
         .execute(params![edition, mix])?;
     Ok(())
@@ -208,7 +216,8 @@ pub fn record_day_mix(conn: &Connection, edition: &Edition, mix: &str) -> Result
 
 /// Records an exported puzzle (its class key and seed come from its row); a daily one takes
 /// the next number of the bank's daily series.
-pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
+pub fn record(bank: &Bank, r: &NewRecord) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "INSERT INTO batches (date, slot, level, puzzle_id, canon_key, grid_key, seed_id,
             bank_rating, percentile, difficulty, hsolve, reprint, number)
@@ -234,7 +243,8 @@ pub fn record(conn: &Connection, r: &NewRecord) -> Result<()> {
 
 /// The puzzles recorded for `edition`, in slot order, with the ratings and percentile
 /// recorded with them.
-pub fn day(conn: &Connection, edition: &Edition) -> Result<Vec<DayRow>> {
+pub fn day(bank: &Bank, edition: &Edition) -> Result<Vec<DayRow>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT b.date, b.slot, b.level, p.puzzle, b.difficulty, b.hsolve, b.percentile, p.id,
             b.number
@@ -265,7 +275,8 @@ pub fn day(conn: &Connection, edition: &Edition) -> Result<Vec<DayRow>> {
 
 /// The day `edition` was first recorded (its earliest record's, replaced ones included), in
 /// UTC; `None` if it never was.
-pub fn first_recorded(conn: &Connection, edition: &Edition) -> Result<Option<Date>> {
+pub fn first_recorded(bank: &Bank, edition: &Edition) -> Result<Option<Date>> {
+    let conn = &bank.conn;
     let text: Option<String> = conn
         .prepare_cached("SELECT MIN(created_at) FROM batches WHERE date = ?1")?
         .query_row([edition], |r| r.get(0))?;
@@ -273,7 +284,8 @@ pub fn first_recorded(conn: &Connection, edition: &Edition) -> Result<Option<Dat
 }
 
 /// The number of the daily series an export gave puzzle `puzzle_id` on `date`, if it did.
-pub fn daily_number(conn: &Connection, date: Date, puzzle_id: i64) -> Result<Option<u32>> {
+pub fn daily_number(bank: &Bank, date: Date, puzzle_id: i64) -> Result<Option<u32>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT number FROM batches WHERE date = ?1 AND puzzle_id = ?2 AND replaced = 0",
@@ -284,7 +296,8 @@ pub fn daily_number(conn: &Connection, date: Date, puzzle_id: i64) -> Result<Opt
 }
 
 /// Records a file an export wrote into the folder `dir` (canonical path), with its blake3 hash.
-pub fn record_file(conn: &Connection, dir: &str, name: &str, blake3: &str) -> Result<()> {
+pub fn record_file(bank: &Bank, dir: &str, name: &str, blake3: &str) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "INSERT INTO export_files (dir, name, blake3) VALUES (?1, ?2, ?3)",
         params![dir, name, blake3],
@@ -293,7 +306,8 @@ pub fn record_file(conn: &Connection, dir: &str, name: &str, blake3: &str) -> Re
 }
 
 /// Every file recorded in folder `dir`, by name, with the hash of its latest record.
-pub fn files_in(conn: &Connection, dir: &str) -> Result<Vec<(String, String)>> {
+pub fn files_in(bank: &Bank, dir: &str) -> Result<Vec<(String, String)>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT name, blake3 FROM export_files e WHERE dir = ?1 \
          AND id = (SELECT MAX(id) FROM export_files WHERE dir = ?1 AND name = e.name) \
@@ -304,7 +318,8 @@ pub fn files_in(conn: &Connection, dir: &str) -> Result<Vec<(String, String)>> {
 }
 
 /// The hash of the latest record of file `name` in folder `dir`, if any.
-pub fn file_hash(conn: &Connection, dir: &str, name: &str) -> Result<Option<String>> {
+pub fn file_hash(bank: &Bank, dir: &str, name: &str) -> Result<Option<String>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row(
             "SELECT blake3 FROM export_files WHERE dir = ?1 AND name = ?2

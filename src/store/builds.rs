@@ -2,7 +2,8 @@
 //! status), which is how an interrupted build resumes.
 
 use super::Result;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// A build's bookkeeping row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,9 +40,10 @@ pub struct NewBuild<'a> {
 /// Starts a build, or resumes an interrupted one with the same RNG seed, count and arguments
 /// (it then continues from its next job and needs only the puzzles it has not stored yet). A
 /// new build starts after every job index earlier builds with the same RNG seed used.
-pub fn start(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
+pub fn start(bank: &Bank, new: &NewBuild<'_>) -> Result<Build> {
+    let conn = &bank.conn;
     if let Some(b) = resumable(
-        conn,
+        bank,
         "rng_seed = ?1 AND count = ?2 AND arguments = ?3",
         params![new.rng_seed as i64, new.count as i64, new.arguments],
     )? {
@@ -69,7 +71,8 @@ pub fn start(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
 }
 
 /// Records a build's progress (inside the caller's transaction).
-pub(crate) fn save_progress(conn: &Connection, build: &Build) -> Result<()> {
+pub(crate) fn save_progress(bank: &Bank, build: &Build) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "UPDATE builds SET next_job = ?2, stored = ?3, duplicates = ?4, rejected = ?5,
             off_band = ?6
@@ -87,7 +90,8 @@ pub(crate) fn save_progress(conn: &Connection, build: &Build) -> Result<()> {
 }
 
 /// Marks a build finished.
-pub fn finish(conn: &Connection, id: i64) -> Result<()> {
+pub fn finish(bank: &Bank, id: i64) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "UPDATE builds SET status = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
          WHERE id = ?1",
@@ -110,7 +114,8 @@ pub struct BuildInfo {
 }
 
 /// Build `id`'s row.
-pub fn info(conn: &Connection, id: i64) -> Result<Option<BuildInfo>> {
+pub fn info(bank: &Bank, id: i64) -> Result<Option<BuildInfo>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row(
             "SELECT id, count, next_job, stored, duplicates, rejected, off_band, arguments,
@@ -141,10 +146,11 @@ pub fn info(conn: &Connection, id: i64) -> Result<Option<BuildInfo>> {
 /// running again, as it was saved. The caller holds the bank's writer lock, so a build still
 /// marked running was interrupted: it is marked so first.
 fn resumable(
-    conn: &Connection,
+    bank: &Bank,
     filter: &str,
     params: impl rusqlite::Params,
 ) -> Result<Option<Build>> {
+    let conn = &bank.conn;
     conn.execute(
         "UPDATE builds SET status = 'interrupted' WHERE status = 'running'",
         [],
@@ -160,38 +166,40 @@ fn resumable(
         )
         .optional()?;
     let Some(id) = id else { return Ok(None) };
-    reopen(conn, id)?;
-    Ok(info(conn, id)?.map(|i| i.build))
+    reopen(bank, id)?;
+    Ok(info(bank, id)?.map(|i| i.build))
 }
 
 /// Marks build `id` running again (a shard extended after it stopped).
-pub fn reopen(conn: &Connection, id: i64) -> Result<()> {
+pub fn reopen(bank: &Bank, id: i64) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute("UPDATE builds SET status = 'running' WHERE id = ?1", [id])?;
     Ok(())
 }
 
 /// Starts the bookkeeping row of a merged shard (its next job: how far the merge has
 /// replayed), or resumes an interrupted one with the same arguments.
-pub fn start_merge(conn: &Connection, new: &NewBuild<'_>) -> Result<Build> {
-    resume_or_insert(conn, new, 0, None)
+pub fn start_merge(bank: &Bank, new: &NewBuild<'_>) -> Result<Build> {
+    resume_or_insert(bank, new, 0, None)
 }
 
 /// Starts the bookkeeping row of an import of the file `source` (its jobs: the file's lines,
 /// 1-based; its next job: the line after the last one committed), or resumes an interrupted
 /// import with the same arguments.
-pub fn start_import(conn: &Connection, new: &NewBuild<'_>, source: &str) -> Result<Build> {
-    resume_or_insert(conn, new, 1, Some(source))
+pub fn start_import(bank: &Bank, new: &NewBuild<'_>, source: &str) -> Result<Build> {
+    resume_or_insert(bank, new, 1, Some(source))
 }
 
 /// The interrupted row with `new`'s arguments, resumed, or a new row whose jobs start at
 /// `first_job`, with its `source` file (an import's).
 fn resume_or_insert(
-    conn: &Connection,
+    bank: &Bank,
     new: &NewBuild<'_>,
     first_job: u64,
     source: Option<&str>,
 ) -> Result<Build> {
-    if let Some(b) = resumable(conn, "arguments = ?1", [new.arguments])? {
+    let conn = &bank.conn;
+    if let Some(b) = resumable(bank, "arguments = ?1", [new.arguments])? {
         return Ok(b);
     }
     conn.execute(
@@ -207,14 +215,15 @@ fn resume_or_insert(
             source
         ],
     )?;
-    Ok(info(conn, conn.last_insert_rowid())?
+    Ok(info(bank, conn.last_insert_rowid())?
         .expect("the row just inserted")
         .build)
 }
 
 /// Where an imported puzzle came from: the file its import read (as the user named it) and
 /// the line. `None` for a puzzle a build made, or no such puzzle.
-pub fn provenance(conn: &Connection, puzzle_id: i64) -> Result<Option<(String, u64)>> {
+pub fn provenance(bank: &Bank, puzzle_id: i64) -> Result<Option<(String, u64)>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row(
             "SELECT b.source, p.job FROM puzzles p JOIN builds b ON b.id = p.build_id
@@ -226,7 +235,8 @@ pub fn provenance(conn: &Connection, puzzle_id: i64) -> Result<Option<(String, u
 }
 
 /// The finished build of these arguments, if any.
-pub fn finished(conn: &Connection, arguments: &str) -> Result<Option<Build>> {
+pub fn finished(bank: &Bank, arguments: &str) -> Result<Option<Build>> {
+    let conn = &bank.conn;
     let id: Option<i64> = conn
         .query_row(
             "SELECT id FROM builds WHERE status = 'done' AND arguments = ?1
@@ -236,13 +246,14 @@ pub fn finished(conn: &Connection, arguments: &str) -> Result<Option<Build>> {
         )
         .optional()?;
     Ok(match id {
-        Some(id) => info(conn, id)?.map(|i| i.build),
+        Some(id) => info(bank, id)?.map(|i| i.build),
         None => None,
     })
 }
 
 /// Puzzles stored by the builds of these arguments.
-pub fn stored_by_arguments(conn: &Connection, arguments: &[String]) -> Result<u64> {
+pub fn stored_by_arguments(bank: &Bank, arguments: &[String]) -> Result<u64> {
+    let conn = &bank.conn;
     let mut stmt =
         conn.prepare("SELECT COALESCE(SUM(stored), 0) FROM builds WHERE arguments = ?1")?;
     let mut n = 0;
@@ -253,6 +264,7 @@ pub fn stored_by_arguments(conn: &Connection, arguments: &[String]) -> Result<u6
 }
 
 /// Builds recorded in the bank.
-pub fn count(conn: &Connection) -> Result<u64> {
+pub fn count(bank: &Bank) -> Result<u64> {
+    let conn = &bank.conn;
     Ok(conn.query_row("SELECT COUNT(*) FROM builds", [], |r| r.get::<_, i64>(0))? as u64)
 }

@@ -4,11 +4,13 @@
 use super::Result;
 use crate::calendar::Date;
 use crate::canon::Key;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// The puzzle recorded for `date` (`YYYY-MM-DD`) and `level` (its name in any case: rows
 /// recorded before names were the bank's spelling), if any.
-pub fn recorded(conn: &Connection, date: &str, level: &str) -> Result<Option<i64>> {
+pub fn recorded(bank: &Bank, date: &str, level: &str) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT puzzle_id FROM daily WHERE date = ?1 AND level = ?2 COLLATE NOCASE \
@@ -20,7 +22,8 @@ pub fn recorded(conn: &Connection, date: &str, level: &str) -> Result<Option<i64
 
 /// The daily puzzles recorded at `level` (its name in any case) for the dates from `from` to
 /// `to` (both included): each date with its puzzle's id and class, the latest date first.
-pub fn between(conn: &Connection, from: Date, to: Date, level: &str) -> Result<Vec<(Date, i64, Key)>> {
+pub fn between(bank: &Bank, from: Date, to: Date, level: &str) -> Result<Vec<(Date, i64, Key)>> {
+    let conn = &bank.conn;
     let mut rows = conn
         .prepare_cached(
             "SELECT date, puzzle_id, canon_key FROM daily \
@@ -48,7 +51,8 @@ pub fn between(conn: &Connection, from: Date, to: Date, level: &str) -> Result<V
 }
 
 /// Whether the class `key` is the daily puzzle of some date and level.
-pub fn has_class(conn: &Connection, key: &Key) -> Result<bool> {
+pub fn has_class(bank: &Bank, key: &Key) -> Result<bool> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached("SELECT 1 FROM daily WHERE canon_key = ?1")?
         .query_row([&key.0[..]], |_| Ok(()))
@@ -58,7 +62,8 @@ pub fn has_class(conn: &Connection, key: &Key) -> Result<bool> {
 
 /// Records puzzle `puzzle_id` (class `key`) as the daily puzzle of `date` and `level`; false,
 /// changing nothing, when that date and level has one or the class is another's.
-pub fn record(conn: &Connection, date: &str, level: &str, puzzle_id: i64, key: &Key) -> Result<bool> {
+pub fn record(bank: &Bank, date: &str, level: &str, puzzle_id: i64, key: &Key) -> Result<bool> {
+    let conn = &bank.conn;
     let n = conn
         .prepare_cached(
             "INSERT OR IGNORE INTO daily (date, level, puzzle_id, canon_key) VALUES (?1, ?2, ?3, ?4)",
@@ -81,7 +86,8 @@ pub struct DailyRow {
 }
 
 /// Every daily puzzle of the bank, by date and level.
-pub fn all(conn: &Connection) -> Result<Vec<DailyRow>> {
+pub fn all(bank: &Bank) -> Result<Vec<DailyRow>> {
+    let conn = &bank.conn;
     let mut stmt =
         conn.prepare("SELECT date, level, puzzle_id, canon_key FROM daily ORDER BY date, level")?;
     let rows = stmt.query_map([], |r| {
@@ -102,7 +108,8 @@ pub fn all(conn: &Connection) -> Result<Vec<DailyRow>> {
 /// that class (a row recorded against another bank is skipped) and its date and level and its
 /// class are free; each added puzzle is marked served. How many were added. The caller holds
 /// a write transaction.
-pub fn add(conn: &Connection, rows: &[DailyRow]) -> Result<u64> {
+pub fn add(bank: &Bank, rows: &[DailyRow]) -> Result<u64> {
+    let conn = &bank.conn;
     let mut insert = conn.prepare_cached(
         "INSERT OR IGNORE INTO daily (date, level, puzzle_id, canon_key) \
          SELECT ?1, ?2, id, canon_key FROM puzzles WHERE id = ?3 AND canon_key = ?4",
@@ -110,7 +117,7 @@ pub fn add(conn: &Connection, rows: &[DailyRow]) -> Result<u64> {
     let mut added = 0;
     for r in rows {
         if insert.execute(params![r.day, r.level, r.puzzle_id, &r.key.0[..]])? == 1 {
-            super::retrieval::mark_served(conn, r.puzzle_id)?;
+            super::retrieval::mark_served(bank, r.puzzle_id)?;
             added += 1;
         }
     }

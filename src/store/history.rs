@@ -6,7 +6,8 @@ use super::retrieval::{first_row, row_columns, span, Measure, PuzzleRow, Selecti
 use super::Result;
 use crate::canon::Key;
 use crate::rng::Rng;
-use rusqlite::{params_from_iter, Connection, OptionalExtension};
+use rusqlite::{params_from_iter, OptionalExtension};
+use super::Bank;
 
 /// Random draws by id before the draw lists the range (see [`draw`]).
 const TRIES: u32 = 64;
@@ -23,16 +24,17 @@ const TRIES: u32 = 64;
 /// history, made into a temporary index), and one is picked uniformly and checked by its
 /// class.
 pub fn draw(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
     user: &str,
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     // One snapshot for the whole draw: what the listing finds left is still left when it is
     // read back, whatever other requests record meanwhile.
     let snapshot = conn.unchecked_transaction()?;
-    let found = draw_in(conn, measure, within.into(), user, rng)?;
+    let found = draw_in(bank, measure, within.into(), user, rng)?;
     snapshot.finish()?;
     Ok(found)
 }
@@ -50,12 +52,13 @@ pub(super) fn untaken(user: usize) -> String {
 
 /// [`draw`], on the snapshot its caller holds.
 fn draw_in(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: Selection,
     user: &str,
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     let (cond, params) = within.any_condition(measure);
     let n = params.len();
     // A daily puzzle is everyone's: it is handed out by the daily route only, never as a
@@ -74,7 +77,7 @@ fn draw_in(
     };
     let mut stmt = conn.prepare_cached(&by_id)?;
     // An empty table lists nothing below; a span too wide for random ids goes straight there.
-    if let Some((lo, span)) = span(conn)? {
+    if let Some((lo, span)) = span(bank)? {
         for _ in 0..TRIES {
             let id = lo + i64::from(rng.below(span));
             if let Some(found) = first_row(&mut stmt.query(with(id))?, measure.rating)? {
@@ -108,7 +111,8 @@ fn draw_in(
 
 /// Records that `user` was given puzzle `puzzle_id` of class `canon_key`; false (changing
 /// nothing) when the user already had that class.
-pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) -> Result<bool> {
+pub fn record(bank: &Bank, user: &str, canon_key: &Key, puzzle_id: i64) -> Result<bool> {
+    let conn = &bank.conn;
     let n = conn
         .prepare_cached(
             "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id) VALUES (?1, ?2, ?3)",
@@ -119,7 +123,8 @@ pub fn record(conn: &Connection, user: &str, canon_key: &Key, puzzle_id: i64) ->
 
 /// Whether `user` was given the class `key`: a delivery, or the daily puzzle the user asked
 /// for (asking is its delivery). What a result and a solution need.
-pub fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+pub fn given(bank: &Bank, user: &str, key: &Key) -> Result<bool> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2")?
         .query_row(rusqlite::params![user, &key.0[..]], |_| Ok(()))
@@ -129,7 +134,8 @@ pub fn given(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
 
 /// Whether the class `key` is not to be drawn for `user`: the user was given it, or it is a
 /// daily puzzle (everyone's, handed out by date only).
-pub fn taken(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
+pub fn taken(bank: &Bank, user: &str, key: &Key) -> Result<bool> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM user_history WHERE user = ?1 AND canon_key = ?2) \
@@ -139,7 +145,8 @@ pub fn taken(conn: &Connection, user: &str, key: &Key) -> Result<bool> {
 }
 
 /// Whether `user` has been given anything: a user the bank knows.
-pub fn known(conn: &Connection, user: &str) -> Result<bool> {
+pub fn known(bank: &Bank, user: &str) -> Result<bool> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached("SELECT 1 FROM user_history WHERE user = ?1 LIMIT 1")?
         .query_row([user], |_| Ok(()))
@@ -162,7 +169,8 @@ pub struct Delivery {
 
 /// Up to `limit` deliveries of the bank's per-user history after `after` (a user and class),
 /// in the order of user and class: a page of a history too large to hold at once.
-pub fn page(conn: &Connection, after: Option<&(String, Key)>, limit: usize) -> Result<Vec<Delivery>> {
+pub fn page(bank: &Bank, after: Option<&(String, Key)>, limit: usize) -> Result<Vec<Delivery>> {
+    let conn = &bank.conn;
     let (user, key) = match after {
         Some((user, key)) => (user.as_str(), &key.0[..]),
         None => ("", &[][..]),
@@ -189,7 +197,8 @@ pub fn page(conn: &Connection, after: Option<&(String, Key)>, limit: usize) -> R
 /// how many were added, and how many were left out because the bank has no puzzle of their
 /// class (a history recorded against another bank). A row's puzzle id is this bank's puzzle
 /// of its class. The caller holds a write transaction.
-pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<(u64, u64)> {
+pub fn add(bank: &Bank, rows: &[Delivery]) -> Result<(u64, u64)> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "INSERT OR IGNORE INTO user_history (user, canon_key, puzzle_id, given_at) \
          SELECT ?1, canon_key, id, ?3 FROM puzzles WHERE canon_key = ?2",
@@ -198,7 +207,7 @@ pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<(u64, u64)> {
     for d in rows {
         // Nothing inserted: the user had the class already, or the bank lacks it.
         match stmt.execute(rusqlite::params![d.user, &d.key.0[..], d.given_at])? {
-            0 if id_of(conn, &d.key)?.is_none() && !given(conn, &d.user, &d.key)? => {
+            0 if id_of(bank, &d.key)?.is_none() && !given(bank, &d.user, &d.key)? => {
                 lacking += 1
             }
             n => added += n as u64,
@@ -212,12 +221,13 @@ pub fn add(conn: &Connection, rows: &[Delivery]) -> Result<(u64, u64)> {
 /// the candidates of a draw whose history is kept elsewhere (a fleet's), which keeps the
 /// first its history has not given. Reads only.
 pub fn sample(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
     want: usize,
     rng: &mut Rng,
 ) -> Result<Vec<PuzzleRow>> {
+    let conn = &bank.conn;
     let within = within.into();
     let (cond, params) = within.any_condition(measure);
     let by_id = format!(
@@ -225,7 +235,7 @@ pub fn sample(
         row_columns(measure.rating),
         params.len() + 1
     );
-    let Some((lo, span)) = span(conn)? else {
+    let Some((lo, span)) = span(bank)? else {
         return Ok(Vec::new());
     };
     let mut stmt = conn.prepare_cached(&by_id)?;
@@ -251,12 +261,13 @@ pub fn sample(
 /// ids listed through its index, less `given`); `None` when `given` holds them all. Reads
 /// only.
 pub fn pick_except(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
     given: &std::collections::HashSet<i64>,
     rng: &mut Rng,
 ) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     let within = within.into();
     let (list_cond, params) = within.any_list_condition(measure);
     let ids: Vec<i64> = conn
@@ -267,11 +278,12 @@ pub fn pick_except(
     if ids.is_empty() {
         return Ok(None);
     }
-    super::retrieval::by_id(conn, measure.rating, ids[rng.index(ids.len())])
+    super::retrieval::by_id(bank, measure.rating, ids[rng.index(ids.len())])
 }
 
 /// The id of this bank's puzzle of class `key`, if it has one.
-pub fn id_of(conn: &Connection, key: &Key) -> Result<Option<i64>> {
+pub fn id_of(bank: &Bank, key: &Key) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached("SELECT id FROM puzzles WHERE canon_key = ?1")?
         .query_row([&key.0[..]], |r| r.get(0))
@@ -279,10 +291,10 @@ pub fn id_of(conn: &Connection, key: &Key) -> Result<Option<i64>> {
 }
 
 /// The ids of this bank's puzzles of the classes `keys` (those it has).
-pub fn ids_of(conn: &Connection, keys: &[Key]) -> Result<std::collections::HashSet<i64>> {
+pub fn ids_of(bank: &Bank, keys: &[Key]) -> Result<std::collections::HashSet<i64>> {
     let mut ids = std::collections::HashSet::with_capacity(keys.len());
     for key in keys {
-        ids.extend(id_of(conn, key)?);
+        ids.extend(id_of(bank, key)?);
     }
     Ok(ids)
 }

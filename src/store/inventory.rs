@@ -7,6 +7,7 @@ use super::Result;
 use crate::scale::RatingKind;
 use crate::technique::Strategy;
 use rusqlite::Connection;
+use super::Bank;
 use std::collections::{HashMap, HashSet};
 
 /// What `stats` counts over the stored puzzles, in one pass over the table (a bank of
@@ -117,7 +118,8 @@ const DENSE: usize = 1 << 16;
 /// Counts the stored puzzles for `stats`, `rating` being the bank's rating: the id range is
 /// split among the machine's cores, each part read by its own connection (the parts are read
 /// at nearly the same moment; a build writing meanwhile may be counted in some parts only).
-pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
+pub fn tally(bank: &Bank, rating: RatingKind) -> Result<Tally> {
+    let conn = &bank.conn;
     let (lo, hi): (Option<i64>, Option<i64>) =
         conn.query_row(super::retrieval::SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let (Some(lo), Some(hi)) = (lo, hi) else {
@@ -203,7 +205,7 @@ pub fn tally(conn: &Connection, rating: RatingKind) -> Result<Tally> {
                 let (path, scan) = (&path, &scan);
                 s.spawn(move || {
                     let c = super::open_read_only(std::path::Path::new(path))?;
-                    scan(&c, from, to)
+                    scan(&c.conn, from, to)
                 })
             })
             .collect();
@@ -245,7 +247,8 @@ pub struct BuildTotals {
 }
 
 /// The totals of [`BuildTotals`].
-pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
+pub fn build_totals(bank: &Bank) -> Result<BuildTotals> {
+    let conn = &bank.conn;
     let count = |sql: &str| -> Result<u64> {
         Ok(conn
             .query_row(sql, [], |r| r.get::<_, Option<i64>>(0))?
@@ -267,7 +270,8 @@ pub fn build_totals(conn: &Connection) -> Result<BuildTotals> {
 
 /// The stored puzzles without a seed (imports, the standard generator) that have a level,
 /// with their level, for counting their solution grids.
-pub fn unseeded(conn: &Connection) -> Result<Vec<(u32, crate::grid::Puzzle)>> {
+pub fn unseeded(bank: &Bank) -> Result<Vec<(u32, crate::grid::Puzzle)>> {
+    let conn = &bank.conn;
     let mut out = Vec::new();
     let mut stmt = conn.prepare(
         "SELECT id, level, puzzle FROM puzzles WHERE level IS NOT NULL AND seed_id IS NULL",

@@ -7,7 +7,8 @@
 
 use super::Result;
 use crate::canon::Key;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// A digest of the puzzles up to some id.
 pub type Digest = [u8; 32];
@@ -34,7 +35,8 @@ fn digest_of(bytes: Vec<u8>) -> rusqlite::Result<Digest> {
 /// The digest of the puzzles with ids up to `last_id`: the stored point, or the nearest
 /// stored point below chained over the puzzles between; `None` when the bank's puzzles end
 /// before `last_id` (a copy older than that point).
-pub fn at(conn: &Connection, last_id: i64) -> Result<Option<Digest>> {
+pub fn at(bank: &Bank, last_id: i64) -> Result<Option<Digest>> {
+    let conn = &bank.conn;
     let max: i64 = conn.query_row("SELECT IFNULL(MAX(id), 0) FROM puzzles", [], |r| r.get(0))?;
     if last_id > max {
         return Ok(None);
@@ -72,31 +74,33 @@ pub fn at(conn: &Connection, last_id: i64) -> Result<Option<Digest>> {
 
 /// The bank's point: its last puzzle id and the digest up to it (`None` for a bank without
 /// puzzles).
-pub fn latest(conn: &Connection) -> Result<Option<(i64, Digest)>> {
+pub fn latest(bank: &Bank) -> Result<Option<(i64, Digest)>> {
+    let conn = &bank.conn;
     let max: i64 = conn.query_row("SELECT IFNULL(MAX(id), 0) FROM puzzles", [], |r| r.get(0))?;
     if max == 0 {
         return Ok(None);
     }
-    Ok(at(conn, max)?.map(|d| (max, d)))
+    Ok(at(bank, max)?.map(|d| (max, d)))
 }
 
 /// Records the point after `added` (ids and classes, in id order, each above every puzzle
 /// stored before them), inside the caller's transaction.
-pub fn extend(conn: &Connection, added: &[(i64, Key)]) -> Result<()> {
+pub fn extend(bank: &Bank, added: &[(i64, Key)]) -> Result<()> {
     let Some(&(first, _)) = added.first() else {
         return Ok(());
     };
-    let mut digest = at(conn, first - 1)?.unwrap_or(EMPTY);
+    let mut digest = at(bank, first - 1)?.unwrap_or(EMPTY);
     for (id, key) in added {
         digest = chain(&digest, *id, key);
     }
     let last = added.last().expect("not empty").0;
-    record(conn, last, &digest)?;
+    record(bank, last, &digest)?;
     Ok(())
 }
 
 /// Stores the point (`last_id`, `digest`).
-fn record(conn: &Connection, last_id: i64, digest: &Digest) -> rusqlite::Result<()> {
+fn record(bank: &Bank, last_id: i64, digest: &Digest) -> rusqlite::Result<()> {
+    let conn = &bank.conn;
     conn.prepare_cached("INSERT OR REPLACE INTO lineage (last_id, digest) VALUES (?1, ?2)")?
         .execute(params![last_id, &digest[..]])?;
     Ok(())
@@ -104,13 +108,13 @@ fn record(conn: &Connection, last_id: i64, digest: &Digest) -> rusqlite::Result<
 
 /// Stores the point of every puzzle a bank held before it kept its lineage (migration 0026:
 /// the table is empty, so the chain runs over every puzzle).
-pub(super) fn record_existing(conn: &Connection) -> rusqlite::Result<()> {
-    let point = latest(conn).map_err(|e| match e {
+pub(super) fn record_existing(bank: &Bank) -> rusqlite::Result<()> {
+    let point = latest(bank).map_err(|e| match e {
         super::StoreError::Sqlite(e) => e,
         other => rusqlite::Error::ToSqlConversionFailure(other.into()),
     })?;
     match point {
-        Some((last_id, digest)) => record(conn, last_id, &digest),
+        Some((last_id, digest)) => record(bank, last_id, &digest),
         None => Ok(()),
     }
 }

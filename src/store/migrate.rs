@@ -4,7 +4,8 @@
 //! [`SCHEMA_VERSION`] is the list's length. Never edit or reorder a shipped entry: add one.
 
 use super::{Result, StoreError};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// What a migration does.
 #[derive(Clone, Copy, Debug)]
@@ -12,7 +13,7 @@ pub enum Step {
     /// Runs this SQL (a file of `migrations/`).
     Sql(&'static str),
     /// Rewrites rows.
-    Data(fn(&Connection) -> rusqlite::Result<()>),
+    Data(fn(&Bank) -> rusqlite::Result<()>),
 }
 
 /// One migration: its name and its step. Its version is its position in [`MIGRATIONS`] + 1.
@@ -84,7 +85,8 @@ pub const MIGRATIONS: &[Migration] = &[
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 /// Gives every row that migration 0004 left without a retrieval tie-break its `pick`.
-fn fill_picks(conn: &Connection) -> rusqlite::Result<()> {
+fn fill_picks(bank: &Bank) -> rusqlite::Result<()> {
+    let conn = &bank.conn;
     let rows: Vec<(i64, String)> = conn
         .prepare("SELECT id, canon_key FROM puzzles WHERE pick IS NULL")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -115,7 +117,8 @@ fn bad_row(id: i64, what: &str) -> rusqlite::Error {
 /// transform by rank; then the old table goes and the compact one takes its name. Columns
 /// derived in microseconds (solution, canonical form, WNEF, box norm, percentile, tie-break,
 /// creation time) are not copied.
-fn compact_rows(conn: &Connection) -> rusqlite::Result<()> {
+fn compact_rows(bank: &Bank) -> rusqlite::Result<()> {
+    let conn = &bank.conn;
     use super::puzzles::{pack, to_units};
     use crate::scale::RatingKind::{Difficulty, Hsolve};
     let mut read = conn.prepare(
@@ -189,14 +192,15 @@ fn compact_rows(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Points the rating index of migration 0013 at hsolve in a bank rated by hsolve.
-fn rating_index(conn: &Connection) -> rusqlite::Result<()> {
+fn rating_index(bank: &Bank) -> rusqlite::Result<()> {
+    let conn = &bank.conn;
     let rating: Option<String> = conn
         .query_row("SELECT value FROM settings WHERE key = 'rating'", [], |r| {
             r.get(0)
         })
         .optional()?;
     if rating.as_deref() == Some(crate::scale::RatingKind::Hsolve.name()) {
-        super::puzzles::index_rating(conn, crate::scale::RatingKind::Hsolve).map_err(
+        super::puzzles::index_rating(bank, crate::scale::RatingKind::Hsolve).map_err(
             |e| match e {
                 StoreError::Sqlite(e) => e,
                 other => rusqlite::Error::SqliteFailure(
@@ -210,7 +214,8 @@ fn rating_index(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// The schema version of an open bank.
-pub fn version(conn: &Connection) -> Result<u32> {
+pub fn version(bank: &Bank) -> Result<u32> {
+    let conn = &bank.conn;
     let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     u32::try_from(v).map_err(|_| StoreError::BadVersion(v))
 }
@@ -218,8 +223,9 @@ pub fn version(conn: &Connection) -> Result<u32> {
 /// Applies the migrations newer than the database's version, each with its version bump, in
 /// one write transaction that reads the version first (`BEGIN IMMEDIATE`: two processes
 /// opening an old bank at once cannot both apply a migration). Returns how many were applied.
-pub fn migrate(conn: &Connection) -> Result<usize> {
-    let found = version(conn)?;
+pub fn migrate(bank: &Bank) -> Result<usize> {
+    let conn = &bank.conn;
+    let found = version(bank)?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::Newer {
             found,
@@ -245,15 +251,16 @@ pub fn migrate(conn: &Connection) -> Result<usize> {
     // Migrations that rebuild a table drop the one other tables' foreign keys name (SQLite's
     // documented way: foreign keys off around the transaction, checked before it commits).
     conn.pragma_update(None, "foreign_keys", "OFF")?;
-    let out = apply(conn);
+    let out = apply(bank);
     conn.pragma_update(None, "foreign_keys", "ON")?;
     out
 }
 
 /// Applies the pending migrations in one `BEGIN IMMEDIATE` transaction (see [`migrate`]).
-fn apply(conn: &Connection) -> Result<usize> {
-    super::immediate(conn, || {
-        let current = version(conn)?;
+fn apply(bank: &Bank) -> Result<usize> {
+    let conn = &bank.conn;
+    super::immediate(bank, || {
+        let current = version(bank)?;
         if current > SCHEMA_VERSION {
             return Err(StoreError::Newer {
                 found: current,
@@ -277,7 +284,7 @@ fn apply(conn: &Connection) -> Result<usize> {
             };
             match m.step {
                 Step::Sql(sql) => conn.execute_batch(sql).map_err(failed)?,
-                Step::Data(f) => f(conn).map_err(failed)?,
+                Step::Data(f) => f(bank).map_err(failed)?,
             }
             conn.pragma_update(None, "user_version", v)?;
             applied += 1;

@@ -1,5 +1,8 @@
-//! The SQLite bank, and a fleet's PostgreSQL history beside it. Every SQL statement of the
-//! program lives in this folder, behind typed functions; nothing above it writes SQL. It knows
+//! The SQLite bank, and a fleet's PostgreSQL history beside it. The store owns the connection
+//! to a bank: [`open`] and its variants return a [`Bank`], the open bank database, whose
+//! SQLite connection no code outside this folder sees; callers hand the `Bank` to the store's
+//! typed functions and make write transactions of it with [`Write`] or [`immediate`]. Every
+//! SQL statement of the program lives in this folder; nothing above it writes SQL. It knows
 //! the bank's tables and the plain values that fill them (a [`Puzzle`](crate::grid::Puzzle), a class [`Key`](crate::canon::Key), a
 //! [`Technique`](crate::technique::Technique) family, ratings, level names), and nothing of how
 //! puzzles are generated or rated: it reads rows back as those values, and a row it cannot read
@@ -183,16 +186,33 @@ impl From<rusqlite::types::FromSqlError> for StoreError {
 /// The store's result type.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// An open bank: the SQLite connection to one bank database, which it owns and keeps to the
+/// store. Opened by [`open`], [`open_existing`] or [`open_read_only`]; the store's functions
+/// take it to read and write the bank, and [`Write`] (or [`immediate`]) makes a write
+/// transaction of it. A bank is used by one thread at a time (it can be moved to another).
+#[derive(Debug)]
+pub struct Bank {
+    conn: Connection,
+}
+
+impl Bank {
+    /// The bank on `conn`.
+    fn new(conn: Connection) -> Bank {
+        Bank { conn }
+    }
+}
+
 /// Opens (creating if needed) the bank at `path` and brings its schema up to date.
-pub fn open(path: &Path) -> Result<Connection> {
+pub fn open(path: &Path) -> Result<Bank> {
     let conn = Connection::open(path)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Concurrent writers (several `get --mark-served`, a build) wait for each other.
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    migrate::migrate(&conn)?;
-    Ok(conn)
+    let bank = Bank::new(conn);
+    migrate::migrate(&bank)?;
+    Ok(bank)
 }
 
 /// Opens an existing bank ([`StoreError::NoBank`] if there is none, or only an empty file),
@@ -202,12 +222,12 @@ pub fn open(path: &Path) -> Result<Connection> {
 /// A bank in a folder this process cannot write (a read-only mount, a folder of another
 /// user's) is opened read-only (`open_read_only`): reading commands work on it; a write is
 /// refused by SQLite.
-pub fn open_existing(path: &Path) -> Result<Connection> {
+pub fn open_existing(path: &Path) -> Result<Bank> {
     if !path.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
         return Err(StoreError::NoBank(path.to_path_buf()));
     }
-    let conn = match open(path) {
-        Ok(conn) => conn,
+    let bank = match open(path) {
+        Ok(bank) => bank,
         Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)))
             if matches!(
                 e.code,
@@ -218,8 +238,8 @@ pub fn open_existing(path: &Path) -> Result<Connection> {
         }
         Err(e) => return Err(e),
     };
-    restore_indexes(path, &conn)?;
-    Ok(conn)
+    restore_indexes(path, &bank)?;
+    Ok(bank)
 }
 
 /// Opens the bank at `path` only to read it, where neither it nor its folder can be written:
@@ -227,7 +247,7 @@ pub fn open_existing(path: &Path) -> Result<Connection> {
 /// then takes no lock and makes no file: nothing can write to a folder no one may write).
 /// Refused when its schema is older than this program's (it cannot be brought up to date
 /// here) or its log holds commits that cannot be read without writing.
-pub fn open_read_only(path: &Path) -> Result<Connection> {
+pub fn open_read_only(path: &Path) -> Result<Bank> {
     use rusqlite::OpenFlags;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let usable = |conn: Connection| -> rusqlite::Result<Connection> {
@@ -254,10 +274,11 @@ pub fn open_read_only(path: &Path) -> Result<Connection> {
             })
         }
     };
-    let found = migrate::version(&conn)?;
+    let bank = Bank::new(conn);
+    let found = migrate::version(&bank)?;
     if found > migrate::SCHEMA_VERSION || found == 0 {
         // A newer bank, or no bank: what the usual check says (it writes nothing then).
-        migrate::migrate(&conn)?;
+        migrate::migrate(&bank)?;
     }
     if found != migrate::SCHEMA_VERSION {
         return Err(StoreError::ReadOnlyOld {
@@ -266,8 +287,8 @@ pub fn open_read_only(path: &Path) -> Result<Connection> {
             needs: migrate::SCHEMA_VERSION,
         });
     }
-    conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    Ok(conn)
+    bank.conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    Ok(bank)
 }
 
 /// A file path as the path of a SQLite `file:` URI: `%`, `?` and `#` (and anything not
@@ -285,14 +306,14 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-/// Puts back the class-key and rating indexes of the bank at `path` (open as `conn`) when
+/// Puts back the class-key and rating indexes of the bank at `path` (open as `bank`) when
 /// they are missing and no writer holds the bank: a bulk build drops them while it runs and
 /// builds them again when it stops, so they are missing only while a build runs (which puts
 /// them back itself) or after one was killed. Without them nothing in the bank stops a
 /// second row of a class, and draws by rating scan the table. Returns whether it restored
 /// them.
-pub fn restore_indexes(path: &Path, conn: &Connection) -> Result<bool> {
-    if puzzles::missing_indexes(conn)?.is_empty() {
+pub fn restore_indexes(path: &Path, bank: &Bank) -> Result<bool> {
+    if puzzles::missing_indexes(bank)?.is_empty() {
         return Ok(false);
     }
     let _lock = match lock::WriterLock::acquire(path, "restoring the bank's indexes", false) {
@@ -301,14 +322,14 @@ pub fn restore_indexes(path: &Path, conn: &Connection) -> Result<bool> {
         Err(StoreError::Busy { .. }) => return Ok(false),
         Err(e) => return Err(e),
     };
-    if puzzles::missing_indexes(conn)?.is_empty() {
+    if puzzles::missing_indexes(bank)?.is_empty() {
         return Ok(false);
     }
-    let (rating, _) = settings::levels(conn)?;
-    if shards::read(conn)?.is_some() {
-        puzzles::ensure_shard_indexes(conn, rating)?;
+    let (rating, _) = settings::levels(bank)?;
+    if shards::read(bank)?.is_some() {
+        puzzles::ensure_shard_indexes(bank, rating)?;
     } else {
-        puzzles::ensure_indexes(conn, rating)?;
+        puzzles::ensure_indexes(bank, rating)?;
     }
     Ok(true)
 }
@@ -319,37 +340,37 @@ pub fn restore_indexes(path: &Path, conn: &Connection) -> Result<bool> {
 /// to keep the work).
 #[must_use = "a write transaction is rolled back when dropped"]
 pub struct Write<'c> {
-    conn: &'c Connection,
+    bank: &'c Bank,
     open: bool,
 }
 
 impl<'c> Write<'c> {
-    /// Begins a write transaction on `conn`.
-    pub fn begin(conn: &'c Connection) -> Result<Write<'c>> {
-        conn.execute_batch("BEGIN IMMEDIATE")?;
-        Ok(Write { conn, open: true })
+    /// Begins a write transaction on `bank`.
+    pub fn begin(bank: &'c Bank) -> Result<Write<'c>> {
+        bank.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(Write { bank, open: true })
     }
 
     /// Commits it.
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        Ok(self.conn.execute_batch("COMMIT")?)
+        Ok(self.bank.conn.execute_batch("COMMIT")?)
     }
 }
 
 impl std::ops::Deref for Write<'_> {
-    type Target = Connection;
+    type Target = Bank;
 
-    /// The connection the transaction is on.
-    fn deref(&self) -> &Connection {
-        self.conn
+    /// The bank the transaction is on.
+    fn deref(&self) -> &Bank {
+        self.bank
     }
 }
 
 impl Drop for Write<'_> {
     fn drop(&mut self) {
-        if self.open && !self.conn.is_autocommit() {
-            let _ = self.conn.execute_batch("ROLLBACK");
+        if self.open && !self.bank.conn.is_autocommit() {
+            let _ = self.bank.conn.execute_batch("ROLLBACK");
         }
     }
 }
@@ -357,10 +378,10 @@ impl Drop for Write<'_> {
 /// Runs `f` inside a [`Write`] transaction: committed when `f` succeeds, rolled back when it
 /// fails.
 pub fn immediate<T, E: From<StoreError>>(
-    conn: &Connection,
+    bank: &Bank,
     f: impl FnOnce() -> std::result::Result<T, E>,
 ) -> std::result::Result<T, E> {
-    let write = Write::begin(conn)?;
+    let write = Write::begin(bank)?;
     let value = f()?;
     write.commit()?;
     Ok(value)
@@ -370,7 +391,8 @@ pub fn immediate<T, E: From<StoreError>>(
 /// check (`PRAGMA quick_check`: the structure of every page and index entry count), or with
 /// `full` the full one (`PRAGMA integrity_check`, which also compares every index with its
 /// table).
-pub fn integrity(conn: &Connection, full: bool) -> Result<Vec<String>> {
+pub fn integrity(bank: &Bank, full: bool) -> Result<Vec<String>> {
+    let conn = &bank.conn;
     let pragma = if full {
         "PRAGMA integrity_check"
     } else {
@@ -383,9 +405,10 @@ pub fn integrity(conn: &Connection, full: bool) -> Result<Vec<String>> {
     Ok(found.into_iter().filter(|f| f != "ok").collect())
 }
 
-/// Whether the bank `conn` is open on can be written, and if not why: a write transaction is
+/// Whether `bank` can be written, and if not why: a write transaction is
 /// begun and rolled back (a file or folder without write permission, a read-only mount).
-pub fn can_write(conn: &Connection) -> std::result::Result<(), String> {
+pub fn can_write(bank: &Bank) -> std::result::Result<(), String> {
+    let conn = &bank.conn;
     if conn.is_readonly(rusqlite::DatabaseName::Main).unwrap_or(true) {
         return Err("it is opened read-only: no write permission".into());
     }
@@ -403,7 +426,8 @@ pub enum Checkpoint {
 }
 
 /// A checkpoint of the bank's log: the log's length and the pages copied (in pages).
-pub fn checkpoint(conn: &Connection, how: Checkpoint) -> Result<(i64, i64)> {
+pub fn checkpoint(bank: &Bank, how: Checkpoint) -> Result<(i64, i64)> {
+    let conn = &bank.conn;
     let sql = match how {
         Checkpoint::Passive => "PRAGMA wal_checkpoint(PASSIVE)",
         Checkpoint::Truncate => "PRAGMA wal_checkpoint(TRUNCATE)",
@@ -416,7 +440,8 @@ pub fn checkpoint(conn: &Connection, how: Checkpoint) -> Result<(i64, i64)> {
 /// [`checkpoint`]), and a wait for another writer (a build adding puzzles holds the bank for
 /// a few milliseconds at a time) that tries again every 200 us rather than on SQLite's
 /// escalating sleeps (1, 2, 5, 10 ms...), for at most the store's usual 30 s.
-pub fn for_group_commits(conn: &Connection) -> Result<()> {
+pub fn for_group_commits(bank: &Bank) -> Result<()> {
+    let conn = &bank.conn;
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     conn.busy_handler(Some(|tries: i32| {
         std::thread::sleep(std::time::Duration::from_micros(200));
@@ -443,20 +468,23 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
 }
 
 /// Sets the connection's page cache to `mib` MiB.
-pub fn set_cache_mib(conn: &Connection, mib: u32) -> Result<()> {
+pub fn set_cache_mib(bank: &Bank, mib: u32) -> Result<()> {
+    let conn = &bank.conn;
     Ok(conn.pragma_update(None, "cache_size", -(i64::from(mib) * 1024))?)
 }
 
 /// Lets SQLite sort with up to `threads` helper threads (`PRAGMA threads`): building an index
 /// over a large table sorts its keys in parts that are sorted at once (10^7 class keys: 21 s
 /// against 26 s on 2 cores).
-pub fn set_sort_threads(conn: &Connection, threads: usize) -> Result<()> {
+pub fn set_sort_threads(bank: &Bank, threads: usize) -> Result<()> {
+    let conn = &bank.conn;
     Ok(conn.pragma_update(None, "threads", threads as i64)?)
 }
 
 /// Sets how hard commits reach the disk: `full` (every commit survives a power loss: exports)
 /// or the bank's usual `NORMAL` (WAL: a commit survives a crash of the process).
-pub fn set_full_sync(conn: &Connection, full: bool) -> Result<()> {
+pub fn set_full_sync(bank: &Bank, full: bool) -> Result<()> {
+    let conn = &bank.conn;
     Ok(conn.pragma_update(None, "synchronous", if full { "FULL" } else { "NORMAL" })?)
 }
 
@@ -506,8 +534,9 @@ mod tests {
             )
             .unwrap();
         }
-        let conn = open(&path).unwrap();
-        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
+        let bank = open(&path).unwrap();
+        let conn = &bank.conn;
+        assert_eq!(migrate::version(&bank).unwrap(), migrate::SCHEMA_VERSION);
         // The puzzle survived the rebuilds of its table, compacted: its cells packed, its key
         // as 32 bytes, its ratings in whole units, its technique named (migration 0008) and
         // stored by rank, its transform by rank; the view reads it back as it was.
@@ -554,14 +583,14 @@ mod tests {
             .unwrap();
         assert_eq!(n, 1, "the upgrade keeps the rows");
         // Applying again changes nothing.
-        assert_eq!(migrate::migrate(&conn).unwrap(), 0);
-        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
-        let b = builds::start(&conn, &NEW).unwrap();
+        assert_eq!(migrate::migrate(&bank).unwrap(), 0);
+        assert_eq!(migrate::version(&bank).unwrap(), migrate::SCHEMA_VERSION);
+        let b = builds::start(&bank, &NEW).unwrap();
         assert_eq!(b.next_job, 0);
         // An interrupted build with the same seed and count is resumed.
-        assert_eq!(builds::start(&conn, &NEW).unwrap(), b);
-        builds::finish(&conn, b.id).unwrap();
-        let c = builds::start(&conn, &NEW).unwrap();
+        assert_eq!(builds::start(&bank, &NEW).unwrap(), b);
+        builds::finish(&bank, b.id).unwrap();
+        let c = builds::start(&bank, &NEW).unwrap();
         assert_ne!(c.id, b.id);
     }
 
@@ -574,17 +603,18 @@ mod tests {
     };
 
     /// A bank at schema version `version` (its first migrations only).
-    fn bank_at(path: &Path, version: usize) -> Connection {
-        let conn = Connection::open(path).unwrap();
+    fn bank_at(path: &Path, version: usize) -> Bank {
+        let bank = Bank::new(Connection::open(path).unwrap());
         for m in &migrate::MIGRATIONS[..version] {
             match m.step {
-                migrate::Step::Sql(sql) => conn.execute_batch(sql).unwrap(),
-                migrate::Step::Data(f) => f(&conn).unwrap(),
+                migrate::Step::Sql(sql) => bank.conn.execute_batch(sql).unwrap(),
+                migrate::Step::Data(f) => f(&bank).unwrap(),
             }
         }
-        conn.pragma_update(None, "user_version", version as i64)
+        bank.conn
+            .pragma_update(None, "user_version", version as i64)
             .unwrap();
-        conn
+        bank
     }
 
     /// A bank made by the migrations before the one named `migration`, with `sql` run on it;
@@ -594,7 +624,7 @@ mod tests {
             .iter()
             .position(|m| m.name == migration)
             .unwrap();
-        bank_at(path, before).execute_batch(sql).unwrap();
+        bank_at(path, before).conn.execute_batch(sql).unwrap();
         before
     }
 
@@ -611,9 +641,10 @@ mod tests {
                  VALUES ('ann', '{KEY}', 7, '2026-01-02T03:04:05.000Z'), ('bob', '{KEY}', 8, 'x')"
             ),
         );
-        let conn = open(&path).unwrap();
-        assert_eq!(migrate::version(&conn).unwrap(), migrate::SCHEMA_VERSION);
-        let rows: Vec<(String, Vec<u8>, i64, String)> = conn
+        let bank = open(&path).unwrap();
+        assert_eq!(migrate::version(&bank).unwrap(), migrate::SCHEMA_VERSION);
+        let rows: Vec<(String, Vec<u8>, i64, String)> = bank
+            .conn
             .prepare("SELECT user, canon_key, puzzle_id, given_at FROM user_history ORDER BY user")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
@@ -629,8 +660,8 @@ mod tests {
             ]
         );
         // A recorded class is found again: the same user cannot be given it twice.
-        assert!(!history::record(&conn, "ann", &key, 9).unwrap());
-        assert!(history::record(&conn, "cat", &key, 9).unwrap());
+        assert!(!history::record(&bank, "ann", &key, 9).unwrap());
+        assert!(history::record(&bank, "cat", &key, 9).unwrap());
     }
 
     #[test]
@@ -644,7 +675,7 @@ mod tests {
         );
         let err = open(&path).unwrap_err().to_string();
         assert!(err.contains("0017_user_history_keys.sql"), "{err}");
-        let conn = Connection::open(&path).unwrap();
-        assert_eq!(migrate::version(&conn).unwrap() as usize, before);
+        let bank = Bank::new(Connection::open(&path).unwrap());
+        assert_eq!(migrate::version(&bank).unwrap() as usize, before);
     }
 }

@@ -3,7 +3,8 @@
 //! go through [`super::retrieval`].
 
 use super::Result;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// The settings key of the model of the named rating `name` (JSON).
 pub fn model_key(name: &str) -> String {
@@ -11,7 +12,8 @@ pub fn model_key(name: &str) -> String {
 }
 
 /// The id of the named rating `name`, if the bank has it.
-pub fn id(conn: &Connection, name: &str) -> Result<Option<i64>> {
+pub fn id(bank: &Bank, name: &str) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row("SELECT id FROM rating_names WHERE name = ?1", [name], |r| {
             r.get(0)
@@ -20,7 +22,8 @@ pub fn id(conn: &Connection, name: &str) -> Result<Option<i64>> {
 }
 
 /// The named ratings of the bank, by name, with their ids and models (JSON text).
-pub fn all(conn: &Connection) -> Result<Vec<(String, i64, String)>> {
+pub fn all(bank: &Bank) -> Result<Vec<(String, i64, String)>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT n.name, n.id, s.value FROM rating_names n
          JOIN settings s ON s.key = 'named_rating:' || n.name ORDER BY n.name",
@@ -34,13 +37,14 @@ pub fn all(conn: &Connection) -> Result<Vec<(String, i64, String)>> {
 /// Stores the model of `name` and every stored puzzle's value (`values`: (puzzle id, value)),
 /// replacing what the bank had under that name, in the caller's transaction. Returns the
 /// name's id.
-pub fn replace(conn: &Connection, name: &str, model: &str, values: &[(i64, f64)]) -> Result<i64> {
+pub fn replace(bank: &Bank, name: &str, model: &str, values: &[(i64, f64)]) -> Result<i64> {
+    let conn = &bank.conn;
     conn.execute(
         "INSERT INTO rating_names (name) VALUES (?1) ON CONFLICT (name) DO NOTHING",
         [name],
     )?;
-    let id = id(conn, name)?.expect("just inserted");
-    super::settings::set(conn, &model_key(name), model)?;
+    let id = id(bank, name)?.expect("just inserted");
+    super::settings::set(bank, &model_key(name), model)?;
     conn.execute("DELETE FROM named_ratings WHERE rating_id = ?1", [id])?;
     let mut stmt = conn
         .prepare_cached("INSERT INTO named_ratings (rating_id, puzzle_id, value) VALUES (?1, ?2, ?3)")?;
@@ -52,7 +56,8 @@ pub fn replace(conn: &Connection, name: &str, model: &str, values: &[(i64, f64)]
 
 /// Stores the values of one new puzzle (`values`: (name, value)), in the caller's
 /// transaction; a name the bank does not have is an error.
-pub fn insert(conn: &Connection, puzzle: i64, values: &[(String, f64)]) -> Result<()> {
+pub fn insert(bank: &Bank, puzzle: i64, values: &[(String, f64)]) -> Result<()> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "INSERT OR REPLACE INTO named_ratings (rating_id, puzzle_id, value)
          SELECT id, ?2, ?3 FROM rating_names WHERE name = ?1",
@@ -69,7 +74,8 @@ pub fn insert(conn: &Connection, puzzle: i64, values: &[(String, f64)]) -> Resul
 }
 
 /// The values of puzzle `puzzle` (name, value), by name.
-pub fn of(conn: &Connection, puzzle: i64) -> Result<Vec<(String, f64)>> {
+pub fn of(bank: &Bank, puzzle: i64) -> Result<Vec<(String, f64)>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "SELECT n.name, v.value FROM named_ratings v JOIN rating_names n ON n.id = v.rating_id
          WHERE v.puzzle_id = ?1 ORDER BY n.name",
@@ -92,9 +98,10 @@ pub struct Summary {
 }
 
 /// Per named rating, its [`Summary`] (for `stats`).
-pub fn summary(conn: &Connection) -> Result<Vec<Summary>> {
+pub fn summary(bank: &Bank) -> Result<Vec<Summary>> {
+    let conn = &bank.conn;
     let mut out = Vec::new();
-    for (name, id, _) in all(conn)? {
+    for (name, id, _) in all(bank)? {
         let n: u64 = conn.query_row(
             "SELECT COUNT(*) FROM named_ratings WHERE rating_id = ?1",
             [id],

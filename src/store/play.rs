@@ -10,7 +10,8 @@ use super::retrieval::{first_row, row_columns, Measure, PuzzleRow};
 use super::Result;
 use crate::canon::Key;
 use crate::play::{self, Counted, DayMoves, Game, Glicko, PuzzleRated, Rated, Refused};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// Whether a result must follow a delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,14 +28,15 @@ pub enum Delivered {
 /// it; else the result is stored and both ratings moved. The caller holds a write
 /// transaction.
 pub fn count(
-    conn: &Connection,
+    bank: &Bank,
     game: &Game,
     key: &Key,
     prior: Glicko,
     delivered: Delivered,
 ) -> Result<std::result::Result<Counted, Refused>> {
+    let conn = &bank.conn;
     match delivered {
-        Delivered::Required if !history::given(conn, &game.user, key)? => {
+        Delivered::Required if !history::given(bank, &game.user, key)? => {
             return Ok(Err(Refused::NotGiven {
                 user: game.user.clone(),
                 puzzle: game.puzzle,
@@ -42,7 +44,7 @@ pub fn count(
         }
         Delivered::Required => {}
         Delivered::Recorded => {
-            history::record(conn, &game.user, key, game.puzzle)?;
+            history::record(bank, &game.user, key, game.puzzle)?;
         }
     }
     let again = conn
@@ -56,8 +58,8 @@ pub fn count(
             puzzle: game.puzzle,
         }));
     }
-    let before = puzzle_rated(conn, game.puzzle)?.unwrap_or(PuzzleRated::fresh(prior));
-    let outcome = play::count(game, player(conn, &game.user)?, before);
+    let before = puzzle_rated(bank, game.puzzle)?.unwrap_or(PuzzleRated::fresh(prior));
+    let outcome = play::count(game, player(bank, &game.user)?, before);
     let (p, q) = (outcome.player, outcome.puzzle);
     if outcome.score.is_some() {
         conn.prepare_cached(
@@ -73,7 +75,7 @@ pub fn count(
         ])?;
     }
     if q != before {
-        write_puzzle(conn, game.puzzle, &q)?;
+        write_puzzle(bank, game.puzzle, &q)?;
     }
     conn.prepare_cached(
         "INSERT INTO results (user, canon_key, puzzle_id, solved, seconds, hints, mistakes, \
@@ -96,7 +98,7 @@ pub fn count(
     let mut shown = q.rated;
     if outcome.settles {
         let by = conn.last_insert_rowid();
-        for (id, after) in settle_held(conn, &game.user, &p, by)? {
+        for (id, after) in settle_held(bank, &game.user, &p, by)? {
             if id == game.puzzle {
                 shown = after;
             }
@@ -109,11 +111,12 @@ pub fn count(
 /// their puzzles in the order they were played ([`play::settle`]): each recorded in
 /// `settled`, its puzzle's rating written; the puzzles taught and their ratings after.
 fn settle_held(
-    conn: &Connection,
+    bank: &Bank,
     user: &str,
     player: &Rated,
     by: i64,
 ) -> Result<Vec<(i64, Rated)>> {
+    let conn = &bank.conn;
     let held: Vec<(i64, i64, f64, f64)> = conn
         .prepare_cached(
             "SELECT seq, puzzle_id, score, puzzle_rating FROM results WHERE user = ?1 \
@@ -125,10 +128,10 @@ fn settle_held(
     let mut taught = Vec::with_capacity(held.len());
     for (seq, id, score, then) in held {
         // A puzzle no game taught yet: its prior, as the held game recorded it.
-        let before = puzzle_rated(conn, id)?.unwrap_or(PuzzleRated::fresh(play::prior_at(then)));
+        let before = puzzle_rated(bank, id)?.unwrap_or(PuzzleRated::fresh(play::prior_at(then)));
         let (share, after) = play::settle(&play::Trust::DEFAULT, player, before, score, day);
         if after != before {
-            write_puzzle(conn, id, &after)?;
+            write_puzzle(bank, id, &after)?;
         }
         conn.prepare_cached(
             "INSERT INTO settled (result_seq, by_seq, puzzle_id, share, puzzle_rating) \
@@ -141,7 +144,8 @@ fn settle_held(
 }
 
 /// Writes a puzzle's learned rating (what games taught it).
-fn write_puzzle(conn: &Connection, id: i64, q: &PuzzleRated) -> Result<()> {
+fn write_puzzle(bank: &Bank, id: i64, q: &PuzzleRated) -> Result<()> {
+    let conn = &bank.conn;
     conn.prepare_cached(
         "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, \
          results, held_day, held_moved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -171,7 +175,8 @@ fn rated(r: &rusqlite::Row) -> rusqlite::Result<Rated> {
 }
 
 /// A player's learned rating, if any result of theirs was rated.
-pub fn player(conn: &Connection, user: &str) -> Result<Option<Rated>> {
+pub fn player(bank: &Bank, user: &str) -> Result<Option<Rated>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT rating, deviation, volatility, results FROM player_ratings WHERE user = ?1",
@@ -181,13 +186,14 @@ pub fn player(conn: &Connection, user: &str) -> Result<Option<Rated>> {
 }
 
 /// A puzzle's learned rating, if a result taught it.
-pub fn puzzle(conn: &Connection, id: i64) -> Result<Option<Rated>> {
-    Ok(puzzle_rated(conn, id)?.map(|q| q.rated))
+pub fn puzzle(bank: &Bank, id: i64) -> Result<Option<Rated>> {
+    Ok(puzzle_rated(bank, id)?.map(|q| q.rated))
 }
 
 /// A puzzle's learned rating with new players' moves of its last day of them, if a result
 /// taught it.
-fn puzzle_rated(conn: &Connection, id: i64) -> Result<Option<PuzzleRated>> {
+fn puzzle_rated(bank: &Bank, id: i64) -> Result<Option<PuzzleRated>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare_cached(
             "SELECT rating, deviation, volatility, results, held_day, held_moved \
@@ -242,7 +248,8 @@ fn played(r: &rusqlite::Row) -> rusqlite::Result<PlayedGame> {
 }
 
 /// A player's last `limit` games, the latest first, and how many they have had.
-pub fn games(conn: &Connection, user: &str, limit: usize) -> Result<(Vec<PlayedGame>, u64)> {
+pub fn games(bank: &Bank, user: &str, limit: usize) -> Result<(Vec<PlayedGame>, u64)> {
+    let conn = &bank.conn;
     let rows = conn
         .prepare_cached(
             "SELECT puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at \
@@ -258,7 +265,8 @@ pub fn games(conn: &Connection, user: &str, limit: usize) -> Result<(Vec<PlayedG
 
 /// `user`'s game of each class of `keys` they have a result for (a result is counted once
 /// per user and class), with the class.
-pub fn games_of(conn: &Connection, user: &str, keys: &[Key]) -> Result<Vec<(Key, PlayedGame)>> {
+pub fn games_of(bank: &Bank, user: &str, keys: &[Key]) -> Result<Vec<(Key, PlayedGame)>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "SELECT puzzle_id, solved, seconds, hints, mistakes, score, player_rating, at \
          FROM results WHERE user = ?1 AND canon_key = ?2",
@@ -276,7 +284,8 @@ pub fn games_of(conn: &Connection, user: &str, keys: &[Key]) -> Result<Vec<(Key,
 /// The played puzzles whose learned rating lies in `[low, high]`, up to `cap` of them counted
 /// (a count costs what it counts: a matched draw weighs the played puzzles of its window by
 /// at most `cap`).
-pub fn rated_in(conn: &Connection, (low, high): (f64, f64), cap: u64) -> Result<u64> {
+pub fn rated_in(bank: &Bank, (low, high): (f64, f64), cap: u64) -> Result<u64> {
+    let conn = &bank.conn;
     let n: i64 = conn
         .prepare_cached(
             "SELECT count(*) FROM (SELECT 1 FROM puzzle_ratings \
@@ -289,7 +298,8 @@ pub fn rated_in(conn: &Connection, (low, high): (f64, f64), cap: u64) -> Result<
 /// The played puzzle whose learned rating is the first at or above `at` in `[low, high]`
 /// (the first of the window past its end): one seek of the rating index, for a draw about
 /// uniform among the window's played puzzles when `at` is.
-pub fn rated_at(conn: &Connection, (low, high): (f64, f64), at: f64) -> Result<Option<i64>> {
+pub fn rated_at(bank: &Bank, (low, high): (f64, f64), at: f64) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "SELECT puzzle_id FROM puzzle_ratings WHERE rating >= ?1 AND rating <= ?2 \
          ORDER BY rating LIMIT 1",
@@ -305,11 +315,12 @@ pub fn rated_at(conn: &Connection, (low, high): (f64, f64), at: f64) -> Result<O
 /// the range past its end: one seek of the rating index, for a draw about uniform among the
 /// range when `value` and `id` are. Any puzzle, given to anyone or not.
 pub fn seek(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     (low, high): (i64, i64),
     (value, id): (i64, i64),
 ) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     let col = column(measure.rating);
     let sql = format!(
         "SELECT {} FROM puzzles p WHERE (p.{col}, p.id) >= (?1, ?2) AND p.{col} < ?3 \
@@ -333,11 +344,12 @@ pub fn seek(
 /// rating is the first at or above `at` in `[low, high]`, the first of the window past its
 /// end: the exact walk a matched draw falls back on when its seeks keep finding taken ones.
 pub fn untaken_rated_at(
-    conn: &Connection,
+    bank: &Bank,
     (low, high): (f64, f64),
     user: &str,
     at: f64,
 ) -> Result<Option<i64>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT r.puzzle_id FROM puzzle_ratings r JOIN puzzles p ON p.id = r.puzzle_id \
          WHERE r.rating >= ?1 AND r.rating <= ?2 AND {} ORDER BY r.rating LIMIT 1",
@@ -356,13 +368,14 @@ pub fn untaken_rated_at(
 /// and whose learned rating, if it has one, lies in `window`: [`seek`] restricted to what a
 /// matched draw may hand `user`, which walks past the taken puzzles instead of landing on them.
 pub fn untaken_seek(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     (low, high): (i64, i64),
     (value, id): (i64, i64),
     user: &str,
     window: (f64, f64),
 ) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     let col = column(measure.rating);
     let sql = format!(
         "SELECT {} FROM puzzles p WHERE (p.{col}, p.id) >= (?1, ?2) AND p.{col} < ?3 AND {} \
@@ -386,7 +399,8 @@ pub fn untaken_seek(
 }
 
 /// The learned ratings of the puzzles among `ids` that have one.
-pub fn ratings_of(conn: &Connection, ids: &[i64]) -> Result<Vec<(i64, f64)>> {
+pub fn ratings_of(bank: &Bank, ids: &[i64]) -> Result<Vec<(i64, f64)>> {
+    let conn = &bank.conn;
     let mut stmt =
         conn.prepare_cached("SELECT rating FROM puzzle_ratings WHERE puzzle_id = ?1")?;
     let mut found = Vec::new();
@@ -399,7 +413,8 @@ pub fn ratings_of(conn: &Connection, ids: &[i64]) -> Result<Vec<(i64, f64)>> {
 }
 
 /// The puzzles rated by `min_results` results or more: id, learned rating, results.
-pub fn learned_puzzles(conn: &Connection, min_results: u64) -> Result<Vec<(i64, Rated)>> {
+pub fn learned_puzzles(bank: &Bank, min_results: u64) -> Result<Vec<(i64, Rated)>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare(
             "SELECT rating, deviation, volatility, results, puzzle_id FROM puzzle_ratings \
@@ -432,7 +447,8 @@ pub struct PlaySummary {
 }
 
 /// What the bank learned from play.
-pub fn summary(conn: &Connection) -> Result<PlaySummary> {
+pub fn summary(bank: &Bank) -> Result<PlaySummary> {
+    let conn = &bank.conn;
     let (results, solved): (i64, i64) = conn.query_row(
         "SELECT count(*), coalesce(sum(solved), 0) FROM results",
         [],

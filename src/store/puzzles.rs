@@ -17,7 +17,8 @@ use crate::canon::Key;
 use crate::grid::{ParseError, Puzzle};
 use crate::scale::{LevelSet, RatingKind};
 use crate::technique::{HardestStep, Strategy, Technique};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 use std::collections::HashSet;
 
 /// Bytes of a packed puzzle.
@@ -148,19 +149,20 @@ pub struct NewPuzzle {
 
 /// Commits a batch: the rows, and the build's progress (next job, counts), in one
 /// transaction.
-pub fn insert_batch(conn: &mut Connection, build: &Build, rows: &[NewPuzzle]) -> Result<()> {
-    super::immediate(conn, || {
-        insert_rows(conn, rows.iter().map(|r| (build.id, r)))?;
-        super::builds::save_progress(conn, build)
+pub fn insert_batch(bank: &mut Bank, build: &Build, rows: &[NewPuzzle]) -> Result<()> {
+    super::immediate(bank, || {
+        insert_rows(bank, rows.iter().map(|r| (build.id, r)))?;
+        super::builds::save_progress(bank, build)
     })
 }
 
 /// Inserts rows, each with the build that stored it, inside the caller's transaction;
 /// returns their row ids.
 pub(crate) fn insert_rows<'a>(
-    conn: &Connection,
+    bank: &Bank,
     rows: impl Iterator<Item = (i64, &'a NewPuzzle)>,
 ) -> Result<Vec<i64>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "INSERT INTO puzzles (puzzle, canon_key, clues, difficulty, hsolve, hsolve_sd, tier,
             technique, level, seed_id, transform, build_id, job, step, step_count)
@@ -188,12 +190,12 @@ pub(crate) fn insert_rows<'a>(
         ])?;
         let id = conn.last_insert_rowid();
         if !r.named.is_empty() {
-            super::named::insert(conn, id, &r.named)?;
+            super::named::insert(bank, id, &r.named)?;
         }
         ids.push(id);
         added.push((id, r.canon_key));
     }
-    super::lineage::extend(conn, &added)?;
+    super::lineage::extend(bank, &added)?;
     Ok(ids)
 }
 
@@ -259,13 +261,14 @@ pub(crate) fn hardest_of(
 }
 
 /// The class keys already in the bank, as [`key_prefix`]es.
-pub fn keys(conn: &Connection) -> Result<HashSet<u128>> {
-    keys_outside(conn, &[])
+pub fn keys(bank: &Bank) -> Result<HashSet<u128>> {
+    keys_outside(bank, &[])
 }
 
 /// The class keys of the rows not stored by these builds, as [`key_prefix`]es.
-pub fn keys_outside(conn: &Connection, builds: &[i64]) -> Result<HashSet<u128>> {
-    let n = count(conn)? as usize;
+pub fn keys_outside(bank: &Bank, builds: &[i64]) -> Result<HashSet<u128>> {
+    let conn = &bank.conn;
+    let n = count(bank)? as usize;
     let mut keys = HashSet::with_capacity(n);
     let list = builds
         .iter()
@@ -287,10 +290,11 @@ pub fn keys_outside(conn: &Connection, builds: &[i64]) -> Result<HashSet<u128>> 
 
 /// The rating (`rating`) and level of each puzzle a build stored.
 pub fn build_scale(
-    conn: &Connection,
+    bank: &Bank,
     rating: RatingKind,
     build_id: i64,
 ) -> Result<Vec<(Option<f64>, Option<u32>)>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare(&format!(
             "SELECT {}, level FROM puzzles WHERE build_id = ?1",
@@ -340,8 +344,9 @@ fn level_expression(rating: RatingKind, levels: &LevelSet) -> String {
 
 /// Recomputes every stored puzzle's level on `levels` for `rating` in one statement, and
 /// indexes that rating (inside the caller's transaction). Returns how many rows were updated.
-pub fn recompute_scale(conn: &Connection, rating: RatingKind, levels: &LevelSet) -> Result<u64> {
-    index_rating(conn, rating)?;
+pub fn recompute_scale(bank: &Bank, rating: RatingKind, levels: &LevelSet) -> Result<u64> {
+    let conn = &bank.conn;
+    index_rating(bank, rating)?;
     Ok(conn.execute(
         &format!(
             "UPDATE puzzles SET level = {}",
@@ -352,7 +357,8 @@ pub fn recompute_scale(conn: &Connection, rating: RatingKind, levels: &LevelSet)
 }
 
 /// Makes `puzzles_rating` index the column of `rating` (draws by percentile search it).
-pub fn index_rating(conn: &Connection, rating: RatingKind) -> Result<()> {
+pub fn index_rating(bank: &Bank, rating: RatingKind) -> Result<()> {
+    let conn = &bank.conn;
     let want = format!("CREATE INDEX puzzles_rating ON puzzles({})", column(rating));
     let have: Option<String> = conn
         .query_row(
@@ -371,20 +377,23 @@ pub fn index_rating(conn: &Connection, rating: RatingKind) -> Result<()> {
 /// rating's), so that a build that at least doubles the bank appends rows and little else;
 /// [`ensure_indexes`] builds them again, packed, when it ends. While they are away, draws by
 /// percentile scan the table and the build's in-memory key set keeps the classes unique.
-pub fn defer_indexes(conn: &Connection) -> Result<()> {
+pub fn defer_indexes(bank: &Bank) -> Result<()> {
+    let conn = &bank.conn;
     Ok(conn
         .execute_batch("DROP INDEX IF EXISTS puzzles_key; DROP INDEX IF EXISTS puzzles_rating;")?)
 }
 
 /// Creates the class key's and the rating's indexes if they are missing (after a bulk build,
 /// or one that was killed before it could).
-pub fn ensure_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
+pub fn ensure_indexes(bank: &Bank, rating: RatingKind) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS puzzles_key ON puzzles(canon_key);")?;
-    index_rating(conn, rating)
+    index_rating(bank, rating)
 }
 
 /// The indexes a build defers ([`defer_indexes`]) that the bank lacks now, by name.
-pub fn missing_indexes(conn: &Connection) -> Result<Vec<&'static str>> {
+pub fn missing_indexes(bank: &Bank) -> Result<Vec<&'static str>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(
         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' \
          AND name = ?1",
@@ -401,7 +410,8 @@ pub fn missing_indexes(conn: &Connection) -> Result<Vec<&'static str>> {
 /// Where the bank's counts by hardest step and level (`step_counts`, kept by triggers for
 /// draws by technique) differ from its rows, one line each: the step's code, the level (-1:
 /// none), the counts and what the rows hold.
-pub fn step_count_errors(conn: &Connection) -> Result<Vec<String>> {
+pub fn step_count_errors(bank: &Bank) -> Result<Vec<String>> {
+    let conn = &bank.conn;
     use std::collections::BTreeMap;
     let read = |sql: &str| -> Result<BTreeMap<(i64, i64), (i64, i64)>> {
         let mut stmt = conn.prepare(sql)?;
@@ -436,14 +446,16 @@ pub fn step_count_errors(conn: &Connection) -> Result<Vec<String>> {
 
 /// [`ensure_indexes`] for a shard's bank, where a class may be stored once per target that
 /// made it (see `src/bank/accept.rs`): the key's index is not unique there.
-pub fn ensure_shard_indexes(conn: &Connection, rating: RatingKind) -> Result<()> {
+pub fn ensure_shard_indexes(bank: &Bank, rating: RatingKind) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute_batch("CREATE INDEX IF NOT EXISTS puzzles_key ON puzzles(canon_key);")?;
-    index_rating(conn, rating)
+    index_rating(bank, rating)
 }
 
 /// Forgets every stored `difficulty` (and the level measured from it) when the bank's ratings
 /// were made by another model: the rows become stale and the next backfill re-rates them.
-pub fn forget_difficulty(conn: &Connection) -> Result<u64> {
+pub fn forget_difficulty(bank: &Bank) -> Result<u64> {
+    let conn = &bank.conn;
     Ok(conn.execute("UPDATE puzzles SET difficulty = NULL, level = NULL", [])? as u64)
 }
 
@@ -467,7 +479,8 @@ pub struct Stale {
 /// The rows without a `difficulty` (migration 0003 leaves them NULL, a new difficulty model
 /// forgets them), a level or a hardest step (migration 0018), in id order; a row whose cells
 /// cannot be read is an error ([`StoreError::Damaged`]).
-pub fn stale(conn: &Connection) -> Result<Vec<Stale>> {
+pub fn stale(bank: &Bank) -> Result<Vec<Stale>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT id, puzzle FROM puzzles
          WHERE difficulty IS NULL OR level IS NULL OR step IS NULL ORDER BY id",
@@ -508,8 +521,9 @@ pub struct Refreshed {
 }
 
 /// Writes refreshed rows (their difficulty, level and hardest step) in one transaction.
-pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
-    super::immediate(conn, || {
+pub fn refresh(bank: &mut Bank, rows: &[Refreshed]) -> Result<()> {
+    let conn = &bank.conn;
+    super::immediate(bank, || {
         let mut stmt = conn.prepare_cached(
             "UPDATE puzzles SET difficulty = ?2, level = ?3, step = ?4, step_count = ?5
              WHERE id = ?1",
@@ -529,7 +543,8 @@ pub fn refresh(conn: &mut Connection, rows: &[Refreshed]) -> Result<()> {
 
 /// Up to `limit` rows after id `after`, in id order, as (id, puzzle): the bank read in chunks
 /// (a level model re-rates every row); a row whose cells cannot be read is an error.
-pub fn chunk_after(conn: &Connection, after: i64, limit: u32) -> Result<Vec<(i64, Puzzle)>> {
+pub fn chunk_after(bank: &Bank, after: i64, limit: u32) -> Result<Vec<(i64, Puzzle)>> {
+    let conn = &bank.conn;
     let mut stmt =
         conn.prepare_cached("SELECT id, puzzle FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2")?;
     let rows = id_and_puzzle(stmt.query(params![after, limit])?)?;
@@ -537,7 +552,8 @@ pub fn chunk_after(conn: &Connection, after: i64, limit: u32) -> Result<Vec<(i64
 }
 
 /// Sets the level of each row `(id, level)` inside the caller's transaction.
-pub fn set_levels(conn: &Connection, rows: &[(i64, u32)]) -> Result<()> {
+pub fn set_levels(bank: &Bank, rows: &[(i64, u32)]) -> Result<()> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached("UPDATE puzzles SET level = ?2 WHERE id = ?1")?;
     for (id, level) in rows {
         stmt.execute(params![id, level])?;
@@ -571,13 +587,15 @@ pub struct Stored {
 }
 
 /// The number of stored puzzles.
-pub fn count(conn: &Connection) -> Result<u64> {
+pub fn count(bank: &Bank) -> Result<u64> {
+    let conn = &bank.conn;
     Ok(conn.query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get::<_, i64>(0))? as u64)
 }
 
 /// Every `step`-th row (ids 1, 1 + step, ...), in id order: one lookup by id each, so a
 /// sample reads what it checks and not the table.
-pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
+pub fn every_nth(bank: &Bank, step: u64) -> Result<Vec<Stored>> {
+    let conn = &bank.conn;
     let max: i64 = conn.query_row("SELECT IFNULL(MAX(id), 0) FROM puzzles", [], |r| r.get(0))?;
     let mut stmt = conn.prepare(
         "SELECT id, puzzle, canon_key, hsolve, hsolve_sd, tier, technique, difficulty, level,
@@ -610,7 +628,8 @@ pub fn every_nth(conn: &Connection, step: u64) -> Result<Vec<Stored>> {
 }
 
 /// How many puzzles each level holds, by level index (0 = easiest), for `levels` levels.
-pub fn level_counts(conn: &Connection, levels: usize) -> Result<Vec<u64>> {
+pub fn level_counts(bank: &Bank, levels: usize) -> Result<Vec<u64>> {
+    let conn = &bank.conn;
     let mut counts = vec![0u64; levels];
     let mut stmt = conn.prepare_cached(
         "SELECT level, COUNT(*) FROM puzzles WHERE level IS NOT NULL GROUP BY level",

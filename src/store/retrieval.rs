@@ -9,6 +9,7 @@ use crate::rng::Rng;
 use crate::scale::{PercentileRange, RatingKind, Reference};
 use crate::technique::{HardestStep, Strategy};
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
+use super::Bank;
 use std::collections::HashSet;
 
 /// A stored puzzle as a draw reads it: the row's values, decoded. What it is handed out as
@@ -220,7 +221,8 @@ pub(super) const SPAN: &str = "SELECT (SELECT MIN(id) FROM puzzles), (SELECT MAX
 
 /// The table's ids for draws by random id: the smallest and how many ids lie from it to the
 /// largest; `None` for an empty table, or a span too wide to draw in (over `u32::MAX` ids).
-pub fn span(conn: &Connection) -> Result<Option<(i64, u32)>> {
+pub fn span(bank: &Bank) -> Result<Option<(i64, u32)>> {
+    let conn = &bank.conn;
     let (lo, hi): (Option<i64>, Option<i64>) =
         conn.query_row(SPAN, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(match (lo, hi) {
@@ -340,17 +342,18 @@ pub struct Sampler<'c> {
 impl<'c> Sampler<'c> {
     /// A sampler of the unserved puzzles of `within` (measured by `measure`).
     pub fn new(
-        conn: &'c Connection,
+        bank: &'c Bank,
         measure: Measure<'c>,
         within: impl Into<Selection>,
     ) -> Result<Sampler<'c>> {
+        let conn = &bank.conn;
         let within = within.into();
         let (by_id, list, params) = sampler_sql(measure, within);
         // A selection by hardest step of a level or of all: its count is the bank's (kept by
         // step and level), read at once.
         let known = match (within.step, within.named, within.within) {
-            (Some(step), None, Within::Level(i)) => Some(unserved_by_step(conn, step, Some(i))?),
-            (Some(step), None, Within::All) => Some(unserved_by_step(conn, step, None)?),
+            (Some(step), None, Within::Level(i)) => Some(unserved_by_step(bank, step, Some(i))?),
+            (Some(step), None, Within::All) => Some(unserved_by_step(bank, step, None)?),
             _ => None,
         };
         let nth = within.step.map(|_| {
@@ -375,7 +378,7 @@ impl<'c> Sampler<'c> {
                 ids.join(", ")
             )
         });
-        let span = span(conn)?;
+        let span = span(bank)?;
         Ok(Sampler {
             conn,
             measure,
@@ -558,10 +561,11 @@ impl<'c> Sampler<'c> {
 /// The unserved puzzles of `within` and how many seeds they come from (puzzles of a
 /// generator have none): what an export that ran short of it had left.
 pub fn unserved_sources(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
 ) -> Result<(u64, u64)> {
+    let conn = &bank.conn;
     let within = within.into();
     let (cond, params) = within.list_condition(measure);
     let (n, seeds): (i64, i64) = conn
@@ -574,7 +578,8 @@ pub fn unserved_sources(
 
 /// The unserved puzzles whose hardest step is `step`, of the level with index `level` or of
 /// every level, as the bank's counts by step and level (kept by triggers) hold them.
-fn unserved_by_step(conn: &Connection, step: Strategy, level: Option<u32>) -> Result<u32> {
+fn unserved_by_step(bank: &Bank, step: Strategy, level: Option<u32>) -> Result<u32> {
+    let conn = &bank.conn;
     let code = i64::from(step.code());
     let n: i64 = match level {
         Some(i) => conn
@@ -604,10 +609,11 @@ fn with_id(
 /// `EXPLAIN QUERY PLAN`: the id span, a draw by id, the listing), to check that they search an
 /// index rather than scan the table.
 pub fn take_plans(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
 ) -> Result<Vec<String>> {
+    let conn = &bank.conn;
     let (by_id, list, params) = sampler_sql(measure, within.into());
     let mut with_id = params.clone();
     with_id.push(1.into());
@@ -632,7 +638,7 @@ pub fn take_plans(
 /// write transaction (`BEGIN IMMEDIATE`: concurrent callers queue, and no puzzle is handed out
 /// twice). Fewer than `count` come back when the range runs out.
 pub fn take(
-    conn: &Connection,
+    bank: &Bank,
     measure: Measure,
     within: impl Into<Selection>,
     count: usize,
@@ -641,19 +647,19 @@ pub fn take(
 ) -> Result<Vec<PuzzleRow>> {
     let within = within.into();
     let work = |rng: &mut Rng| -> Result<Vec<PuzzleRow>> {
-        let mut sampler = Sampler::new(conn, measure, within)?;
+        let mut sampler = Sampler::new(bank, measure, within)?;
         let mut out: Vec<PuzzleRow> = Vec::with_capacity(count.min(4096));
         while out.len() < count {
             let Some(p) = sampler.draw(rng)? else { break };
             if mark {
-                mark_served(conn, p.id)?;
+                mark_served(bank, p.id)?;
             }
             out.push(p);
         }
         Ok(out)
     };
     if mark {
-        super::immediate(conn, || work(rng))
+        super::immediate(bank, || work(rng))
     } else {
         work(rng)
     }
@@ -661,7 +667,8 @@ pub fn take(
 
 /// The row `id` of a bank rated by `rating`, served or not; `None` when there is none. Reads
 /// only: it marks nothing.
-pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<PuzzleRow>> {
+pub fn by_id(bank: &Bank, rating: RatingKind, id: i64) -> Result<Option<PuzzleRow>> {
+    let conn = &bank.conn;
     let sql = format!("SELECT {} FROM puzzles p WHERE p.id = ?1", row_columns(rating));
     first_row(&mut conn.prepare_cached(&sql)?.query([id])?, rating)
 }
@@ -669,11 +676,12 @@ pub fn by_id(conn: &Connection, rating: RatingKind, id: i64) -> Result<Option<Pu
 /// Up to `limit` rows of a bank rated by `rating` with an id above `after`, served or not, in
 /// id order (a dataset reads a bank so, a chunk at a time).
 pub fn rows_after(
-    conn: &Connection,
+    bank: &Bank,
     rating: RatingKind,
     after: i64,
     limit: u32,
 ) -> Result<Vec<PuzzleRow>> {
+    let conn = &bank.conn;
     let sql = format!(
         "SELECT {} FROM puzzles p WHERE p.id > ?1 ORDER BY p.id LIMIT ?2",
         row_columns(rating)
@@ -689,7 +697,8 @@ pub fn rows_after(
 
 /// The ids of every puzzle of `within`, served or not, in id order (a book's reprints draw
 /// among them).
-pub fn ids_within(conn: &Connection, measure: Measure, within: Selection) -> Result<Vec<i64>> {
+pub fn ids_within(bank: &Bank, measure: Measure, within: Selection) -> Result<Vec<i64>> {
+    let conn = &bank.conn;
     let (cond, params) = within.any_list_condition(measure);
     let mut stmt = conn.prepare(&format!("SELECT id FROM puzzles WHERE {cond} ORDER BY id"))?;
     let ids = stmt
@@ -700,7 +709,8 @@ pub fn ids_within(conn: &Connection, measure: Measure, within: Selection) -> Res
 
 /// Marks a puzzle served (`get --mark-served`, exports): neither `get` nor an export hands it
 /// out again. A puzzle served before keeps the time it was first served.
-pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
+pub fn mark_served(bank: &Bank, id: i64) -> Result<()> {
+    let conn = &bank.conn;
     conn.prepare_cached(
         "UPDATE puzzles SET served_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?1 AND served_at IS NULL",
@@ -711,7 +721,8 @@ pub fn mark_served(conn: &Connection, id: i64) -> Result<()> {
 
 /// Marks the puzzles `ids` unserved again: puzzles a `get --mark-served` marked and could
 /// not hand over. The caller holds a write transaction.
-pub fn unmark_served(conn: &Connection, ids: &[i64]) -> Result<()> {
+pub fn unmark_served(bank: &Bank, ids: &[i64]) -> Result<()> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached("UPDATE puzzles SET served_at = NULL WHERE id = ?1")?;
     for id in ids {
         stmt.execute([id])?;
@@ -742,9 +753,10 @@ pub enum Unserved {
 /// and forgets the export records `export --replace` retired it from, so `get` and later
 /// exports can hand it out again. A puzzle a current export record holds stays served (the
 /// date's files are reproduced from the record): replace that date first. One transaction.
-pub fn unserve(conn: &Connection, id: i64) -> Result<Unserved> {
+pub fn unserve(bank: &Bank, id: i64) -> Result<Unserved> {
+    let conn = &bank.conn;
     use rusqlite::OptionalExtension;
-    super::immediate(conn, || {
+    super::immediate(bank, || {
         let served: Option<bool> = conn
             .prepare_cached("SELECT served_at IS NOT NULL FROM puzzles WHERE id = ?1")?
             .query_row([id], |r| r.get(0))

@@ -3,7 +3,8 @@
 //! which every build on the bank uses beside its seed library.
 
 use super::Result;
-use rusqlite::{params, Connection};
+use rusqlite::params;
+use super::Bank;
 
 /// A seed as the bank stores it: plain values.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,7 +26,8 @@ pub struct SeedRow {
 }
 
 /// Stores seeds (once per class key) in one transaction and returns their row ids, in order.
-pub fn store(conn: &Connection, seeds: &[SeedRow]) -> Result<Vec<i64>> {
+pub fn store(bank: &Bank, seeds: &[SeedRow]) -> Result<Vec<i64>> {
+    let conn = &bank.conn;
     let tx = conn.unchecked_transaction()?;
     let mut ids = Vec::with_capacity(seeds.len());
     {
@@ -72,7 +74,8 @@ pub struct ImportRow {
 
 /// Adds imported seeds (a class already imported is skipped), in one transaction; returns how
 /// many were added.
-pub fn import(conn: &Connection, rows: &[ImportRow]) -> Result<usize> {
+pub fn import(bank: &Bank, rows: &[ImportRow]) -> Result<usize> {
+    let conn = &bank.conn;
     let tx = conn.unchecked_transaction()?;
     let mut added = 0;
     {
@@ -98,7 +101,8 @@ pub fn import(conn: &Connection, rows: &[ImportRow]) -> Result<usize> {
 }
 
 /// The seeds imported into the bank, in import order.
-pub fn imports(conn: &Connection) -> Result<Vec<ImportRow>> {
+pub fn imports(bank: &Bank) -> Result<Vec<ImportRow>> {
+    let conn = &bank.conn;
     super::rows(
         &mut conn.prepare(
             "SELECT puzzle, solution, canon_key, tier, hsolve, reserved, provenance
@@ -109,7 +113,8 @@ pub fn imports(conn: &Connection) -> Result<Vec<ImportRow>> {
 }
 
 /// Every seed of the bank with its row id.
-pub fn all(conn: &Connection) -> Result<Vec<(i64, SeedRow)>> {
+pub fn all(bank: &Bank) -> Result<Vec<(i64, SeedRow)>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare(
         "SELECT id, puzzle, solution, canon_key, tier, hsolve, reserved, provenance
          FROM seeds ORDER BY id",

@@ -3,10 +3,12 @@
 
 use super::{Result, StoreError};
 use crate::scale::{LevelNames, LevelSet, RatingKind, Reference, ScaleError};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// A bank setting, if set.
-pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
+pub fn get(bank: &Bank, key: &str) -> Result<Option<String>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
             r.get(0)
@@ -15,13 +17,15 @@ pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
 }
 
 /// Removes a bank setting.
-pub fn remove(conn: &Connection, key: &str) -> Result<()> {
+pub fn remove(bank: &Bank, key: &str) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute("DELETE FROM settings WHERE key = ?1", [key])?;
     Ok(())
 }
 
 /// Sets a bank setting.
-pub fn set(conn: &Connection, key: &str, value: &str) -> Result<()> {
+pub fn set(bank: &Bank, key: &str, value: &str) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "INSERT INTO settings (key, value) VALUES (?1, ?2)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -32,11 +36,11 @@ pub fn set(conn: &Connection, key: &str, value: &str) -> Result<()> {
 
 /// A setting parsed with `FromStr`, or `default` when unset.
 fn parsed<T: std::str::FromStr<Err = ScaleError>>(
-    conn: &Connection,
+    bank: &Bank,
     key: &'static str,
     default: T,
 ) -> Result<T> {
-    match get(conn, key)? {
+    match get(bank, key)? {
         Some(value) => value
             .parse()
             .map_err(|reason| StoreError::Setting { key, value, reason }),
@@ -46,18 +50,18 @@ fn parsed<T: std::str::FromStr<Err = ScaleError>>(
 
 /// How the bank's reference distribution was made (the description `calibrate` stored), if
 /// it has one.
-pub fn reference_description(conn: &Connection) -> Result<Option<String>> {
-    get(conn, "reference")
+pub fn reference_description(bank: &Bank) -> Result<Option<String>> {
+    get(bank, "reference")
 }
 
 /// A bank's level settings: the rating its percentiles and levels use, and its levels. A
 /// bank without stored cut points (made before levels were rating ranges) has the default
 /// levels of its rating when its names are the default ones, or else equal shares of its
 /// reference (what its levels were then).
-pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
-    let rating = parsed(conn, "rating", RatingKind::default())?;
-    let names: LevelNames = parsed(conn, "levels", LevelNames::default())?;
-    let set = match get(conn, "cuts")? {
+pub fn levels(bank: &Bank) -> Result<(RatingKind, LevelSet)> {
+    let rating = parsed(bank, "rating", RatingKind::default())?;
+    let names: LevelNames = parsed(bank, "levels", LevelNames::default())?;
+    let set = match get(bank, "cuts")? {
         Some(value) => LevelSet::parse_cuts(&value)
             .and_then(|cuts| LevelSet::new(names, cuts))
             .map_err(|reason| StoreError::Setting {
@@ -66,7 +70,7 @@ pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
                 reason,
             })?,
         None if names == LevelNames::default() => LevelSet::default_for(rating),
-        None => match reference(conn, rating)? {
+        None => match reference(bank, rating)? {
             Some(r) => LevelSet::equal_shares(names, &r),
             None => LevelSet::default_for(rating),
         },
@@ -75,19 +79,19 @@ pub fn levels(conn: &Connection) -> Result<(RatingKind, LevelSet)> {
 }
 
 /// The stored layout rules of level `level`, as text (`None`: no rules).
-pub fn layout(conn: &Connection, level: &str) -> Result<Option<String>> {
-    get(conn, &format!("layout:{level}"))
+pub fn layout(bank: &Bank, level: &str) -> Result<Option<String>> {
+    get(bank, &format!("layout:{level}"))
 }
 
 /// Stores the layout rules of level `level`, as text.
-pub fn set_layout(conn: &Connection, level: &str, rules: &str) -> Result<()> {
-    set(conn, &format!("layout:{level}"), rules)
+pub fn set_layout(bank: &Bank, level: &str, rules: &str) -> Result<()> {
+    set(bank, &format!("layout:{level}"), rules)
 }
 
 /// Stores a bank's levels (names and cut points).
-pub fn set_levels(conn: &Connection, levels: &LevelSet) -> Result<()> {
-    set(conn, "levels", &levels.names().to_string())?;
-    set(conn, "cuts", &levels.cuts_text())
+pub fn set_levels(bank: &Bank, levels: &LevelSet) -> Result<()> {
+    set(bank, "levels", &levels.names().to_string())?;
+    set(bank, "cuts", &levels.cuts_text())
 }
 
 /// The `reference` column holding a rating.
@@ -99,7 +103,8 @@ fn reference_column(rating: RatingKind) -> &'static str {
 }
 
 /// The ratings (for `rating`) of the bank's reference puzzles, in row order.
-pub fn reference_values(conn: &Connection, rating: RatingKind) -> Result<Vec<f64>> {
+pub fn reference_values(bank: &Bank, rating: RatingKind) -> Result<Vec<f64>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare(&format!(
             "SELECT {} FROM reference ORDER BY id",
@@ -110,13 +115,14 @@ pub fn reference_values(conn: &Connection, rating: RatingKind) -> Result<Vec<f64
 }
 
 /// The bank's reference distribution for `rating`, or `None` when it has none yet.
-pub fn reference(conn: &Connection, rating: RatingKind) -> Result<Option<Reference>> {
-    let values = reference_values(conn, rating)?;
+pub fn reference(bank: &Bank, rating: RatingKind) -> Result<Option<Reference>> {
+    let values = reference_values(bank, rating)?;
     Ok((!values.is_empty()).then(|| Reference::new(values)))
 }
 
 /// The reference's ratings (for `rating`) with the source of each puzzle.
-pub fn reference_by_source(conn: &Connection, rating: RatingKind) -> Result<Vec<(String, f64)>> {
+pub fn reference_by_source(bank: &Bank, rating: RatingKind) -> Result<Vec<(String, f64)>> {
+    let conn = &bank.conn;
     Ok(conn
         .prepare(&format!(
             "SELECT source, {} FROM reference",
@@ -140,7 +146,8 @@ pub struct ReferenceRow {
 }
 
 /// The bank's reference rows, in row order.
-pub fn reference_rows(conn: &Connection) -> Result<Vec<ReferenceRow>> {
+pub fn reference_rows(bank: &Bank) -> Result<Vec<ReferenceRow>> {
+    let conn = &bank.conn;
     super::rows(
         &mut conn
             .prepare("SELECT puzzle, difficulty, hsolve, source FROM reference ORDER BY id")?,
@@ -149,7 +156,8 @@ pub fn reference_rows(conn: &Connection) -> Result<Vec<ReferenceRow>> {
 }
 
 /// Replaces the reference distribution (inside the caller's transaction).
-pub fn replace_reference(conn: &Connection, rows: &[ReferenceRow]) -> Result<()> {
+pub fn replace_reference(bank: &Bank, rows: &[ReferenceRow]) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute("DELETE FROM reference", [])?;
     let mut stmt = conn.prepare_cached(
         "INSERT INTO reference (puzzle, difficulty, hsolve, source) VALUES (?1, ?2, ?3, ?4)",
@@ -172,7 +180,8 @@ pub struct Scale {
 }
 
 /// The bank's [`Scale`].
-pub fn scale(conn: &Connection) -> Result<Scale> {
+pub fn scale(bank: &Bank) -> Result<Scale> {
+    let conn = &bank.conn;
     let settings = conn
         .prepare(
             "SELECT key, value FROM settings
@@ -185,14 +194,15 @@ pub fn scale(conn: &Connection) -> Result<Scale> {
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(Scale {
         settings,
-        reference: reference_rows(conn)?,
+        reference: reference_rows(bank)?,
     })
 }
 
 /// Gives the bank another bank's [`Scale`] (inside the caller's transaction).
-pub fn set_scale(conn: &Connection, scale: &Scale) -> Result<()> {
+pub fn set_scale(bank: &Bank, scale: &Scale) -> Result<()> {
+    let conn = &bank.conn;
     for (key, value) in &scale.settings {
-        set(conn, key, value)?;
+        set(bank, key, value)?;
         if let Some(name) = key.strip_prefix("named_rating:") {
             conn.execute(
                 "INSERT INTO rating_names (name) VALUES (?1) ON CONFLICT (name) DO NOTHING",
@@ -200,5 +210,5 @@ pub fn set_scale(conn: &Connection, scale: &Scale) -> Result<()> {
             )?;
         }
     }
-    replace_reference(conn, &scale.reference)
+    replace_reference(bank, &scale.reference)
 }

@@ -5,7 +5,8 @@
 use super::builds::Build;
 use super::puzzles::{self, NewPuzzle};
 use super::Result;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
+use super::Bank;
 
 /// The shard a bank holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +49,8 @@ fn split(text: &str) -> rusqlite::Result<Vec<u64>> {
 }
 
 /// The bank's shard row, if it holds a shard.
-pub fn read(conn: &Connection) -> Result<Option<ShardRow>> {
+pub fn read(bank: &Bank) -> Result<Option<ShardRow>> {
+    let conn = &bank.conn;
     Ok(conn
         .query_row(
             "SELECT build_id, shard, shards, block, quotas, cursors, assignment FROM shards
@@ -73,7 +75,8 @@ pub fn read(conn: &Connection) -> Result<Option<ShardRow>> {
 }
 
 /// Records that the bank holds shard `row` (or replaces what it said).
-pub fn save(conn: &Connection, row: &ShardRow) -> Result<()> {
+pub fn save(bank: &Bank, row: &ShardRow) -> Result<()> {
+    let conn = &bank.conn;
     conn.execute(
         "INSERT OR REPLACE INTO shards
          (build_id, shard, shards, block, quotas, cursors, assignment)
@@ -108,25 +111,27 @@ pub struct Candidate {
 /// Commits a shard's batch: its candidates, the build's progress and the shard's cursors, in
 /// one transaction.
 pub fn insert_batch(
-    conn: &mut Connection,
+    bank: &mut Bank,
     build: &Build,
     shard: &ShardRow,
     rows: &[Candidate],
 ) -> Result<()> {
-    super::immediate(conn, || {
-        let ids = puzzles::insert_rows(conn, rows.iter().map(|c| (build.id, &c.row)))?;
+    let conn = &bank.conn;
+    super::immediate(bank, || {
+        let ids = puzzles::insert_rows(bank, rows.iter().map(|c| (build.id, &c.row)))?;
         let mut stmt = conn
             .prepare_cached("INSERT INTO shard_rows (job, puzzle_id, fits) VALUES (?1, ?2, ?3)")?;
         for (c, id) in rows.iter().zip(ids) {
             stmt.execute(params![c.row.job as i64, id, c.fits as i64])?;
         }
-        super::builds::save_progress(conn, build)?;
-        save(conn, shard)
+        super::builds::save_progress(bank, build)?;
+        save(bank, shard)
     })
 }
 
 /// Up to `limit` of the shard's candidates with jobs above `after` (all: `None`), by job.
-pub fn candidates(conn: &Connection, after: Option<u64>, limit: usize) -> Result<Vec<Candidate>> {
+pub fn candidates(bank: &Bank, after: Option<u64>, limit: usize) -> Result<Vec<Candidate>> {
+    let conn = &bank.conn;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT s.fits, p.id, {} FROM shard_rows s JOIN puzzles p ON p.id = s.puzzle_id
          WHERE s.job > ?1 ORDER BY s.job LIMIT ?2",
@@ -147,7 +152,7 @@ pub fn candidates(conn: &Connection, after: Option<u64>, limit: usize) -> Result
     // Its named ratings come with it.
     rows.into_iter()
         .map(|(id, mut c)| {
-            c.row.named = super::named::of(conn, id)?;
+            c.row.named = super::named::of(bank, id)?;
             Ok(c)
         })
         .collect()
@@ -156,14 +161,14 @@ pub fn candidates(conn: &Connection, after: Option<u64>, limit: usize) -> Result
 /// Commits a step of a merge: the accepted rows (each with the build row of its shard) and
 /// every shard's build row moved to `next_job`, in one transaction.
 pub fn insert_merged(
-    conn: &mut Connection,
+    bank: &mut Bank,
     rows: &[(i64, NewPuzzle)],
     builds: &[Build],
 ) -> Result<()> {
-    super::immediate(conn, || {
-        puzzles::insert_rows(conn, rows.iter().map(|(b, r)| (*b, r)))?;
+    super::immediate(bank, || {
+        puzzles::insert_rows(bank, rows.iter().map(|(b, r)| (*b, r)))?;
         for b in builds {
-            super::builds::save_progress(conn, b)?;
+            super::builds::save_progress(bank, b)?;
         }
         Ok(())
     })

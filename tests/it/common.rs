@@ -99,6 +99,13 @@ pub fn rated_puzzles(conn: &Connection) -> Vec<(String, f64)> {
         .unwrap()
 }
 
+/// The bank `conn` is open on, opened again through the store (for the library's functions,
+/// which take the store's [`pseudoku::store::Bank`]).
+pub fn bank_of(conn: &Connection) -> pseudoku::store::Bank {
+    let path = conn.path().expect("a bank on a file");
+    pseudoku::store::open(Path::new(path)).unwrap()
+}
+
 /// The one value of a query without parameters.
 pub fn scalar<T: FromSql>(conn: &Connection, sql: &str) -> T {
     conn.query_row(sql, [], |r| r.get(0))

@@ -13,7 +13,8 @@ fn a_bank_of_100000_puzzles() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_levels(&db, 25_000, 2);
-    let conn = pseudoku::store::open(&db).unwrap();
+    let bank = pseudoku::store::open(&db).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
     let n: i64 = scalar(&conn, "SELECT COUNT(*) FROM puzzles");
     assert_eq!(n, 100_000);
     let per_level: Vec<i64> = column(
@@ -63,7 +64,7 @@ fn a_bank_of_100000_puzzles() {
 
     // Draws: by level, each puzzle of the level; by percentile, each inside the range (the
     // range is searched as stored ratings, exactly); no puzzle twice in a run of draws.
-    let levels = Levels::read(&conn).unwrap();
+    let levels = Levels::read(&bank).unwrap();
     let mut rng = pseudoku::Rng::new(21);
     for within in [
         Within::Level(0),
@@ -72,7 +73,7 @@ fn a_bank_of_100000_puzzles() {
         Within::Percentiles("99..100".parse().unwrap()),
     ] {
         // 300 a draw: the top percentile of the half-turn symmetric default holds about 400.
-        let got = take(&conn, levels.measure(), within, 300, false, &mut rng).unwrap();
+        let got = take(&bank, levels.measure(), within, 300, false, &mut rng).unwrap();
         assert_eq!(got.len(), 300, "{within:?}");
         let ids: HashSet<i64> = got.iter().map(|p| p.id).collect();
         assert_eq!(ids.len(), 300);

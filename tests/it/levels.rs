@@ -22,7 +22,7 @@ fn percentiles(conn: &Connection) -> Vec<f64> {
 fn check_percentiles(conn: &Connection) -> (usize, usize) {
     let reference: Vec<f64> = column(conn, "SELECT difficulty FROM reference");
     let n = reference.len();
-    let levels = pseudoku::levels::Levels::read(conn).unwrap();
+    let levels = pseudoku::levels::Levels::read(&bank_of(conn)).unwrap();
     assert_eq!(levels.reference, Reference::new(reference));
     let rows: Vec<(f64, u32, u8)> = conn
         .prepare("SELECT difficulty / 1000.0, level, step FROM puzzles")
@@ -332,8 +332,8 @@ fn retrieval_uses_the_index() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_bands(&db, 10, 1, 2);
-    let conn = Connection::open(&db).unwrap();
-    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let bank = pseudoku::store::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&bank).unwrap();
     for (within, index) in [
         (
             Within::Percentiles("0..50".parse().unwrap()),
@@ -341,7 +341,7 @@ fn retrieval_uses_the_index() {
         ),
         (Within::Level(2), "puzzles_level"),
     ] {
-        let plan = take_plans(&conn, levels.measure(), within).unwrap();
+        let plan = take_plans(&bank, levels.measure(), within).unwrap();
         // The id span is two seeks, a draw looks a row up by its id, listing a rare range
         // searches the rating's or the level's index: nothing scans the table.
         assert!(
@@ -362,8 +362,9 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bank.db");
     build_bands(&db, 300, 4, 2);
-    let conn = pseudoku::store::open(&db).unwrap();
-    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let bank = pseudoku::store::open(&db).unwrap();
+    let conn = Connection::open(&db).unwrap();
+    let levels = pseudoku::levels::Levels::read(&bank).unwrap();
     let rows: Vec<(u8, f64, u32)> = conn
         .prepare("SELECT tier, difficulty, level FROM puzzles_text WHERE served_at IS NULL")
         .unwrap()
@@ -402,7 +403,7 @@ fn handouts_are_uniform_within_a_band_and_a_level() {
         let mut rng = pseudoku::Rng::new(1);
         let (mut by_tier, mut by_decile) = (vec![0u64; 7], vec![0u64; 10]);
         for _ in 0..20_000 {
-            let p = take(&conn, levels.measure(), within, 1, false, &mut rng).unwrap();
+            let p = take(&bank, levels.measure(), within, 1, false, &mut rng).unwrap();
             let percentile = levels.reference.percentile(p[0].rating);
             assert!(inside(&(p[0].tier, percentile, p[0].level.unwrap())));
             let (t, d) = cell(p[0].tier, percentile);
@@ -892,7 +893,7 @@ fn a_spread_build_fills_each_level_below_the_top_as_the_reference_spreads() {
     let stdout = text(&out.stdout);
     assert_eq!(stdout.matches("32 of 32 stored").count(), 4, "{stdout}");
     let conn = Connection::open(&db).unwrap();
-    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let levels = pseudoku::levels::Levels::read(&bank_of(&conn)).unwrap();
     let pct = percentiles(&conn);
     let level: Vec<u32> = column(&conn, "SELECT level FROM puzzles ORDER BY id");
     for i in 0..3 {

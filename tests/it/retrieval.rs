@@ -361,7 +361,8 @@ fn a_rare_technique_is_drawn_uniformly() {
     use pseudoku::store::retrieval::{take, Selection, Within};
     let dir = tempfile::tempdir().unwrap();
     let db = bank(dir.path());
-    let conn = pseudoku::store::open(&db).unwrap();
+    let bank = pseudoku::store::open(&db).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
     // 2,560 rows (copies under other keys), 8 of them the only hidden quads: probing by
     // random ids often misses them, and the draw goes on by rank.
     for _ in 0..5 {
@@ -388,7 +389,7 @@ fn a_rare_technique_is_drawn_uniformly() {
         &format!("SELECT id FROM puzzles WHERE step = {quad} ORDER BY id"),
     );
     assert_eq!(rare.len(), 8);
-    let levels = pseudoku::levels::Levels::read(&conn).unwrap();
+    let levels = pseudoku::levels::Levels::read(&bank).unwrap();
     let selection = Selection {
         within: Within::All,
         step: Some(Strategy::HiddenQuad),
@@ -397,7 +398,7 @@ fn a_rare_technique_is_drawn_uniformly() {
     let mut rng = pseudoku::Rng::new(3);
     let mut counts = vec![0u64; 8];
     for _ in 0..4000 {
-        let got = take(&conn, levels.measure(), selection, 1, false, &mut rng).unwrap();
+        let got = take(&bank, levels.measure(), selection, 1, false, &mut rng).unwrap();
         let at = rare
             .iter()
             .position(|&id| id == got[0].id)
@@ -411,7 +412,7 @@ fn a_rare_technique_is_drawn_uniformly() {
         "chi-square {stat:.1} on {df} df, p = {p:.4}: {counts:?}"
     );
     // Without replacement, the eight and nothing more.
-    let all = take(&conn, levels.measure(), selection, 100, false, &mut rng).unwrap();
+    let all = take(&bank, levels.measure(), selection, 100, false, &mut rng).unwrap();
     let mut ids: Vec<i64> = all.iter().map(|r| r.id).collect();
     ids.sort_unstable();
     assert_eq!(ids, rare);

@@ -303,7 +303,7 @@ pub(super) async fn puzzle_by_id(
         let s = s.clone();
         blocking(move || {
             let lv = s.levels()?;
-            let read = |c: &rusqlite::Connection| -> Result<_, ApiError> {
+            let read = |c: &crate::store::Bank| -> Result<_, ApiError> {
                 Ok((retrieve::by_id(c, &lv, id)?, retrieve::provenance(c, id)?))
             };
             match s.read(read)? {

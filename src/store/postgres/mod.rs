@@ -29,7 +29,6 @@ use crate::canon::Key;
 use crate::store::lineage::Digest;
 use crate::store::{self, StoreError};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use rusqlite::Connection;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -258,11 +257,11 @@ pub struct BankIdentity {
 }
 
 impl BankIdentity {
-    /// The identity of the open bank `conn`.
-    pub fn of(conn: &Connection) -> Result<BankIdentity> {
-        let id = store::settings::get(conn, "bank_id")?.ok_or(HistoryError::NoBankId)?;
-        let puzzles = i64::try_from(store::puzzles::count(conn)?).unwrap_or(i64::MAX);
-        let last = store::lineage::latest(conn)?;
+    /// The identity of the open bank `bank`.
+    pub fn of(bank: &store::Bank) -> Result<BankIdentity> {
+        let id = store::settings::get(bank, "bank_id")?.ok_or(HistoryError::NoBankId)?;
+        let puzzles = i64::try_from(store::puzzles::count(bank)?).unwrap_or(i64::MAX);
+        let last = store::lineage::latest(bank)?;
         Ok(BankIdentity { id, puzzles, last })
     }
 }
