@@ -120,7 +120,7 @@ const SAMPLES: usize = 4;
 pub(super) fn unavailable(s: &Shared, e: HistoryError) -> ApiError {
     let reason = e.reason();
     tracing::warn!(id = %super::log::current(), cause = %e, "the history failed");
-    s.health.recorded(Some(reason.clone()));
+    s.readiness.recorded(Some(reason.clone()));
     ApiError::Unavailable(reason)
 }
 
@@ -204,7 +204,7 @@ async fn claim(
         .map_err(|e| unavailable(s, e))?;
     s.metrics
         .observe_write("history", start.elapsed().as_secs_f64());
-    s.health.recorded(None);
+    s.readiness.recorded(None);
     if claimed.is_some() {
         s.metrics.delivered(1);
     }

@@ -23,13 +23,13 @@
 mod api;
 mod error;
 mod fleet;
-mod health;
 mod limit;
 mod listen;
 mod log;
 mod metrics;
 mod page;
 mod player_id;
+mod readiness;
 mod recorder;
 mod writer;
 
@@ -159,7 +159,7 @@ struct Shared {
     /// seen within [`LEVELS_TTL`]).
     levels: Mutex<Option<(std::time::Instant, Arc<Levels>)>>,
     /// Whether the server can do its job, and why not.
-    health: health::Health,
+    readiness: readiness::Readiness,
     /// The longest a request may take.
     request_time: std::time::Duration,
     /// The web origins allowed to call the API from their pages (`--cors`).
@@ -284,7 +284,7 @@ pub fn run(
         .thread_name("pseudoku-serve")
         .max_blocking_threads(BLOCKING_THREADS)
         .build()?;
-    let health = health::Health::default();
+    let readiness = readiness::Readiness::default();
     // Where deliveries are recorded. A fleet's history: its schema brought up to date and
     // this bank checked against the one it records before anything is delivered. A history
     // that cannot be reached yet is tried again in the background (503 meanwhile); any other
@@ -304,7 +304,7 @@ pub fn run(
             match runtime.block_on(fleet.bind(&conn, *rebind)) {
                 Ok(()) => {}
                 Err(e) if e.unreachable() => {
-                    health.recorded(Some(fleet::not_bound(&e)));
+                    readiness.recorded(Some(fleet::not_bound(&e)));
                     unbound = Some((fleet.clone(), conn, e, *rebind));
                 }
                 Err(e) => return Err(e.into()),
@@ -326,7 +326,7 @@ pub fn run(
         draws: AtomicU64::new(0),
         metrics: Arc::new(metrics::Metrics::default()),
         levels: Mutex::new(None),
-        health,
+        readiness,
         request_time: opts.request_time,
         origins: opts.cors.clone(),
         page_limits: limit::PageLimits::default(),
@@ -365,11 +365,11 @@ pub fn run(
             ));
             tokio::spawn(async move {
                 let failed = |e: &store::postgres::HistoryError| {
-                    shared.health.recorded(Some(fleet::not_bound(e)));
+                    shared.readiness.recorded(Some(fleet::not_bound(e)));
                 };
                 match fleet.bind_retrying(&conn, rebind, failed).await {
                     Ok(()) => {
-                        shared.health.recorded(None);
+                        shared.readiness.recorded(None);
                         notice("the history answers: serving deliveries".into());
                     }
                     Err(e) => {

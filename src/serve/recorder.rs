@@ -333,7 +333,7 @@ impl Recorder {
         if let Recorder::Fleet(fleet) = self {
             if fleet.bound() {
                 let answered = fleet.pg.ping().await.err().map(|e| e.reason());
-                s.health.recorded(answered);
+                s.readiness.recorded(answered);
             }
         }
     }
@@ -342,7 +342,7 @@ impl Recorder {
     /// the bank `s` serves): the last recording did not fail and, in a bank, its disk has room.
     /// A read-only server records none by design and is healthy for reads.
     pub fn health(&self, s: &Shared, conn: &Bank) -> Result<(), String> {
-        s.health.check(conn, |last| match self {
+        s.readiness.check(conn, |last| match self {
             Recorder::ReadOnly => Ok(()),
             Recorder::Fleet(_) => last.map_or(Ok(()), |e| Err(e.to_string())),
             Recorder::Bank(_) => {
@@ -350,7 +350,7 @@ impl Recorder {
                     return Err(format!("the last deliveries could not be recorded: {e}"));
                 }
                 match store::free_bytes(&s.db) {
-                    Some(free) if free < super::health::MIN_FREE_BYTES => Err(format!(
+                    Some(free) if free < super::readiness::MIN_FREE_BYTES => Err(format!(
                         "the bank's disk is full ({free} bytes free): deliveries cannot be \
                          recorded"
                     )),

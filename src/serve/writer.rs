@@ -287,7 +287,7 @@ fn write_daily(conn: &Bank, ask: &DailyAsk) -> Result<Daily, Unwritten> {
 /// commits: with most of the log copied already that is short, and the next commit starts the
 /// log over.
 fn writer_loop(conn: Bank, inbox: mpsc::Receiver<Job>, shared: &Shared) {
-    let (metrics, health) = (&shared.metrics, &shared.health);
+    let (metrics, readiness) = (&shared.metrics, &shared.readiness);
     while let Ok(first) = inbox.recv() {
         let mut jobs = vec![first];
         while jobs.len() < 512 {
@@ -335,7 +335,7 @@ fn writer_loop(conn: Bank, inbox: mpsc::Receiver<Job>, shared: &Shared) {
                 .collect()
         });
         metrics.observe_write("commit", start.elapsed().as_secs_f64());
-        health.recorded(outcome.as_ref().err().map(ToString::to_string));
+        readiness.recorded(outcome.as_ref().err().map(ToString::to_string));
         match outcome {
             Ok(done) => {
                 for (p, d) in batch.into_iter().zip(done) {

@@ -18,22 +18,22 @@ const TTL: Duration = Duration::from_secs(1);
 
 /// What `/healthz` finds.
 #[derive(Default)]
-pub struct Health {
+pub struct Readiness {
     /// Why the last recording failed, until one succeeds.
     last_write: Mutex<Option<String>>,
     /// The last finding, and when it was made.
     found: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 
-impl Health {
+impl Readiness {
     /// The last recording's outcome (the writer's commit of deliveries; a fleet's server's
     /// delivery or look of `/healthz` at its history): `failed` with why, or done.
     pub fn recorded(&self, failed: Option<String>) {
-        let mut last = self.last_write.lock().expect("health");
+        let mut last = self.last_write.lock().expect("readiness");
         if *last != failed {
             *last = failed;
             // Seen at the next look, not a second later.
-            *self.found.lock().expect("health") = None;
+            *self.found.lock().expect("readiness") = None;
         }
     }
 
@@ -45,13 +45,13 @@ impl Health {
         conn: &Bank,
         recording: impl FnOnce(Option<&str>) -> Result<(), String>,
     ) -> Result<(), String> {
-        if let Some((at, found)) = &*self.found.lock().expect("health") {
+        if let Some((at, found)) = &*self.found.lock().expect("readiness") {
             if at.elapsed() < TTL {
                 return found.clone();
             }
         }
         let found = self.look(conn, recording);
-        *self.found.lock().expect("health") = Some((Instant::now(), found.clone()));
+        *self.found.lock().expect("readiness") = Some((Instant::now(), found.clone()));
         found
     }
 
@@ -69,7 +69,7 @@ impl Health {
                 missing.join(", ")
             ));
         }
-        let last = self.last_write.lock().expect("health").clone();
+        let last = self.last_write.lock().expect("readiness").clone();
         recording(last.as_deref())
     }
 }
