@@ -452,7 +452,7 @@ struct Bank {
 }
 
 impl Bank {
-    fn open(&self) -> PyResult<pseudoku::store::Bank> {
+    fn open(&self) -> PyResult<pseudoku::bank::Bank> {
         pseudoku::bank::open_existing(&self.path).map_err(bank_error)
     }
 }
@@ -475,12 +475,8 @@ impl Bank {
 
     /// The number of puzzles.
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        let conn = self.open()?;
-        py.detach(move || {
-            pseudoku::store::puzzles::count(&conn)
-                .map(|n| n as usize)
-                .map_err(bank_error)
-        })
+        let bank = self.open()?;
+        py.detach(move || bank.puzzle_count().map(|n| n as usize).map_err(bank_error))
     }
 
     fn __repr__(&self) -> String {

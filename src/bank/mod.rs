@@ -71,7 +71,7 @@ pub use verify::{verify, verify_with_progress, Mismatch, Verified};
 
 pub use crate::generate::Symmetry;
 pub use crate::store::lock::WriterLock;
-pub use crate::store::{open, open_existing, StoreError};
+pub use crate::store::{open, open_existing, Bank, StoreError};
 pub use crate::technique::Technique;
 
 use crate::levels::RatingKind;

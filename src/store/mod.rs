@@ -200,6 +200,11 @@ impl Bank {
     fn new(conn: Connection) -> Bank {
         Bank { conn }
     }
+
+    /// How many puzzles the bank holds.
+    pub fn puzzle_count(&self) -> Result<u64> {
+        puzzles::count(self)
+    }
 }
 
 /// Opens (creating if needed) the bank at `path` and brings its schema up to date.
