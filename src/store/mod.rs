@@ -187,8 +187,8 @@ impl From<rusqlite::types::FromSqlError> for StoreError {
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// An open bank: the SQLite connection to one bank database, which it owns and keeps to the
-/// store. Opened by [`open`], [`open_existing`] or [`open_read_only`]; the store's functions
-/// take it to read and write the bank, and [`Write`] (or [`immediate`]) makes a write
+/// store. Opened by [`open`], [`open_existing`] or `open_read_only`; the store's functions
+/// take it to read and write the bank, and `Write` (or `immediate`) makes a write
 /// transaction of it. A bank is used by one thread at a time (it can be moved to another).
 #[derive(Debug)]
 pub struct Bank {
