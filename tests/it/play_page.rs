@@ -1134,15 +1134,7 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
         users.push(browser.text("localStorage.getItem('pseudoku-user')"));
         // The first player solves it: a streak of one day.
         if boards.len() == 1 {
-            let solved = solution(&browser, &base);
-            let player = Player {
-                browser: &browser,
-                input: Input::CellFirst,
-            };
-            for i in empties(&browser) {
-                player.place(i, solved[i]);
-            }
-            browser.wait_for("document.getElementById('win').open", 5);
+            solve_to_the_win(&browser, &base);
             let streak = text_of(&browser, "win-streak");
             assert!(streak.contains("1 day"), "{streak}");
             // Daily again the same day: no replay; the archive shows the solve, as the server
@@ -1182,15 +1174,7 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
             screenshot(&browser, &format!("play-page-{width}-archive-played.png"));
             axe(&browser, &axe_js, width, "the daily puzzles, two played");
             browser.click("#archive-close");
-            let solved = solution(&browser, &base);
-            let player = Player {
-                browser: &browser,
-                input: Input::CellFirst,
-            };
-            for i in empties(&browser) {
-                player.place(i, solved[i]);
-            }
-            browser.wait_for("document.getElementById('win').open", 5);
+            solve_to_the_win(&browser, &base);
             assert!(browser
                 .eval("document.getElementById('win-streak').hidden")
                 .as_bool()
@@ -1231,6 +1215,20 @@ fn the_daily_puzzle_is_the_same_for_two_players_and_a_token_server_plays() {
         10,
     );
     stop(server);
+}
+
+/// Fills every empty cell of the page's puzzle with its solution, cell first, and waits for
+/// the win panel.
+fn solve_to_the_win(browser: &Browser, base: &str) {
+    let solved = solution(browser, base);
+    let player = Player {
+        browser,
+        input: Input::CellFirst,
+    };
+    for i in empties(browser) {
+        player.place(i, solved[i]);
+    }
+    browser.wait_for("document.getElementById('win').open", 5);
 }
 
 /// Opens the daily puzzles (the Daily button) and waits for the server's answer: each day's

@@ -88,14 +88,7 @@ pub(super) async fn daily(
         .ok_or_else(|| ApiError::BadRequest("a daily puzzle needs level=NAME".into()))?;
     let solution = wants_solution(q.solution.as_deref())?;
     let lv = levels_now(&s).await?;
-    let within = Selector::Level(level.clone())
-        .within(&lv.set)
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    // One daily puzzle per level, however a request spells its name (`hard`, `Hard`).
-    let level = match within {
-        store::retrieval::Within::Level(i) => lv.set.name(i as usize).map_or(level, str::to_string),
-        _ => level,
-    };
+    let (level, within) = level_named(&lv, level)?;
     let daily = s.recorder.daily(&s, date, (&level, within), lv).await?;
     match daily {
         retrieve::Daily::Puzzle(h) => {
@@ -205,13 +198,7 @@ pub(super) async fn archive(
         .level
         .ok_or_else(|| ApiError::BadRequest("the archive needs level=NAME".into()))?;
     let lv = levels_now(&s).await?;
-    let level = match Selector::Level(level.clone())
-        .within(&lv.set)
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?
-    {
-        store::retrieval::Within::Level(i) => lv.set.name(i as usize).map_or(level, str::to_string),
-        _ => level,
-    };
+    let (level, _) = level_named(&lv, level)?;
     let from = Date::from_days(until.days() - (ARCHIVE_LENGTH - 1));
     let mut recorded = s
         .recorder
@@ -241,6 +228,23 @@ pub(super) async fn archive(
         })
         .collect();
     Ok(Json(ArchiveView { level, days }))
+}
+
+/// The level a request names (in any case), as the bank spells it, and its puzzles on `lv`:
+/// one daily puzzle and one archive per level, however a request spells its name (`hard`,
+/// `Hard`).
+fn level_named(
+    lv: &crate::levels::Levels,
+    level: String,
+) -> Result<(String, store::retrieval::Within), ApiError> {
+    let within = Selector::Level(level.clone())
+        .within(&lv.set)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let level = match within {
+        store::retrieval::Within::Level(i) => lv.set.name(i as usize).map_or(level, str::to_string),
+        _ => level,
+    };
+    Ok((level, within))
 }
 
 /// How many days the archive lists: a player's last 30, today included.
